@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Installs what building and testing the worker needs, each piece only when it is missing:
+# the wasm32 Rust target, worker-build, the wasm-bindgen CLI of the version Cargo.lock pins,
+# and the npm packages of package-lock.json (wrangler, miniflare, binaryen's wasm-opt, esbuild,
+# the AI SDK majors the tests run). Safe to run again and again; a second run does nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# worker-build's version follows the `worker` crate (0.8.x); its own checks reject a mismatch.
+WORKER_BUILD_VERSION="0.8.7"
+
+say() { printf 'ensure-tools: %s\n' "$*" >&2; }
+
+if ! command -v cargo >/dev/null 2>&1; then
+  say "cargo is missing: install Rust with rustup first (https://rustup.rs)"
+  exit 1
+fi
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  say "node and npm are missing: install Node.js 20.3 or newer first"
+  exit 1
+fi
+
+# 1. The wasm32 target of the active toolchain.
+if command -v rustup >/dev/null 2>&1; then
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+fi
+
+# 2. Cargo.lock: the wasm-bindgen version below is read from it.
+if [ ! -f Cargo.lock ]; then
+  say "generating Cargo.lock"
+  cargo generate-lockfile
+fi
+bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ -z "$bindgen_version" ]; then
+  say "Cargo.lock names no wasm-bindgen version"
+  exit 1
+fi
+
+cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+
+# 3. worker-build.
+# (`worker-build --version` prints the bare version, `wasm-bindgen --version` "wasm-bindgen X".)
+has_version() { "$1" --version 2>/dev/null | grep -Eq "(^| )$2\$"; }
+if ! has_version "$cargo_bin/worker-build" "$WORKER_BUILD_VERSION"; then
+  say "installing worker-build $WORKER_BUILD_VERSION"
+  cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked
+fi
+
+# 4. The wasm-bindgen CLI must be the exact version of the wasm-bindgen crate.
+if ! has_version "$cargo_bin/wasm-bindgen" "$bindgen_version"; then
+  say "installing wasm-bindgen-cli $bindgen_version"
+  cargo install wasm-bindgen-cli --version "$bindgen_version" --locked
+fi
+
+# 5. The crates, so that the builds after this one work offline (a no-op when all are there).
+cargo fetch --locked --quiet
+
+# 6. npm packages, exactly as package-lock.json pins them; reinstalled when the lock changed.
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ ! -x node_modules/.bin/wrangler ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi

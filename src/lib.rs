@@ -1,0 +1,27 @@
+//! Lets any Vercel AI SDK client talk to an agent living in a SessionAgent Durable Object.
+//!
+//! The crate has two halves:
+//!
+//! * **A pure core** (every module below except `edge` and `demo`): the V2 frames the
+//!   agent sends ([`v2`]), the AI SDK UI message chunks the client reads ([`ui`]), the
+//!   [`translator`] state machine between them, the [`sse`] encoding, the AI SDK request
+//!   body parser ([`request`]) and [`turn_stream`], which ties them into "frames in,
+//!   response bytes out". No `worker::` type appears in it; it compiles natively and is
+//!   tested with plain `cargo test`. The `v2-to-sse` replay CLI is built from it.
+//! * **The edge shell** (`edge`, wasm32 only): routing, auth, the WebSocket to the
+//!   Durable Object, the TransformStream pump and abort forwarding, plus the embedded
+//!   demo SessionAgent (`demo`).
+#![forbid(unsafe_code)]
+
+pub mod error_body;
+pub mod request;
+pub mod sse;
+pub mod translator;
+pub mod turn_stream;
+pub mod ui;
+pub mod v2;
+
+#[cfg(target_arch = "wasm32")]
+mod demo;
+#[cfg(target_arch = "wasm32")]
+mod edge;

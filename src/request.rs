@@ -1,0 +1,241 @@
+//! Parsing the AI SDK chat POST body into the prompt the agent gets.
+//!
+//! `DefaultChatTransport` of ai v5, v6 and v7 sends
+//! `{ id, messages: UIMessage[], trigger, messageId?, …extra }` with the whole chat
+//! history. The Durable Object keeps its own history, so only the latest message
+//! matters: it must come from the user, and its text parts (joined by newlines) become
+//! the prompt, its file parts the prompt's attachments. Earlier messages are checked to
+//! be JSON values, never interpreted. Every bad shape is a [`RequestError`] that carries
+//! its HTTP status, a stable code and a sentence saying what is wrong.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::v2::Attachment;
+
+/// Limits on what a client may send. The defaults suit a chat UI; operators set them in
+/// the worker's config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest body accepted, in bytes. Default 4 MiB: the whole history travels with
+    /// every POST, and an image sent as a data URL is often 1–2 MiB.
+    pub max_body_bytes: usize,
+    /// Most messages in `messages`. Default 1,000: far beyond any chat a person keeps.
+    pub max_messages: usize,
+    /// Longest prompt text, in characters. Default 100,000 (about 25k tokens): past the
+    /// input a person types or pastes, short of any agent's context window.
+    pub max_prompt_chars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 4 * 1024 * 1024,
+            max_messages: 1_000,
+            max_prompt_chars: 100_000,
+        }
+    }
+}
+
+/// What the agent is asked, and the request's bookkeeping fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatRequest {
+    /// The AI SDK chat id (`id`).
+    pub chat_id: Option<String>,
+    /// `submit-message` or `regenerate-message`.
+    pub trigger: Option<String>,
+    /// The message being edited or regenerated, when the client names one.
+    pub message_id: Option<String>,
+    /// The latest user message's text parts, joined by `\n`.
+    pub text: String,
+    /// The latest user message's file parts.
+    pub attachments: Vec<Attachment>,
+}
+
+/// Why a body was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    TooLarge { limit: usize },
+    NotJson(String),
+    NotObject,
+    InvalidField(String),
+    MissingMessages,
+    NoMessages,
+    TooManyMessages { limit: usize },
+    InvalidMessage(String),
+    LastNotUser { role: String },
+    EmptyMessage,
+    PromptTooLong { limit: usize },
+}
+
+impl RequestError {
+    /// The HTTP status: 413 for what is too big, 422 for well-formed bodies that ask
+    /// nothing answerable, 400 for the rest.
+    pub fn status(&self) -> u16 {
+        match self {
+            RequestError::TooLarge { .. }
+            | RequestError::TooManyMessages { .. }
+            | RequestError::PromptTooLong { .. } => 413,
+            RequestError::LastNotUser { .. } | RequestError::EmptyMessage => 422,
+            _ => 400,
+        }
+    }
+
+    /// A stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RequestError::TooLarge { .. } => "body_too_large",
+            RequestError::NotJson(_) => "invalid_json",
+            RequestError::NotObject => "invalid_body",
+            RequestError::InvalidField(_) => "invalid_field",
+            RequestError::MissingMessages => "missing_messages",
+            RequestError::NoMessages => "no_messages",
+            RequestError::TooManyMessages { .. } => "too_many_messages",
+            RequestError::InvalidMessage(_) => "invalid_message",
+            RequestError::LastNotUser { .. } => "last_message_not_from_user",
+            RequestError::EmptyMessage => "empty_message",
+            RequestError::PromptTooLong { .. } => "prompt_too_long",
+        }
+    }
+
+    /// One sentence for the person reading the error.
+    pub fn message(&self) -> String {
+        match self {
+            RequestError::TooLarge { limit } => {
+                format!("The request body is larger than the limit of {limit} bytes.")
+            }
+            RequestError::NotJson(why) => format!("The request body is not valid JSON: {why}."),
+            RequestError::NotObject => "The request body must be a JSON object.".into(),
+            RequestError::InvalidField(why) => format!("The request body is malformed: {why}."),
+            RequestError::MissingMessages => {
+                "The request body must have a `messages` array.".into()
+            }
+            RequestError::NoMessages => "`messages` is empty: there is nothing to answer.".into(),
+            RequestError::TooManyMessages { limit } => {
+                format!("`messages` has more than the limit of {limit} messages.")
+            }
+            RequestError::InvalidMessage(why) => format!("The last message is malformed: {why}."),
+            RequestError::LastNotUser { role } => {
+                format!("The last message must come from the user, not `{role}`.")
+            }
+            RequestError::EmptyMessage => {
+                "The last message has no text and no file to send to the agent.".into()
+            }
+            RequestError::PromptTooLong { limit } => {
+                format!("The message is longer than the limit of {limit} characters.")
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+#[derive(Deserialize)]
+struct Body<'a> {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    trigger: Option<String>,
+    #[serde(default, rename = "messageId")]
+    message_id: Option<String>,
+    #[serde(default, borrow)]
+    messages: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct LastMessage {
+    role: String,
+    parts: Vec<Value>,
+}
+
+/// Parses a chat POST body.
+pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, RequestError> {
+    if body.len() > limits.max_body_bytes {
+        return Err(RequestError::TooLarge {
+            limit: limits.max_body_bytes,
+        });
+    }
+    let text = std::str::from_utf8(body).map_err(|_| RequestError::NotJson("not UTF-8".into()))?;
+    let raw: &RawValue =
+        serde_json::from_str(text).map_err(|e| RequestError::NotJson(e.to_string()))?;
+    if !raw.get().starts_with('{') {
+        return Err(RequestError::NotObject);
+    }
+    let parsed: Body<'_> =
+        serde_json::from_str(raw.get()).map_err(|e| RequestError::InvalidField(e.to_string()))?;
+    let messages: Vec<&RawValue> = parsed
+        .messages
+        .and_then(|m| serde_json::from_str(m.get()).ok())
+        .ok_or(RequestError::MissingMessages)?;
+    if messages.len() > limits.max_messages {
+        return Err(RequestError::TooManyMessages {
+            limit: limits.max_messages,
+        });
+    }
+    let last = messages.last().ok_or(RequestError::NoMessages)?;
+    let last: LastMessage = serde_json::from_str(last.get())
+        .map_err(|e| RequestError::InvalidMessage(e.to_string()))?;
+    if last.role != "user" {
+        return Err(RequestError::LastNotUser { role: last.role });
+    }
+    let (text, attachments) = read_parts(&last.parts)?;
+    if text.trim().is_empty() && attachments.is_empty() {
+        return Err(RequestError::EmptyMessage);
+    }
+    if text.chars().count() > limits.max_prompt_chars {
+        return Err(RequestError::PromptTooLong {
+            limit: limits.max_prompt_chars,
+        });
+    }
+    Ok(ChatRequest {
+        chat_id: parsed.id,
+        trigger: parsed.trigger,
+        message_id: parsed.message_id,
+        text,
+        attachments,
+    })
+}
+
+/// Joins the text parts and collects the file parts; other part types are ignored.
+fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>), RequestError> {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut files = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let field = |name: &str| part.get(name).and_then(Value::as_str);
+        match part.get("type").and_then(Value::as_str) {
+            Some("text") => texts.push(field("text").ok_or_else(|| {
+                RequestError::InvalidMessage(format!("text part {i} has no string `text`"))
+            })?),
+            Some("file") => {
+                let (Some(media_type), Some(url)) = (field("mediaType"), field("url")) else {
+                    return Err(RequestError::InvalidMessage(format!(
+                        "file part {i} needs string `mediaType` and `url`"
+                    )));
+                };
+                files.push(Attachment {
+                    media_type: media_type.to_owned(),
+                    url: url.to_owned(),
+                    filename: field("filename").map(str::to_owned),
+                });
+            }
+            Some(_) => {}
+            None => {
+                return Err(RequestError::InvalidMessage(format!(
+                    "part {i} has no string `type`"
+                )))
+            }
+        }
+    }
+    Ok((texts.join("\n"), files))
+}
+
+#[cfg(test)]
+#[path = "request_tests.rs"]
+mod tests;

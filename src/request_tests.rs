@@ -1,0 +1,167 @@
+//! Unit tests of the chat body parser, one per accepted shape and per refusal.
+
+use super::*;
+
+fn parse(body: &str) -> Result<ChatRequest, RequestError> {
+    parse_chat_request(body.as_bytes(), &Limits::default())
+}
+
+fn code(body: &str) -> (u16, &'static str) {
+    let err = parse(body).expect_err("accepted");
+    (err.status(), err.code())
+}
+
+#[test]
+fn reads_the_ai_sdk_v5_body() {
+    let req = parse(
+        r#"{"id":"chat1","messages":[
+            {"id":"m1","role":"user","parts":[{"type":"text","text":"old"}]},
+            {"id":"m2","role":"assistant","parts":[{"type":"step-start"},{"type":"text","text":"x","state":"done"}]},
+            {"id":"m3","role":"user","metadata":{"k":1},"parts":[
+                {"type":"file","mediaType":"image/png","url":"data:image/png;base64,AA==","filename":"a.png"},
+                {"type":"text","text":"Hello"},{"type":"text","text":"world"}]}
+        ],"trigger":"submit-message","extraField":{"any":"thing"}}"#,
+    )
+    .unwrap();
+    assert_eq!(req.chat_id.as_deref(), Some("chat1"));
+    assert_eq!(req.trigger.as_deref(), Some("submit-message"));
+    assert_eq!(req.message_id, None);
+    assert_eq!(req.text, "Hello\nworld");
+    assert_eq!(
+        req.attachments,
+        [Attachment {
+            media_type: "image/png".into(),
+            url: "data:image/png;base64,AA==".into(),
+            filename: Some("a.png".into()),
+        }]
+    );
+}
+
+#[test]
+fn regenerate_with_message_id_and_files_only() {
+    let req = parse(
+        r#"{"id":"c","trigger":"regenerate-message","messageId":"m9","messages":[
+            {"id":"u","role":"user","parts":[{"type":"file","mediaType":"text/plain","url":"https://x/y"}]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(req.message_id.as_deref(), Some("m9"));
+    assert_eq!(req.text, "");
+    assert_eq!(req.attachments.len(), 1);
+    assert_eq!(req.attachments[0].filename, None);
+}
+
+#[test]
+fn every_bad_shape_has_its_code() {
+    let cases: &[(&str, u16, &str)] = &[
+        ("", 400, "invalid_json"),
+        ("{", 400, "invalid_json"),
+        ("hello", 400, "invalid_json"),
+        ("[]", 400, "invalid_body"),
+        ("\"x\"", 400, "invalid_body"),
+        ("null", 400, "invalid_body"),
+        (r#"{"id":5,"messages":[]}"#, 400, "invalid_field"),
+        ("{}", 400, "missing_messages"),
+        (r#"{"messages":{}}"#, 400, "missing_messages"),
+        (r#"{"messages":"hi"}"#, 400, "missing_messages"),
+        (r#"{"messages":null}"#, 400, "missing_messages"),
+        (r#"{"messages":[]}"#, 400, "no_messages"),
+        (r#"{"messages":[1]}"#, 400, "invalid_message"),
+        (r#"{"messages":[{"role":"user"}]}"#, 400, "invalid_message"),
+        (
+            r#"{"messages":[{"role":"user","parts":{}}]}"#,
+            400,
+            "invalid_message",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[{"text":"x"}]}]}"#,
+            400,
+            "invalid_message",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[{"type":"text"}]}]}"#,
+            400,
+            "invalid_message",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[{"type":"text","text":3}]}]}"#,
+            400,
+            "invalid_message",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[{"type":"file","url":"u"}]}]}"#,
+            400,
+            "invalid_message",
+        ),
+        (
+            r#"{"messages":[{"role":"assistant","parts":[{"type":"text","text":"x"}]}]}"#,
+            422,
+            "last_message_not_from_user",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[]}]}"#,
+            422,
+            "empty_message",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[{"type":"text","text":"  \n"}]}]}"#,
+            422,
+            "empty_message",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[{"type":"step-start"}]}]}"#,
+            422,
+            "empty_message",
+        ),
+    ];
+    for (body, status, expected) in cases {
+        assert_eq!(code(body), (*status, *expected), "{body}");
+    }
+    assert_eq!(
+        parse_chat_request(b"\xff\xfe", &Limits::default())
+            .unwrap_err()
+            .code(),
+        "invalid_json"
+    );
+}
+
+#[test]
+fn limits_are_enforced() {
+    let limits = Limits {
+        max_body_bytes: 200,
+        max_messages: 2,
+        max_prompt_chars: 5,
+    };
+    let msg = r#"{"role":"user","parts":[{"type":"text","text":"héllo"}]}"#;
+    let ok = format!(r#"{{"messages":[{msg}]}}"#);
+    assert_eq!(
+        parse_chat_request(ok.as_bytes(), &limits).unwrap().text,
+        "héllo"
+    );
+    let long = r#"{"messages":[{"role":"user","parts":[{"type":"text","text":"héllo!"}]}]}"#;
+    let err = parse_chat_request(long.as_bytes(), &limits).unwrap_err();
+    assert_eq!((err.status(), err.code()), (413, "prompt_too_long"));
+    let many = format!(r#"{{"messages":[{msg},{msg},{msg}]}}"#);
+    let limits_big_body = Limits {
+        max_body_bytes: 10_000,
+        ..limits.clone()
+    };
+    let err = parse_chat_request(many.as_bytes(), &limits_big_body).unwrap_err();
+    assert_eq!((err.status(), err.code()), (413, "too_many_messages"));
+    let huge = " ".repeat(201);
+    let err = parse_chat_request(huge.as_bytes(), &limits).unwrap_err();
+    assert_eq!((err.status(), err.code()), (413, "body_too_large"));
+}
+
+#[test]
+fn messages_say_what_is_wrong() {
+    let err = parse(r#"{"messages":[{"role":"system","parts":[]}]}"#).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "The last message must come from the user, not `system`."
+    );
+    let err = parse("{").unwrap_err();
+    assert!(err
+        .message()
+        .starts_with("The request body is not valid JSON: "));
+    assert_eq!(err.to_string(), err.message());
+}

@@ -1,0 +1,85 @@
+//! Server-sent events framing of the UI message stream, byte for byte as the AI SDK writes it.
+//!
+//! Each chunk is `data: <json>\n\n` (`json-to-sse-transform-stream.ts` in the AI SDK);
+//! the stream ends with `data: [DONE]\n\n`. JSON escapes every control character, so
+//! no text a chunk carries (newlines, CR, NUL, `data:` …) can end an event early.
+
+use crate::ui::UiChunk;
+
+/// The response headers of a UI message stream
+/// (`ui-message-stream-headers.ts` in the AI SDK, plus the stream marker header).
+pub const RESPONSE_HEADERS: [(&str, &str); 5] = [
+    ("content-type", "text/event-stream"),
+    ("cache-control", "no-cache"),
+    ("connection", "keep-alive"),
+    ("x-vercel-ai-ui-message-stream", "v1"),
+    ("x-accel-buffering", "no"),
+];
+
+/// The terminator the AI SDK writes after the last chunk.
+pub const DONE: &[u8] = b"data: [DONE]\n\n";
+
+/// An SSE comment: clients ignore it; it keeps proxies from timing out an idle stream
+/// and lets the runtime notice a client that went away.
+pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
+
+/// Appends one chunk as an SSE event.
+pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
+    out.extend_from_slice(b"data: ");
+    // Writing into a Vec cannot fail, and a UiChunk always serialises.
+    let _ = serde_json::to_writer(&mut *out, chunk);
+    out.extend_from_slice(b"\n\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(chunk: &UiChunk) -> String {
+        let mut out = Vec::new();
+        write_chunk(&mut out, chunk);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn delta(text: &str) -> UiChunk {
+        UiChunk::TextDelta {
+            id: "a".into(),
+            delta: text.into(),
+        }
+    }
+
+    #[test]
+    fn one_chunk_is_one_event() {
+        assert_eq!(event(&UiChunk::Finish), "data: {\"type\":\"finish\"}\n\n");
+        assert_eq!(DONE, b"data: [DONE]\n\n");
+        assert_eq!(KEEP_ALIVE, b": keep-alive\n\n");
+    }
+
+    #[test]
+    fn hostile_text_cannot_break_framing() {
+        assert_eq!(
+            event(&delta("a\nb\r\ndata: x\n\n\0")),
+            "data: {\"type\":\"text-delta\",\"id\":\"a\",\"delta\":\"a\\nb\\r\\ndata: x\\n\\n\\u0000\"}\n\n"
+        );
+        // U+2028/2029 and emoji stay raw UTF-8: SSE splits lines only on CR and LF.
+        assert_eq!(
+            event(&delta("\u{2028}\u{2029}😀")),
+            "data: {\"type\":\"text-delta\",\"id\":\"a\",\"delta\":\"\u{2028}\u{2029}😀\"}\n\n"
+        );
+    }
+
+    #[test]
+    fn a_mebibyte_delta_is_one_line() {
+        let big = "x\n".repeat(512 * 1024);
+        let out = event(&delta(&big));
+        assert!(out.starts_with("data: {") && out.ends_with("}\n\n"));
+        assert_eq!(out.matches('\n').count(), 2);
+        assert_eq!(out.matches('\r').count(), 0);
+    }
+
+    #[test]
+    fn headers_match_the_sdk() {
+        assert!(RESPONSE_HEADERS.contains(&("x-vercel-ai-ui-message-stream", "v1")));
+        assert!(RESPONSE_HEADERS.contains(&("content-type", "text/event-stream")));
+    }
+}

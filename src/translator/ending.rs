@@ -1,0 +1,84 @@
+//! How a stream ends: the one closing sequence every cause maps to.
+
+use crate::ui::UiChunk;
+use crate::v2::FinishReason;
+
+/// `errorText` when the socket to the agent closed before the turn ended.
+pub const CONNECTION_LOST: &str = "connection to the agent was lost";
+/// `errorText` when the agent stayed silent past a timeout.
+pub const TIMED_OUT: &str = "the agent did not respond in time";
+/// `errorText` when the agent reported an error without any text.
+pub const AGENT_ERROR: &str = "the agent reported an error";
+
+/// Why a tool still open at the end failed: the user stopped the turn.
+const TOOL_CANCELED: &str = "Canceled";
+/// Why a tool still open at the end failed: the turn ended under it.
+const TOOL_INTERRUPTED: &str = "Interrupted";
+
+/// A cause of the end that comes from outside the V2 protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndCause {
+    /// The WebSocket to the agent closed or failed before the turn ended.
+    SocketClosed,
+    /// The agent sent nothing within a timeout.
+    Timeout,
+    /// The HTTP client went away (or stopped the turn).
+    ClientGone,
+}
+
+/// The closing sequence of a stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// The turn ended normally: `finish`.
+    Finished,
+    /// The turn failed: `error { errorText }`, then `finish`.
+    Failed(String),
+    /// The turn was canceled: `abort`.
+    Canceled,
+}
+
+impl Ending {
+    /// A failure with the agent's text, or [`AGENT_ERROR`] when it gave none.
+    pub fn error(text: Option<String>) -> Self {
+        Ending::Failed(text.unwrap_or_else(|| AGENT_ERROR.to_owned()))
+    }
+
+    /// The ending of a `message.finalize` with `reason` (and its `error` text).
+    pub fn from_reason(reason: FinishReason, error: Option<String>) -> Self {
+        match reason {
+            FinishReason::EndTurn | FinishReason::Unknown => Ending::Finished,
+            FinishReason::Error => Ending::error(error),
+            FinishReason::Canceled => Ending::Canceled,
+        }
+    }
+
+    /// The `errorText` given to every tool the ending finds still open.
+    pub fn tool_reason(&self) -> &'static str {
+        match self {
+            Ending::Canceled => TOOL_CANCELED,
+            Ending::Finished | Ending::Failed(_) => TOOL_INTERRUPTED,
+        }
+    }
+
+    /// Appends the ending chunks.
+    pub fn emit(self, out: &mut Vec<UiChunk>) {
+        match self {
+            Ending::Finished => out.push(UiChunk::Finish),
+            Ending::Failed(error_text) => {
+                out.push(UiChunk::Error { error_text });
+                out.push(UiChunk::Finish);
+            }
+            Ending::Canceled => out.push(UiChunk::Abort),
+        }
+    }
+}
+
+impl From<EndCause> for Ending {
+    fn from(cause: EndCause) -> Self {
+        match cause {
+            EndCause::SocketClosed => Ending::Failed(CONNECTION_LOST.to_owned()),
+            EndCause::Timeout => Ending::Failed(TIMED_OUT.to_owned()),
+            EndCause::ClientGone => Ending::Canceled,
+        }
+    }
+}

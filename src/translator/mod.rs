@@ -1,0 +1,183 @@
+//! The translator: V2 frames in, AI SDK UI chunks out, always a valid stream.
+//!
+//! # Ordering rules
+//!
+//! * **Which turn.** The translator follows one turn: the `message.create` that echoes
+//!   the prompt's `requestId`; a `message.create` that echoes none is ours when it is
+//!   the first on the default channel (no `channelType`, or `web`). Turn events of any
+//!   other turn, and everything before ours starts, are dropped.
+//! * **Opening.** Our `message.create` emits `start { messageId: turnId }`, `start-step`.
+//! * **Parts.** Text and reasoning parts open lazily and close before any tool chunk,
+//!   question, part of the other kind, or the end ([`parts`]). Tool chunks follow
+//!   [`tools`].
+//! * **The end**, whatever causes it ([`Ending`]): open parts close first, every tool still
+//!   open gets `tool-output-error`, then `finish-step`, then exactly one ending:
+//!   `finish`; `error` + `finish`; or `abort`. Nothing is emitted after it.
+
+mod ending;
+mod parts;
+mod tools;
+
+pub use ending::{EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, TIMED_OUT};
+pub use tools::{failure_text, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
+
+use crate::ui::{status_chunk, UiChunk};
+use crate::v2::{error_text, Frame, MessageCreate};
+use parts::{OpenParts, PartKind};
+use tools::Tools;
+
+/// Where the translator is in the turn it follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The prompt is sent; our `message.create` has not arrived.
+    Waiting,
+    /// Our turn is streaming.
+    Open,
+    /// The ending was emitted; every later input is ignored.
+    Ended,
+}
+
+/// What one frame did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The frame was ours and emitted zero or more chunks.
+    Forwarded,
+    /// The frame belongs to no open turn of ours, or carries nothing for the client.
+    Ignored,
+    /// The frame ended the stream.
+    Ended,
+}
+
+/// The V2 → UI chunk state machine of one POST.
+#[derive(Debug)]
+pub struct Translator {
+    request_id: Option<String>,
+    turn_id: Option<String>,
+    phase: Phase,
+    parts: OpenParts,
+    tools: Tools,
+}
+
+impl Translator {
+    /// A translator for the turn started by the prompt with `request_id`.
+    pub fn new(request_id: Option<&str>) -> Self {
+        Translator {
+            request_id: request_id.map(str::to_owned),
+            turn_id: None,
+            phase: Phase::Waiting,
+            parts: OpenParts::default(),
+            tools: Tools::default(),
+        }
+    }
+
+    /// Where the turn is.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The id of the turn followed, once it started.
+    pub fn turn_id(&self) -> Option<&str> {
+        self.turn_id.as_deref()
+    }
+
+    /// Consumes one frame, appending the chunks it causes to `out`.
+    pub fn push(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
+        match (self.phase, frame) {
+            (Phase::Ended, _) => Step::Ignored,
+            (Phase::Waiting, Frame::MessageCreate(create)) => self.maybe_start(create, out),
+            (Phase::Waiting, Frame::Error(err)) => self.end_with(Ending::error(err.text()), out),
+            (Phase::Waiting, _) => Step::Ignored,
+            (Phase::Open, frame) => self.push_open(frame, out),
+        }
+    }
+
+    /// Ends the stream for a cause outside the protocol (socket closed, timeout, client
+    /// gone). Does nothing once the stream has ended.
+    pub fn end(&mut self, cause: EndCause, out: &mut Vec<UiChunk>) {
+        self.end_with(cause.into(), out);
+    }
+
+    fn maybe_start(&mut self, create: MessageCreate, out: &mut Vec<UiChunk>) -> Step {
+        let ours = match (&create.request_id, &self.request_id) {
+            (Some(echoed), Some(sent)) => echoed == sent,
+            (Some(_), None) | (None, _) => create.is_default_channel(),
+        };
+        if !ours {
+            return Step::Ignored;
+        }
+        out.push(UiChunk::Start {
+            message_id: Some(create.turn_id.clone()),
+        });
+        out.push(UiChunk::StartStep);
+        self.turn_id = Some(create.turn_id);
+        self.phase = Phase::Open;
+        Step::Forwarded
+    }
+
+    fn is_ours(&self, turn_id: &str) -> bool {
+        self.turn_id.as_deref() == Some(turn_id)
+    }
+
+    fn push_open(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
+        match frame {
+            Frame::TextDelta(d) if self.is_ours(&d.turn_id) => {
+                self.parts.delta(PartKind::Text, &d.delta, out)
+            }
+            Frame::ReasoningDelta(d) if self.is_ours(&d.turn_id) => {
+                self.parts.delta(PartKind::Reasoning, &d.delta, out)
+            }
+            Frame::Chunk(c) => self.parts.delta(PartKind::Text, &c.content, out),
+            Frame::ToolUpdate(update) if self.is_ours(&update.turn_id) => {
+                if self.tools.would_emit(&update) {
+                    self.parts.close(out);
+                }
+                self.tools.apply(update, out);
+            }
+            Frame::AgentStatus(status) => {
+                let detail = status.detail.as_ref().and_then(|d| d.as_str());
+                match status_chunk(&status.status, detail) {
+                    Some(chunk) => out.push(chunk),
+                    None => return Step::Ignored,
+                }
+            }
+            Frame::Question(question) => {
+                self.parts.close(out);
+                out.push(UiChunk::DataQuestion {
+                    id: question.question_id.clone(),
+                    data: question,
+                });
+            }
+            Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
+                if let Some(text) = fin.final_text.as_deref() {
+                    if !self.parts.streamed_text() {
+                        self.parts.delta(PartKind::Text, text, out);
+                    }
+                }
+                let reason_error = fin.error.as_ref().and_then(error_text);
+                return self.end_with(Ending::from_reason(fin.reason, reason_error), out);
+            }
+            Frame::Complete => return self.end_with(Ending::Finished, out),
+            Frame::Error(err) => return self.end_with(Ending::error(err.text()), out),
+            _ => return Step::Ignored,
+        }
+        Step::Forwarded
+    }
+
+    fn end_with(&mut self, ending: Ending, out: &mut Vec<UiChunk>) -> Step {
+        if self.phase == Phase::Ended {
+            return Step::Ignored;
+        }
+        if self.phase == Phase::Open {
+            self.parts.close(out);
+            self.tools.close_all(ending.tool_reason(), out);
+            out.push(UiChunk::FinishStep);
+        }
+        ending.emit(out);
+        self.phase = Phase::Ended;
+        Step::Ended
+    }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

@@ -1,0 +1,147 @@
+//! Text and reasoning parts: opened lazily on the first delta, closed before anything else.
+
+use crate::ui::UiChunk;
+
+/// Which kind of streamed part is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartKind {
+    Text,
+    Reasoning,
+}
+
+/// At most one streamed part is open at a time. Ids are `text-N` / `reasoning-N`, with
+/// `N` counting every part this stream opened, so no two parts share an id.
+#[derive(Debug, Default)]
+pub struct OpenParts {
+    open: Option<(PartKind, String)>,
+    opened: u64,
+    text_parts: u64,
+}
+
+impl OpenParts {
+    /// Appends `delta` to the open part of `kind`, first closing a part of the other kind
+    /// and opening a new one where needed. An empty delta emits nothing.
+    pub fn delta(&mut self, kind: PartKind, delta: &str, out: &mut Vec<UiChunk>) {
+        if delta.is_empty() {
+            return;
+        }
+        let id = match &self.open {
+            Some((open_kind, id)) if *open_kind == kind => id.clone(),
+            _ => self.open_new(kind, out),
+        };
+        out.push(match kind {
+            PartKind::Text => UiChunk::TextDelta {
+                id,
+                delta: delta.to_owned(),
+            },
+            PartKind::Reasoning => UiChunk::ReasoningDelta {
+                id,
+                delta: delta.to_owned(),
+            },
+        });
+    }
+
+    /// Closes the open part, if any.
+    pub fn close(&mut self, out: &mut Vec<UiChunk>) {
+        if let Some((kind, id)) = self.open.take() {
+            out.push(match kind {
+                PartKind::Text => UiChunk::TextEnd { id },
+                PartKind::Reasoning => UiChunk::ReasoningEnd { id },
+            });
+        }
+    }
+
+    /// Whether any text part was opened so far.
+    pub fn streamed_text(&self) -> bool {
+        self.text_parts > 0
+    }
+
+    fn open_new(&mut self, kind: PartKind, out: &mut Vec<UiChunk>) -> String {
+        self.close(out);
+        self.opened += 1;
+        let id = match kind {
+            PartKind::Text => {
+                self.text_parts += 1;
+                format!("text-{}", self.opened)
+            }
+            PartKind::Reasoning => format!("reasoning-{}", self.opened),
+        };
+        out.push(match kind {
+            PartKind::Text => UiChunk::TextStart { id: id.clone() },
+            PartKind::Reasoning => UiChunk::ReasoningStart { id: id.clone() },
+        });
+        self.open = Some((kind, id.clone()));
+        id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(steps: &[(Option<PartKind>, &str)]) -> Vec<String> {
+        let mut parts = OpenParts::default();
+        let mut out = Vec::new();
+        for (kind, delta) in steps {
+            match kind {
+                Some(k) => parts.delta(*k, delta, &mut out),
+                None => parts.close(&mut out),
+            }
+        }
+        out.iter().map(UiChunk::to_json).collect()
+    }
+
+    #[test]
+    fn opens_lazily_and_reuses_the_open_part() {
+        assert_eq!(
+            run(&[
+                (Some(PartKind::Text), "a"),
+                (Some(PartKind::Text), "b"),
+                (None, "")
+            ]),
+            [
+                r#"{"type":"text-start","id":"text-1"}"#,
+                r#"{"type":"text-delta","id":"text-1","delta":"a"}"#,
+                r#"{"type":"text-delta","id":"text-1","delta":"b"}"#,
+                r#"{"type":"text-end","id":"text-1"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn switching_kind_closes_first_and_ids_never_repeat() {
+        assert_eq!(
+            run(&[
+                (Some(PartKind::Reasoning), "r"),
+                (Some(PartKind::Text), "t"),
+                (None, ""),
+                (Some(PartKind::Text), "u"),
+            ]),
+            [
+                r#"{"type":"reasoning-start","id":"reasoning-1"}"#,
+                r#"{"type":"reasoning-delta","id":"reasoning-1","delta":"r"}"#,
+                r#"{"type":"reasoning-end","id":"reasoning-1"}"#,
+                r#"{"type":"text-start","id":"text-2"}"#,
+                r#"{"type":"text-delta","id":"text-2","delta":"t"}"#,
+                r#"{"type":"text-end","id":"text-2"}"#,
+                r#"{"type":"text-start","id":"text-3"}"#,
+                r#"{"type":"text-delta","id":"text-3","delta":"u"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_deltas_and_double_close_emit_nothing() {
+        assert!(run(&[(Some(PartKind::Text), ""), (None, ""), (None, "")]).is_empty());
+    }
+
+    #[test]
+    fn streamed_text_counts_only_text() {
+        let mut parts = OpenParts::default();
+        let mut out = Vec::new();
+        parts.delta(PartKind::Reasoning, "r", &mut out);
+        assert!(!parts.streamed_text());
+        parts.delta(PartKind::Text, "t", &mut out);
+        assert!(parts.streamed_text());
+    }
+}

@@ -1,0 +1,181 @@
+//! Frames in, response bytes out: the translator and the SSE encoder of one POST.
+//!
+//! The worker's pump and the `v2-to-sse` CLI both drive a [`TurnStream`], so a log
+//! replayed natively yields exactly the bytes the worker streams for it.
+
+use crate::sse;
+use crate::translator::{Step, Translator};
+use crate::ui::UiChunk;
+use crate::v2::parse_frame;
+
+pub use crate::translator::EndCause;
+
+/// What one WebSocket message did to the stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrameOutcome {
+    /// It was ours; zero or more chunks were written.
+    Forwarded,
+    /// It was valid but not for the client (another turn, a domain event, …).
+    Ignored,
+    /// It was not a usable V2 frame; skipped. The text says why, for the log.
+    Malformed(String),
+    /// It ended the stream; the ending and `[DONE]` were written.
+    Ended,
+}
+
+/// The UI message stream of one POST, as SSE bytes.
+#[derive(Debug)]
+pub struct TurnStream {
+    translator: Translator,
+    scratch: Vec<UiChunk>,
+    chunks: u64,
+    done: bool,
+}
+
+impl TurnStream {
+    /// A stream following the turn of the prompt sent with `request_id`.
+    pub fn new(request_id: Option<&str>) -> Self {
+        TurnStream {
+            translator: Translator::new(request_id),
+            scratch: Vec::new(),
+            chunks: 0,
+            done: false,
+        }
+    }
+
+    /// Consumes one WebSocket text message, appending the SSE bytes it causes to `out`.
+    pub fn push_frame(&mut self, text: &str, out: &mut Vec<u8>) -> FrameOutcome {
+        if self.done {
+            return FrameOutcome::Ignored;
+        }
+        let frame = match parse_frame(text) {
+            Ok(frame) => frame,
+            Err(err) => return FrameOutcome::Malformed(err.0),
+        };
+        let step = self.translator.push(frame, &mut self.scratch);
+        self.flush(out);
+        match step {
+            Step::Forwarded => FrameOutcome::Forwarded,
+            Step::Ignored => FrameOutcome::Ignored,
+            Step::Ended => FrameOutcome::Ended,
+        }
+    }
+
+    /// Ends the stream for `cause`, appending the closing chunks and `[DONE]`.
+    /// Does nothing once the stream has ended.
+    pub fn end(&mut self, cause: EndCause, out: &mut Vec<u8>) {
+        self.translator.end(cause, &mut self.scratch);
+        self.flush(out);
+    }
+
+    /// Whether the ending and `[DONE]` were written.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Whether the turn followed has started (its `message.create` arrived).
+    pub fn turn_started(&self) -> bool {
+        self.translator.turn_id().is_some()
+    }
+
+    /// How many chunks were written so far (`[DONE]` not counted).
+    pub fn chunks_emitted(&self) -> u64 {
+        self.chunks
+    }
+
+    fn flush(&mut self, out: &mut Vec<u8>) {
+        for chunk in self.scratch.drain(..) {
+            sse::write_chunk(out, &chunk);
+            self.chunks += 1;
+        }
+        if !self.done && self.translator.phase() == crate::translator::Phase::Ended {
+            out.extend_from_slice(sse::DONE);
+            self.done = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(frames: &[&str], end: Option<EndCause>) -> String {
+        let mut stream = TurnStream::new(Some("r1"));
+        let mut out = Vec::new();
+        for f in frames {
+            stream.push_frame(f, &mut out);
+        }
+        if let Some(cause) = end {
+            stream.end(cause, &mut out);
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_turn_is_framed_exactly() {
+        let out = body(
+            &[
+                r#"{"type":"message.create","turnId":"t1","requestId":"r1"}"#,
+                r#"{"type":"message.part.text-delta","turnId":"t1","delta":"Hi"}"#,
+                r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
+            ],
+            None,
+        );
+        assert_eq!(
+            out,
+            "data: {\"type\":\"start\",\"messageId\":\"t1\"}\n\n\
+             data: {\"type\":\"start-step\"}\n\n\
+             data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
+             data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
+             data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
+             data: {\"type\":\"finish-step\"}\n\n\
+             data: {\"type\":\"finish\"}\n\n\
+             data: [DONE]\n\n"
+        );
+    }
+
+    #[test]
+    fn socket_loss_before_the_turn_is_an_error_and_done() {
+        assert_eq!(
+            body(&[], Some(EndCause::SocketClosed)),
+            "data: {\"type\":\"error\",\"errorText\":\"connection to the agent was lost\"}\n\n\
+             data: {\"type\":\"finish\"}\n\n\
+             data: [DONE]\n\n"
+        );
+    }
+
+    #[test]
+    fn outcomes_are_reported_and_nothing_follows_done() {
+        let mut stream = TurnStream::new(None);
+        let mut out = Vec::new();
+        assert!(matches!(
+            stream.push_frame("{oops", &mut out),
+            FrameOutcome::Malformed(_)
+        ));
+        assert_eq!(
+            stream.push_frame(r#"{"type":"git-state"}"#, &mut out),
+            FrameOutcome::Ignored
+        );
+        assert_eq!(
+            stream.push_frame(r#"{"type":"message.create","turnId":"t"}"#, &mut out),
+            FrameOutcome::Forwarded
+        );
+        assert!(stream.turn_started());
+        assert_eq!(
+            stream.push_frame(r#"{"type":"complete"}"#, &mut out),
+            FrameOutcome::Ended
+        );
+        assert!(stream.is_done());
+        assert_eq!(stream.chunks_emitted(), 4);
+        let len = out.len();
+        stream.end(EndCause::SocketClosed, &mut out);
+        assert_eq!(
+            stream.push_frame(r#"{"type":"complete"}"#, &mut out),
+            FrameOutcome::Ignored
+        );
+        assert_eq!(out.len(), len);
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .ends_with("data: [DONE]\n\n"));
+    }
+}

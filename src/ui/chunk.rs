@@ -1,0 +1,247 @@
+//! The [`UiChunk`] enum and its exact JSON shape.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::StatusData;
+
+/// One chunk of the UI message stream, serialised as `{"type": "...", ...}`.
+///
+/// Tool chunks always carry `providerExecuted: true` (the tool ran in the agent, the
+/// client must not run it) and `dynamic: true` (the client has no static types for
+/// the agent's tools); both fields exist in ai@5.0.0's schema.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum UiChunk {
+    /// Opens the assistant message. `messageId` is the agent's turn id.
+    #[serde(rename_all = "camelCase")]
+    Start {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+    },
+    /// Opens a step (the client adds a `step-start` part).
+    StartStep,
+    /// Closes a step; no text or reasoning part may stay open across it.
+    FinishStep,
+    TextStart {
+        id: String,
+    },
+    TextDelta {
+        id: String,
+        delta: String,
+    },
+    TextEnd {
+        id: String,
+    },
+    ReasoningStart {
+        id: String,
+    },
+    ReasoningDelta {
+        id: String,
+        delta: String,
+    },
+    ReasoningEnd {
+        id: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolInputStart {
+        tool_call_id: String,
+        tool_name: String,
+        provider_executed: bool,
+        dynamic: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolInputAvailable {
+        tool_call_id: String,
+        tool_name: String,
+        input: Value,
+        provider_executed: bool,
+        dynamic: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolOutputAvailable {
+        tool_call_id: String,
+        output: Value,
+        provider_executed: bool,
+        dynamic: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolOutputError {
+        tool_call_id: String,
+        error_text: String,
+        provider_executed: bool,
+        dynamic: bool,
+    },
+    /// The agent's phase; transient, so the client never stores it in the message.
+    #[serde(rename = "data-status")]
+    DataStatus {
+        data: StatusData,
+        transient: bool,
+    },
+    /// A question of the agent; persists in the message as a `data-question` part.
+    #[serde(rename = "data-question")]
+    DataQuestion {
+        id: String,
+        data: QuestionData,
+    },
+    /// The turn failed; the client shows `errorText`.
+    #[serde(rename_all = "camelCase")]
+    Error {
+        error_text: String,
+    },
+    /// The turn was canceled.
+    Abort,
+    /// The message is complete.
+    Finish,
+}
+
+/// The `data` of a `data-question` chunk.
+pub type QuestionData = crate::v2::Question;
+
+impl UiChunk {
+    /// Whether this chunk ends the stream (`finish` or `abort`).
+    pub fn is_ending(&self) -> bool {
+        matches!(self, UiChunk::Finish | UiChunk::Abort)
+    }
+
+    /// The chunk as JSON. Serialising a `UiChunk` cannot fail (string keys only).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn j(c: UiChunk) -> String {
+        c.to_json()
+    }
+
+    #[test]
+    fn message_chunks_are_exact() {
+        assert_eq!(
+            j(UiChunk::Start {
+                message_id: Some("t1".into())
+            }),
+            r#"{"type":"start","messageId":"t1"}"#
+        );
+        assert_eq!(
+            j(UiChunk::Start { message_id: None }),
+            r#"{"type":"start"}"#
+        );
+        assert_eq!(j(UiChunk::StartStep), r#"{"type":"start-step"}"#);
+        assert_eq!(j(UiChunk::FinishStep), r#"{"type":"finish-step"}"#);
+        assert_eq!(j(UiChunk::Finish), r#"{"type":"finish"}"#);
+        assert_eq!(j(UiChunk::Abort), r#"{"type":"abort"}"#);
+        assert_eq!(
+            j(UiChunk::Error {
+                error_text: "x".into()
+            }),
+            r#"{"type":"error","errorText":"x"}"#
+        );
+    }
+
+    #[test]
+    fn text_and_reasoning_chunks_are_exact() {
+        let id = || "a".to_string();
+        assert_eq!(
+            j(UiChunk::TextStart { id: id() }),
+            r#"{"type":"text-start","id":"a"}"#
+        );
+        assert_eq!(
+            j(UiChunk::TextDelta {
+                id: id(),
+                delta: "hi".into()
+            }),
+            r#"{"type":"text-delta","id":"a","delta":"hi"}"#
+        );
+        assert_eq!(
+            j(UiChunk::TextEnd { id: id() }),
+            r#"{"type":"text-end","id":"a"}"#
+        );
+        assert_eq!(
+            j(UiChunk::ReasoningStart { id: id() }),
+            r#"{"type":"reasoning-start","id":"a"}"#
+        );
+        assert_eq!(
+            j(UiChunk::ReasoningDelta {
+                id: id(),
+                delta: "h".into()
+            }),
+            r#"{"type":"reasoning-delta","id":"a","delta":"h"}"#
+        );
+        assert_eq!(
+            j(UiChunk::ReasoningEnd { id: id() }),
+            r#"{"type":"reasoning-end","id":"a"}"#
+        );
+    }
+
+    #[test]
+    fn tool_chunks_are_exact() {
+        assert_eq!(
+            j(UiChunk::ToolInputStart {
+                tool_call_id: "c".into(),
+                tool_name: "ls".into(),
+                provider_executed: true,
+                dynamic: true
+            }),
+            r#"{"type":"tool-input-start","toolCallId":"c","toolName":"ls","providerExecuted":true,"dynamic":true}"#
+        );
+        assert_eq!(
+            j(UiChunk::ToolInputAvailable {
+                tool_call_id: "c".into(),
+                tool_name: "ls".into(),
+                input: json!({"p": "/"}),
+                provider_executed: true,
+                dynamic: true
+            }),
+            r#"{"type":"tool-input-available","toolCallId":"c","toolName":"ls","input":{"p":"/"},"providerExecuted":true,"dynamic":true}"#
+        );
+        assert_eq!(
+            j(UiChunk::ToolOutputAvailable {
+                tool_call_id: "c".into(),
+                output: Value::Null,
+                provider_executed: true,
+                dynamic: true
+            }),
+            r#"{"type":"tool-output-available","toolCallId":"c","output":null,"providerExecuted":true,"dynamic":true}"#
+        );
+        assert_eq!(
+            j(UiChunk::ToolOutputError {
+                tool_call_id: "c".into(),
+                error_text: "no".into(),
+                provider_executed: true,
+                dynamic: true
+            }),
+            r#"{"type":"tool-output-error","toolCallId":"c","errorText":"no","providerExecuted":true,"dynamic":true}"#
+        );
+    }
+
+    #[test]
+    fn data_chunks_are_exact() {
+        assert_eq!(
+            j(UiChunk::DataQuestion {
+                id: "q".into(),
+                data: QuestionData {
+                    question_id: "q".into(),
+                    text: "Go?".into(),
+                    options: Some(json!(["y", "n"]))
+                }
+            }),
+            r#"{"type":"data-question","id":"q","data":{"questionId":"q","text":"Go?","options":["y","n"]}}"#
+        );
+    }
+
+    #[test]
+    fn only_finish_and_abort_end() {
+        assert!(UiChunk::Finish.is_ending());
+        assert!(UiChunk::Abort.is_ending());
+        assert!(!UiChunk::FinishStep.is_ending());
+        assert!(!UiChunk::Error {
+            error_text: String::new()
+        }
+        .is_ending());
+    }
+}

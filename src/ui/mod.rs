@@ -1,0 +1,13 @@
+//! AI SDK UI message stream chunks: the JSON objects a `useChat` client reads.
+//!
+//! The chunk set and field names mirror `uiMessageChunkSchema` of the AI SDK
+//! (`packages/ai/src/ui-message-stream/ui-message-chunks.ts`). Only fields that the
+//! very first ai@5 release (5.0.0, strict schemas that reject unknown keys) knows are
+//! ever emitted, and an absent optional field is omitted, never `null`.
+//! `shared/protocol/ui-message-stream.md` has the wire example of every chunk.
+
+mod chunk;
+mod status;
+
+pub use chunk::{QuestionData, UiChunk};
+pub use status::{status_chunk, StatusData, StatusPhase, MAX_LABEL_CHARS};

@@ -1,0 +1,340 @@
+//! The SessionAgent V2 WebSocket protocol: frames the agent sends, frames the adapter sends.
+//!
+//! Parsing is tolerant, as `shared/protocol/session-agent.md` demands: an unknown `type`
+//! parses to [`Frame::Other`] and unknown fields are ignored. A frame that is not a JSON
+//! object with a string `type`, or a known frame whose fields have the wrong shape, is a
+//! [`FrameError`]: the caller skips and logs it; nothing panics.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One frame received from the Durable Object.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type")]
+pub enum Frame {
+    /// A new assistant turn starts.
+    #[serde(rename = "message.create")]
+    MessageCreate(MessageCreate),
+    /// An incremental text token of a turn.
+    #[serde(rename = "message.part.text-delta")]
+    TextDelta(TurnDelta),
+    /// An incremental token of the model's reasoning (extension).
+    #[serde(rename = "message.part.reasoning-delta")]
+    ReasoningDelta(TurnDelta),
+    /// A tool call's lifecycle step.
+    #[serde(rename = "message.part.tool-update")]
+    ToolUpdate(ToolUpdate),
+    /// A turn ended.
+    #[serde(rename = "message.finalize")]
+    Finalize(Finalize),
+    /// The agent is idle and ready for the next prompt.
+    #[serde(rename = "complete")]
+    Complete,
+    /// The agent's activity phase.
+    #[serde(rename = "agentStatus")]
+    AgentStatus(AgentStatus),
+    /// Legacy text delta of the current turn.
+    #[serde(rename = "chunk")]
+    Chunk(Chunk),
+    /// The agent asks the user something.
+    #[serde(rename = "question")]
+    Question(Question),
+    /// A session-level error.
+    #[serde(rename = "error")]
+    Error(SessionError),
+    /// Any other frame (`init`, `message`, `status`, domain events, future types).
+    #[serde(other)]
+    Other,
+}
+
+/// `message.create`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageCreate {
+    pub turn_id: String,
+    #[serde(default)]
+    pub channel_type: Option<String>,
+    /// Extension: the `requestId` of the prompt that started this turn.
+    #[serde(default)]
+    pub request_id: Option<String>,
+}
+
+impl MessageCreate {
+    /// Whether the turn runs on the default channel: no `channelType`, or `web`.
+    pub fn is_default_channel(&self) -> bool {
+        matches!(self.channel_type.as_deref(), None | Some("web"))
+    }
+}
+
+/// `message.part.text-delta` and `message.part.reasoning-delta`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnDelta {
+    pub turn_id: String,
+    pub delta: String,
+}
+
+/// Where a tool call is in its lifecycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolStatus {
+    Pending,
+    Running,
+    Completed,
+    Error,
+}
+
+/// `message.part.tool-update`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolUpdate {
+    pub turn_id: String,
+    pub call_id: String,
+    pub tool_name: String,
+    pub status: ToolStatus,
+    #[serde(default)]
+    pub args: Option<Value>,
+    #[serde(default)]
+    pub result: Option<Value>,
+    /// The failure text of a tool in `error`; agents send a string or `{ message }`.
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+/// Why a turn ended. An unknown reason reads as [`FinishReason::EndTurn`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    EndTurn,
+    Error,
+    Canceled,
+    #[serde(other)]
+    Unknown,
+}
+
+/// `message.finalize`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finalize {
+    pub turn_id: String,
+    pub reason: FinishReason,
+    #[serde(default)]
+    pub final_text: Option<String>,
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+/// `agentStatus`: the agent's phase, with an optional free-form `detail`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct AgentStatus {
+    pub status: String,
+    #[serde(default)]
+    pub detail: Option<Value>,
+}
+
+/// `chunk`: legacy text delta.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Chunk {
+    pub content: String,
+}
+
+/// `question`: the agent waits for the user's answer.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Question {
+    pub question_id: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Value>,
+}
+
+/// `error`: a session-level failure, with its text in `message` or `error`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SessionError {
+    #[serde(default)]
+    pub message: Option<Value>,
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+impl SessionError {
+    /// The error's text, if the agent gave one.
+    pub fn text(&self) -> Option<String> {
+        self.message
+            .as_ref()
+            .and_then(error_text)
+            .or_else(|| self.error.as_ref().and_then(error_text))
+    }
+}
+
+/// A frame that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameError(pub String);
+
+impl std::fmt::Display for FrameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Parses one WebSocket text message.
+pub fn parse_frame(text: &str) -> Result<Frame, FrameError> {
+    serde_json::from_str(text).map_err(|e| FrameError(e.to_string()))
+}
+
+/// The human text of an error value: a non-empty string, or an object's `message` string.
+pub fn error_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        Value::Object(map) => map.get("message").and_then(error_text),
+        _ => None,
+    }
+}
+
+/// A file sent with a prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    pub media_type: String,
+    pub url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+enum Outgoing<'a> {
+    #[serde(rename_all = "camelCase")]
+    Prompt {
+        content: &'a str,
+        request_id: &'a str,
+        #[serde(skip_serializing_if = "<[Attachment]>::is_empty")]
+        attachments: &'a [Attachment],
+    },
+    #[serde(rename_all = "camelCase")]
+    Abort { request_id: &'a str },
+}
+
+fn to_json(frame: &Outgoing<'_>) -> String {
+    // Serialising these plain structs to a String cannot fail: no maps with
+    // non-string keys, no failing Serialize impls.
+    serde_json::to_string(frame).unwrap_or_default()
+}
+
+/// The `prompt` frame the adapter sends once per POST, right after the socket opens.
+pub fn prompt_frame(content: &str, request_id: &str, attachments: &[Attachment]) -> String {
+    to_json(&Outgoing::Prompt {
+        content,
+        request_id,
+        attachments,
+    })
+}
+
+/// The `abort` frame the adapter sends when the HTTP client went away.
+pub fn abort_frame(request_id: &str) -> String {
+    to_json(&Outgoing::Abort { request_id })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_every_known_frame() {
+        let create = parse_frame(
+            r#"{"type":"message.create","turnId":"t1","channelType":"web","requestId":"r1","x":1}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            create,
+            Frame::MessageCreate(MessageCreate {
+                turn_id: "t1".into(),
+                channel_type: Some("web".into()),
+                request_id: Some("r1".into()),
+            })
+        );
+        let tool = parse_frame(
+            r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"ls","status":"running","args":{"p":1}}"#,
+        )
+        .unwrap();
+        let Frame::ToolUpdate(tool) = tool else {
+            panic!("not a tool update")
+        };
+        assert_eq!(tool.status, ToolStatus::Running);
+        assert_eq!(tool.args, Some(json!({"p": 1})));
+        assert_eq!(
+            parse_frame(r#"{"type":"complete"}"#).unwrap(),
+            Frame::Complete
+        );
+        let fin = parse_frame(r#"{"type":"message.finalize","turnId":"t","reason":"later"}"#);
+        assert!(matches!(fin, Ok(Frame::Finalize(f)) if f.reason == FinishReason::Unknown));
+    }
+
+    #[test]
+    fn unknown_types_are_other_and_garbage_is_an_error() {
+        assert_eq!(
+            parse_frame(r#"{"type":"git-state","x":[1]}"#).unwrap(),
+            Frame::Other
+        );
+        assert_eq!(
+            parse_frame(r#"{"type":"init","messages":[]}"#).unwrap(),
+            Frame::Other
+        );
+        for bad in [
+            "",
+            "not json",
+            "[1,2]",
+            "42",
+            r#"{"no":"type"}"#,
+            r#"{"type":7}"#,
+            r#"{"type":"message.part.text-delta","turnId":"t","delta":5}"#,
+            r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"x","status":"weird"}"#,
+        ] {
+            assert!(parse_frame(bad).is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn default_channel_is_absent_or_web() {
+        let mk = |c: Option<&str>| MessageCreate {
+            turn_id: "t".into(),
+            channel_type: c.map(Into::into),
+            request_id: None,
+        };
+        assert!(mk(None).is_default_channel());
+        assert!(mk(Some("web")).is_default_channel());
+        assert!(!mk(Some("slack")).is_default_channel());
+    }
+
+    #[test]
+    fn error_text_reads_strings_and_messages() {
+        assert_eq!(error_text(&json!("boom")), Some("boom".into()));
+        assert_eq!(error_text(&json!({"message": "bad"})), Some("bad".into()));
+        assert_eq!(error_text(&json!("  ")), None);
+        assert_eq!(error_text(&json!(3)), None);
+        let e = SessionError {
+            message: None,
+            error: Some(json!("x")),
+        };
+        assert_eq!(e.text(), Some("x".into()));
+    }
+
+    #[test]
+    fn outgoing_frames_are_exact() {
+        assert_eq!(
+            prompt_frame("hi \"you\"", "r1", &[]),
+            r#"{"type":"prompt","content":"hi \"you\"","requestId":"r1"}"#
+        );
+        let files = [Attachment {
+            media_type: "image/png".into(),
+            url: "data:image/png;base64,AA==".into(),
+            filename: None,
+        }];
+        assert_eq!(
+            prompt_frame("x", "r", &files),
+            r#"{"type":"prompt","content":"x","requestId":"r","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
+        );
+        assert_eq!(abort_frame("r9"), r#"{"type":"abort","requestId":"r9"}"#);
+    }
+}
