@@ -56,7 +56,7 @@ if ! has_version "$cargo_bin/wasm-bindgen" "$bindgen_version"; then
 fi
 
 # 5. The crates, so that the builds after this one work offline (a no-op when all are there).
-cargo fetch --locked --quiet
+cargo fetch --quiet
 
 # 6. npm packages, exactly as package-lock.json pins them; reinstalled when the lock changed.
 stamp=node_modules/.package-lock.json

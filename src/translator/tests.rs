@@ -232,9 +232,10 @@ fn socket_loss_interrupts_tools_and_errors() {
     let frames: Vec<&str> = frames.iter().map(String::as_str).collect();
     let out = run_with(&frames, Some(EndCause::SocketClosed));
     assert_eq!(
-        out[out.len() - 5..],
+        out[out.len() - 6..],
         [
             r#"{"type":"tool-input-start","toolCallId":"c1","toolName":"bash","providerExecuted":true,"dynamic":true}"#,
+            r#"{"type":"tool-input-available","toolCallId":"c1","toolName":"bash","input":{},"providerExecuted":true,"dynamic":true}"#,
             r#"{"type":"tool-output-error","toolCallId":"c1","errorText":"Interrupted","providerExecuted":true,"dynamic":true}"#,
             r#"{"type":"finish-step"}"#,
             r#"{"type":"error","errorText":"connection to the agent was lost"}"#,

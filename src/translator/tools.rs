@@ -81,17 +81,7 @@ impl Tools {
         };
         if wants_input && call.stage < Stage::InputAvailable {
             call.stage = Stage::InputAvailable;
-            let input = call
-                .args
-                .clone()
-                .unwrap_or_else(|| Value::Object(Map::new()));
-            out.push(UiChunk::ToolInputAvailable {
-                tool_call_id: call_id.clone(),
-                tool_name: call.name.clone(),
-                input,
-                provider_executed: true,
-                dynamic: true,
-            });
+            out.push(input_available(&call_id, call));
         }
         let outcome = match status {
             ToolStatus::Pending | ToolStatus::Running => return,
@@ -133,7 +123,8 @@ impl Tools {
     }
 
     /// Ends every call still open with `tool-output-error` carrying `reason`, in the
-    /// order the calls first appeared, so no tool is ever left running.
+    /// order the calls first appeared, so no tool is ever left running. A call that
+    /// never got its input first gets `tool-input-available`, as any skipped state does.
     pub fn close_all(&mut self, reason: &str, out: &mut Vec<UiChunk>) {
         let mut open: Vec<(&String, &mut Call)> = self
             .calls
@@ -142,9 +133,25 @@ impl Tools {
             .collect();
         open.sort_by_key(|(_, call)| call.seq);
         for (id, call) in open {
+            if call.stage == Stage::InputStarted {
+                out.push(input_available(id, call));
+            }
             call.stage = Stage::Done;
             out.push(output_error(id.clone(), reason.to_owned()));
         }
+    }
+}
+
+fn input_available(call_id: &str, call: &Call) -> UiChunk {
+    UiChunk::ToolInputAvailable {
+        tool_call_id: call_id.to_owned(),
+        tool_name: call.name.clone(),
+        input: call
+            .args
+            .clone()
+            .unwrap_or_else(|| Value::Object(Map::new())),
+        provider_executed: true,
+        dynamic: true,
     }
 }
 

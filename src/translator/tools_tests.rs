@@ -163,10 +163,16 @@ fn close_all_ends_open_calls_in_order_of_appearance() {
     }
     tools.apply(update("a", ToolStatus::Completed, None, None), &mut out);
     out.clear();
+    tools.apply(
+        update("m", ToolStatus::Running, Some(json!({"q": 1})), None),
+        &mut out,
+    );
+    out.clear();
     tools.close_all("Canceled", &mut out);
     assert_eq!(
         types(&out),
         [
+            r#"{"type":"tool-input-available","toolCallId":"z","toolName":"read","input":{},"providerExecuted":true,"dynamic":true}"#,
             r#"{"type":"tool-output-error","toolCallId":"z","errorText":"Canceled","providerExecuted":true,"dynamic":true}"#,
             r#"{"type":"tool-output-error","toolCallId":"m","errorText":"Canceled","providerExecuted":true,"dynamic":true}"#,
         ]

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the worker into build/ (build/index.js + the wasm) with `worker-build --release`, offline:
+# worker-build would otherwise download wasm-bindgen, wasm-opt and esbuild, so it is pointed at
+# the ones scripts/ensure-tools.sh installed (its *_BIN overrides).
+#
+# Incremental: the build is skipped when no input changed since the last successful one. The
+# inputs are every file under src/, Cargo.toml, Cargo.lock and this script; their hash is kept in
+# build/.inputs.sha256. `FORCE_BUILD=1` builds anyway.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stamp=build/.inputs.sha256
+inputs_hash() {
+  find src Cargo.toml Cargo.lock scripts/build.sh -type f -print0 2>/dev/null \
+    | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1
+}
+
+hash=$(inputs_hash)
+if [ "${FORCE_BUILD:-}" != "1" ] && [ -f build/index.js ] && [ -f "$stamp" ] \
+  && [ "$(cat "$stamp")" = "$hash" ]; then
+  echo "build: up to date (build/index.js)" >&2
+  exit 0
+fi
+
+cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+for tool in "$cargo_bin/worker-build" "$cargo_bin/wasm-bindgen" node_modules/.bin/wasm-opt \
+  node_modules/esbuild/bin/esbuild; do
+  if [ ! -x "$tool" ]; then
+    echo "build: $tool is missing; run scripts/ensure-tools.sh first" >&2
+    exit 1
+  fi
+done
+
+export WASM_BINDGEN_BIN="$cargo_bin/wasm-bindgen"
+# binaryen's npm package: wasm-opt version 132, the one worker-build 0.8.7 expects.
+export WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt"
+# esbuild 0.28.2, the version worker-build 0.8.7 expects (package.json pins it).
+export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
+
+rm -f "$stamp"
+"$cargo_bin/worker-build" --release
+echo "$hash" > "$stamp"

@@ -1,0 +1,143 @@
+//! Property tests: arbitrary V2 frame sequences, garbage included, never panic and always
+//! yield a stream the AI SDK accepts (checked by `support::validator`).
+
+mod support;
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use session_agent_chat::turn_stream::{EndCause, TurnStream};
+use support::validator::{check_chunks, validate};
+
+fn turn_id() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["t1", "t2", "t3"])
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z ]{0,8}",
+        any::<String>(),
+        Just("\n\ndata: [DONE]\n\n\r\0\u{2028}😀".to_owned()),
+    ]
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(null)),
+        Just(json!({"path": "/tmp", "n": 3})),
+        Just(json!({"success": false, "error": {"message": "nope"}})),
+        Just(json!({"error": true})),
+        Just(json!({"error": "bad"})),
+        Just(json!("plain")),
+        Just(json!([1, {"a": []}])),
+        any::<i64>().prop_map(|n| json!(n)),
+        text().prop_map(Value::String),
+    ]
+}
+
+/// One V2 frame as its JSON text: well-formed, partly malformed, or garbage.
+fn frame() -> impl Strategy<Value = String> {
+    let status = prop::sample::select(vec!["pending", "running", "completed", "error", "bogus"]);
+    let reason = prop::sample::select(vec!["end_turn", "error", "canceled", "other"]);
+    let agent = prop::sample::select(vec![
+        "idle",
+        "thinking",
+        "streaming",
+        "tool_calling",
+        "compacting",
+        "error",
+    ]);
+    let channel = prop::sample::select(vec![None, Some("web"), Some("slack")]);
+    let request = prop::sample::select(vec![None, Some("r1"), Some("r2")]);
+    prop_oneof![
+        (turn_id(), channel, request).prop_map(|(t, c, r)| {
+            let mut f = json!({"type": "message.create", "turnId": t});
+            if let Some(c) = c { f["channelType"] = json!(c); }
+            if let Some(r) = r { f["requestId"] = json!(r); }
+            f.to_string()
+        }),
+        (turn_id(), text()).prop_map(|(t, d)| json!({"type": "message.part.text-delta", "turnId": t, "delta": d}).to_string()),
+        (turn_id(), text()).prop_map(|(t, d)| json!({"type": "message.part.reasoning-delta", "turnId": t, "delta": d}).to_string()),
+        text().prop_map(|c| json!({"type": "chunk", "content": c}).to_string()),
+        (turn_id(), prop::sample::select(vec!["c1", "c2", "c3"]), status, prop::option::of(json_value()), prop::option::of(json_value()), prop::option::of(json_value()))
+            .prop_map(|(t, c, s, args, result, error)| {
+                let mut f = json!({"type": "message.part.tool-update", "turnId": t, "callId": c, "toolName": "tool", "status": s});
+                if let Some(a) = args { f["args"] = a; }
+                if let Some(r) = result { f["result"] = r; }
+                if let Some(e) = error { f["error"] = e; }
+                f.to_string()
+            }),
+        (turn_id(), reason, prop::option::of(text()), prop::option::of(json_value())).prop_map(|(t, r, ft, e)| {
+            let mut f = json!({"type": "message.finalize", "turnId": t, "reason": r});
+            if let Some(ft) = ft { f["finalText"] = json!(ft); }
+            if let Some(e) = e { f["error"] = e; }
+            f.to_string()
+        }),
+        Just(r#"{"type":"complete"}"#.to_owned()),
+        (agent, prop::option::of(json_value())).prop_map(|(s, d)| {
+            let mut f = json!({"type": "agentStatus", "status": s});
+            if let Some(d) = d { f["detail"] = d; }
+            f.to_string()
+        }),
+        (text(), prop::option::of(json_value())).prop_map(|(q, o)| {
+            let mut f = json!({"type": "question", "questionId": "q1", "text": q});
+            if let Some(o) = o { f["options"] = o; }
+            f.to_string()
+        }),
+        json_value().prop_map(|m| json!({"type": "error", "message": m}).to_string()),
+        Just(r#"{"type":"init","messages":[]}"#.to_owned()),
+        Just(r#"{"type":"git-state","branch":"main"}"#.to_owned()),
+        any::<String>(),
+        json_value().prop_map(|v| v.to_string()),
+    ]
+}
+
+fn cause() -> impl Strategy<Value = EndCause> {
+    prop::sample::select(vec![
+        EndCause::SocketClosed,
+        EndCause::Timeout,
+        EndCause::ClientGone,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    #[test]
+    fn any_frames_yield_a_valid_stream(
+        frames in prop::collection::vec(frame(), 0..40),
+        request_id in prop::option::of(Just("r1")),
+        end in cause(),
+    ) {
+        let mut stream = TurnStream::new(request_id);
+        let mut out = Vec::new();
+        for f in &frames {
+            stream.push_frame(f, &mut out);
+        }
+        stream.end(end, &mut out);
+        prop_assert!(stream.is_done());
+        let body = String::from_utf8(out).expect("UTF-8");
+        let checked = validate(&body);
+        prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
+    }
+}
+
+#[test]
+fn the_validator_rejects_what_the_sdk_rejects() {
+    let bad: &[&str] = &[
+        "data: {\"type\":\"finish\"}\n\n",
+        "data: {\"type\":\"text-delta\",\"id\":\"a\",\"delta\":\"x\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"finish\",\"finishReason\":\"stop\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"start-step\"}\n\ndata: {\"type\":\"text-start\",\"id\":\"a\"}\n\ndata: {\"type\":\"finish-step\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"tool-input-start\",\"toolCallId\":\"c\",\"toolName\":\"x\",\"providerExecuted\":true,\"dynamic\":true}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"finish\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"start\",\"messageId\":null}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"error\",\"errorText\":\"x\"}\n\ndata: [DONE]\n\n",
+        "data: {\"type\":\"wat\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n",
+    ];
+    for body in bad {
+        assert!(validate(body).is_err(), "accepted: {body}");
+    }
+    assert!(check_chunks(&[]).is_err());
+    let good = "data: {\"type\":\"start\",\"messageId\":\"t\"}\n\n: keep-alive\n\ndata: {\"type\":\"start-step\"}\n\ndata: {\"type\":\"finish-step\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n";
+    assert_eq!(validate(good).map(|c| c.len()), Ok(4));
+}
