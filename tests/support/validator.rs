@@ -200,10 +200,8 @@ pub fn check_chunks(chunks: &[Map<String, Value>]) -> Result<String, String> {
                 };
                 tools.insert(call, next);
             }
-            "error" => {
-                if chunks.get(i + 1).map(|c| str_field(c, "type")) != Some("finish") {
-                    return Err("error is not followed by finish".into());
-                }
+            "error" if chunks.get(i + 1).map(|c| str_field(c, "type")) != Some("finish") => {
+                return Err("error is not followed by finish".into());
             }
             "finish" | "abort" => {
                 if let Some((id, _)) = tools.iter().find(|(_, s)| **s != "done") {
