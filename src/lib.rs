@@ -13,6 +13,7 @@
 //!   demo SessionAgent (`demo`).
 #![forbid(unsafe_code)]
 
+pub mod auth;
 pub mod error_body;
 pub mod request;
 pub mod sse;
