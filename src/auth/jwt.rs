@@ -64,7 +64,7 @@ pub fn verify(token: &str, secret: &[u8], now: u64) -> Result<Claims, AuthError>
         .map_err(|_| AuthError::Invalid("bad signature encoding"))?;
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
         .map_err(|_| AuthError::Invalid("bad secret"))?;
-    mac.update(token[..header_and_payload_len(token)].as_bytes());
+    mac.update(&token.as_bytes()[..header_and_payload_len(token)]);
     mac.verify_slice(&signature)
         .map_err(|_| AuthError::Invalid("bad signature"))?;
     let claims: Claims = decode_json(payload)?;
