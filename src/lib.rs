@@ -14,6 +14,8 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod config;
+pub mod cors;
 pub mod error_body;
 pub mod request;
 pub mod sse;

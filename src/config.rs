@@ -1,0 +1,178 @@
+//! The worker's settings, read from its environment variables and secrets, with defaults.
+//!
+//! Every setting has a documented default (README "Configuration"); a value that does not
+//! parse is an error, never silently replaced, so a typo cannot loosen a limit or open
+//! the worker.
+
+use crate::auth::AuthMode;
+use crate::cors::AllowedOrigins;
+use crate::request::Limits;
+
+/// Default path of the WebSocket request to the Durable Object (`session-agent.md`).
+pub const DEFAULT_AGENT_PATH: &str = "/ws";
+/// Default largest frame accepted from the agent, in bytes: 4 MiB leaves room for a
+/// 1 MiB text delta or a large tool result while bounding what one frame can cost.
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 4 * 1024 * 1024;
+/// Default wait for the turn's `message.create` after the prompt, in ms. 30 s covers an
+/// agent that has to wake its sandbox first.
+pub const DEFAULT_FIRST_EVENT_TIMEOUT_MS: u64 = 30_000;
+/// Default longest silence of the agent mid-turn, in ms. Five minutes: a tool such as a
+/// build or a test run can work that long without sending anything.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 300_000;
+
+/// Everything the edge shell needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub auth: AuthMode,
+    pub origins: AllowedOrigins,
+    pub limits: Limits,
+    pub max_frame_bytes: usize,
+    pub first_event_timeout_ms: u64,
+    pub idle_timeout_ms: u64,
+    pub agent_path: String,
+    /// Serve the embedded demo agent and its routes (`DEMO_AGENT = "on"`).
+    pub demo_agent: bool,
+}
+
+/// A setting that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Config {
+    /// Reads the settings through `var`, which returns a variable's or secret's value.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let number = |name: &str, default: u64| -> Result<u64, ConfigError> {
+            match var(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .trim()
+                    .replace('_', "")
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| ConfigError(format!("{name} must be a positive integer"))),
+            }
+        };
+        let size = |name: &str, default: usize| -> Result<usize, ConfigError> {
+            number(name, default as u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        };
+        let defaults = Limits::default();
+        let auth = AuthMode::from_config(
+            var("AUTH_MODE").as_deref().map(str::trim),
+            var("AUTH_SECRET").as_deref(),
+        )
+        .map_err(|e| ConfigError(e.0))?;
+        let demo_agent = match var("DEMO_AGENT").as_deref().map(str::trim) {
+            None | Some("off") | Some("") => false,
+            Some("on") => true,
+            Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
+        };
+        let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
+        if !agent_path.starts_with('/') {
+            return Err(ConfigError("AGENT_PATH must start with /".into()));
+        }
+        Ok(Config {
+            auth,
+            origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS").unwrap_or_default()),
+            limits: Limits {
+                max_body_bytes: size("MAX_BODY_BYTES", defaults.max_body_bytes)?,
+                max_messages: size("MAX_MESSAGES", defaults.max_messages)?,
+                max_prompt_chars: size("MAX_PROMPT_CHARS", defaults.max_prompt_chars)?,
+            },
+            max_frame_bytes: size("MAX_FRAME_BYTES", DEFAULT_MAX_FRAME_BYTES)?,
+            first_event_timeout_ms: number(
+                "FIRST_EVENT_TIMEOUT_MS",
+                DEFAULT_FIRST_EVENT_TIMEOUT_MS,
+            )?,
+            idle_timeout_ms: number("IDLE_TIMEOUT_MS", DEFAULT_IDLE_TIMEOUT_MS)?,
+            agent_path,
+            demo_agent,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let vars: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_vars(|name| vars.get(name).cloned())
+    }
+
+    #[test]
+    fn defaults_when_nothing_is_set() {
+        let c = config(&[]).unwrap();
+        assert_eq!(c.auth, AuthMode::None);
+        assert_eq!(c.limits, Limits::default());
+        assert_eq!(c.max_frame_bytes, DEFAULT_MAX_FRAME_BYTES);
+        assert_eq!(c.first_event_timeout_ms, DEFAULT_FIRST_EVENT_TIMEOUT_MS);
+        assert_eq!(c.idle_timeout_ms, DEFAULT_IDLE_TIMEOUT_MS);
+        assert_eq!(c.agent_path, "/ws");
+        assert!(!c.demo_agent);
+        assert!(!c.origins.allows("https://a.example"));
+    }
+
+    #[test]
+    fn values_are_read() {
+        let c = config(&[
+            ("AUTH_MODE", "token"),
+            ("AUTH_SECRET", "s"),
+            ("ALLOWED_ORIGINS", "https://a.example"),
+            ("MAX_BODY_BYTES", "1_000"),
+            ("MAX_MESSAGES", "3"),
+            ("MAX_PROMPT_CHARS", "7"),
+            ("MAX_FRAME_BYTES", "9"),
+            ("FIRST_EVENT_TIMEOUT_MS", "100"),
+            ("IDLE_TIMEOUT_MS", "200"),
+            ("AGENT_PATH", "/agent"),
+            ("DEMO_AGENT", "on"),
+        ])
+        .unwrap();
+        assert_eq!(c.auth, AuthMode::Token { secret: "s".into() });
+        assert!(c.origins.allows("https://a.example"));
+        assert_eq!(
+            c.limits,
+            Limits {
+                max_body_bytes: 1000,
+                max_messages: 3,
+                max_prompt_chars: 7
+            }
+        );
+        assert_eq!(
+            (
+                c.max_frame_bytes,
+                c.first_event_timeout_ms,
+                c.idle_timeout_ms
+            ),
+            (9, 100, 200)
+        );
+        assert_eq!(c.agent_path, "/agent");
+        assert!(c.demo_agent);
+    }
+
+    #[test]
+    fn bad_values_are_errors_not_defaults() {
+        for bad in [
+            ("MAX_BODY_BYTES", "lots"),
+            ("MAX_MESSAGES", "0"),
+            ("IDLE_TIMEOUT_MS", "-5"),
+            ("DEMO_AGENT", "yes"),
+            ("AGENT_PATH", "ws"),
+            ("AUTH_MODE", "jwt"),
+            ("AUTH_MODE", "open"),
+        ] {
+            assert!(config(&[bad]).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! CORS for widgets on other origins: an allow-list, preflights, and the response header.
+//!
+//! Allowed origins get `Access-Control-Allow-Origin: <their origin>` (never `*`, so a
+//! bearer token can ride along) and `Vary: Origin`; every other origin gets no CORS
+//! header at all, and the browser keeps the response from its page.
+
+/// How long a browser may cache a preflight, in seconds: 7200 is Chromium's cap
+/// (Firefox allows 86400), so a higher value would buy nothing in most browsers.
+pub const PREFLIGHT_MAX_AGE_SECS: u32 = 7200;
+
+/// Headers a preflight allows when the browser names none, or names an invalid one:
+/// what `DefaultChatTransport` sends (`content-type`) plus `authorization`.
+const DEFAULT_ALLOWED_HEADERS: &str = "authorization, content-type";
+
+/// The methods of the chat route, for `Access-Control-Allow-Methods`.
+const ALLOWED_METHODS: &str = "POST, OPTIONS";
+
+/// The origins allowed to call the worker from a browser.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AllowedOrigins {
+    any: bool,
+    origins: Vec<String>,
+}
+
+impl AllowedOrigins {
+    /// Parses `ALLOWED_ORIGINS`: origins separated by commas or spaces, or `*` for any.
+    /// Trailing slashes are dropped and scheme and host compared case-insensitively,
+    /// as browsers serialise origins in lower case.
+    pub fn parse(config: &str) -> Self {
+        let mut allowed = AllowedOrigins::default();
+        for origin in config
+            .split([',', ' ', '\n', '\t'])
+            .filter(|s| !s.is_empty())
+        {
+            if origin == "*" {
+                allowed.any = true;
+            } else {
+                allowed
+                    .origins
+                    .push(origin.trim_end_matches('/').to_ascii_lowercase());
+            }
+        }
+        allowed
+    }
+
+    /// Whether `origin` (the request's `Origin` header) may read responses.
+    pub fn allows(&self, origin: &str) -> bool {
+        origin != "null"
+            && (self.any
+                || self
+                    .origins
+                    .iter()
+                    .any(|o| o.eq_ignore_ascii_case(origin.trim_end_matches('/'))))
+    }
+
+    /// The headers for an actual (non-preflight) response to `origin`: empty for an origin
+    /// that is not allowed or absent.
+    pub fn response_headers(&self, origin: Option<&str>) -> Vec<(&'static str, String)> {
+        match origin {
+            Some(origin) if self.allows(origin) => vec![
+                ("access-control-allow-origin", origin.to_owned()),
+                ("vary", "Origin".to_owned()),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The headers of a preflight (`OPTIONS`) answer, answered 204 either way: the CORS
+    /// headers for an allowed origin, nothing for others.
+    pub fn preflight_headers(
+        &self,
+        origin: Option<&str>,
+        requested_headers: Option<&str>,
+    ) -> Vec<(&'static str, String)> {
+        let mut headers = self.response_headers(origin);
+        if headers.is_empty() {
+            return headers;
+        }
+        let allowed_headers = requested_headers
+            .map(str::trim)
+            .filter(|h| !h.is_empty() && h.split(',').all(|name| is_token(name.trim())))
+            .unwrap_or(DEFAULT_ALLOWED_HEADERS);
+        headers.push(("access-control-allow-methods", ALLOWED_METHODS.to_owned()));
+        headers.push(("access-control-allow-headers", allowed_headers.to_owned()));
+        headers.push(("access-control-max-age", PREFLIGHT_MAX_AGE_SECS.to_string()));
+        headers
+    }
+}
+
+/// An HTTP header name (RFC 9110 `token`).
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_listed_origins_get_headers() {
+        let allowed = AllowedOrigins::parse("https://app.example, https://Widget.example/");
+        assert!(allowed.allows("https://app.example"));
+        assert!(allowed.allows("https://widget.example"));
+        assert!(!allowed.allows("https://evil.example"));
+        assert!(!allowed.allows("https://app.example.evil"));
+        assert!(!allowed.allows("null"));
+        assert_eq!(
+            allowed.response_headers(Some("https://app.example")),
+            [
+                (
+                    "access-control-allow-origin",
+                    "https://app.example".to_owned()
+                ),
+                ("vary", "Origin".to_owned())
+            ]
+        );
+        assert!(allowed
+            .response_headers(Some("https://evil.example"))
+            .is_empty());
+        assert!(allowed.response_headers(None).is_empty());
+        assert!(AllowedOrigins::parse("")
+            .response_headers(Some("https://a"))
+            .is_empty());
+    }
+
+    #[test]
+    fn star_allows_any_origin_but_echoes_it() {
+        let any = AllowedOrigins::parse("*");
+        assert_eq!(
+            any.response_headers(Some("https://x.example"))[0],
+            (
+                "access-control-allow-origin",
+                "https://x.example".to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn preflights_allow_the_requested_headers_when_well_formed() {
+        let allowed = AllowedOrigins::parse("https://app.example");
+        let headers =
+            allowed.preflight_headers(Some("https://app.example"), Some("Content-Type, X-Api-Key"));
+        assert!(headers.contains(&("access-control-allow-methods", "POST, OPTIONS".to_owned())));
+        assert!(headers.contains(&(
+            "access-control-allow-headers",
+            "Content-Type, X-Api-Key".to_owned()
+        )));
+        assert!(headers.contains(&("access-control-max-age", "7200".to_owned())));
+        let odd = allowed.preflight_headers(Some("https://app.example"), Some("a b, \r\nx"));
+        assert!(odd.contains(&(
+            "access-control-allow-headers",
+            DEFAULT_ALLOWED_HEADERS.to_owned()
+        )));
+        assert!(allowed
+            .preflight_headers(Some("https://evil.example"), None)
+            .is_empty());
+    }
+}
