@@ -141,3 +141,45 @@ fn the_validator_rejects_what_the_sdk_rejects() {
     let good = "data: {\"type\":\"start\",\"messageId\":\"t\"}\n\n: keep-alive\n\ndata: {\"type\":\"start-step\"}\n\ndata: {\"type\":\"finish-step\"}\n\ndata: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n";
     assert_eq!(validate(good).map(|c| c.len()), Ok(4));
 }
+
+/// Arbitrary JSON-ish request bodies: the parser answers every one with a request or a
+/// typed 4xx error, and never panics.
+fn body() -> impl Strategy<Value = Vec<u8>> {
+    let part = prop_oneof![
+        text().prop_map(|t| json!({"type": "text", "text": t})),
+        Just(json!({"type": "file", "mediaType": "image/png", "url": "data:,"})),
+        Just(json!({"type": "step-start"})),
+        json_value(),
+    ];
+    let message = (
+        prop::sample::select(vec!["user", "assistant", "system", ""]),
+        prop::collection::vec(part, 0..4),
+    )
+        .prop_map(|(role, parts)| json!({"id": "m", "role": role, "parts": parts}));
+    prop_oneof![
+        prop::collection::vec(message, 0..4).prop_map(|m| {
+            json!({"id": "c", "messages": m, "trigger": "submit-message"})
+                .to_string()
+                .into_bytes()
+        }),
+        json_value().prop_map(|v| json!({"messages": v}).to_string().into_bytes()),
+        any::<Vec<u8>>(),
+        any::<String>().prop_map(String::into_bytes),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    #[test]
+    fn any_body_gets_a_request_or_a_4xx(body in body()) {
+        let limits = session_agent_chat::request::Limits::default();
+        match session_agent_chat::request::parse_chat_request(&body, &limits) {
+            Ok(req) => prop_assert!(!req.text.trim().is_empty() || !req.attachments.is_empty()),
+            Err(err) => {
+                prop_assert!((400..500).contains(&err.status()));
+                prop_assert!(!err.code().is_empty() && !err.message().is_empty());
+            }
+        }
+    }
+}
