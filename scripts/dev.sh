@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Serves the worker and its demo agent on http://127.0.0.1:8787 with `wrangler dev`, offline.
+# wrangler runs the build command of wrangler.toml (scripts/build.sh) itself, incrementally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WRANGLER_SEND_METRICS=false
+export CLOUDFLARE_CF_FETCH_ENABLED=false
+exec node_modules/.bin/wrangler dev --ip 127.0.0.1 --port "${PORT:-8787}" "$@"

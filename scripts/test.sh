@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native core's
+# tests, the worker build, the AI SDK conformance of the CLI (tests/sdk/), and the end-to-end tests
+# of the built worker in workerd (tests/e2e/). Expects scripts/ensure-tools.sh to have run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Offline: no usage metrics, no request.cf lookup.
+export WRANGLER_SEND_METRICS=false
+export CLOUDFLARE_CF_FETCH_ENABLED=false
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "cargo fmt --check"
+cargo fmt --check
+step "cargo clippy (native, all targets)"
+cargo clippy --all-targets -- -D warnings
+step "cargo clippy (wasm32: the edge shell and the demo agent)"
+cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+step "cargo test"
+cargo test
+step "worker build"
+bash scripts/build.sh
+step "AI SDK conformance (tests/sdk)"
+node --test tests/sdk/
+step "end to end in workerd (tests/e2e)"
+node --test tests/e2e/

@@ -1,0 +1,77 @@
+//! What the demo agent received from and sent to adapters, with times, for tests and demos.
+//!
+//! Received frames are kept in the object's storage (one key each), so they outlive an eviction
+//! of the object between a test's POST and its look at `GET /demo/sessions/:id/received`. Sent
+//! frames, which can be many (`/flood`), are kept in memory only, up to [`MAX_SENT`].
+
+use std::cell::{Cell, RefCell};
+
+use serde_json::{json, Value};
+use worker::{Date, ListOptions, Storage};
+
+/// Storage key prefix of the received log; keys sort by time, then arrival order.
+const RECEIVED_PREFIX: &str = "received:";
+
+/// Most sent frames remembered: a `/flood` of the maximum size still fits, at ~200 bytes each
+/// about 20 MB, well inside a Durable Object's 128 MB.
+const MAX_SENT: usize = 100_000;
+
+/// The logs of one session's demo agent.
+pub(crate) struct Logs {
+    storage: Storage,
+    seq: Cell<u64>,
+    sent: RefCell<Vec<String>>,
+}
+
+/// One log entry: when (ms since the epoch), on which connection, which frame. The frame is
+/// its JSON, or the raw text when it is not JSON.
+fn entry(conn: u32, frame: &str) -> String {
+    let frame = serde_json::from_str::<Value>(frame).unwrap_or_else(|_| json!(frame));
+    json!({"at": Date::now().as_millis(), "conn": conn, "frame": frame}).to_string()
+}
+
+impl Logs {
+    pub(crate) fn new(storage: Storage) -> Self {
+        Logs {
+            storage,
+            seq: Cell::new(0),
+            sent: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Records a frame received on connection `conn`.
+    pub(crate) async fn received(&self, conn: u32, frame: &str) -> worker::Result<()> {
+        let seq = self.seq.get() + 1;
+        self.seq.set(seq);
+        let key = format!("{RECEIVED_PREFIX}{:015}:{seq:09}", Date::now().as_millis());
+        self.storage.put(&key, entry(conn, frame)).await
+    }
+
+    /// Records a frame sent on connection `conn`.
+    pub(crate) fn sent(&self, conn: u32, frame: &str) {
+        let mut sent = self.sent.borrow_mut();
+        if sent.len() < MAX_SENT {
+            sent.push(entry(conn, frame));
+        }
+    }
+
+    /// The received log as a JSON array, oldest first.
+    pub(crate) async fn received_json(&self) -> worker::Result<String> {
+        let map = self
+            .storage
+            .list_with_options(ListOptions::new().prefix(RECEIVED_PREFIX))
+            .await?;
+        let mut entries = Vec::new();
+        map.for_each(&mut |value, _key| {
+            if let Some(entry) = value.as_string() {
+                entries.push(entry);
+            }
+        });
+        Ok(format!("[{}]", entries.join(",")))
+    }
+
+    /// The sent log as a JSON array, oldest first.
+    pub(crate) fn sent_json(&self) -> String {
+        format!("[{}]", self.sent.borrow().join(","))
+    }
+}

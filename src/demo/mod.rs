@@ -1,0 +1,109 @@
+//! The embedded demo SessionAgent: a Durable Object that speaks the agent side of
+//! `shared/protocol/session-agent.md`, so the worker runs with no external agent.
+//!
+//! `wrangler.toml` binds `SESSION_AGENT` to it by default; it answers only while
+//! `DEMO_AGENT = "on"`. What its turns do is in [`script`]; two session id prefixes make it fail
+//! on purpose before any socket exists, for the tests of the edge's upstream errors:
+//! `nows-` answers the upgrade with a plain `200` JSON body, `throw-` makes the stub throw.
+
+mod connection;
+mod log;
+mod script;
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use worker::{
+    durable_object, DurableObject, Env, Headers, Method, Request, Response, Result, State,
+    WebSocketPair,
+};
+
+use crate::edge::config::demo_enabled;
+use crate::edge::errors::{json_error, not_found};
+use crate::edge::socket::SocketEvents;
+use connection::Connection;
+use log::Logs;
+
+/// Session id prefix for which the agent answers the upgrade without a WebSocket.
+const NO_WEBSOCKET_PREFIX: &str = "nows-";
+/// Session id prefix for which the agent's fetch fails (the stub throws).
+const THROW_PREFIX: &str = "throw-";
+
+/// What all connections of one session share.
+pub(crate) struct Agent {
+    pub(crate) logs: Logs,
+    connections: Cell<u32>,
+}
+
+/// The demo SessionAgent class (`class_name = "DemoSessionAgent"`).
+#[durable_object]
+pub struct DemoSessionAgent {
+    env: Env,
+    agent: Rc<Agent>,
+}
+
+impl DurableObject for DemoSessionAgent {
+    fn new(state: State, env: Env) -> Self {
+        let agent = Agent {
+            logs: Logs::new(state.storage()),
+            connections: Cell::new(0),
+        };
+        DemoSessionAgent {
+            env,
+            agent: Rc::new(agent),
+        }
+    }
+
+    async fn fetch(&self, req: Request) -> Result<Response> {
+        if !demo_enabled(&self.env) {
+            return json_error(404, "demo_agent_off", "The demo agent is turned off.");
+        }
+        let upgrade = req.headers().get("upgrade")?.unwrap_or_default();
+        if upgrade.eq_ignore_ascii_case("websocket") {
+            return self.accept_adapter(&req);
+        }
+        match (req.method(), req.path().as_str()) {
+            (Method::Get, "/demo/received") => json(self.agent.logs.received_json().await?),
+            (Method::Get, "/demo/sent") => json(self.agent.logs.sent_json()),
+            _ => not_found(),
+        }
+    }
+}
+
+impl DemoSessionAgent {
+    /// Accepts an adapter's socket and serves it in a task of its own.
+    fn accept_adapter(&self, req: &Request) -> Result<Response> {
+        let session_id = req.headers().get("x-session-id")?.unwrap_or_default();
+        if session_id.starts_with(NO_WEBSOCKET_PREFIX) {
+            return json(r#"{"demo":"this session answers without a WebSocket"}"#.into());
+        }
+        if session_id.starts_with(THROW_PREFIX) {
+            return Err(worker::Error::RustError(
+                "demo agent: failing on purpose for a throw- session".into(),
+            ));
+        }
+        let pair = WebSocketPair::new()?;
+        let events = SocketEvents::listen(&pair.server)
+            .map_err(|e| worker::Error::RustError(format!("listen: {e:?}")))?;
+        pair.server.accept()?;
+        let id = self.agent.connections.get() + 1;
+        self.agent.connections.set(id);
+        let connection = Connection {
+            socket: pair.server,
+            events,
+            agent: self.agent.clone(),
+            id,
+            session_id,
+        };
+        wasm_bindgen_futures::spawn_local(connection.serve());
+        Response::from_websocket(pair.client)
+    }
+}
+
+fn json(body: String) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set("content-type", "application/json; charset=utf-8")?;
+    Ok(Response::builder()
+        .with_headers(headers)
+        .fixed(body.into_bytes()))
+}

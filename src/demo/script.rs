@@ -1,0 +1,291 @@
+//! The demo agent's turns as scripts: the frames it sends and how long it waits before each.
+//!
+//! A prompt that starts with a command drives the agent for tests and demos; any other prompt
+//! gets the default turn, a believable agent that thinks, calls a tool and answers word by word.
+//!
+//! | prompt | turn |
+//! | --- | --- |
+//! | `/replay` + newline + V2 frames, one a line | the lines verbatim, ~1 ms apart, then close 1000 |
+//! | `/slow N [MS]` | N deltas MS apart (default 100) |
+//! | `/flood N` | N deltas, no delay |
+//! | `/hang` | `message.create`, then silence |
+//! | `/drop` | a few deltas, then close 1011 |
+//! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+
+/// Most deltas `/slow` and `/flood` send: keeps one scripted turn under ~10 MB of memory.
+const MAX_DELTAS: u64 = 100_000;
+/// Longest pause `/slow` takes between deltas: one minute.
+const MAX_INTERVAL_MS: u64 = 60_000;
+/// `/slow`'s pause when none is given (issue 3).
+const DEFAULT_INTERVAL_MS: u64 = 100;
+/// `/slow` and `/flood`'s count when none is given.
+const DEFAULT_DELTAS: u64 = 10;
+/// Pause between replayed lines (issue 3: "~1 ms apart").
+const REPLAY_INTERVAL_MS: u64 = 1;
+/// Deltas `/drop` sends before it breaks the socket.
+const DROP_AFTER_DELTAS: u64 = 3;
+/// Pause between the words of the default reply: a plausible model speed (25 tokens/s).
+const WORD_INTERVAL_MS: u64 = 40;
+/// WebSocket close codes (RFC 6455, 7.4.1): normal closure, and "unexpected condition".
+pub(crate) const CLOSE_NORMAL: u16 = 1000;
+pub(crate) const CLOSE_INTERNAL_ERROR: u16 = 1011;
+
+/// What a step does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Action {
+    /// Send this text frame.
+    Send(String),
+    /// Close the socket; the connection ends.
+    Close { code: u16, reason: &'static str },
+}
+
+/// One step of a turn: wait `wait_ms` after the previous step, then act.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub(crate) wait_ms: u64,
+    pub(crate) action: Action,
+}
+
+/// A turn in progress.
+#[derive(Debug, Default)]
+pub(crate) struct Script {
+    /// The turn's id; `None` for a replay, which sends only what the log holds.
+    pub(crate) turn_id: Option<String>,
+    /// The `requestId` of the prompt that started it.
+    pub(crate) request_id: Option<String>,
+    /// The steps still to run.
+    pub(crate) steps: VecDeque<Step>,
+    /// The turn stays open when its steps are done (`/hang`): only an abort ends it.
+    pub(crate) hangs: bool,
+}
+
+impl Script {
+    fn new(turn_id: Option<&str>, request_id: Option<&str>) -> Self {
+        Script {
+            turn_id: turn_id.map(str::to_owned),
+            request_id: request_id.map(str::to_owned),
+            steps: VecDeque::new(),
+            hangs: false,
+        }
+    }
+
+    fn send(&mut self, wait_ms: u64, frame: Value) {
+        self.steps.push_back(Step {
+            wait_ms,
+            action: Action::Send(frame.to_string()),
+        });
+    }
+
+    fn close(&mut self, wait_ms: u64, code: u16, reason: &'static str) {
+        self.steps.push_back(Step {
+            wait_ms,
+            action: Action::Close { code, reason },
+        });
+    }
+
+    /// The frames that end the turn when the adapter aborts it: finalize `canceled`, idle,
+    /// `complete`. A replay has no turn of its own, so nothing is added to it.
+    pub(crate) fn cancel(&self) -> Vec<String> {
+        let Some(turn) = &self.turn_id else {
+            return Vec::new();
+        };
+        vec![
+            json!({"type": "message.finalize", "turnId": turn, "reason": "canceled"}).to_string(),
+            status("idle", None).to_string(),
+            json!({"type": "complete"}).to_string(),
+        ]
+    }
+}
+
+/// The `init` frame sent when a client connects: no turn is in flight.
+pub(crate) fn init_frame(session_id: &str) -> String {
+    json!({"type": "init", "messages": [], "session": {"id": session_id, "agent": "demo"}})
+        .to_string()
+}
+
+/// The error frame for a prompt that arrives while a turn is running.
+pub(crate) fn busy_frame() -> String {
+    json!({"type": "error", "message": "A turn is already running on this connection."}).to_string()
+}
+
+fn status(status: &str, detail: Option<&str>) -> Value {
+    match detail {
+        Some(detail) => json!({"type": "agentStatus", "status": status, "detail": detail}),
+        None => json!({"type": "agentStatus", "status": status}),
+    }
+}
+
+fn create(turn: &str, request_id: Option<&str>) -> Value {
+    match request_id {
+        Some(id) => json!({"type": "message.create", "turnId": turn, "requestId": id}),
+        None => json!({"type": "message.create", "turnId": turn}),
+    }
+}
+
+fn delta(turn: &str, text: &str) -> Value {
+    json!({"type": "message.part.text-delta", "turnId": turn, "delta": text})
+}
+
+fn finish(script: &mut Script, turn: &str, final_text: &str) {
+    let end = json!({"type": "message.finalize", "turnId": turn, "reason": "end_turn", "finalText": final_text});
+    script.send(0, end);
+    script.send(0, status("idle", None));
+    script.send(0, json!({"type": "complete"}));
+}
+
+/// The text of delta `i` (from 1) of `/slow` and `/flood`: `w1`, ` w2`, ` w3`, …
+pub(crate) fn numbered_delta(i: u64) -> String {
+    if i == 1 {
+        "w1".to_owned()
+    } else {
+        format!(" w{i}")
+    }
+}
+
+fn count(arg: Option<&str>, default: u64, max: u64) -> u64 {
+    arg.and_then(|a| a.parse().ok()).unwrap_or(default).min(max)
+}
+
+/// The script for `content`, the prompt's text.
+pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) -> Script {
+    let (first_line, rest) = content.split_once('\n').unwrap_or((content, ""));
+    let mut words = first_line.split_whitespace();
+    let command = if first_line.starts_with('/') {
+        words.next()
+    } else {
+        None
+    };
+    match command {
+        Some("/replay") => replay(rest),
+        Some("/slow") => {
+            let n = count(words.next(), DEFAULT_DELTAS, MAX_DELTAS);
+            let ms = count(words.next(), DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS);
+            numbered(turn, request_id, n, ms)
+        }
+        Some("/flood") => numbered(
+            turn,
+            request_id,
+            count(words.next(), DEFAULT_DELTAS, MAX_DELTAS),
+            0,
+        ),
+        Some("/hang") => {
+            let mut script = Script::new(Some(turn), request_id);
+            script.send(0, create(turn, request_id));
+            script.hangs = true;
+            script
+        }
+        Some("/drop") => {
+            let mut script = Script::new(Some(turn), request_id);
+            script.send(0, create(turn, request_id));
+            for i in 1..=DROP_AFTER_DELTAS {
+                script.send(DEFAULT_INTERVAL_MS, delta(turn, &numbered_delta(i)));
+            }
+            script.close(
+                DEFAULT_INTERVAL_MS,
+                CLOSE_INTERNAL_ERROR,
+                "demo agent dropped the connection",
+            );
+            script
+        }
+        Some("/error") => {
+            let text = first_line["/error".len()..].trim();
+            let text = if text.is_empty() {
+                "The demo agent failed."
+            } else {
+                text
+            };
+            let mut script = Script::new(Some(turn), request_id);
+            script.send(0, create(turn, request_id));
+            script.send(0, status("thinking", None));
+            let end = json!({"type": "message.finalize", "turnId": turn, "reason": "error", "error": text});
+            script.send(DEFAULT_INTERVAL_MS, end);
+            script.send(0, status("error", Some(text)));
+            script.send(0, json!({"type": "complete"}));
+            script
+        }
+        _ => default_turn(content, turn, request_id),
+    }
+}
+
+fn replay(log: &str) -> Script {
+    let mut script = Script::new(None, None);
+    for line in log.split('\n') {
+        let line = line.trim_end_matches('\r');
+        if !line.trim().is_empty() {
+            script.steps.push_back(Step {
+                wait_ms: REPLAY_INTERVAL_MS,
+                action: Action::Send(line.to_owned()),
+            });
+        }
+    }
+    script.close(REPLAY_INTERVAL_MS, CLOSE_NORMAL, "replay finished");
+    script
+}
+
+fn numbered(turn: &str, request_id: Option<&str>, n: u64, interval_ms: u64) -> Script {
+    let mut script = Script::new(Some(turn), request_id);
+    script.send(0, create(turn, request_id));
+    script.send(0, status("streaming", None));
+    let mut text = String::new();
+    for i in 1..=n {
+        let piece = numbered_delta(i);
+        text.push_str(&piece);
+        script.send(interval_ms, delta(turn, &piece));
+    }
+    finish(&mut script, turn, &text);
+    script
+}
+
+/// The name of the default turn's tool.
+const TOOL_NAME: &str = "search_docs";
+
+/// The default turn: think, search the docs with a tool, answer word by word.
+fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
+    let query: String = content.split_whitespace().collect::<Vec<_>>().join(" ");
+    let query: String = query.chars().take(80).collect();
+    let call = format!("{turn}-call-1");
+    let tool = |status: &str, extra: Value| {
+        let mut frame = json!({"type": "message.part.tool-update", "turnId": turn,
+            "callId": call, "toolName": TOOL_NAME, "status": status});
+        if let (Some(frame), Value::Object(extra)) = (frame.as_object_mut(), extra) {
+            frame.extend(extra);
+        }
+        frame
+    };
+    let hits = [
+        ("Streaming an agent turn to the AI SDK", "docs/streaming.md"),
+        ("Stopping a turn from the client", "docs/abort.md"),
+    ];
+    let reply = format!(
+        "I searched the docs for \"{query}\" and found {} pages: \"{}\" and \"{}\". \
+         I am the demo agent, so this answer is canned, but it streams word by word, \
+         the way a real agent's does.",
+        hits.len(),
+        hits[0].0,
+        hits[1].0
+    );
+    let args = json!({"query": query, "limit": hits.len()});
+    let result = json!({"query": query, "hits": hits.iter()
+        .map(|(title, path)| json!({"title": title, "path": path})).collect::<Vec<_>>()});
+
+    let mut script = Script::new(Some(turn), request_id);
+    script.send(0, create(turn, request_id));
+    script.send(0, status("thinking", None));
+    script.send(300, tool("pending", json!({})));
+    script.send(0, status("tool_calling", Some(TOOL_NAME)));
+    script.send(150, tool("running", json!({"args": args})));
+    script.send(
+        400,
+        tool("completed", json!({"args": args, "result": result})),
+    );
+    script.send(0, status("streaming", None));
+    for word in reply.split_inclusive(' ') {
+        script.send(WORD_INTERVAL_MS, delta(turn, word));
+    }
+    finish(&mut script, turn, &reply);
+    script
+}

@@ -1,0 +1,32 @@
+//! Error responses: every one the worker sends has the JSON body of [`crate::error_body`].
+
+use worker::{Headers, Response, Result};
+
+use crate::error_body::error_json;
+
+/// A JSON error response with `status`, a stable `code` and a plain `message`.
+pub(crate) fn json_error(status: u16, code: &str, message: &str) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set("content-type", "application/json; charset=utf-8")?;
+    headers.set("cache-control", "no-store")?;
+    Ok(Response::builder()
+        .with_status(status)
+        .with_headers(headers)
+        .fixed(error_json(code, message).into_bytes()))
+}
+
+/// 404 for every path the worker does not serve.
+pub(crate) fn not_found() -> Result<Response> {
+    json_error(404, "not_found", "There is nothing at this path.")
+}
+
+/// 405 with the `Allow` header naming the one method the route takes.
+pub(crate) fn method_not_allowed(allow: &str) -> Result<Response> {
+    let mut response = json_error(
+        405,
+        "method_not_allowed",
+        &format!("This path only answers {allow}."),
+    )?;
+    response.headers_mut().set("allow", allow)?;
+    Ok(response)
+}

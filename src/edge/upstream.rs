@@ -1,0 +1,125 @@
+//! Opening the WebSocket to a session's SessionAgent Durable Object.
+//!
+//! Every way this can fail happens before the first byte of the answer, so each maps to a JSON
+//! error with a fitting status (seed 002's policy): the stub throws → 503, the agent answers
+//! without a WebSocket or the socket cannot be accepted → 502, no answer in time → 504. The
+//! messages say nothing internal; the detail goes to the log.
+
+use std::time::Duration;
+
+use futures::future::{select, Either};
+use worker::{console_error, Delay, Env, Headers, Method, Request, RequestInit, WebSocket};
+
+use super::config::AGENT_BINDING;
+use super::socket::SocketEvents;
+use crate::config::Config;
+
+/// How long the agent may take to accept the socket. A Durable Object normally answers in
+/// milliseconds; 10 s leaves room for a cold start of the agent's worker and its storage, and
+/// stays well inside the time an AI SDK client waits for the response headers.
+const CONNECT_TIMEOUT_MS: u64 = 10_000;
+
+/// The `X-Client` header value the agent sees (`shared/protocol/session-agent.md`).
+const CLIENT_NAME: &str = "ai-sdk-adapter";
+
+/// Status of a successful WebSocket upgrade.
+const SWITCHING_PROTOCOLS: u16 = 101;
+
+/// An accepted socket to the agent, with its event stream already listening.
+pub(crate) struct AgentSocket {
+    pub(crate) socket: WebSocket,
+    pub(crate) events: SocketEvents,
+}
+
+/// Why the socket could not be opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UpstreamError {
+    /// The binding is missing or the stub threw.
+    Unavailable,
+    /// The agent answered, but not with a WebSocket.
+    NoWebSocket,
+    /// The socket came back but could not be accepted.
+    SocketFailed,
+    /// No answer within [`CONNECT_TIMEOUT_MS`].
+    Timeout,
+}
+
+impl UpstreamError {
+    pub(crate) fn status(self) -> u16 {
+        match self {
+            UpstreamError::Unavailable => 503,
+            UpstreamError::NoWebSocket | UpstreamError::SocketFailed => 502,
+            UpstreamError::Timeout => 504,
+        }
+    }
+
+    pub(crate) fn code(self) -> &'static str {
+        match self {
+            UpstreamError::Unavailable => "agent_unavailable",
+            UpstreamError::NoWebSocket => "agent_bad_response",
+            UpstreamError::SocketFailed => "agent_connection_failed",
+            UpstreamError::Timeout => "agent_timeout",
+        }
+    }
+
+    pub(crate) fn message(self) -> &'static str {
+        match self {
+            UpstreamError::Unavailable => "The agent is unavailable right now. Try again.",
+            UpstreamError::NoWebSocket => "The agent did not accept the connection.",
+            UpstreamError::SocketFailed => "The connection to the agent failed.",
+            UpstreamError::Timeout => "The agent did not answer in time.",
+        }
+    }
+}
+
+fn fail<E: std::fmt::Display>(kind: UpstreamError, what: &str, err: E) -> UpstreamError {
+    console_error!("agent socket: {what}: {err}");
+    kind
+}
+
+/// Opens and accepts the socket to the agent of `session_id`.
+pub(crate) async fn connect(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+) -> Result<AgentSocket, UpstreamError> {
+    use UpstreamError::*;
+    let namespace = env
+        .durable_object(AGENT_BINDING)
+        .map_err(|e| fail(Unavailable, "binding", e))?;
+    let stub = namespace
+        .id_from_name(session_id)
+        .and_then(|id| id.get_stub())
+        .map_err(|e| fail(Unavailable, "stub", e))?;
+
+    let headers = Headers::new();
+    let set = |name: &str, value: &str| headers.set(name, value);
+    set("upgrade", "websocket")
+        .and_then(|_| set("x-session-id", session_id))
+        .and_then(|_| set("x-client", CLIENT_NAME))
+        .map_err(|e| fail(SocketFailed, "headers", e))?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Get).with_headers(headers);
+    // The host is never resolved: a stub's fetch goes to the object whatever the URL says.
+    let url = format!("https://session-agent{}", config.agent_path);
+    let request =
+        Request::new_with_init(&url, &init).map_err(|e| fail(SocketFailed, "request", e))?;
+
+    let answer = Box::pin(stub.fetch_with_request(request));
+    let timeout = Box::pin(Delay::from(Duration::from_millis(CONNECT_TIMEOUT_MS)));
+    let response = match select(answer, timeout).await {
+        Either::Left((answer, _)) => answer.map_err(|e| fail(Unavailable, "fetch", e))?,
+        Either::Right(_) => return Err(fail(Timeout, "connect", "no answer in time")),
+    };
+    let status = response.status_code();
+    let socket = match response.websocket() {
+        Some(socket) if status == SWITCHING_PROTOCOLS => socket,
+        _ => return Err(fail(NoWebSocket, "upgrade", format!("status {status}"))),
+    };
+    let events = SocketEvents::listen(&socket)
+        .map_err(|e| fail(SocketFailed, "listen", format!("{e:?}")))?;
+    socket
+        .accept()
+        .map_err(|e| fail(SocketFailed, "accept", e))?;
+    Ok(AgentSocket { socket, events })
+}

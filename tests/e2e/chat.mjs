@@ -1,0 +1,26 @@
+// The AI SDK's `Chat`, without a UI framework: `AbstractChat` over an in-memory `ChatState`,
+// the way @ai-sdk/react, /vue and /svelte each build their `Chat` on top of it.
+
+/** Loads `Chat` and `DefaultChatTransport` from one AI SDK package (an npm alias: "ai-v5", …). */
+export async function loadSdk(pkg) {
+  const { AbstractChat, DefaultChatTransport } = await import(pkg);
+
+  class MemoryState {
+    status = "ready";
+    error = undefined;
+    messages = [];
+    pushMessage = (m) => { this.messages = this.messages.concat(m); };
+    popMessage = () => { this.messages = this.messages.slice(0, -1); };
+    replaceMessage = (i, m) => {
+      this.messages = [...this.messages.slice(0, i), this.snapshot(m), ...this.messages.slice(i + 1)];
+    };
+    snapshot = (thing) => structuredClone(thing);
+  }
+
+  class Chat extends AbstractChat {
+    constructor(init) {
+      super({ ...init, state: new MemoryState() });
+    }
+  }
+  return { Chat, DefaultChatTransport };
+}

@@ -1,0 +1,113 @@
+// Shared by the end-to-end tests: starts the built worker (build/, made by scripts/build.sh) in
+// workerd through the Miniflare API, with the bindings, vars and flags of wrangler.toml's default
+// environment, and talks to it over real HTTP on 127.0.0.1.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare, Log, LogLevel } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/**
+ * Starts the worker on a free port of 127.0.0.1. `vars` override wrangler.toml's [vars].
+ * Returns { base, dispose }. Set E2E_LOG=1 to see workerd's log.
+ */
+export async function startWorker({ vars = {} } = {}) {
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(
+    path.join(root, "wrangler.toml"),
+  );
+  const mf = new Miniflare({
+    ...workerOptions,
+    bindings: { ...workerOptions.bindings, ...vars },
+    name: "session-agent-chat",
+    modules: true,
+    scriptPath: main,
+    modulesRoot: path.dirname(main),
+    host: "127.0.0.1",
+    port: 0,
+    // No request.cf lookup: the tests run offline.
+    cf: false,
+    log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
+  });
+  const url = await mf.ready;
+  return { base: url.origin, dispose: () => mf.dispose() };
+}
+
+let sessions = 0;
+/** A session id no other test uses (each session is its own Durable Object). */
+export function sessionId(label) {
+  sessions += 1;
+  return `${label}-${process.pid}-${sessions}-${Date.now()}`;
+}
+
+/** The AI SDK's POST body for one user message. */
+export function chatBody(text, extra = {}) {
+  return JSON.stringify({
+    id: "chat-1",
+    trigger: "submit-message",
+    messages: [{ id: "user-1", role: "user", parts: [{ type: "text", text }] }],
+    ...extra,
+  });
+}
+
+/** POSTs `body` to the chat route of `session`. */
+export function postChat(base, session, body, init = {}) {
+  return fetch(`${base}/api/sessions/${session}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+    ...init,
+  });
+}
+
+/**
+ * Reads a response body to its end. Returns { text, reads }: the body, and each network read's
+ * arrival time (Date.now()) and text.
+ */
+export async function readAll(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const reads = [];
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const piece = decoder.decode(value, { stream: true });
+    reads.push({ at: Date.now(), text: piece });
+    text += piece;
+  }
+  return { text, reads };
+}
+
+/** Splits an SSE body into its events (each without the blank line that ends it). */
+export function sseEvents(text) {
+  const events = text.split("\n\n");
+  if (events.at(-1) !== "") throw new Error(`body does not end with a blank line: ${JSON.stringify(text.slice(-40))}`);
+  return events.slice(0, -1);
+}
+
+/** The SSE body without keep-alive comments. */
+export function withoutKeepAlives(text) {
+  return sseEvents(text).filter((e) => e !== ": keep-alive").map((e) => `${e}\n\n`).join("");
+}
+
+/** The UI chunks of an SSE body (comments and [DONE] left out). */
+export function chunksOf(text) {
+  return sseEvents(text)
+    .filter((e) => e.startsWith("data: ") && e !== "data: [DONE]")
+    .map((e) => JSON.parse(e.slice("data: ".length)));
+}
+
+/** GETs one of the demo agent's logs ("received" or "sent") of `session`. */
+export async function demoLog(base, session, log) {
+  const response = await fetch(`${base}/demo/sessions/${session}/${log}`);
+  if (response.status !== 200) throw new Error(`${log}: status ${response.status}`);
+  return response.json();
+}
+
+/** The `prompt` frames the demo agent received. */
+export async function prompts(base, session) {
+  return (await demoLog(base, session, "received")).filter((e) => e.frame.type === "prompt");
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

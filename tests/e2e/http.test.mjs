@@ -1,0 +1,164 @@
+// The chat route over raw HTTP: status, headers, framing, streaming, in-band and JSON errors.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import {
+  startWorker, sessionId, chatBody, postChat, readAll, sseEvents, chunksOf, demoLog,
+} from "./harness.mjs";
+
+let worker;
+before(async () => {
+  worker = await startWorker();
+});
+after(() => worker?.dispose());
+
+// The UI stream headers of the AI SDK (`ui-message-stream-headers.ts`).
+const STREAM_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  "x-vercel-ai-ui-message-stream": "v1",
+  "x-accel-buffering": "no",
+};
+
+describe("the stream", { concurrency: true }, () => {
+  test("200, the UI stream headers, SSE framing, one [DONE] at the end", { timeout: 30_000 }, async () => {
+    const response = await postChat(worker.base, sessionId("http"), chatBody("/slow 5 20"));
+    assert.equal(response.status, 200);
+    for (const [name, value] of Object.entries(STREAM_HEADERS)) {
+      assert.equal(response.headers.get(name), value, name);
+    }
+    // The worker sets `connection: keep-alive` too, but it is a hop-by-hop header: workerd's
+    // HTTP server drops it (HTTP/1.1 connections are persistent anyway; HTTP/2 forbids it).
+    assert.ok([null, "keep-alive"].includes(response.headers.get("connection")));
+
+    const { text } = await readAll(response);
+    const events = sseEvents(text);
+    for (const event of events) {
+      assert.ok(
+        event === ": keep-alive" || event === "data: [DONE]" || /^data: \{.*\}$/.test(event),
+        `not one SSE event: ${JSON.stringify(event)}`,
+      );
+    }
+    assert.equal(events.at(-1), "data: [DONE]");
+    assert.equal(events.filter((e) => e === "data: [DONE]").length, 1);
+    const chunks = chunksOf(text);
+    // (The agent's `agentStatus` "streaming" is no UI status phase: nothing is sent for it.)
+    assert.deepEqual(chunks.map((c) => c.type), [
+      "start", "start-step", "text-start",
+      "text-delta", "text-delta", "text-delta", "text-delta", "text-delta",
+      "text-end", "finish-step", "finish",
+    ]);
+    assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "w1 w2 w3 w4 w5");
+  });
+
+  test("true streaming: the first delta arrives long before the agent sends the last", { timeout: 30_000 }, async () => {
+    // 20 deltas 100 ms apart: the agent sends the last ~1.9 s after the first.
+    const session = sessionId("stream");
+    const response = await postChat(worker.base, session, chatBody("/slow 20 100"));
+    assert.equal(response.status, 200);
+    const { text, reads } = await readAll(response);
+    const firstDelta = reads.find((r) => r.text.includes('"type":"text-delta"'));
+    assert.ok(firstDelta, "no delta arrived");
+
+    const sent = await demoLog(worker.base, session, "sent");
+    const deltas = sent.filter((e) => e.frame.type === "message.part.text-delta");
+    assert.equal(deltas.length, 20);
+    // Times of the agent (workerd) and of this client share the machine's clock. A body that
+    // was buffered until the turn ended would arrive after the last delta was sent.
+    assert.ok(
+      firstDelta.at < deltas.at(-1).at - 1000,
+      `first delta arrived at ${firstDelta.at}, last sent at ${deltas.at(-1).at}`,
+    );
+    assert.ok(reads.length >= 10, `only ${reads.length} network reads: the body was batched`);
+    assert.equal(chunksOf(text).filter((c) => c.type === "text-delta").length, 20);
+  });
+
+  test("/flood: every delta arrives, in order", { timeout: 30_000 }, async () => {
+    const response = await postChat(worker.base, sessionId("flood"), chatBody("/flood 2000"));
+    const deltas = chunksOf((await readAll(response)).text).filter((c) => c.type === "text-delta");
+    assert.equal(deltas.length, 2000);
+    deltas.forEach((d, i) => assert.equal(d.delta, i === 0 ? "w1" : ` w${i + 1}`));
+  });
+
+  test("/drop: the agent's socket breaks mid-turn → in-band error, then finish and [DONE]", { timeout: 30_000 }, async () => {
+    const response = await postChat(worker.base, sessionId("drop"), chatBody("/drop"));
+    assert.equal(response.status, 200);
+    const { text } = await readAll(response);
+    const chunks = chunksOf(text);
+    assert.deepEqual(chunks.map((c) => c.type), [
+      "start", "start-step", "text-start", "text-delta", "text-delta", "text-delta",
+      "text-end", "finish-step", "error", "finish",
+    ]);
+    assert.equal(chunks.find((c) => c.type === "error").errorText, "connection to the agent was lost");
+    assert.ok(text.endsWith("data: [DONE]\n\n"));
+  });
+
+  test("/error: the agent's error text in-band, then finish", { timeout: 30_000 }, async () => {
+    const response = await postChat(worker.base, sessionId("error"), chatBody("/error the model is overloaded"));
+    const chunks = chunksOf((await readAll(response)).text);
+    const error = chunks.find((c) => c.type === "error");
+    assert.equal(error.errorText, "the model is overloaded");
+    assert.equal(chunks.at(-1).type, "finish");
+  });
+});
+
+/** Asserts a JSON error response: status, content type, `{ error: { code, message } }`. */
+async function assertJsonError(response, status, code) {
+  assert.equal(response.status, status);
+  assert.match(response.headers.get("content-type"), /^application\/json/);
+  const body = await response.json();
+  assert.deepEqual(Object.keys(body), ["error"]);
+  assert.equal(body.error.code, code);
+  assert.equal(typeof body.error.message, "string");
+  assert.ok(body.error.message.length > 0);
+  return body;
+}
+
+describe("errors before the first byte are JSON", { concurrency: true }, () => {
+  const base = () => worker.base;
+  const cases = [
+    ["not JSON", () => postChat(base(), "s", "{oops"), 400, "invalid_json"],
+    ["no messages", () => postChat(base(), "s", JSON.stringify({ id: "c" })), 400, "missing_messages"],
+    ["empty messages", () => postChat(base(), "s", JSON.stringify({ messages: [] })), 400, "no_messages"],
+    ["last message not from the user", () => postChat(base(), "s", JSON.stringify({
+      messages: [{ id: "a", role: "assistant", parts: [{ type: "text", text: "hi" }] }],
+    })), 422, "last_message_not_from_user"],
+    ["not JSON content type", () => postChat(base(), "s", chatBody("hi"), {
+      headers: { "content-type": "text/plain" },
+    }), 415, "unsupported_media_type"],
+    ["no content type", () => fetch(`${base()}/api/sessions/s/chat`, {
+      method: "POST", body: new Blob([chatBody("hi")]),
+    }), 415, "unsupported_media_type"],
+    ["body over the size limit", () => postChat(base(), "s", chatBody("x".repeat(4 * 1024 * 1024))), 413, "body_too_large"],
+    ["session id with a slash-free bad character", () => postChat(base(), "bad%20id", chatBody("hi")), 400, "invalid_session_id"],
+    ["session id over 128 characters", () => postChat(base(), "a".repeat(129), chatBody("hi")), 400, "invalid_session_id"],
+    ["GET on the chat route", () => fetch(`${base()}/api/sessions/s/chat`), 405, "method_not_allowed"],
+    ["unknown path", () => fetch(`${base()}/nothing/here`), 404, "not_found"],
+    ["the agent answers without a WebSocket", () => postChat(base(), sessionId("nows"), chatBody("hi")), 502, "agent_bad_response"],
+    ["the agent's stub throws", () => postChat(base(), sessionId("throw"), chatBody("hi")), 503, "agent_unavailable"],
+  ];
+  for (const [name, request, status, code] of cases) {
+    test(`${name} → ${status} ${code}`, { timeout: 30_000 }, async () => {
+      await assertJsonError(await request(), status, code);
+    });
+  }
+
+  test("a 128-character session id is accepted", { timeout: 30_000 }, async () => {
+    const id = `ok.${"a_b:c-".repeat(20)}`.padEnd(128, "z");
+    const response = await postChat(worker.base, id, chatBody("/slow 1 1"));
+    assert.equal(response.status, 200);
+    await readAll(response);
+  });
+});
+
+describe("with DEMO_AGENT off", () => {
+  let off;
+  before(async () => {
+    off = await startWorker({ vars: { DEMO_AGENT: "off" } });
+  });
+  after(() => off?.dispose());
+
+  test("the demo routes are 404 and the demo agent accepts no socket (502)", { timeout: 30_000 }, async () => {
+    await assertJsonError(await fetch(`${off.base}/demo/sessions/s/received`), 404, "not_found");
+    await assertJsonError(await postChat(off.base, "s", chatBody("hi")), 502, "agent_bad_response");
+  });
+});
