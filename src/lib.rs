@@ -18,6 +18,8 @@ pub mod config;
 pub mod cors;
 pub mod error_body;
 pub mod request;
+pub mod request_log;
+pub mod routes;
 pub mod sse;
 pub mod translator;
 pub mod turn_stream;

@@ -78,6 +78,11 @@ impl TurnStream {
         self.translator.turn_id().is_some()
     }
 
+    /// How the stream ended, once it has (see [`Translator::outcome`]).
+    pub fn outcome(&self) -> Option<&'static str> {
+        self.translator.outcome()
+    }
+
     /// How many chunks were written so far (`[DONE]` not counted).
     pub fn chunks_emitted(&self) -> u64 {
         self.chunks

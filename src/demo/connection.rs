@@ -113,9 +113,9 @@ impl Connection {
                             content,
                             request_id,
                         } => {
-                            let script =
+                            let mut script =
                                 script::for_prompt(&content, &new_turn_id(), request_id.as_deref());
-                            next_step = script.steps.front().map(|s| timer(s.wait_ms));
+                            next_step = script.next_wait().map(timer);
                             turn = Some(script);
                         }
                         Incoming::Abort { request_id } => {
@@ -147,7 +147,7 @@ impl Connection {
                     if !self.run_due_steps(running) {
                         return;
                     }
-                    next_step = running.steps.front().map(|s| timer(s.wait_ms));
+                    next_step = running.next_wait().map(timer);
                     if next_step.is_none() && !running.hangs {
                         turn = None;
                     }
@@ -156,21 +156,35 @@ impl Connection {
         }
     }
 
-    /// Runs the step whose time came and every step after it that waits for nothing.
-    /// Returns false when the connection ended.
+    /// Runs the step whose time came and every step after it that waits for nothing, at most
+    /// [`script::SEND_BATCH`] of them: a longer run goes on after a 0 ms timer, so the event
+    /// loop (and an `abort`) gets a turn between batches. Returns false when the connection
+    /// ended.
     fn run_due_steps(&self, script: &mut Script) -> bool {
-        let mut first = true;
-        while let Some(step) = script.steps.front() {
-            if !first && step.wait_ms > 0 {
+        let mut ran = 0;
+        while let Some(wait_ms) = script.next_wait() {
+            if ran > 0 && (wait_ms > 0 || ran >= script::SEND_BATCH) {
                 return true;
             }
-            first = false;
-            let Some(step) = script.steps.pop_front() else {
+            ran += 1;
+            let Some(step) = script.pop() else {
                 return true;
             };
             match step.action {
                 Action::Send(frame) => {
                     if !self.send(&frame) {
+                        return false;
+                    }
+                }
+                Action::SendUnlogged(frame) => {
+                    if self.socket.send_with_str(&frame).is_err() {
+                        return false;
+                    }
+                }
+                Action::Stamp(i) => {
+                    let turn = script.turn_id.as_deref().unwrap_or_default();
+                    let frame = script::stamp_frame(turn, i, js_sys::Date::now());
+                    if self.socket.send_with_str(&frame).is_err() {
                         return false;
                     }
                 }

@@ -7,17 +7,33 @@
 //! | --- | --- |
 //! | `/replay` + newline + V2 frames, one a line | the lines verbatim, ~1 ms apart, then close 1000 |
 //! | `/slow N [MS]` | N deltas MS apart (default 100) |
-//! | `/flood N` | N deltas, no delay |
+//! | `/flood N` | N deltas (up to 1,000,000), no delay, sent in batches |
+//! | `/stamp N [MS]` | N deltas (up to 1,000,000) MS apart (default 0), each carrying its send time |
 //! | `/hang` | `message.create`, then silence |
 //! | `/drop` | a few deltas, then close 1011 |
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
+//!
+//! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
+//! time as they are sent, never held as a list, and are not kept in the sent log, so a turn of
+//! a million deltas costs the agent no memory that grows with it. A `/stamp` delta's text is
+//! `{i}@{ms} `: its number (from 1) and the agent's `Date.now()` when it sent it.
 
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
-/// Most deltas `/slow` and `/flood` send: keeps one scripted turn under ~10 MB of memory.
+/// Most deltas `/slow` sends: keeps one scripted turn under ~10 MB of memory.
 const MAX_DELTAS: u64 = 100_000;
+/// Most deltas `/flood` and `/stamp` send; they are generated lazily, so memory stays flat.
+const MAX_LAZY_DELTAS: u64 = 1_000_000;
+/// Largest `/flood` whose `message.finalize` carries the whole text as `finalText` (as it did
+/// when this was its maximum); a larger one sends none rather than a frame of megabytes.
+const MAX_FINAL_TEXT_DELTAS: u64 = 100_000;
+/// `/stamp`'s pause when none is given: none, deltas go back to back like `/flood`'s.
+const DEFAULT_STAMP_INTERVAL_MS: u64 = 0;
+/// Most frames sent back to back before the agent yields to the event loop (a 0 ms timer), so
+/// a flood lets the sockets drain and an `abort` get through between batches.
+pub(crate) const SEND_BATCH: usize = 256;
 /// Longest pause `/slow` takes between deltas: one minute.
 const MAX_INTERVAL_MS: u64 = 60_000;
 /// `/slow`'s pause when none is given (issue 3).
@@ -39,6 +55,11 @@ pub(crate) const CLOSE_INTERNAL_ERROR: u16 = 1011;
 pub(crate) enum Action {
     /// Send this text frame.
     Send(String),
+    /// Send this text frame without keeping it in the sent log (`/flood`'s deltas).
+    SendUnlogged(String),
+    /// Send delta `i` of a `/stamp` turn, stamped with the time it is sent ([`stamp_frame`]);
+    /// not kept in the sent log.
+    Stamp(u64),
     /// Close the socket; the connection ends.
     Close { code: u16, reason: &'static str },
 }
@@ -50,6 +71,55 @@ pub(crate) struct Step {
     pub(crate) action: Action,
 }
 
+/// Which deltas a lazy run generates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LazyKind {
+    /// `/flood`: `w1`, ` w2`, … ([`numbered_delta`]).
+    Numbered,
+    /// `/stamp`: each delta stamped when sent ([`Action::Stamp`]).
+    Stamped,
+}
+
+/// The deltas of `/flood` and `/stamp`, made one at a time as the turn reaches them; when they
+/// run out, the turn's ending follows.
+#[derive(Debug)]
+struct LazyDeltas {
+    kind: LazyKind,
+    turn: String,
+    /// The next delta's number, from 1.
+    next: u64,
+    count: u64,
+    interval_ms: u64,
+}
+
+impl LazyDeltas {
+    fn next_step(&mut self) -> Option<Step> {
+        if self.next > self.count {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        let action = match self.kind {
+            LazyKind::Numbered => {
+                Action::SendUnlogged(delta(&self.turn, &numbered_delta(i)).to_string())
+            }
+            LazyKind::Stamped => Action::Stamp(i),
+        };
+        Some(Step {
+            wait_ms: self.interval_ms,
+            action,
+        })
+    }
+
+    /// The frames after the last delta. A `/flood` small enough repeats its text as
+    /// `finalText`, built only now, from the numbers.
+    fn ending(&self, script: &mut Script) {
+        let final_text = (self.kind == LazyKind::Numbered && self.count <= MAX_FINAL_TEXT_DELTAS)
+            .then(|| (1..=self.count).map(numbered_delta).collect::<String>());
+        finish(script, &self.turn, final_text.as_deref());
+    }
+}
+
 /// A turn in progress.
 #[derive(Debug, Default)]
 pub(crate) struct Script {
@@ -57,8 +127,10 @@ pub(crate) struct Script {
     pub(crate) turn_id: Option<String>,
     /// The `requestId` of the prompt that started it.
     pub(crate) request_id: Option<String>,
-    /// The steps still to run.
-    pub(crate) steps: VecDeque<Step>,
+    /// The steps still to run (before the lazy deltas, if any).
+    steps: VecDeque<Step>,
+    /// Deltas still to generate once `steps` runs out (`/flood`, `/stamp`).
+    lazy: Option<LazyDeltas>,
     /// The turn stays open when its steps are done (`/hang`): only an abort ends it.
     pub(crate) hangs: bool,
 }
@@ -69,8 +141,39 @@ impl Script {
             turn_id: turn_id.map(str::to_owned),
             request_id: request_id.map(str::to_owned),
             steps: VecDeque::new(),
+            lazy: None,
             hangs: false,
         }
+    }
+
+    /// Makes sure the next step, if the turn has one, is in `steps`.
+    fn refill(&mut self) {
+        if !self.steps.is_empty() {
+            return;
+        }
+        let Some(lazy) = self.lazy.as_mut() else {
+            return;
+        };
+        match lazy.next_step() {
+            Some(step) => self.steps.push_back(step),
+            None => {
+                if let Some(lazy) = self.lazy.take() {
+                    lazy.ending(self);
+                }
+            }
+        }
+    }
+
+    /// How long the next step waits after the previous one; `None` when no step is left.
+    pub(crate) fn next_wait(&mut self) -> Option<u64> {
+        self.refill();
+        self.steps.front().map(|step| step.wait_ms)
+    }
+
+    /// Takes the next step.
+    pub(crate) fn pop(&mut self) -> Option<Step> {
+        self.refill();
+        self.steps.pop_front()
     }
 
     fn send(&mut self, wait_ms: u64, frame: Value) {
@@ -130,11 +233,22 @@ fn delta(turn: &str, text: &str) -> Value {
     json!({"type": "message.part.text-delta", "turnId": turn, "delta": text})
 }
 
-fn finish(script: &mut Script, turn: &str, final_text: &str) {
-    let end = json!({"type": "message.finalize", "turnId": turn, "reason": "end_turn", "finalText": final_text});
+fn finish(script: &mut Script, turn: &str, final_text: Option<&str>) {
+    let end = match final_text {
+        Some(text) => {
+            json!({"type": "message.finalize", "turnId": turn, "reason": "end_turn", "finalText": text})
+        }
+        None => json!({"type": "message.finalize", "turnId": turn, "reason": "end_turn"}),
+    };
     script.send(0, end);
     script.send(0, status("idle", None));
     script.send(0, json!({"type": "complete"}));
+}
+
+/// Delta `i` (from 1) of a `/stamp` turn, sent at `now_ms` (the agent's `Date.now()`):
+/// its text is `{i}@{now_ms} `.
+pub(crate) fn stamp_frame(turn: &str, i: u64, now_ms: f64) -> String {
+    delta(turn, &format!("{i}@{now_ms} ")).to_string()
 }
 
 /// The text of delta `i` (from 1) of `/slow` and `/flood`: `w1`, ` w2`, ` w3`, …
@@ -166,12 +280,15 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
             let ms = count(words.next(), DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS);
             numbered(turn, request_id, n, ms)
         }
-        Some("/flood") => numbered(
-            turn,
-            request_id,
-            count(words.next(), DEFAULT_DELTAS, MAX_DELTAS),
-            0,
-        ),
+        Some("/flood") => {
+            let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
+            lazy(turn, request_id, LazyKind::Numbered, n, 0)
+        }
+        Some("/stamp") => {
+            let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
+            let ms = count(words.next(), DEFAULT_STAMP_INTERVAL_MS, MAX_INTERVAL_MS);
+            lazy(turn, request_id, LazyKind::Stamped, n, ms)
+        }
         Some("/hang") => {
             let mut script = Script::new(Some(turn), request_id);
             script.send(0, create(turn, request_id));
@@ -236,7 +353,28 @@ fn numbered(turn: &str, request_id: Option<&str>, n: u64, interval_ms: u64) -> S
         text.push_str(&piece);
         script.send(interval_ms, delta(turn, &piece));
     }
-    finish(&mut script, turn, &text);
+    finish(&mut script, turn, Some(&text));
+    script
+}
+
+/// `/flood` and `/stamp`: create and status now, the deltas and the ending as they come due.
+fn lazy(
+    turn: &str,
+    request_id: Option<&str>,
+    kind: LazyKind,
+    count: u64,
+    interval_ms: u64,
+) -> Script {
+    let mut script = Script::new(Some(turn), request_id);
+    script.send(0, create(turn, request_id));
+    script.send(0, status("streaming", None));
+    script.lazy = Some(LazyDeltas {
+        kind,
+        turn: turn.to_owned(),
+        next: 1,
+        count,
+        interval_ms,
+    });
     script
 }
 
@@ -286,6 +424,6 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
     for word in reply.split_inclusive(' ') {
         script.send(WORD_INTERVAL_MS, delta(turn, word));
     }
-    finish(&mut script, turn, &reply);
+    finish(&mut script, turn, Some(&reply));
     script
 }

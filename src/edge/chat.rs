@@ -1,101 +1,102 @@
 //! `POST /api/sessions/:id/chat`: one AI SDK chat request, streamed from the session's agent.
 //!
-//! The steps: validate the session id, `Content-Type` and body (JSON errors, 4xx); open the
-//! agent's socket and send the `prompt` with a fresh `requestId` (JSON errors, 5xx); answer
-//! `200` with the UI stream headers and a body the [`Pump`] fills as frames arrive.
+//! The steps, in order: the session id (400), the caller's credentials (401/403), the
+//! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
+//! socket and the `prompt` with the request id as `requestId` (JSON 5xx on failure); then `200`
+//! with the UI stream headers and a body the [`Pump`] fills as frames arrive.
 
 use futures::StreamExt;
-use worker::{console_error, Context, Headers, Method, Request, Response, RouteContext};
+use worker::{Context, Date, Env, Headers, Request, Response};
 
 use super::client::ClientStream;
-use super::config;
-use super::errors::{json_error, method_not_allowed};
-use super::pump::Pump;
-use super::upstream::{self, AgentSocket};
+use super::exchange::Exchange;
+use super::pump::{Pump, PumpLimits};
+use super::upstream::{self, AgentSocket, UpstreamError};
+use crate::auth::{authorize, AuthError};
+use crate::config::Config;
 use crate::request::{parse_chat_request, RequestError};
+use crate::routes::{is_json_content_type, valid_session_id};
 use crate::sse::RESPONSE_HEADERS;
 use crate::turn_stream::TurnStream;
 use crate::v2::prompt_frame;
-
-/// Longest session id (issue 3: 1–128 characters).
-const MAX_SESSION_ID_LEN: usize = 128;
 
 /// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
 const INTERNAL_ERROR: u16 = 1011;
 
 pub(crate) async fn handle(
     mut req: Request,
-    route: RouteContext<Context>,
+    env: &Env,
+    ctx: &Context,
+    config: &Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+    streaming: &mut bool,
 ) -> worker::Result<Response> {
-    if req.method() != Method::Post {
-        return method_not_allowed("POST");
-    }
-    let session_id = route.param("id").cloned().unwrap_or_default();
-    if !valid_session_id(&session_id) {
-        return json_error(
+    if !valid_session_id(session_id) {
+        return exchange.error(
             400,
             "invalid_session_id",
             "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
         );
     }
+    let authorization = req.headers().get("authorization").ok().flatten();
+    let now_secs = Date::now().as_millis() / 1000;
+    let principal = match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
+        Ok(principal) => principal,
+        Err(err) => return auth_error(exchange, &err),
+    };
+    exchange.log.user = principal.user_id.clone();
     let content_type = req.headers().get("content-type").ok().flatten();
-    if !is_json(content_type.as_deref()) {
-        return json_error(
+    if !is_json_content_type(content_type.as_deref()) {
+        return exchange.error(
             415,
             "unsupported_media_type",
             "The request body must be JSON (Content-Type: application/json).",
         );
     }
-    let config = match config::load(&route.env) {
-        Ok(config) => config,
-        Err(err) => {
-            console_error!("configuration: {err}");
-            return json_error(500, "misconfigured", "The service is misconfigured.");
-        }
-    };
     let body = match read_body(&mut req, config.limits.max_body_bytes).await {
         Ok(body) => body,
-        Err(err) => return request_error(&err),
+        Err(err) => return exchange.error(err.status(), err.code(), &err.message()),
     };
     let chat = match parse_chat_request(&body, &config.limits) {
         Ok(chat) => chat,
-        Err(err) => return request_error(&err),
+        Err(err) => return exchange.error(err.status(), err.code(), &err.message()),
     };
 
-    let AgentSocket { socket, events } =
-        match upstream::connect(&route.env, &config, &session_id).await {
-            Ok(agent) => agent,
-            Err(err) => return json_error(err.status(), err.code(), err.message()),
-        };
-    let request_id = new_request_id();
+    let agent = upstream::connect(env, config, session_id, principal.user_id.as_deref()).await;
+    let AgentSocket { socket, events } = match agent {
+        Ok(agent) => agent,
+        Err(err) => return upstream_error(exchange, err),
+    };
+    let request_id = exchange.request_id().to_owned();
     let prompt = prompt_frame(&chat.text, &request_id, &chat.attachments);
     if socket.send_with_str(prompt).is_err() {
         let _ = socket.close(Some(INTERNAL_ERROR), Some("prompt not sent"));
-        let err = upstream::UpstreamError::SocketFailed;
-        return json_error(err.status(), err.code(), err.message());
+        return upstream_error(exchange, UpstreamError::SocketFailed);
     }
 
-    let (client, body) = match ClientStream::open(Some(req.inner().signal())) {
-        Ok(opened) => opened,
-        Err(_) => {
-            let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
-            return json_error(
-                500,
-                "internal_error",
-                "The response stream could not be created.",
-            );
-        }
+    let Ok((client, body)) = ClientStream::open(Some(req.inner().signal())) else {
+        let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
+        return exchange.error(
+            500,
+            "internal_error",
+            "The response stream could not be created.",
+        );
     };
+    exchange.log.status = 200;
     let pump = Pump {
         socket,
         events,
         client,
         turn: TurnStream::new(Some(&request_id)),
         request_id,
+        limits: PumpLimits::from(config),
+        exchange: Exchange::handed_off(exchange),
     };
     // `wait_until` runs the pump as a task tied to this request: it may finish (and must send
     // the abort) after the client has gone and the response is cancelled.
-    route.data.wait_until(pump.run());
+    ctx.wait_until(pump.run());
+    *streaming = true;
 
     let headers = Headers::new();
     for (name, value) in RESPONSE_HEADERS {
@@ -107,31 +108,21 @@ pub(crate) async fn handle(
         .stream(body))
 }
 
-fn request_error(err: &RequestError) -> worker::Result<Response> {
-    json_error(err.status(), err.code(), &err.message())
+fn auth_error(exchange: &mut Exchange, err: &AuthError) -> worker::Result<Response> {
+    let mut response = exchange.error(err.status(), err.code(), &err.message())?;
+    if err.status() == 401 {
+        // RFC 6750 section 3: the scheme, and the error once credentials were presented.
+        let challenge = match err {
+            AuthError::Missing => "Bearer".to_owned(),
+            _ => "Bearer error=\"invalid_token\"".to_owned(),
+        };
+        response.headers_mut().set("www-authenticate", &challenge)?;
+    }
+    Ok(response)
 }
 
-/// 1–128 characters of `[A-Za-z0-9._:-]`.
-fn valid_session_id(id: &str) -> bool {
-    (1..=MAX_SESSION_ID_LEN).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
-}
-
-/// `application/json` or any `application/*+json`, parameters (`; charset=utf-8`) allowed.
-fn is_json(content_type: Option<&str>) -> bool {
-    let Some(value) = content_type else {
-        return false;
-    };
-    let essence = value
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
+fn upstream_error(exchange: &mut Exchange, err: UpstreamError) -> worker::Result<Response> {
+    exchange.error(err.status(), err.code(), err.message())
 }
 
 /// How far past the size limit an oversized body is still read (and dropped) before the 413:
@@ -172,26 +163,4 @@ async fn read_body(req: &mut Request, max: usize) -> Result<Vec<u8>, RequestErro
         return Err(too_large);
     }
     Ok(body)
-}
-
-/// A random UUID (version 4): the `requestId` that ties the agent's turn to this POST.
-fn new_request_id() -> String {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // crypto.getRandomValues does not fail in workerd; a clock-based id still tells turns
-        // apart should it ever do so.
-        let now = worker::Date::now().as_millis().to_le_bytes();
-        bytes[..8].copy_from_slice(&now);
-    }
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
 }

@@ -2,38 +2,18 @@
 //! `GET /demo/sessions/:id/received` (every frame the agent got, with its time) and
 //! `GET /demo/sessions/:id/sent` (every frame it sent). Both ask the session's object.
 
-use worker::{console_error, Context, Method, Request, Response, RouteContext};
+use worker::{console_error, Env, Headers, Response};
 
-use super::config::{demo_enabled, AGENT_BINDING};
-use super::errors::{json_error, method_not_allowed, not_found};
+use super::config::AGENT_BINDING;
+use super::exchange::Exchange;
 
-pub(crate) async fn received(
-    req: Request,
-    route: RouteContext<Context>,
-) -> worker::Result<Response> {
-    forward(req, route, "received").await
-}
-
-pub(crate) async fn sent(req: Request, route: RouteContext<Context>) -> worker::Result<Response> {
-    forward(req, route, "sent").await
-}
-
-async fn forward(
-    req: Request,
-    route: RouteContext<Context>,
+pub(crate) async fn forward(
+    env: &Env,
+    session_id: &str,
     log: &str,
+    exchange: &mut Exchange,
 ) -> worker::Result<Response> {
-    if !demo_enabled(&route.env) {
-        return not_found();
-    }
-    if req.method() != Method::Get {
-        return method_not_allowed("GET");
-    }
-    let Some(session_id) = route.param("id") else {
-        return not_found();
-    };
-    let stub = route
-        .env
+    let stub = env
         .durable_object(AGENT_BINDING)
         .and_then(|ns| ns.id_from_name(session_id)?.get_stub());
     let answer = match stub {
@@ -44,10 +24,24 @@ async fn forward(
         Err(err) => Err(err),
     };
     match answer {
-        Ok(response) => Ok(response),
+        Ok(mut response) => {
+            // The object's response has immutable headers; answer with a copy the entry
+            // point can add its headers to.
+            let status = response.status_code();
+            let body = response.text().await?;
+            exchange.log.status = status;
+            exchange.log.outcome = "demo_log".into();
+            let headers = Headers::new();
+            headers.set("content-type", "application/json; charset=utf-8")?;
+            headers.set("cache-control", "no-store")?;
+            Ok(Response::builder()
+                .with_status(status)
+                .with_headers(headers)
+                .fixed(body.into_bytes()))
+        }
         Err(err) => {
             console_error!("demo log {log}: {err}");
-            json_error(
+            exchange.error(
                 503,
                 "agent_unavailable",
                 "The agent is unavailable right now. Try again.",

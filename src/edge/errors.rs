@@ -15,18 +15,10 @@ pub(crate) fn json_error(status: u16, code: &str, message: &str) -> Result<Respo
         .fixed(error_json(code, message).into_bytes()))
 }
 
+/// The message of every 404.
+pub(crate) const NOT_FOUND: &str = "There is nothing at this path.";
+
 /// 404 for every path the worker does not serve.
 pub(crate) fn not_found() -> Result<Response> {
-    json_error(404, "not_found", "There is nothing at this path.")
-}
-
-/// 405 with the `Allow` header naming the one method the route takes.
-pub(crate) fn method_not_allowed(allow: &str) -> Result<Response> {
-    let mut response = json_error(
-        405,
-        "method_not_allowed",
-        &format!("This path only answers {allow}."),
-    )?;
-    response.headers_mut().set("allow", allow)?;
-    Ok(response)
+    json_error(404, "not_found", NOT_FOUND)
 }

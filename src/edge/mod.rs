@@ -1,19 +1,26 @@
-//! The edge shell: the worker's `fetch` entry point and its routes.
+//! The edge shell: the worker's `fetch` entry point, routing, CORS and the request's log line.
 //!
-//! * `POST /api/sessions/:id/chat` ([`chat`]): the AI SDK endpoint.
+//! * `POST /api/sessions/:id/chat` ([`chat`]): the AI SDK endpoint; `OPTIONS` for preflights.
 //! * `GET /demo/sessions/:id/received|sent` ([`demo_routes`]): the demo agent's logs.
-//! * anything else: a JSON 404.
+//! * anything else: a JSON 404; a known path with another method: a JSON 405 with `Allow`.
+//!
+//! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
 
 mod chat;
 mod client;
 pub(crate) mod config;
 mod demo_routes;
 pub(crate) mod errors;
+mod exchange;
 mod pump;
 pub(crate) mod socket;
 mod upstream;
 
-use worker::{event, Context, Env, Request, Response, Router};
+use worker::{console_error, event, Context, Env, Method, Request, Response};
+
+use crate::config::Config;
+use crate::routes::Route;
+use exchange::Exchange;
 
 #[event(start)]
 fn start() {
@@ -22,12 +29,108 @@ fn start() {
 
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response> {
-    Router::with_data(ctx)
-        .on_async("/api/sessions/:id/chat", chat::handle)
-        .on_async("/demo/sessions/:id/received", demo_routes::received)
-        .on_async("/demo/sessions/:id/sent", demo_routes::sent)
-        .or_else_any_method("/", |_, _| errors::not_found())
-        .or_else_any_method("/*path", |_, _| errors::not_found())
-        .run(req, env)
-        .await
+    let path = req.path();
+    let mut exchange = Exchange::new(req.method().as_ref(), &path);
+    let origin = req.headers().get("origin").ok().flatten();
+    let config = config::load(&env);
+    let mut streaming = false;
+    let answer = match &config {
+        Err(err) => {
+            console_error!("configuration: {err}");
+            exchange.error(500, "misconfigured", "The service is misconfigured.")
+        }
+        Ok(config) => {
+            let route = Route::match_path(&path);
+            exchange.log.session = route.session().map(str::to_owned);
+            dispatch(
+                req,
+                &env,
+                &ctx,
+                config,
+                route,
+                &mut exchange,
+                &mut streaming,
+            )
+            .await
+        }
+    };
+    let mut response = match answer {
+        Ok(response) => response,
+        Err(err) => {
+            console_error!("request {}: {err}", exchange.request_id());
+            exchange.error(500, "internal_error", "Something went wrong on our side.")?
+        }
+    };
+    let headers = response.headers_mut();
+    headers.set("x-request-id", exchange.request_id())?;
+    if let Ok(config) = &config {
+        for (name, value) in config.origins.response_headers(origin.as_deref()) {
+            headers.set(name, &value)?;
+        }
+    }
+    if !streaming {
+        exchange.finish();
+    }
+    Ok(response)
+}
+
+/// Runs the route. Sets `streaming` when a stream started: its pump then owns the log line.
+async fn dispatch(
+    req: Request,
+    env: &Env,
+    ctx: &Context,
+    config: &Config,
+    route: Route<'_>,
+    exchange: &mut Exchange,
+    streaming: &mut bool,
+) -> worker::Result<Response> {
+    let method = req.method();
+    match route {
+        Route::NotFound => exchange.error(404, "not_found", errors::NOT_FOUND),
+        Route::Chat { .. } if method == Method::Options => {
+            let origin = req.headers().get("origin").ok().flatten();
+            let asked = req
+                .headers()
+                .get("access-control-request-headers")
+                .ok()
+                .flatten();
+            exchange.log.status = 204;
+            exchange.log.outcome = "preflight".into();
+            let mut response = Response::empty()?.with_status(204);
+            let headers = response.headers_mut();
+            for (name, value) in config
+                .origins
+                .preflight_headers(origin.as_deref(), asked.as_deref())
+            {
+                headers.set(name, &value)?;
+            }
+            Ok(response)
+        }
+        Route::Chat { session } if method == Method::Post => {
+            chat::handle(req, env, ctx, config, session, exchange, streaming).await
+        }
+        Route::DemoReceived { session } | Route::DemoSent { session }
+            if config.demo_agent && method == Method::Get =>
+        {
+            let log = if matches!(route, Route::DemoSent { .. }) {
+                "sent"
+            } else {
+                "received"
+            };
+            demo_routes::forward(env, session, log, exchange).await
+        }
+        Route::DemoReceived { .. } | Route::DemoSent { .. } if !config.demo_agent => {
+            exchange.error(404, "not_found", errors::NOT_FOUND)
+        }
+        route => {
+            let allow = route.allow();
+            let mut response = exchange.error(
+                405,
+                "method_not_allowed",
+                &format!("This path only answers {allow}."),
+            )?;
+            response.headers_mut().set("allow", allow)?;
+            Ok(response)
+        }
+    }
 }

@@ -4,11 +4,13 @@
 //! * the turn ends (its finalize or `complete`): close the socket with 1000, close the body;
 //! * the agent's socket closes or fails: end the stream in-band (the translator's ending for a
 //!   lost socket), close the body;
+//! * the agent stays silent past a timeout (no `message.create` within the first-event timeout,
+//!   or no frame within the idle timeout): end the stream in-band, send one `abort`, close;
 //! * the client goes away: send one `abort` with the prompt's `requestId`, close the socket
 //!   with 1000, close the body.
 //!
-//! While the agent is silent it writes SSE comments, so that workerd, which notices a vanished
-//! client only when it writes to it, notices in time (see [`KEEP_ALIVE_INTERVAL_MS`]).
+//! Time is kept by one ticking timer ([`TICK_MS`]), not by a timer per frame: a frame costs no
+//! timer, and each tick decides on keep-alives and timeouts.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -17,26 +19,46 @@ use std::time::Duration;
 
 use futures::future::poll_fn;
 use futures::StreamExt;
-use worker::{console_log, console_warn, Delay, WebSocket};
+use worker::{console_warn, Delay, WebSocket};
 
-use super::client::{ClientStream, Gone};
+use super::client::ClientStream;
+use super::exchange::Exchange;
 use super::socket::{SocketEvent, SocketEvents};
+use crate::config::Config;
 use crate::sse::KEEP_ALIVE;
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;
 
-/// How long the agent may stay silent before the pump writes a keep-alive comment.
+/// The pump's clock period.
 ///
 /// workerd notices a vanished client only on a write, and the first write after a disconnect may
-/// still succeed (it lands in the socket buffer); the next one fails. Two intervals (500 ms),
-/// plus the trip of the `abort` to the agent, stay inside the 1 s in which the issue wants an
-/// abort forwarded. Idle cost: 60,000 / 250 = 240 comments of 14 bytes (`: keep-alive\n\n`),
-/// that is 3,360 bytes per idle minute (plus HTTP/1.1 chunk framing, about 5 bytes a chunk).
-/// Far below any proxy's idle limit (Cloudflare's is 100 s), so no proxy cuts the stream.
-pub(crate) const KEEP_ALIVE_INTERVAL_MS: u64 = 250;
+/// still succeed (it lands in the socket buffer); the next one fails. A keep-alive comment goes
+/// out on a tick when nothing was written since the tick before, so during silence one is
+/// written every two ticks (250 ms): two of them plus the trip of the `abort` to the agent stay
+/// inside the 1 s in which a disconnect must reach the agent. Idle cost: 240 comments of 14
+/// bytes (`: keep-alive\n\n`) a minute, 3,360 bytes per idle minute (plus about 5 bytes of
+/// HTTP/1.1 chunk framing each). Far below any proxy's idle limit (Cloudflare's is 100 s).
+pub(crate) const TICK_MS: u64 = 125;
 
 /// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
 const NORMAL_CLOSURE: u16 = 1000;
+
+/// The limits a pump enforces, from the worker's config.
+pub(crate) struct PumpLimits {
+    max_frame_bytes: usize,
+    first_event_ticks: u64,
+    idle_ticks: u64,
+}
+
+impl From<&Config> for PumpLimits {
+    fn from(config: &Config) -> Self {
+        PumpLimits {
+            max_frame_bytes: config.max_frame_bytes,
+            first_event_ticks: config.first_event_timeout_ms.div_ceil(TICK_MS),
+            idle_ticks: config.idle_timeout_ms.div_ceil(TICK_MS),
+        }
+    }
+}
 
 /// Everything one POST's pump owns.
 pub(crate) struct Pump {
@@ -45,20 +67,22 @@ pub(crate) struct Pump {
     pub(crate) client: ClientStream,
     pub(crate) turn: TurnStream,
     pub(crate) request_id: String,
+    pub(crate) limits: PumpLimits,
+    pub(crate) exchange: Exchange,
 }
 
 enum Wake {
-    Gone(Gone),
+    Gone,
     Socket(Option<SocketEvent>),
-    Idle,
+    Tick,
 }
 
-fn keep_alive_timer() -> Pin<Box<Delay>> {
-    Box::pin(Delay::from(Duration::from_millis(KEEP_ALIVE_INTERVAL_MS)))
+fn tick() -> Pin<Box<Delay>> {
+    Box::pin(Delay::from(Duration::from_millis(TICK_MS)))
 }
 
 impl Pump {
-    /// Runs until the turn ends, the agent's socket closes, or the client leaves.
+    /// Runs until the turn ends, the agent's socket closes or times out, or the client leaves.
     pub(crate) async fn run(self) {
         let Pump {
             socket,
@@ -66,63 +90,103 @@ impl Pump {
             mut client,
             mut turn,
             request_id,
+            limits,
+            mut exchange,
         } = self;
         let mut out = Vec::new();
-        let mut idle = keep_alive_timer();
+        let mut clock = tick();
+        let mut wrote_since_tick = false;
+        // Ticks without a frame of the turn (or, before it starts, since the prompt).
+        let mut silent_ticks = 0u64;
+        let mut send_abort = false;
         loop {
             let wake = poll_fn(|cx| {
                 // The client first: once it is gone nothing else matters.
-                if let Poll::Ready(how) = client.poll_gone(cx) {
-                    return Poll::Ready(Wake::Gone(how));
+                if client.poll_gone(cx).is_ready() {
+                    return Poll::Ready(Wake::Gone);
                 }
                 if let Poll::Ready(event) = events.poll_next_unpin(cx) {
                     return Poll::Ready(Wake::Socket(event));
                 }
-                if idle.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(Wake::Idle);
+                if clock.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Wake::Tick);
                 }
                 Poll::Pending
             })
             .await;
             out.clear();
             match wake {
-                Wake::Gone(how) => {
-                    // Exactly one abort: the pump stops right after it.
-                    match socket.send_with_str(abort_frame(&request_id)) {
-                        Ok(()) => {
-                            console_log!("client gone ({how:?}): abort sent for {request_id}")
-                        }
-                        Err(err) => console_warn!("client gone ({how:?}): abort not sent: {err}"),
-                    }
-                    break;
+                Wake::Gone => {
+                    // The ending still goes out: on a workerd that keeps the stream open after
+                    // the signal, a client that is somehow still reading gets a valid end.
+                    turn.end(EndCause::ClientGone, &mut out);
+                    send_abort = true;
                 }
-                Wake::Idle => {
-                    client.write(KEEP_ALIVE);
-                    idle = keep_alive_timer();
+                Wake::Tick => {
+                    clock = tick();
+                    silent_ticks += 1;
+                    let limit = if turn.turn_started() {
+                        limits.idle_ticks
+                    } else {
+                        limits.first_event_ticks
+                    };
+                    if silent_ticks >= limit {
+                        turn.end(EndCause::Timeout, &mut out);
+                        send_abort = true;
+                    } else if !wrote_since_tick {
+                        out.extend_from_slice(KEEP_ALIVE);
+                    }
+                    wrote_since_tick = false;
                 }
                 Wake::Socket(Some(SocketEvent::Text(text))) => {
-                    if let FrameOutcome::Malformed(why) = turn.push_frame(&text, &mut out) {
-                        console_warn!("skipped a frame from the agent: {why}");
-                    }
-                    if !out.is_empty() {
-                        client.write(&out);
-                        idle = keep_alive_timer();
-                    }
-                    if turn.is_done() {
-                        break;
+                    if text.len() > limits.max_frame_bytes {
+                        exchange.log.skipped_frames += 1;
+                        console_warn!(
+                            "request {request_id}: skipped a frame of {} bytes (limit {})",
+                            text.len(),
+                            limits.max_frame_bytes
+                        );
+                    } else {
+                        let started = turn.turn_started();
+                        match turn.push_frame(&text, &mut out) {
+                            FrameOutcome::Malformed(why) => {
+                                exchange.log.skipped_frames += 1;
+                                console_warn!("request {request_id}: skipped a frame: {why}");
+                            }
+                            _ if started || turn.turn_started() => silent_ticks = 0,
+                            _ => {}
+                        }
                     }
                 }
-                Wake::Socket(Some(SocketEvent::Binary)) => {}
+                Wake::Socket(Some(SocketEvent::Binary)) => {
+                    exchange.log.skipped_frames += 1;
+                    console_warn!("request {request_id}: skipped a binary frame");
+                }
                 Wake::Socket(Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None) => {
                     turn.end(EndCause::SocketClosed, &mut out);
-                    client.write(&out);
-                    break;
                 }
+            }
+            if !out.is_empty() {
+                client.write(&out);
+                exchange.log.bytes += out.len() as u64;
+                wrote_since_tick = true;
+            }
+            if turn.is_done() {
+                break;
+            }
+        }
+        if send_abort {
+            // Exactly one abort: the loop is over.
+            if let Err(err) = socket.send_with_str(abort_frame(&request_id)) {
+                console_warn!("request {request_id}: abort not sent: {err}");
             }
         }
         // Every ending: close the socket normally (after the agent closed it, this completes
         // the closing handshake; an error means it is already done), then close the body.
         let _ = socket.close(Some(NORMAL_CLOSURE), Some("done"));
         client.finish();
+        exchange.log.chunks = turn.chunks_emitted();
+        exchange.log.outcome = turn.outcome().unwrap_or("unknown").to_owned();
+        exchange.finish();
     }
 }

@@ -82,6 +82,7 @@ pub(crate) async fn connect(
     env: &Env,
     config: &Config,
     session_id: &str,
+    user_id: Option<&str>,
 ) -> Result<AgentSocket, UpstreamError> {
     use UpstreamError::*;
     let namespace = env
@@ -97,6 +98,7 @@ pub(crate) async fn connect(
     set("upgrade", "websocket")
         .and_then(|_| set("x-session-id", session_id))
         .and_then(|_| set("x-client", CLIENT_NAME))
+        .and_then(|_| user_id.map_or(Ok(()), |user| set("x-user-id", user)))
         .map_err(|e| fail(SocketFailed, "headers", e))?;
     let mut init = RequestInit::new();
     init.with_method(Method::Get).with_headers(headers);

@@ -26,6 +26,17 @@ pub enum EndCause {
     ClientGone,
 }
 
+impl EndCause {
+    /// The word for this cause in logs.
+    pub fn label(self) -> &'static str {
+        match self {
+            EndCause::SocketClosed => "connection_lost",
+            EndCause::Timeout => "timeout",
+            EndCause::ClientGone => "client_gone",
+        }
+    }
+}
+
 /// The closing sequence of a stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
@@ -49,6 +60,15 @@ impl Ending {
             FinishReason::EndTurn | FinishReason::Unknown => Ending::Finished,
             FinishReason::Error => Ending::error(error),
             FinishReason::Canceled => Ending::Canceled,
+        }
+    }
+
+    /// The word for this ending in logs.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Ending::Finished => "finished",
+            Ending::Failed(_) => "agent_error",
+            Ending::Canceled => "canceled",
         }
     }
 

@@ -56,6 +56,7 @@ pub struct Translator {
     phase: Phase,
     parts: OpenParts,
     tools: Tools,
+    outcome: Option<&'static str>,
 }
 
 impl Translator {
@@ -67,6 +68,7 @@ impl Translator {
             phase: Phase::Waiting,
             parts: OpenParts::default(),
             tools: Tools::default(),
+            outcome: None,
         }
     }
 
@@ -78,6 +80,12 @@ impl Translator {
     /// The id of the turn followed, once it started.
     pub fn turn_id(&self) -> Option<&str> {
         self.turn_id.as_deref()
+    }
+
+    /// How the stream ended, once it has: `finished`, `agent_error`, `canceled`, or for an
+    /// outside cause `connection_lost`, `timeout`, `client_gone`. For logs.
+    pub fn outcome(&self) -> Option<&'static str> {
+        self.outcome
     }
 
     /// Consumes one frame, appending the chunks it causes to `out`.
@@ -94,7 +102,9 @@ impl Translator {
     /// Ends the stream for a cause outside the protocol (socket closed, timeout, client
     /// gone). Does nothing once the stream has ended.
     pub fn end(&mut self, cause: EndCause, out: &mut Vec<UiChunk>) {
-        self.end_with(cause.into(), out);
+        if self.end_with(cause.into(), out) == Step::Ended {
+            self.outcome = Some(cause.label());
+        }
     }
 
     fn maybe_start(&mut self, create: MessageCreate, out: &mut Vec<UiChunk>) -> Step {
@@ -172,6 +182,7 @@ impl Translator {
             self.tools.close_all(ending.tool_reason(), out);
             out.push(UiChunk::FinishStep);
         }
+        self.outcome = Some(ending.label());
         ending.emit(out);
         self.phase = Phase::Ended;
         Step::Ended

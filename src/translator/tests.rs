@@ -333,3 +333,35 @@ fn ignored_frames_report_ignored() {
         Step::Ignored
     );
 }
+
+#[test]
+fn outcomes_name_how_the_stream_ended() {
+    let outcome = |frames: &[&str], cause: Option<EndCause>| {
+        let mut t = Translator::new(Some("r1"));
+        let mut out = Vec::new();
+        for f in frames {
+            t.push(parse_frame(f).unwrap(), &mut out);
+        }
+        if let Some(cause) = cause {
+            t.end(cause, &mut out);
+        }
+        t.outcome()
+    };
+    let (ok, err, cancel) = (fin("end_turn", ""), fin("error", ""), fin("canceled", ""));
+    assert_eq!(outcome(&[CREATE], None), None);
+    assert_eq!(
+        outcome(&[CREATE, &ok], Some(EndCause::Timeout)),
+        Some("finished")
+    );
+    assert_eq!(outcome(&[CREATE, &err], None), Some("agent_error"));
+    assert_eq!(outcome(&[CREATE, &cancel], None), Some("canceled"));
+    assert_eq!(
+        outcome(&[CREATE], Some(EndCause::SocketClosed)),
+        Some("connection_lost")
+    );
+    assert_eq!(outcome(&[], Some(EndCause::Timeout)), Some("timeout"));
+    assert_eq!(
+        outcome(&[CREATE], Some(EndCause::ClientGone)),
+        Some("client_gone")
+    );
+}

@@ -10,9 +10,11 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 
 /**
  * Starts the worker on a free port of 127.0.0.1. `vars` override wrangler.toml's [vars].
- * Returns { base, dispose }. Set E2E_LOG=1 to see workerd's log.
+ * Returns { base, dispose, logs }: `logs` collects the worker's structured log lines (one
+ * JSON object per request). Set E2E_LOG=1 to see workerd's whole output.
  */
 export async function startWorker({ vars = {} } = {}) {
+  const logs = [];
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(
     path.join(root, "wrangler.toml"),
   );
@@ -28,9 +30,39 @@ export async function startWorker({ vars = {} } = {}) {
     // No request.cf lookup: the tests run offline.
     cf: false,
     log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
+    handleRuntimeStdio: (stdout, stderr) => {
+      collectLogLines(stdout, logs);
+      if (process.env.E2E_LOG) {
+        stdout.pipe(process.stdout);
+        stderr.pipe(process.stderr);
+      } else {
+        stderr.resume();
+      }
+    },
   });
   const url = await mf.ready;
-  return { base: url.origin, dispose: () => mf.dispose() };
+  return { base: url.origin, dispose: () => mf.dispose(), logs };
+}
+
+/** Parses the worker's request log lines (JSON objects with a requestId) out of its stdout. */
+function collectLogLines(stream, logs) {
+  let pending = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (text) => {
+    pending += text;
+    const lines = pending.split("\n");
+    pending = lines.pop();
+    for (const line of lines) {
+      const start = line.indexOf("{");
+      if (start < 0) continue;
+      try {
+        const record = JSON.parse(line.slice(start));
+        if (record && typeof record.requestId === "string") logs.push(record);
+      } catch {
+        // Not a log line of ours.
+      }
+    }
+  });
 }
 
 let sessions = 0;

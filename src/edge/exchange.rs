@@ -1,0 +1,81 @@
+//! One request's bookkeeping: its id, its clock, its log line, and the headers every answer gets.
+
+use worker::{console_log, Date, Response, Result};
+
+use super::errors::json_error;
+use crate::request_log::RequestLog;
+
+/// The request in flight. Exactly one log line is written for it: by the entry point for an
+/// answer that is complete when returned, by the pump when a stream ends.
+pub(crate) struct Exchange {
+    pub(crate) log: RequestLog,
+    started_ms: u64,
+}
+
+impl Exchange {
+    pub(crate) fn new(method: &str, path: &str) -> Self {
+        Exchange {
+            log: RequestLog {
+                request_id: new_request_id(),
+                method: method.to_owned(),
+                path: path.to_owned(),
+                ..RequestLog::default()
+            },
+            started_ms: Date::now().as_millis(),
+        }
+    }
+
+    /// A copy for the task that outlives the handler (a stream's pump), which then writes
+    /// the log line when the stream ends.
+    pub(crate) fn handed_off(&self) -> Self {
+        Exchange {
+            log: self.log.clone(),
+            started_ms: self.started_ms,
+        }
+    }
+
+    pub(crate) fn request_id(&self) -> &str {
+        &self.log.request_id
+    }
+
+    /// A JSON error answer; records its status and code for the log. A 5xx message gets the
+    /// request id, which the log line carries too, so a report can be matched to it.
+    pub(crate) fn error(&mut self, status: u16, code: &str, message: &str) -> Result<Response> {
+        self.log.status = status;
+        self.log.outcome = code.to_owned();
+        if status >= 500 {
+            let message = format!("{message} Request id: {}.", self.log.request_id);
+            json_error(status, code, &message)
+        } else {
+            json_error(status, code, message)
+        }
+    }
+
+    /// Writes the log line.
+    pub(crate) fn finish(mut self) {
+        self.log.duration_ms = Date::now().as_millis().saturating_sub(self.started_ms);
+        console_log!("{}", self.log.to_line());
+    }
+}
+
+/// A random UUID (version 4): the request id, which is also the prompt's `requestId`.
+fn new_request_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // crypto.getRandomValues does not fail in workerd; a clock-based id still tells
+        // requests apart should it ever do so.
+        let now = Date::now().as_millis().to_le_bytes();
+        bytes[..8].copy_from_slice(&now);
+    }
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}

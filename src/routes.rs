@@ -1,0 +1,142 @@
+//! The worker's routes and the checks on a request's path and headers, before any body is read.
+
+/// Longest session id (the `:id` of the route): 128 characters, enough for a UUID with a
+/// prefix, short enough to log and to name a Durable Object.
+pub const MAX_SESSION_ID_LEN: usize = 128;
+
+/// What a path asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route<'a> {
+    /// `/api/sessions/:id/chat`: the AI SDK endpoint.
+    Chat { session: &'a str },
+    /// `/demo/sessions/:id/received`: what the demo agent received.
+    DemoReceived { session: &'a str },
+    /// `/demo/sessions/:id/sent`: what the demo agent sent.
+    DemoSent { session: &'a str },
+    /// Anything else.
+    NotFound,
+}
+
+impl<'a> Route<'a> {
+    /// Matches a URL path (without query).
+    pub fn match_path(path: &'a str) -> Self {
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        match segments.as_slice() {
+            ["api", "sessions", session, "chat"] => Route::Chat { session },
+            ["demo", "sessions", session, "received"] => Route::DemoReceived { session },
+            ["demo", "sessions", session, "sent"] => Route::DemoSent { session },
+            _ => Route::NotFound,
+        }
+    }
+
+    /// The methods the route answers, for `Allow`.
+    pub fn allow(&self) -> &'static str {
+        match self {
+            Route::Chat { .. } => "POST, OPTIONS",
+            Route::DemoReceived { .. } | Route::DemoSent { .. } => "GET",
+            Route::NotFound => "",
+        }
+    }
+
+    /// The session the route names.
+    pub fn session(&self) -> Option<&'a str> {
+        match self {
+            Route::Chat { session }
+            | Route::DemoReceived { session }
+            | Route::DemoSent { session } => Some(session),
+            Route::NotFound => None,
+        }
+    }
+}
+
+/// 1 to [`MAX_SESSION_ID_LEN`] characters of `[A-Za-z0-9._:-]`.
+pub fn valid_session_id(id: &str) -> bool {
+    (1..=MAX_SESSION_ID_LEN).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
+}
+
+/// `application/json` or any `application/*+json`, parameters (`; charset=utf-8`) allowed.
+pub fn is_json_content_type(content_type: Option<&str>) -> bool {
+    let Some(value) = content_type else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_match_their_routes() {
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/chat"),
+            Route::Chat { session: "s1" }
+        );
+        assert_eq!(
+            Route::match_path("/demo/sessions/a:b/received"),
+            Route::DemoReceived { session: "a:b" }
+        );
+        assert_eq!(
+            Route::match_path("/demo/sessions/x/sent"),
+            Route::DemoSent { session: "x" }
+        );
+        for other in [
+            "/",
+            "",
+            "/api/sessions//chat/x",
+            "/api/sessions/s/chat/",
+            "/api/sessions/chat",
+            "/api/session/s/chat",
+            "/API/sessions/s/chat",
+        ] {
+            assert_eq!(Route::match_path(other), Route::NotFound, "{other}");
+        }
+        // An empty id still routes, so it gets the precise 400 rather than a 404.
+        assert_eq!(
+            Route::match_path("/api/sessions//chat"),
+            Route::Chat { session: "" }
+        );
+        assert_eq!(Route::Chat { session: "s" }.allow(), "POST, OPTIONS");
+    }
+
+    #[test]
+    fn session_ids_are_checked() {
+        assert!(valid_session_id("a"));
+        assert!(valid_session_id("user_1:chat-2.v3"));
+        assert!(valid_session_id(&"x".repeat(MAX_SESSION_ID_LEN)));
+        for bad in ["", "a b", "a/b", "é", "a%20b", "<script>"] {
+            assert!(!valid_session_id(bad), "{bad}");
+        }
+        assert!(!valid_session_id(&"x".repeat(MAX_SESSION_ID_LEN + 1)));
+    }
+
+    #[test]
+    fn json_content_types() {
+        for ok in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/vnd.api+json",
+        ] {
+            assert!(is_json_content_type(Some(ok)), "{ok}");
+        }
+        for bad in [
+            None,
+            Some(""),
+            Some("text/plain"),
+            Some("application/jsonx"),
+            Some("text/json"),
+        ] {
+            assert!(!is_json_content_type(bad), "{bad:?}");
+        }
+    }
+}
