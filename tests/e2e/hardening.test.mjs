@@ -1,0 +1,201 @@
+// Auth, CORS, timeouts, frame limits, request ids and log lines, against the built worker in workerd.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import {
+  startWorker, sessionId, chatBody, postChat, readAll, chunksOf, demoLog, prompts, sleep,
+} from "./harness.mjs";
+
+const SECRET = "e2e-secret-that-is-long-enough";
+const ORIGIN = "https://widget.example";
+
+/** An HS256 JWT over `claims`, signed with `secret`. */
+function jwt(claims, secret = SECRET, header = { alg: "HS256", typ: "JWT" }) {
+  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const input = `${enc(header)}.${enc(claims)}`;
+  return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`;
+}
+const now = () => Math.floor(Date.now() / 1000);
+
+let secured;
+let tokened;
+before(async () => {
+  secured = await startWorker({
+    vars: {
+      AUTH_MODE: "jwt",
+      AUTH_SECRET: SECRET,
+      ALLOWED_ORIGINS: `${ORIGIN}, https://app.example`,
+      IDLE_TIMEOUT_MS: "600",
+      FIRST_EVENT_TIMEOUT_MS: "2000",
+      MAX_FRAME_BYTES: "1000",
+    },
+  });
+  tokened = await startWorker({ vars: { AUTH_MODE: "token", AUTH_SECRET: "tok-123" } });
+});
+after(async () => {
+  await secured?.dispose();
+  await tokened?.dispose();
+});
+
+const bearer = (token) => ({ "content-type": "application/json", authorization: `Bearer ${token}` });
+
+async function jsonError(response, status, code) {
+  assert.equal(response.status, status);
+  const body = await response.json();
+  assert.equal(body.error.code, code);
+  return body;
+}
+
+describe("auth", { concurrency: true }, () => {
+  test("jwt: missing, forged, expired, early and wrong-algorithm tokens are 401; another session is 403", async () => {
+    const s = sessionId("auth");
+    const missing = await postChat(secured.base, s, chatBody("hi"));
+    await jsonError(missing, 401, "unauthorized");
+    assert.equal(missing.headers.get("www-authenticate"), "Bearer");
+    const cases = [
+      [jwt({ sessions: "*" }, "not-the-secret"), 401, "invalid_token"],
+      [jwt({ sessions: "*" }, SECRET, { alg: "none" }), 401, "invalid_token"],
+      [jwt({ sessions: "*" }, SECRET, { alg: "HS512" }), 401, "invalid_token"],
+      ["not.a.jwt", 401, "invalid_token"],
+      [jwt({ sessions: "*", exp: now() - 3600 }), 401, "token_expired"],
+      [jwt({ sessions: "*", nbf: now() + 3600 }), 401, "token_not_yet_valid"],
+      [jwt({ sub: "u1", sessions: ["someone-else"] }), 403, "forbidden"],
+      [jwt({ sub: "u1" }), 403, "forbidden"],
+    ];
+    for (const [token, status, code] of cases) {
+      const response = await postChat(secured.base, s, chatBody("hi"), { headers: bearer(token) });
+      await jsonError(response, status, code);
+      if (status === 401) assert.equal(response.headers.get("www-authenticate"), 'Bearer error="invalid_token"');
+    }
+    // Nothing reached the agent.
+    assert.deepEqual(await prompts(secured.base, s), []);
+  });
+
+  test("jwt: a token for the session streams the turn, and its sub reaches the log, not the token", async () => {
+    const s = sessionId("auth-ok");
+    const token = jwt({ sub: "user-42", sessions: [s], exp: now() + 600 });
+    const response = await postChat(secured.base, s, chatBody("/slow 3 10"), { headers: bearer(token) });
+    assert.equal(response.status, 200);
+    const chunks = chunksOf((await readAll(response)).text);
+    assert.equal(chunks.at(-1).type, "finish");
+    const requestId = response.headers.get("x-request-id");
+    await sleep(100);
+    const line = secured.logs.find((l) => l.requestId === requestId);
+    assert.equal(line?.user, "user-42");
+    assert.equal(line.outcome, "finished");
+    assert.ok(!JSON.stringify(secured.logs).includes(token.split(".")[2]), "a token reached the logs");
+  });
+
+  test("token: the exact bearer token opens any session; any other is 401", async () => {
+    const s = sessionId("tok");
+    const ok = await postChat(tokened.base, s, chatBody("/slow 2 10"), { headers: bearer("tok-123") });
+    assert.equal(ok.status, 200);
+    assert.equal(chunksOf((await readAll(ok)).text).at(-1).type, "finish");
+    for (const token of ["tok-12", "tok-1234", "TOK-123"]) {
+      await jsonError(await postChat(tokened.base, s, chatBody("hi"), { headers: bearer(token) }), 401, "invalid_token");
+    }
+  });
+});
+
+describe("cors", { concurrency: true }, () => {
+  const preflight = (origin) =>
+    fetch(`${secured.base}/api/sessions/s/chat`, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization" },
+    });
+
+  test("preflights: 204 with the allow headers for listed origins, nothing for others", async () => {
+    const ok = await preflight(ORIGIN);
+    assert.equal(ok.status, 204);
+    assert.equal(ok.headers.get("access-control-allow-origin"), ORIGIN);
+    assert.equal(ok.headers.get("access-control-allow-methods"), "POST, OPTIONS");
+    assert.equal(ok.headers.get("access-control-allow-headers"), "content-type, authorization");
+    assert.equal(ok.headers.get("access-control-max-age"), "7200");
+    const other = await preflight("https://evil.example");
+    assert.equal(other.status, 204);
+    for (const name of ["access-control-allow-origin", "access-control-allow-methods", "access-control-allow-headers"]) {
+      assert.equal(other.headers.get(name), null, name);
+    }
+  });
+
+  test("responses carry Access-Control-Allow-Origin for listed origins only", async () => {
+    const from = (origin) => postChat(secured.base, "s", chatBody("hi"), { headers: { "content-type": "application/json", origin } });
+    const allowed = await from("https://app.example");
+    assert.equal(allowed.status, 401);
+    assert.equal(allowed.headers.get("access-control-allow-origin"), "https://app.example");
+    assert.equal(allowed.headers.get("vary"), "Origin");
+    const other = await from("https://evil.example");
+    assert.equal(other.headers.get("access-control-allow-origin"), null);
+  });
+});
+
+describe("upstream faults and limits", { concurrency: true }, () => {
+  const open = (s) => ({ headers: bearer(jwt({ sub: "u", sessions: [s] })) });
+
+  test("an agent silent past the idle timeout: in-band error and finish, one abort to the agent", { timeout: 20_000 }, async () => {
+    const s = sessionId("idle");
+    const started = Date.now();
+    const response = await postChat(secured.base, s, chatBody("/hang"), open(s));
+    assert.equal(response.status, 200);
+    const chunks = chunksOf((await readAll(response)).text);
+    assert.deepEqual(chunks.map((c) => c.type).slice(-3), ["finish-step", "error", "finish"]);
+    assert.equal(chunks.at(-2).errorText, "the agent did not respond in time");
+    assert.ok(Date.now() - started < 10_000, "the stream outlived its timeout by far");
+    await sleep(200);
+    const received = await demoLog(secured.base, s, "received");
+    const requestId = response.headers.get("x-request-id");
+    const aborts = received.filter((e) => e.frame.type === "abort");
+    assert.deepEqual(aborts.map((e) => e.frame.requestId), [requestId]);
+    assert.equal(received.find((e) => e.frame.type === "prompt").frame.requestId, requestId);
+  });
+
+  test("frames over MAX_FRAME_BYTES are skipped; the rest of the turn streams", { timeout: 20_000 }, async () => {
+    const s = sessionId("frame");
+    const big = "x".repeat(2000);
+    const log = [
+      JSON.stringify({ type: "message.create", turnId: "t1" }),
+      JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: "small " }),
+      JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: big }),
+      "not json",
+      JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: "end" }),
+      JSON.stringify({ type: "message.finalize", turnId: "t1", reason: "end_turn" }),
+    ].join("\n");
+    const response = await postChat(secured.base, s, chatBody(`/replay\n${log}`), open(s));
+    const chunks = chunksOf((await readAll(response)).text);
+    const text = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+    assert.equal(text, "small end");
+    assert.equal(chunks.at(-1).type, "finish");
+    await sleep(100);
+    const line = secured.logs.find((l) => l.requestId === response.headers.get("x-request-id"));
+    assert.equal(line?.skippedFrames, 2);
+  });
+
+  test("a 5xx names the request id that the log line and x-request-id carry", async () => {
+    const s = `throw-${sessionId("5xx")}`;
+    const response = await postChat(secured.base, s, chatBody("hi"), open(s));
+    const body = await jsonError(response, 503, "agent_unavailable");
+    const requestId = response.headers.get("x-request-id");
+    assert.match(requestId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.ok(body.error.message.includes(requestId), body.error.message);
+    assert.ok(!/SESSION_AGENT|Error:|https?:\/\//.test(body.error.message), body.error.message);
+    await sleep(100);
+    assert.equal(secured.logs.filter((l) => l.requestId === requestId).length, 1);
+  });
+
+  test("one log line per request, without message content", async () => {
+    const s = sessionId("log");
+    const marker = "zebra-quartz-9931";
+    const response = await postChat(secured.base, s, chatBody(`/slow 2 10 ${marker}`), open(s));
+    await readAll(response);
+    await sleep(100);
+    const requestId = response.headers.get("x-request-id");
+    const lines = secured.logs.filter((l) => l.requestId === requestId);
+    assert.equal(lines.length, 1);
+    assert.deepEqual(
+      Object.keys(lines[0]).sort(),
+      ["bytes", "chunks", "durationMs", "method", "outcome", "path", "requestId", "session", "skippedFrames", "status", "user"],
+    );
+    assert.ok(lines[0].chunks > 0 && lines[0].bytes > 0);
+    assert.ok(!JSON.stringify(secured.logs).includes(marker), "prompt text reached the logs");
+  });
+});
