@@ -2,9 +2,10 @@
 //! `GET /demo/sessions/:id/received` (every frame the agent got, with its time) and
 //! `GET /demo/sessions/:id/sent` (every frame it sent). Both ask the session's object.
 
-use worker::{console_error, Env, Headers, Response};
+use worker::{console_error, Env, Response};
 
 use super::config::AGENT_BINDING;
+use super::errors::json_response;
 use super::exchange::Exchange;
 
 pub(crate) async fn forward(
@@ -31,13 +32,7 @@ pub(crate) async fn forward(
             let body = response.text().await?;
             exchange.log.status = status;
             exchange.log.outcome = "demo_log".into();
-            let headers = Headers::new();
-            headers.set("content-type", "application/json; charset=utf-8")?;
-            headers.set("cache-control", "no-store")?;
-            Ok(Response::builder()
-                .with_status(status)
-                .with_headers(headers)
-                .fixed(body.into_bytes()))
+            json_response(status, body)
         }
         Err(err) => {
             console_error!("demo log {log}: {err}");

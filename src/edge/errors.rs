@@ -6,13 +6,18 @@ use crate::error_body::error_json;
 
 /// A JSON error response with `status`, a stable `code` and a plain `message`.
 pub(crate) fn json_error(status: u16, code: &str, message: &str) -> Result<Response> {
+    json_response(status, error_json(code, message))
+}
+
+/// A JSON response that is never cached.
+pub(crate) fn json_response(status: u16, json: String) -> Result<Response> {
     let headers = Headers::new();
     headers.set("content-type", "application/json; charset=utf-8")?;
     headers.set("cache-control", "no-store")?;
     Ok(Response::builder()
         .with_status(status)
         .with_headers(headers)
-        .fixed(error_json(code, message).into_bytes()))
+        .fixed(json.into_bytes()))
 }
 
 /// The message of every 404.
