@@ -1,4 +1,4 @@
-//! Native micro-benchmarks of the translator + SSE encoder against a `serde_json` floor (issue 5, part 1).
+//! Native micro-benchmarks: the translator + SSE encoder beside a `serde_json` floor (issue 5).
 //!
 //! Each synthetic turn is a list of V2 frames (JSON text, as the Durable Object sends them),
 //! generated here, not read from fixtures. Sizes come from issue 5:
@@ -72,10 +72,11 @@ impl Rng {
     }
 }
 
-/// A synthetic turn: its frames and what one run of the translator writes for it.
+/// A synthetic turn: its frames and the SSE bytes one run of each side writes for it.
 struct Turn {
     frames: Vec<String>,
-    out_bytes: u64,
+    translator_bytes: u64,
+    floor_bytes: u64,
 }
 
 struct Gen {
@@ -135,7 +136,8 @@ impl Gen {
             frame
         };
         self.push(with(json!({"status": "pending"})));
-        let args = json!({"path": format!("/workspace/src/module_{i}.rs"), "pattern": "fn main", "limit": 50});
+        let path = format!("/workspace/src/module_{i}.rs");
+        let args = json!({"path": path, "pattern": "fn main", "limit": 50});
         self.push(with(json!({"status": "running", "args": args})));
         let content: String = (0..6)
             .map(|l| {
@@ -182,9 +184,15 @@ static WORKLOADS: LazyLock<Vec<(&'static str, Turn)>> = LazyLock::new(|| {
         .map(|&name| {
             let frames = generate(name);
             let mut out = Vec::new();
-            let out_bytes = translate(&frames, &mut out);
+            let translator_bytes = translate(&frames, &mut out);
             assert!(out.ends_with(b"data: [DONE]\n\n"), "{name}: no [DONE]");
-            (name, Turn { frames, out_bytes })
+            let floor_bytes = floor(&frames, &mut out);
+            let turn = Turn {
+                frames,
+                translator_bytes,
+                floor_bytes,
+            };
+            (name, turn)
         })
         .collect()
 });
@@ -222,26 +230,29 @@ fn floor(frames: &[String], out: &mut Vec<u8>) -> u64 {
     bytes
 }
 
-fn bench_with(bencher: Bencher, name: &str, run: fn(&[String], &mut Vec<u8>) -> u64) {
-    let turn = turn(name);
+type Run = fn(&[String], &mut Vec<u8>) -> u64;
+
+fn bench_with(bencher: Bencher, frames: &[String], bytes: u64, run: Run) {
     let mut out = Vec::new();
     bencher
-        .counter(ItemsCount::new(turn.frames.len()))
-        .counter(BytesCount::new(turn.out_bytes))
-        .bench_local(|| run(&turn.frames, &mut out));
+        .counter(ItemsCount::new(frames.len()))
+        .counter(BytesCount::new(bytes))
+        .bench_local(|| run(frames, &mut out));
 }
 
 #[divan::bench(args = TURNS, sample_count = 20)]
 fn translator(bencher: Bencher, name: &str) {
-    bench_with(bencher, name, translate);
+    let turn = turn(name);
+    bench_with(bencher, &turn.frames, turn.translator_bytes, translate);
 }
 
 #[divan::bench(args = TURNS, sample_count = 20)]
 fn serde_floor(bencher: Bencher, name: &str) {
-    bench_with(bencher, name, floor);
+    let turn = turn(name);
+    bench_with(bencher, &turn.frames, turn.floor_bytes, floor);
 }
 
-fn time(run: fn(&[String], &mut Vec<u8>) -> u64, frames: &[String], out: &mut Vec<u8>) -> f64 {
+fn time(run: Run, frames: &[String], out: &mut Vec<u8>) -> f64 {
     let start = Instant::now();
     black_box(run(frames, out));
     start.elapsed().as_secs_f64()
@@ -260,13 +271,13 @@ fn table() {
         .unwrap_or(9)
         .max(1);
     println!("\nnative translator vs serde_json floor ({rounds} paired rounds, medians)");
-    println!(
-        "{:<11} {:<10} {:>8} {:>12} {:>9} {:>14}",
-        "turn", "impl", "events", "events/s", "MB/s", "vs floor"
-    );
+    let row = |cells: [&str; 5]| {
+        let [turn, side, events, mbs, ratio] = cells;
+        println!("{turn:<11} {side:<10} {events:>10} {mbs:>8} {ratio:>9}");
+    };
+    row(["turn", "side", "events/s", "MB/s", "vs floor"]);
     let mut out = Vec::new();
     for (name, turn) in WORKLOADS.iter() {
-        let floor_bytes = floor(&turn.frames, &mut out);
         let (mut t, mut f, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..rounds {
             let tt = time(translate, &turn.frames, &mut out);
@@ -275,31 +286,25 @@ fn table() {
             t.push(tt);
             f.push(ft);
         }
-        let events = turn.frames.len();
-        let ratio = median(ratios);
-        for (who, secs, bytes, shown) in [
+        let ratio = format!("{:.2}x", median(ratios));
+        let events = turn.frames.len() as f64;
+        let sides = [
             (
                 "translator",
                 median(t),
-                turn.out_bytes,
-                format!("{ratio:.2}x"),
+                turn.translator_bytes,
+                ratio.as_str(),
             ),
-            ("floor", median(f), floor_bytes, "1.00x".to_owned()),
-        ] {
-            println!(
-                "{:<11} {:<10} {:>8} {:>12.0} {:>9.1} {:>14}",
-                name,
-                who,
-                events,
-                events as f64 / secs,
-                bytes as f64 / secs / 1e6,
-                shown
-            );
+            ("floor", median(f), turn.floor_bytes, ""),
+        ];
+        for (side, secs, bytes, ratio) in sides {
+            let rate = format!("{:.2}M", events / secs / 1e6);
+            let mbs = format!("{:.0}", bytes as f64 / secs / 1e6);
+            row([name, side, &rate, &mbs, ratio]);
         }
     }
-    println!(
-        "vs floor = floor time / translator time = translator throughput / floor's (goal >= 0.80x)"
-    );
+    println!("events: V2 frames in; MB/s: SSE bytes out; vs floor: floor time / translator time,");
+    println!("i.e. translator throughput / the floor's (issue 5's goal: >= 0.80x).");
 }
 
 /// `BENCH_TABLE_ONLY=1` skips divan (a quicker run, or one to profile); `BENCH_NO_TABLE=1`
