@@ -25,10 +25,27 @@ pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 
 /// Appends one chunk as an SSE event.
 pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
-    out.extend_from_slice(b"data: ");
     // Writing into a Vec cannot fail, and a UiChunk always serialises.
-    let _ = serde_json::to_writer(&mut *out, chunk);
-    out.extend_from_slice(b"\n\n");
+    match chunk {
+        // Most of a stream: written by hand, byte for byte what the derived form writes.
+        UiChunk::TextDelta { id, delta } => write_delta(out, b"text-delta", id, delta),
+        UiChunk::ReasoningDelta { id, delta } => write_delta(out, b"reasoning-delta", id, delta),
+        chunk => {
+            out.extend_from_slice(b"data: ");
+            let _ = serde_json::to_writer(&mut *out, chunk);
+            out.extend_from_slice(b"\n\n");
+        }
+    }
+}
+
+fn write_delta(out: &mut Vec<u8>, kind: &[u8], id: &str, delta: &str) {
+    out.extend_from_slice(b"data: {\"type\":\"");
+    out.extend_from_slice(kind);
+    out.extend_from_slice(b"\",\"id\":");
+    let _ = serde_json::to_writer(&mut *out, id);
+    out.extend_from_slice(b",\"delta\":");
+    let _ = serde_json::to_writer(&mut *out, delta);
+    out.extend_from_slice(b"}\n\n");
 }
 
 #[cfg(test)]
@@ -66,6 +83,27 @@ mod tests {
             event(&delta("\u{2028}\u{2029}😀")),
             "data: {\"type\":\"text-delta\",\"id\":\"a\",\"delta\":\"\u{2028}\u{2029}😀\"}\n\n"
         );
+    }
+
+    #[test]
+    fn hand_written_deltas_match_the_derived_form() {
+        for text in [
+            "",
+            "plain",
+            "quote \" and \\ and \u{7f}\u{1f}",
+            "\u{2028}😀\r\n",
+        ] {
+            for chunk in [
+                delta(text),
+                UiChunk::ReasoningDelta {
+                    id: "r\"1".into(),
+                    delta: text.into(),
+                },
+            ] {
+                let derived = format!("data: {}\n\n", serde_json::to_string(&chunk).unwrap());
+                assert_eq!(event(&chunk), derived);
+            }
+        }
     }
 
     #[test]

@@ -5,45 +5,38 @@
 //! object with a string `type`, or a known frame whose fields have the wrong shape, is a
 //! [`FrameError`]: the caller skips and logs it; nothing panics.
 
+use std::borrow::Cow;
+
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// One frame received from the Durable Object.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "type")]
+#[derive(Debug, Clone)]
 pub enum Frame {
-    /// A new assistant turn starts.
-    #[serde(rename = "message.create")]
+    /// A new assistant turn starts (`message.create`).
     MessageCreate(MessageCreate),
-    /// An incremental text token of a turn.
-    #[serde(rename = "message.part.text-delta")]
+    /// An incremental text token of a turn (`message.part.text-delta`).
     TextDelta(TurnDelta),
-    /// An incremental token of the model's reasoning (extension).
-    #[serde(rename = "message.part.reasoning-delta")]
+    /// An incremental token of the model's reasoning (`message.part.reasoning-delta`,
+    /// extension).
     ReasoningDelta(TurnDelta),
-    /// A tool call's lifecycle step.
-    #[serde(rename = "message.part.tool-update")]
+    /// A tool call's lifecycle step (`message.part.tool-update`).
     ToolUpdate(ToolUpdate),
-    /// A turn ended.
-    #[serde(rename = "message.finalize")]
+    /// A turn ended (`message.finalize`).
     Finalize(Finalize),
-    /// The agent is idle and ready for the next prompt.
-    #[serde(rename = "complete")]
+    /// The agent is idle and ready for the next prompt (`complete`).
     Complete,
-    /// The agent's activity phase.
-    #[serde(rename = "agentStatus")]
+    /// The agent's activity phase (`agentStatus`).
     AgentStatus(AgentStatus),
-    /// Legacy text delta of the current turn.
-    #[serde(rename = "chunk")]
+    /// Legacy text delta of the current turn (`chunk`).
     Chunk(Chunk),
-    /// The agent asks the user something.
-    #[serde(rename = "question")]
+    /// The agent asks the user something (`question`).
     Question(Question),
-    /// A session-level error.
-    #[serde(rename = "error")]
+    /// A session-level error (`error`).
     Error(SessionError),
     /// Any other frame (`init`, `message`, `status`, domain events, future types).
-    #[serde(other)]
     Other,
 }
 
@@ -85,17 +78,19 @@ pub enum ToolStatus {
 }
 
 /// `message.part.tool-update`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolUpdate {
     pub turn_id: String,
     pub call_id: String,
     pub tool_name: String,
     pub status: ToolStatus,
+    /// The tool's input, kept as the agent wrote it (never rebuilt as a tree).
     #[serde(default)]
-    pub args: Option<Value>,
+    pub args: Option<Box<RawValue>>,
+    /// The tool's output, kept as the agent wrote it.
     #[serde(default)]
-    pub result: Option<Value>,
+    pub result: Option<Box<RawValue>>,
     /// The failure text of a tool in `error`; agents send a string or `{ message }`.
     #[serde(default)]
     pub error: Option<Value>,
@@ -178,8 +173,48 @@ impl std::fmt::Display for FrameError {
 }
 
 /// Parses one WebSocket text message.
+///
+/// The `type` is read first — straight from the text when the frame starts with it, as
+/// agents write it, else in a tag-only pass — and then the frame is parsed once, into the
+/// struct of that type: no intermediate tree of the whole frame is built.
 pub fn parse_frame(text: &str) -> Result<Frame, FrameError> {
-    serde_json::from_str(text).map_err(|e| FrameError(e.to_string()))
+    fn typed<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FrameError> {
+        serde_json::from_str(text).map_err(|e| FrameError(e.to_string()))
+    }
+    #[derive(Deserialize)]
+    struct Tag<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+    }
+    let sniffed = text
+        .strip_prefix(r#"{"type":""#)
+        .and_then(|rest| rest.split_once('"'))
+        .map(|(kind, _)| kind)
+        .filter(|kind| !kind.contains('\\'));
+    let kind = match sniffed {
+        Some(kind) => Cow::Borrowed(kind),
+        None => typed::<Tag<'_>>(text)?.kind,
+    };
+    Ok(match kind.as_ref() {
+        "message.create" => Frame::MessageCreate(typed(text)?),
+        "message.part.text-delta" => Frame::TextDelta(typed(text)?),
+        "message.part.reasoning-delta" => Frame::ReasoningDelta(typed(text)?),
+        "message.part.tool-update" => Frame::ToolUpdate(typed(text)?),
+        "message.finalize" => Frame::Finalize(typed(text)?),
+        "agentStatus" => Frame::AgentStatus(typed(text)?),
+        "chunk" => Frame::Chunk(typed(text)?),
+        "question" => Frame::Question(typed(text)?),
+        "error" => Frame::Error(typed(text)?),
+        other => {
+            // Still a whole JSON value: a frame cut short is malformed, not ignored.
+            typed::<IgnoredAny>(text)?;
+            if other == "complete" {
+                Frame::Complete
+            } else {
+                Frame::Other
+            }
+        }
+    })
 }
 
 /// The human text of an error value: a non-empty string, or an object's `message` string.
@@ -246,13 +281,16 @@ mod tests {
             r#"{"type":"message.create","turnId":"t1","channelType":"web","requestId":"r1","x":1}"#,
         )
         .unwrap();
+        let Frame::MessageCreate(create) = create else {
+            panic!("not a message.create")
+        };
         assert_eq!(
             create,
-            Frame::MessageCreate(MessageCreate {
+            MessageCreate {
                 turn_id: "t1".into(),
                 channel_type: Some("web".into()),
                 request_id: Some("r1".into()),
-            })
+            }
         );
         let tool = parse_frame(
             r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"ls","status":"running","args":{"p":1}}"#,
@@ -262,25 +300,45 @@ mod tests {
             panic!("not a tool update")
         };
         assert_eq!(tool.status, ToolStatus::Running);
-        assert_eq!(tool.args, Some(json!({"p": 1})));
         assert_eq!(
-            parse_frame(r#"{"type":"complete"}"#).unwrap(),
-            Frame::Complete
+            tool.args.map(|a| a.get().to_owned()).as_deref(),
+            Some(r#"{"p":1}"#)
         );
+        assert!(matches!(
+            parse_frame(r#"{"type":"complete"}"#),
+            Ok(Frame::Complete)
+        ));
         let fin = parse_frame(r#"{"type":"message.finalize","turnId":"t","reason":"later"}"#);
         assert!(matches!(fin, Ok(Frame::Finalize(f)) if f.reason == FinishReason::Unknown));
     }
 
     #[test]
+    fn the_type_may_stand_anywhere() {
+        let late = r#"{"turnId":"t","delta":"x","type":"message.part.text-delta"}"#;
+        let spaced = r#" { "type" : "message.part.text-delta", "turnId":"t","delta":"x"}"#;
+        let escaped = r#"{"type":"message.part.text\u002ddelta","turnId":"t","delta":"x"}"#;
+        for text in [late, spaced, escaped] {
+            assert!(
+                matches!(parse_frame(text), Ok(Frame::TextDelta(_))),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            parse_frame(r#"{"x":1,"type":"complete"}"#),
+            Ok(Frame::Complete)
+        ));
+    }
+
+    #[test]
     fn unknown_types_are_other_and_garbage_is_an_error() {
-        assert_eq!(
-            parse_frame(r#"{"type":"git-state","x":[1]}"#).unwrap(),
-            Frame::Other
-        );
-        assert_eq!(
-            parse_frame(r#"{"type":"init","messages":[]}"#).unwrap(),
-            Frame::Other
-        );
+        assert!(matches!(
+            parse_frame(r#"{"type":"git-state","x":[1]}"#),
+            Ok(Frame::Other)
+        ));
+        assert!(matches!(
+            parse_frame(r#"{"type":"init","messages":[]}"#),
+            Ok(Frame::Other)
+        ));
         for bad in [
             "",
             "not json",
@@ -290,6 +348,9 @@ mod tests {
             r#"{"type":7}"#,
             r#"{"type":"message.part.text-delta","turnId":"t","delta":5}"#,
             r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"x","status":"weird"}"#,
+            r#"{"type":"complete""#,
+            r#"{"type":"git-state",}"#,
+            r#"{"type":"message.create"}"#,
         ] {
             assert!(parse_frame(bad).is_err(), "{bad:?} parsed");
         }

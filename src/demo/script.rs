@@ -7,7 +7,7 @@
 //! | --- | --- |
 //! | `/replay` + newline + V2 frames, one a line | the lines verbatim, ~1 ms apart, then close 1000 |
 //! | `/slow N [MS]` | N deltas MS apart (default 100) |
-//! | `/flood N` | N deltas (up to 1,000,000), no delay, sent in batches |
+//! | `/flood N [RATE]` | N deltas (up to 1,000,000), no delay, sent in batches; at most RATE a second when given |
 //! | `/stamp N [MS]` | N deltas (up to 1,000,000) MS apart (default 0), each carrying its send time |
 //! | `/hang` | `message.create`, then silence |
 //! | `/drop` | a few deltas, then close 1011 |
@@ -29,6 +29,8 @@ const MAX_LAZY_DELTAS: u64 = 1_000_000;
 /// Largest `/flood` whose `message.finalize` carries the whole text as `finalText` (as it did
 /// when this was its maximum); a larger one sends none rather than a frame of megabytes.
 const MAX_FINAL_TEXT_DELTAS: u64 = 100_000;
+/// Highest `/flood` rate accepted, in deltas a second (beyond it, a flood is unpaced anyway).
+const MAX_RATE: u64 = 10_000_000;
 /// `/stamp`'s pause when none is given: none, deltas go back to back like `/flood`'s.
 const DEFAULT_STAMP_INTERVAL_MS: u64 = 0;
 /// Most frames sent back to back before the agent yields to the event loop (a 0 ms timer), so
@@ -90,25 +92,44 @@ struct LazyDeltas {
     next: u64,
     count: u64,
     interval_ms: u64,
+    /// `/flood`'s RATE: delta `i` is due `(i - 1) / RATE` seconds after the first was made
+    /// (late timers are caught up on, never exceeded on average).
+    per_second: Option<u64>,
+    /// When the first delta was made (`Date.now()`), for the rate.
+    started_ms: Option<f64>,
 }
 
 impl LazyDeltas {
+    /// How long delta `i` waits after the previous step: the interval, or what the rate needs.
+    fn wait_ms(&mut self, i: u64) -> u64 {
+        let Some(rate) = self.per_second else {
+            return self.interval_ms;
+        };
+        let now = js_sys::Date::now();
+        let started = *self.started_ms.get_or_insert(now);
+        let due = started + (i - 1) as f64 * 1000.0 / rate as f64;
+        // Timers are whole milliseconds: a delta due within the next one goes now.
+        if due > now + 1.0 {
+            (due - now).ceil() as u64
+        } else {
+            0
+        }
+    }
+
     fn next_step(&mut self) -> Option<Step> {
         if self.next > self.count {
             return None;
         }
         let i = self.next;
         self.next += 1;
+        let wait_ms = self.wait_ms(i);
         let action = match self.kind {
             LazyKind::Numbered => {
                 Action::SendUnlogged(delta(&self.turn, &numbered_delta(i)).to_string())
             }
             LazyKind::Stamped => Action::Stamp(i),
         };
-        Some(Step {
-            wait_ms: self.interval_ms,
-            action,
-        })
+        Some(Step { wait_ms, action })
     }
 
     /// The frames after the last delta. A `/flood` small enough repeats its text as
@@ -282,7 +303,12 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
         }
         Some("/flood") => {
             let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
-            lazy(turn, request_id, LazyKind::Numbered, n, 0)
+            let rate = count(words.next(), 0, MAX_RATE);
+            let mut script = lazy(turn, request_id, LazyKind::Numbered, n, 0);
+            if let Some(deltas) = script.lazy.as_mut() {
+                deltas.per_second = (rate > 0).then_some(rate);
+            }
+            script
         }
         Some("/stamp") => {
             let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
@@ -374,6 +400,8 @@ fn lazy(
         next: 1,
         count,
         interval_ms,
+        per_second: None,
+        started_ms: None,
     });
     script
 }

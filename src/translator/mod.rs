@@ -131,12 +131,12 @@ impl Translator {
     fn push_open(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
         match frame {
             Frame::TextDelta(d) if self.is_ours(&d.turn_id) => {
-                self.parts.delta(PartKind::Text, &d.delta, out)
+                self.parts.delta(PartKind::Text, d.delta, out)
             }
             Frame::ReasoningDelta(d) if self.is_ours(&d.turn_id) => {
-                self.parts.delta(PartKind::Reasoning, &d.delta, out)
+                self.parts.delta(PartKind::Reasoning, d.delta, out)
             }
-            Frame::Chunk(c) => self.parts.delta(PartKind::Text, &c.content, out),
+            Frame::Chunk(c) => self.parts.delta(PartKind::Text, c.content, out),
             Frame::ToolUpdate(update) if self.is_ours(&update.turn_id) => {
                 if self.tools.would_emit(&update) {
                     self.parts.close(out);
@@ -158,7 +158,7 @@ impl Translator {
                 });
             }
             Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
-                if let Some(text) = fin.final_text.as_deref() {
+                if let Some(text) = fin.final_text {
                     if !self.parts.streamed_text() {
                         self.parts.delta(PartKind::Text, text, out);
                     }

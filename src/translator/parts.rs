@@ -21,7 +21,7 @@ pub struct OpenParts {
 impl OpenParts {
     /// Appends `delta` to the open part of `kind`, first closing a part of the other kind
     /// and opening a new one where needed. An empty delta emits nothing.
-    pub fn delta(&mut self, kind: PartKind, delta: &str, out: &mut Vec<UiChunk>) {
+    pub fn delta(&mut self, kind: PartKind, delta: String, out: &mut Vec<UiChunk>) {
         if delta.is_empty() {
             return;
         }
@@ -30,14 +30,8 @@ impl OpenParts {
             _ => self.open_new(kind, out),
         };
         out.push(match kind {
-            PartKind::Text => UiChunk::TextDelta {
-                id,
-                delta: delta.to_owned(),
-            },
-            PartKind::Reasoning => UiChunk::ReasoningDelta {
-                id,
-                delta: delta.to_owned(),
-            },
+            PartKind::Text => UiChunk::TextDelta { id, delta },
+            PartKind::Reasoning => UiChunk::ReasoningDelta { id, delta },
         });
     }
 
@@ -84,7 +78,7 @@ mod tests {
         let mut out = Vec::new();
         for (kind, delta) in steps {
             match kind {
-                Some(k) => parts.delta(*k, delta, &mut out),
+                Some(k) => parts.delta(*k, delta.to_string(), &mut out),
                 None => parts.close(&mut out),
             }
         }
@@ -139,9 +133,9 @@ mod tests {
     fn streamed_text_counts_only_text() {
         let mut parts = OpenParts::default();
         let mut out = Vec::new();
-        parts.delta(PartKind::Reasoning, "r", &mut out);
+        parts.delta(PartKind::Reasoning, "r".into(), &mut out);
         assert!(!parts.streamed_text());
-        parts.delta(PartKind::Text, "t", &mut out);
+        parts.delta(PartKind::Text, "t".into(), &mut out);
         assert!(parts.streamed_text());
     }
 }

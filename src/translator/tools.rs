@@ -5,10 +5,16 @@
 //! shows up `completed`), repeat them, or send `args` late, so every update moves the
 //! call forward to where it says it is, synthesising the chunks it skipped, and an
 //! update that moves nothing emits nothing. A call never goes backwards.
+//!
+//! `args` and `result` travel as the agent wrote them (raw JSON, never rebuilt as a tree).
 
-use std::collections::hash_map::{Entry, HashMap};
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
 
 use crate::ui::UiChunk;
 use crate::v2::{error_text, ToolStatus, ToolUpdate};
@@ -18,27 +24,27 @@ pub const DEFAULT_FAILURE: &str = "Operation failed";
 /// The text of a tool in `error` whose update carries no error text.
 pub const DEFAULT_TOOL_ERROR: &str = "Tool failed";
 
-/// How far a tool call got on the client.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Stage {
-    InputStarted,
-    InputAvailable,
-    Done,
-}
-
+/// A tool call that has not reached its output yet.
 #[derive(Debug)]
 struct Call {
     name: String,
-    args: Option<Value>,
-    stage: Stage,
+    /// The latest `args`, until they become the call's input.
+    args: Option<Box<RawValue>>,
+    /// Whether `tool-input-available` went out.
+    has_input: bool,
     /// Order of first appearance, so the end closes calls in the order they opened.
     seq: u64,
 }
 
 /// The tool calls of one turn.
+///
+/// Open calls keep their name and pending args; a finished call keeps only a 64-bit hash
+/// of its id (to ignore its repeats), so a turn with many tools holds little memory.
 #[derive(Debug, Default)]
 pub struct Tools {
-    calls: HashMap<String, Call>,
+    open: HashMap<String, Call>,
+    finished: HashSet<u64>,
+    hasher: RandomState,
     seen: u64,
 }
 
@@ -55,47 +61,54 @@ impl Tools {
             error,
             ..
         } = update;
-        let call = match self.calls.entry(call_id.clone()) {
-            Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => {
-                out.push(input_start(&call_id, &tool_name));
-                self.seen += 1;
-                entry.insert(Call {
-                    name: tool_name,
-                    args: None,
-                    stage: Stage::InputStarted,
-                    seq: self.seen,
-                })
-            }
-        };
-        if args.is_some() {
-            call.args = args;
-        }
-        if call.stage == Stage::Done {
+        let id_hash = self.hasher.hash_one(&call_id);
+        if self.finished.contains(&id_hash) {
             return;
+        }
+        if !self.open.contains_key(&call_id) {
+            out.push(UiChunk::ToolInputStart {
+                tool_call_id: call_id.clone(),
+                tool_name: tool_name.clone(),
+                provider_executed: true,
+                dynamic: true,
+            });
+            self.seen += 1;
+            let call = Call {
+                name: tool_name,
+                args: None,
+                has_input: false,
+                seq: self.seen,
+            };
+            self.open.insert(call_id.clone(), call);
+        }
+        let Some(call) = self.open.get_mut(&call_id) else {
+            return;
+        };
+        if args.is_some() && !call.has_input {
+            call.args = args;
         }
         let wants_input = match status {
             ToolStatus::Pending => false,
             ToolStatus::Running => call.args.is_some(),
             ToolStatus::Completed | ToolStatus::Error => true,
         };
-        if wants_input && call.stage < Stage::InputAvailable {
-            call.stage = Stage::InputAvailable;
+        if wants_input && !call.has_input {
             out.push(input_available(&call_id, call));
         }
         let outcome = match status {
             ToolStatus::Pending | ToolStatus::Running => return,
-            ToolStatus::Completed => match result.as_ref().and_then(failure_text) {
+            ToolStatus::Completed => match result.as_deref().and_then(failure_text) {
                 Some(text) => Err(text),
-                None => Ok(result.unwrap_or(Value::Null)),
+                None => Ok(result.map_or_else(null, one_line)),
             },
             ToolStatus::Error => Err(error
                 .as_ref()
                 .and_then(error_text)
-                .or_else(|| result.as_ref().and_then(failure_text))
+                .or_else(|| result.as_deref().and_then(failure_text))
                 .unwrap_or_else(|| DEFAULT_TOOL_ERROR.to_owned())),
         };
-        call.stage = Stage::Done;
+        self.open.remove(&call_id);
+        self.finished.insert(id_hash);
         out.push(match outcome {
             Ok(output) => UiChunk::ToolOutputAvailable {
                 tool_call_id: call_id,
@@ -109,16 +122,21 @@ impl Tools {
 
     /// Whether [`Tools::apply`] would emit anything for this update.
     pub fn would_emit(&self, update: &ToolUpdate) -> bool {
-        let Some(call) = self.calls.get(&update.call_id) else {
+        if self
+            .finished
+            .contains(&self.hasher.hash_one(&update.call_id))
+        {
+            return false;
+        }
+        let Some(call) = self.open.get(&update.call_id) else {
             return true;
         };
-        match (call.stage, update.status) {
-            (Stage::Done, _) => false,
-            (_, ToolStatus::Completed | ToolStatus::Error) => true,
-            (Stage::InputStarted, ToolStatus::Running) => {
-                update.args.is_some() || call.args.is_some()
+        match update.status {
+            ToolStatus::Completed | ToolStatus::Error => true,
+            ToolStatus::Running => {
+                !call.has_input && (update.args.is_some() || call.args.is_some())
             }
-            _ => false,
+            ToolStatus::Pending => false,
         }
     }
 
@@ -126,39 +144,25 @@ impl Tools {
     /// order the calls first appeared, so no tool is ever left running. A call that
     /// never got its input first gets `tool-input-available`, as any skipped state does.
     pub fn close_all(&mut self, reason: &str, out: &mut Vec<UiChunk>) {
-        let mut open: Vec<(&String, &mut Call)> = self
-            .calls
-            .iter_mut()
-            .filter(|(_, call)| call.stage != Stage::Done)
-            .collect();
+        let mut open: Vec<(String, Call)> = self.open.drain().collect();
         open.sort_by_key(|(_, call)| call.seq);
-        for (id, call) in open {
-            if call.stage == Stage::InputStarted {
-                out.push(input_available(id, call));
+        for (id, mut call) in open {
+            if !call.has_input {
+                out.push(input_available(&id, &mut call));
             }
-            call.stage = Stage::Done;
-            out.push(output_error(id.clone(), reason.to_owned()));
+            self.finished.insert(self.hasher.hash_one(&id));
+            out.push(output_error(id, reason.to_owned()));
         }
     }
 }
 
-fn input_available(call_id: &str, call: &Call) -> UiChunk {
+/// `tool-input-available` with the call's args (or `{}`), which the call gives up.
+fn input_available(call_id: &str, call: &mut Call) -> UiChunk {
+    call.has_input = true;
     UiChunk::ToolInputAvailable {
         tool_call_id: call_id.to_owned(),
         tool_name: call.name.clone(),
-        input: call
-            .args
-            .clone()
-            .unwrap_or_else(|| Value::Object(Map::new())),
-        provider_executed: true,
-        dynamic: true,
-    }
-}
-
-fn input_start(call_id: &str, name: &str) -> UiChunk {
-    UiChunk::ToolInputStart {
-        tool_call_id: call_id.to_owned(),
-        tool_name: name.to_owned(),
+        input: call.args.take().map_or_else(empty_object, one_line),
         provider_executed: true,
         dynamic: true,
     }
@@ -173,23 +177,57 @@ fn output_error(tool_call_id: String, error_text: String) -> UiChunk {
     }
 }
 
+fn null() -> Box<RawValue> {
+    RawValue::NULL.to_owned()
+}
+
+fn empty_object() -> Box<RawValue> {
+    RawValue::from_string("{}".to_owned()).unwrap_or_else(|_| null())
+}
+
+/// The agent's JSON as it wrote it, unless it spans lines (pretty-printed): then compacted,
+/// since a line break would end the SSE event it travels in.
+fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
+    if !raw.get().contains(['\n', '\r']) {
+        return raw;
+    }
+    serde_json::from_str::<Value>(raw.get())
+        .ok()
+        .and_then(|value| serde_json::value::to_raw_value(&value).ok())
+        .unwrap_or(raw)
+}
+
+/// The fields of a result that can report failure; everything else is skipped unread.
+#[derive(Deserialize)]
+struct FailureProbe {
+    #[serde(default)]
+    success: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+    #[serde(default)]
+    message: Option<Value>,
+}
+
 /// The failure a `completed` tool's result reports, per seed 003's three shapes:
 /// `{ success: false, error: { message } }`, `{ error: true, message }`, `{ error: "…" }`.
-pub fn failure_text(result: &Value) -> Option<String> {
-    let obj = result.as_object()?;
+pub fn failure_text(result: &RawValue) -> Option<String> {
+    if !result.get().trim_start().starts_with('{') {
+        return None;
+    }
+    let probe: FailureProbe = serde_json::from_str(result.get()).ok()?;
     let text_or_default = |v: Option<&Value>| {
         v.and_then(error_text)
             .unwrap_or_else(|| DEFAULT_FAILURE.to_owned())
     };
-    if obj.get("success") == Some(&Value::Bool(false)) {
-        return Some(text_or_default(obj.get("error")));
+    if probe.success == Some(Value::Bool(false)) {
+        return Some(text_or_default(probe.error.as_ref()));
     }
-    match obj.get("error") {
-        Some(Value::Bool(true)) => Some(text_or_default(obj.get("message"))),
+    match probe.error {
+        Some(Value::Bool(true)) => Some(text_or_default(probe.message.as_ref())),
         Some(Value::String(s)) => Some(if s.trim().is_empty() {
             DEFAULT_FAILURE.to_owned()
         } else {
-            s.clone()
+            s
         }),
         _ => None,
     }

@@ -4,6 +4,10 @@ use serde_json::{json, Value};
 
 use super::*;
 
+fn raw(value: Value) -> Box<RawValue> {
+    serde_json::value::to_raw_value(&value).unwrap()
+}
+
 fn update(
     call: &str,
     status: ToolStatus,
@@ -15,8 +19,8 @@ fn update(
         call_id: call.into(),
         tool_name: "read".into(),
         status,
-        args,
-        result,
+        args: args.map(raw),
+        result: result.map(raw),
         error: None,
     }
 }
@@ -66,7 +70,7 @@ fn repeats_emit_nothing_and_late_args_are_used() {
     assert!(tools.would_emit(&late));
     tools.apply(late, &mut out);
     assert_eq!(out.len(), 2);
-    assert!(matches!(&out[1], UiChunk::ToolInputAvailable { input, .. } if *input == json!([1])));
+    assert!(matches!(&out[1], UiChunk::ToolInputAvailable { input, .. } if input.get() == "[1]"));
     let done = update("c", ToolStatus::Completed, None, None);
     tools.apply(done.clone(), &mut out);
     assert!(!tools.would_emit(&done));
@@ -74,11 +78,45 @@ fn repeats_emit_nothing_and_late_args_are_used() {
     assert_eq!(out.len(), 3);
     assert!(matches!(
         &out[2],
-        UiChunk::ToolOutputAvailable {
-            output: Value::Null,
-            ..
-        }
+        UiChunk::ToolOutputAvailable { output, .. } if output.get() == "null"
     ));
+}
+
+#[test]
+fn raw_json_keeps_its_bytes_unless_it_spans_lines() {
+    let mut tools = Tools::default();
+    let mut out = Vec::new();
+    let mut first = update("c", ToolStatus::Running, None, None);
+    first.args = Some(RawValue::from_string(r#"{"z":1,"a":1.50}"#.into()).unwrap());
+    tools.apply(first, &mut out);
+    let mut done = update("c", ToolStatus::Completed, None, None);
+    done.result = Some(RawValue::from_string("{\n  \"b\": [1,\r\n 2]\n}".into()).unwrap());
+    tools.apply(done, &mut out);
+    assert!(
+        matches!(&out[1], UiChunk::ToolInputAvailable { input, .. } if input.get() == r#"{"z":1,"a":1.50}"#)
+    );
+    assert!(
+        matches!(&out[2], UiChunk::ToolOutputAvailable { output, .. } if output.get() == r#"{"b":[1,2]}"#)
+    );
+}
+
+#[test]
+fn finished_calls_ignore_repeats_and_leave_no_open_state() {
+    let mut tools = Tools::default();
+    let mut out = Vec::new();
+    for i in 0..1000 {
+        let id = format!("c{i}");
+        tools.apply(
+            update(&id, ToolStatus::Completed, Some(json!({"i": i})), None),
+            &mut out,
+        );
+    }
+    assert!(tools.open.is_empty());
+    assert_eq!(tools.finished.len(), 1000);
+    let before = out.len();
+    tools.apply(update("c7", ToolStatus::Error, None, None), &mut out);
+    tools.close_all("Canceled", &mut out);
+    assert_eq!(out.len(), before);
 }
 
 #[test]
@@ -108,7 +146,7 @@ fn error_status_uses_the_error_text_or_a_default() {
     tools.apply(failed, &mut out);
     assert_eq!(out.len(), 3);
     assert!(
-        matches!(&out[1], UiChunk::ToolInputAvailable { input, .. } if *input == json!({"a": 1}))
+        matches!(&out[1], UiChunk::ToolInputAvailable { input, .. } if input.get() == r#"{"a":1}"#)
     );
     assert!(
         matches!(&out[2], UiChunk::ToolOutputError { error_text, .. } if error_text == "disk full")
@@ -138,7 +176,11 @@ fn completed_results_that_report_failure_are_errors() {
         (json!([{"error": "x"}]), None),
     ];
     for (result, expected) in cases {
-        assert_eq!(failure_text(&result).as_deref(), expected, "{result}");
+        assert_eq!(
+            failure_text(&raw(result.clone())).as_deref(),
+            expected,
+            "{result}"
+        );
         let mut tools = Tools::default();
         let mut out = Vec::new();
         tools.apply(

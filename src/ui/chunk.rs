@@ -1,7 +1,7 @@
 //! The [`UiChunk`] enum and its exact JSON shape.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::StatusData;
 
@@ -10,7 +10,7 @@ use super::StatusData;
 /// Tool chunks always carry `providerExecuted: true` (the tool ran in the agent, the
 /// client must not run it) and `dynamic: true` (the client has no static types for
 /// the agent's tools); both fields exist in ai@5.0.0's schema.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum UiChunk {
     /// Opens the assistant message. `messageId` is the agent's turn id.
@@ -54,14 +54,14 @@ pub enum UiChunk {
     ToolInputAvailable {
         tool_call_id: String,
         tool_name: String,
-        input: Value,
+        input: Box<RawValue>,
         provider_executed: bool,
         dynamic: bool,
     },
     #[serde(rename_all = "camelCase")]
     ToolOutputAvailable {
         tool_call_id: String,
-        output: Value,
+        output: Box<RawValue>,
         provider_executed: bool,
         dynamic: bool,
     },
@@ -113,7 +113,11 @@ impl UiChunk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn raw(value: Value) -> Box<RawValue> {
+        serde_json::value::to_raw_value(&value).unwrap()
+    }
 
     fn j(c: UiChunk) -> String {
         c.to_json()
@@ -193,7 +197,7 @@ mod tests {
             j(UiChunk::ToolInputAvailable {
                 tool_call_id: "c".into(),
                 tool_name: "ls".into(),
-                input: json!({"p": "/"}),
+                input: raw(json!({"p": "/"})),
                 provider_executed: true,
                 dynamic: true
             }),
@@ -202,7 +206,7 @@ mod tests {
         assert_eq!(
             j(UiChunk::ToolOutputAvailable {
                 tool_call_id: "c".into(),
-                output: Value::Null,
+                output: raw(Value::Null),
                 provider_executed: true,
                 dynamic: true
             }),
