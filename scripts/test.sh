@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native core's
-# tests, the worker build, the AI SDK conformance of the CLI (tests/sdk/), and the end-to-end tests
-# of the built worker in workerd (tests/e2e/). Expects scripts/ensure-tools.sh to have run.
+# tests, the worker build, the AI SDK conformance of the CLI (tests/sdk/), the end-to-end tests
+# of the built worker in workerd (tests/e2e/) and the reliability suite's quick form
+# (tests/reliability/). Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,3 +26,5 @@ step "AI SDK conformance (tests/sdk)"
 node --test tests/sdk/
 step "end to end in workerd (tests/e2e)"
 node --test tests/e2e/
+step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
+node tests/reliability/run.mjs --quick

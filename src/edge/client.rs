@@ -6,6 +6,11 @@
 //! depending on the workerd version, the stream is cancelled (the write, or `writer.closed`,
 //! rejects) and/or `request.signal` fires (compatibility flag `enable_request_signal`). Both are
 //! watched, so a disconnect is seen either way.
+//!
+//! A third case gives no sign at all: a client that disconnects before the response headers
+//! went out. workerd then never attaches the body to a connection, nothing reads it, and no
+//! write, `writer.closed` or signal ever settles. [`ClientStream::check_progress`] catches it:
+//! a body whose queue the reader has not drained at all for a while has nobody reading it.
 
 use std::task::{Context, Poll};
 
@@ -36,6 +41,21 @@ pub(crate) struct ClientStream {
     closed: Fuse<JsFuture>,
     /// Resolves when `request.signal` fires; never, when the request has no signal.
     aborted: Fuse<JsFuture>,
+    /// Writes queued since the last progress check.
+    writes_since_check: u64,
+    /// `writer.desiredSize` at the last progress check.
+    last_desired_size: f64,
+    /// Consecutive progress checks that found queued chunks and none of them read.
+    stalled_checks: u32,
+}
+
+/// Whether the reader drained anything since the last check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Progress {
+    /// Something was read, or nothing is waiting.
+    Moving,
+    /// Chunks are waiting and none was read for this many consecutive checks.
+    Stalled(u32),
 }
 
 impl ClientStream {
@@ -48,11 +68,15 @@ impl ClientStream {
             Some(signal) => JsFuture::from(abort_promise(&signal)).fuse(),
             None => Fuse::terminated(),
         };
+        let last_desired_size = writer.desired_size().ok().flatten().unwrap_or(0.0);
         let stream = ClientStream {
             writer,
             last_write: Fuse::terminated(),
             closed,
             aborted,
+            writes_since_check: 0,
+            last_desired_size,
+            stalled_checks: 0,
         };
         Ok((stream, transform.readable()))
     }
@@ -64,7 +88,29 @@ impl ClientStream {
         }
         // The runtime keeps the chunk, so it gets its own copy of the bytes.
         let chunk = Uint8Array::from(bytes);
+        self.writes_since_check += 1;
         self.last_write = JsFuture::from(self.writer.write_with_chunk(&chunk)).fuse();
+    }
+
+    /// Compares the body's queue with the last check. The queue is counted in chunks (the
+    /// writable side's default strategy): `desiredSize` falls by one per write and rises by
+    /// one per chunk the reader takes, so the chunks read since the last check are the writes
+    /// since then plus the rise of `desiredSize`.
+    pub(crate) fn check_progress(&mut self) -> Progress {
+        let Some(desired) = self.writer.desired_size().ok().flatten() else {
+            // The stream errored or closed: `poll_gone` reports that.
+            return Progress::Moving;
+        };
+        let read = self.writes_since_check as f64 + (desired - self.last_desired_size);
+        self.writes_since_check = 0;
+        self.last_desired_size = desired;
+        if read <= 0.0 && desired < 0.0 {
+            self.stalled_checks += 1;
+            Progress::Stalled(self.stalled_checks)
+        } else {
+            self.stalled_checks = 0;
+            Progress::Moving
+        }
     }
 
     /// Ready when the client is seen to be gone.

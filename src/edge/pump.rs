@@ -6,8 +6,8 @@
 //!   lost socket), close the body;
 //! * the agent stays silent past a timeout (no `message.create` within the first-event timeout,
 //!   or no frame within the idle timeout): end the stream in-band, send one `abort`, close;
-//! * the client goes away: send one `abort` with the prompt's `requestId`, close the socket
-//!   with 1000, close the body.
+//! * the client goes away (signal, failed write, cancelled body, or a body nobody reads): send
+//!   one `abort` with the prompt's `requestId`, close the socket with 1000, close the body.
 //!
 //! Time is kept by one ticking timer ([`TICK_MS`]), not by a timer per frame: a frame costs no
 //! timer, and each tick decides on keep-alives and timeouts.
@@ -21,7 +21,7 @@ use futures::future::poll_fn;
 use futures::StreamExt;
 use worker::{console_warn, Delay, WebSocket};
 
-use super::client::ClientStream;
+use super::client::{ClientStream, Progress};
 use super::exchange::Exchange;
 use super::socket::{SocketEvent, SocketEvents};
 use crate::config::Config;
@@ -39,6 +39,13 @@ use crate::v2::abort_frame;
 /// bytes (`: keep-alive\n\n`) a minute, 3,360 bytes per idle minute (plus about 5 bytes of
 /// HTTP/1.1 chunk framing each). Far below any proxy's idle limit (Cloudflare's is 100 s).
 pub(crate) const TICK_MS: u64 = 125;
+
+/// Ticks (2 s) a body may go entirely unread, with chunks waiting, before its client counts
+/// as gone. A client that disconnected before the headers went out leaves exactly this sign
+/// and no other (see [`ClientStream::check_progress`]). A live client drains its body as fast
+/// as the network takes it, and kernel socket buffers hold hundreds of kilobytes, far more than
+/// a chat turn writes in 2 s: only a client that stopped reading long ago stalls that long.
+const STALL_TICKS: u32 = 16;
 
 /// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
 const NORMAL_CLOSURE: u16 = 1000;
@@ -119,6 +126,12 @@ impl Pump {
                 Wake::Gone => {
                     // The ending still goes out: on a workerd that keeps the stream open after
                     // the signal, a client that is somehow still reading gets a valid end.
+                    turn.end(EndCause::ClientGone, &mut out);
+                    send_abort = true;
+                }
+                Wake::Tick if matches!(client.check_progress(), Progress::Stalled(n) if n >= STALL_TICKS) =>
+                {
+                    console_warn!("request {request_id}: nobody reads the response: client gone");
                     turn.end(EndCause::ClientGone, &mut out);
                     send_abort = true;
                 }

@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// The reliability suite: drives the built worker (build/, from scripts/build.sh) in workerd through
+// the end-to-end harness and prints a table of figures, each with its count.
+//
+//   node tests/reliability/run.mjs            full form (≥ 200 disconnects, 200 concurrent streams)
+//   node tests/reliability/run.mjs --quick    short form for `npm test` (20 disconnects, 30 streams)
+//   options: --seed N (the disconnect schedule), --only a,b (disconnects|concurrency|malformed|
+//            faults), --out FILE (default results/latest.json, or results/latest-quick.json for
+//            --quick, so `npm test` does not overwrite the full form's figures), --log (echo
+//            Miniflare's console to stderr; E2E_LOG=1 shows workerd's own output)
+//
+// Needs the built worker: `bash scripts/build.sh` first. Exit code: 0 when every assertion held,
+// 1 when one did not, 2 when the run could not start.
+//
+// 1. disconnects at random points of `/slow` turns → exactly one `abort` each, with the delay;
+// 2. concurrent streams against the demo agent → completed, chunks lost, errors;
+// 3. malformed requests (bodies, headers, routes, tokens, CORS) → status and code, zero 5xx;
+// 4. faults of the agent (no WebSocket, throw, drop, hang, no message.create, garbage and
+//    oversized frames) → a valid stream or a JSON error within its bound.
+// What must hold is asserted (exit 1 otherwise); timings are reported, never asserted.
+// Everything runs on 127.0.0.1; every loop is bounded in count and time.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import os from "node:os";
+import { root, startWorker, sessionId } from "../e2e/harness.mjs";
+import { captureWorkerdLog, logExpectations, checkLogs, random, jwt, nowSecs, sleep } from "./lib.mjs";
+import { disconnects } from "./disconnects.mjs";
+import { concurrency } from "./concurrency.mjs";
+import { malformed } from "./malformed.mjs";
+import { faults } from "./faults.mjs";
+
+const FORMS = {
+  quick: { disconnects: 20, disconnectConcurrency: 10, streams: 30, deadlineMs: 90_000 },
+  full: { disconnects: 200, disconnectConcurrency: 10, streams: 200, deadlineMs: 600_000 },
+};
+const SECTIONS = ["disconnects", "concurrency", "malformed", "faults"];
+
+function parseArgs(argv) {
+  const args = { quick: false, seed: null, only: SECTIONS, out: null, log: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === "--quick") args.quick = true;
+    else if (a === "--seed") args.seed = Number(value());
+    else if (a === "--only") args.only = value().split(",").map((s) => s.trim());
+    else if (a === "--out") args.out = value();
+    else if (a === "--log") args.log = true;
+    else if (a === "--help" || a === "-h") usage();
+    else usage(`unknown option ${a}`);
+  }
+  if (args.seed !== null && !Number.isInteger(args.seed)) usage("--seed needs an integer");
+  for (const s of args.only) if (!SECTIONS.includes(s)) usage(`unknown section ${s}`);
+  return args;
+}
+
+function usage(problem) {
+  const out = problem ? process.stderr : process.stdout;
+  if (problem) out.write(`run.mjs: ${problem}\n`);
+  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,concurrency,malformed,faults] [--out FILE] [--log]\n");
+  process.exit(problem ? 2 : 0);
+}
+
+const say = (text = "") => process.stdout.write(`${text}\n`);
+
+/** The configs the sections run against (wrangler.toml's default env, plus these vars). */
+const SECRET = "reliability-suite-secret-0123456789";
+const ORIGIN = "https://app.example";
+const LIMITS = { maxBodyBytes: 65_536, maxMessages: 50, maxPromptChars: 1000 };
+const WORKERS = {
+  // Its own worker, so that the first batch of disconnects meets a worker that just started.
+  disconnects: {},
+  default: {},
+  jwt: {
+    AUTH_MODE: "jwt", AUTH_SECRET: SECRET, ALLOWED_ORIGINS: ORIGIN,
+    MAX_BODY_BYTES: String(LIMITS.maxBodyBytes), MAX_MESSAGES: String(LIMITS.maxMessages), MAX_PROMPT_CHARS: String(LIMITS.maxPromptChars),
+  },
+  token: { AUTH_MODE: "token", AUTH_SECRET: SECRET },
+  faults: { FIRST_EVENT_TIMEOUT_MS: "1000", IDLE_TIMEOUT_MS: "1000", MAX_FRAME_BYTES: "65536", MAX_PROMPT_CHARS: "2000000" },
+};
+/** Which workers each section needs. */
+const NEEDS = { disconnects: ["disconnects"], concurrency: ["default"], malformed: ["jwt", "token", "default"], faults: ["faults"] };
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const form = args.quick ? "quick" : "full";
+  const size = FORMS[form];
+  const seed = args.seed ?? (Date.now() % 2 ** 31);
+  const startedAt = new Date();
+  const t0 = Date.now();
+  const outFile = args.out ?? path.join(root, "tests/reliability/results", args.quick ? "latest-quick.json" : "latest.json");
+
+  // Everything is bounded: past the deadline the run fails instead of hanging.
+  const deadline = setTimeout(() => {
+    process.stderr.write(`reliability: the ${form} form passed its ${size.deadlineMs / 1000} s deadline\n`);
+    process.exit(1);
+  }, size.deadlineMs);
+  deadline.unref();
+
+  // Miniflare's own console output (uncaught errors of the worker, …); the request log records
+  // come from the harness (worker.logs).
+  const consoleLines = captureWorkerdLog({ echo: args.log });
+  const { list: logChecks, expectLog } = logExpectations();
+  const marker = `PROMPT-MARKER-${seed}`;
+  const rand = random(seed);
+  const demoToken = jwt({ sub: "suite", exp: nowSecs() + 3600, sessions: "*" }, SECRET);
+
+  say(`reliability suite: ${form} form, seed ${seed}, ${os.cpus().length} CPUs, node ${process.version}`);
+  const needed = [...new Set(args.only.flatMap((s) => NEEDS[s]))];
+  const workers = {};
+  try {
+    await Promise.all(needed.map(async (name) => {
+      const w = await startWorker({ vars: WORKERS[name] });
+      const auth = WORKERS[name].AUTH_MODE === "jwt" ? demoToken : WORKERS[name].AUTH_MODE === "token" ? SECRET : null;
+      workers[name] = { ...w, name, vars: WORKERS[name], demoHeaders: auth ? { authorization: `Bearer ${auth}` } : {} };
+    }));
+  } catch (err) {
+    process.stderr.write(`reliability: the worker did not start (run scripts/build.sh first?): ${err?.stack ?? err}\n`);
+    for (const w of Object.values(workers)) await w.dispose();
+    process.exit(2);
+  }
+
+  /** One of the demo agent's logs; bounded; throws on anything but a 200 JSON array. */
+  const demoLog = async (worker, session, log) => {
+    const response = await fetch(`${worker.base}/demo/sessions/${session}/${log}`, {
+      headers: worker.demoHeaders, signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`GET /demo/sessions/${session}/${log}: ${response.status} ${text.slice(0, 120)}`);
+    return JSON.parse(text);
+  };
+
+  const sections = [];
+  const common = { rand, demoLog, newSession: sessionId, expectLog, marker };
+  try {
+    for (const name of args.only) {
+      const sectionStart = Date.now();
+      say(`… ${name}`);
+      let result;
+      try {
+        if (name === "disconnects") {
+          result = await disconnects({ ...common, worker: workers.disconnects }, { count: size.disconnects, concurrency: size.disconnectConcurrency });
+        } else if (name === "concurrency") {
+          result = await concurrency({ ...common, worker: workers.default }, { streams: size.streams });
+        } else if (name === "malformed") {
+          result = await malformed({
+            ...common, workers, secret: SECRET, origin: ORIGIN, limits: LIMITS, session: () => sessionId("rel-bad"),
+          });
+        } else {
+          result = await faults({ ...common, worker: workers.faults, vars: WORKERS.faults });
+        }
+      } catch (err) {
+        result = { name, figures: [{ figure: `${name}: the section crashed`, n: 0, value: "–", pass: false }], failures: [String(err?.stack ?? err)] };
+      }
+      result.seconds = Math.round((Date.now() - sectionStart) / 100) / 10;
+      sections.push(result);
+    }
+    // A streamed turn's record is written when its pump ends: give the last ones time to land.
+    await sleep(1000);
+  } finally {
+    for (const w of Object.values(workers)) await w.dispose();
+  }
+
+  // The worker's request log: one record per answered request, with its status and outcome;
+  // never a secret, a token or prompt text. Miniflare's console: no panic, no uncaught error.
+  const records = Object.values(workers).flatMap((w) => w.logs);
+  const keys = [...new Set(records.flatMap((o) => Object.keys(o)))];
+  const logFailures = checkLogs(logChecks);
+  const secrets = [SECRET, demoToken.split(".")[2], marker];
+  const leaks = records.filter((r) => secrets.some((x) => JSON.stringify(r).includes(x)));
+  const panics = consoleLines.filter((l) => /panicked|unreachable|uncaught/i.test(l.text));
+  sections.push({
+    name: "worker log",
+    figures: [
+      { figure: "request log records", n: records.length, value: `keys: ${keys.join(", ") || "–"}` },
+      { figure: "answered requests with exactly one record, right status and outcome", n: logChecks.length,
+        value: `${logChecks.length - new Set(logFailures.map((f) => f.split(":")[0])).size}/${logChecks.length}`, pass: logFailures.length === 0 },
+      { figure: "records with a secret, a token or prompt text", n: records.length, value: String(leaks.length), pass: leaks.length === 0 },
+      { figure: "panics or uncaught errors on Miniflare's console", n: consoleLines.length, value: String(panics.length), pass: panics.length === 0 },
+    ],
+    failures: [
+      ...logFailures,
+      ...leaks.map((r) => `log record shows a secret or prompt text: ${JSON.stringify(r).slice(0, 300)}`),
+      ...panics.map((l) => `console: ${l.text.slice(0, 300)}`),
+    ],
+  });
+
+  // The table.
+  const rows = sections.flatMap((s) => s.figures.map((f) => ({ section: s.name, ...f })));
+  say();
+  printTable(["section", "figure", "count", "value", "result"], rows.map((r) => [
+    r.section, r.figure, String(r.n), r.value, r.pass === undefined ? "" : r.pass ? "PASS" : "FAIL",
+  ]));
+  for (const s of sections.filter((x) => x.table)) {
+    say();
+    say(`${s.name}:`);
+    const cols = Object.keys(s.table[0] ?? {});
+    printTable(cols, s.table.map((r) => cols.map((c) => (c === "ok" ? (r.ok ? "ok" : "WRONG") : r[c] === null || r[c] === undefined ? "–" : String(r[c])))));
+  }
+  const failures = sections.flatMap((s) => s.failures ?? []);
+  const failed = rows.filter((r) => r.pass === false);
+  if (failures.length) {
+    say();
+    say(`failures (${failures.length}):`);
+    for (const f of failures.slice(0, 60)) say(`  - ${f}`);
+    if (failures.length > 60) say(`  … and ${failures.length - 60} more (see ${path.relative(root, outFile)})`);
+  }
+  const seconds = Math.round((Date.now() - t0) / 100) / 10;
+  say();
+  say(`${failed.length ? "FAIL" : "PASS"}: ${rows.filter((r) => r.pass !== undefined).length - failed.length}/${rows.filter((r) => r.pass !== undefined).length} assertions held, ${seconds} s (seed ${seed})`);
+
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify({
+    form, seed, startedAt: startedAt.toISOString(), seconds, node: process.version, cpus: os.cpus().length,
+    workers: WORKERS, passed: failed.length === 0,
+    figures: rows,
+    sections: sections.map((s) => ({ name: s.name, seconds: s.seconds, figures: s.figures, table: s.table, failures: s.failures, detail: s.detail })),
+  }, null, 2)}\n`);
+  say(`figures written to ${path.relative(root, outFile)}`);
+  clearTimeout(deadline);
+  return failed.length || failures.length ? 1 : 0;
+}
+
+function printTable(header, rows) {
+  const widths = header.map((h, i) => Math.min(90, Math.max(h.length, ...rows.map((r) => r[i].length))));
+  const line = (cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+  say(line(header));
+  say(line(widths.map((w) => "-".repeat(w))));
+  for (const r of rows) say(line(r));
+}
+
+main().then((code) => process.exit(code), (err) => {
+  process.stderr.write(`reliability: ${err?.stack ?? err}\n`);
+  process.exit(2);
+});
