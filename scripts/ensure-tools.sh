@@ -49,10 +49,11 @@ if ! has_version "$cargo_bin/worker-build" "$WORKER_BUILD_VERSION"; then
   cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked
 fi
 
-# 4. The wasm-bindgen CLI must be the exact version of the wasm-bindgen crate.
+# 4. The wasm-bindgen CLI must be the exact version of the wasm-bindgen crate. Not `--locked`:
+# the lock file it ships names a crate version that crates.io no longer serves.
 if ! has_version "$cargo_bin/wasm-bindgen" "$bindgen_version"; then
   say "installing wasm-bindgen-cli $bindgen_version"
-  cargo install wasm-bindgen-cli --version "$bindgen_version" --locked
+  cargo install wasm-bindgen-cli --version "$bindgen_version"
 fi
 
 # 5. The crates, so that the builds after this one work offline (a no-op when all are there).
