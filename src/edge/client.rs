@@ -16,7 +16,9 @@ use std::task::{Context, Poll};
 
 use futures::future::{Fuse, FusedFuture, FutureExt};
 use js_sys::{Function, Promise, Uint8Array};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStream, TransformStream, WritableStreamDefaultWriter};
 
@@ -25,18 +27,18 @@ use web_sys::{AbortSignal, ReadableStream, TransformStream, WritableStreamDefaul
 pub(crate) enum Gone {
     /// `request.signal` fired.
     Signal,
-    /// A write to the response body failed.
-    WriteFailed,
-    /// The response body was cancelled or errored.
+    /// The response body was cancelled or errored (a failed write errors it too).
     StreamClosed,
 }
 
 /// The writable end of the response body, plus the watchers for a client that went away.
 pub(crate) struct ClientStream {
     writer: WritableStreamDefaultWriter,
-    /// The newest write: when the stream is cancelled, every pending write rejects, so watching
-    /// the newest one is enough. Older ones are dropped; their promises stay handled.
-    last_write: Fuse<JsFuture>,
+    /// Bytes queued for the next chunk: everything translated in one turn of the event loop
+    /// goes out as one write ([`ClientStream::flush`]).
+    pending: Vec<u8>,
+    /// The one no-op rejection handler every write's promise gets.
+    swallow: Function,
     /// `writer.closed`: rejects when the stream errors or the reader cancels it.
     closed: Fuse<JsFuture>,
     /// Resolves when `request.signal` fires; never, when the request has no signal.
@@ -71,7 +73,8 @@ impl ClientStream {
         let last_desired_size = writer.desired_size().ok().flatten().unwrap_or(0.0);
         let stream = ClientStream {
             writer,
-            last_write: Fuse::terminated(),
+            pending: Vec::new(),
+            swallow: swallow(),
             closed,
             aborted,
             writes_since_check: 0,
@@ -81,15 +84,34 @@ impl ClientStream {
         Ok((stream, transform.readable()))
     }
 
-    /// Queues `bytes` for the client at once; never waits for the client to read them.
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
-        if bytes.is_empty() {
+    /// Queues `bytes` for the next chunk; never waits for the client to read them. Returns
+    /// true when the chunk was empty: the caller then schedules a [`ClientStream::flush`] at
+    /// the end of this turn of the event loop.
+    pub(crate) fn queue(&mut self, bytes: &[u8]) -> bool {
+        let first = self.pending.is_empty();
+        self.pending.extend_from_slice(bytes);
+        first && !bytes.is_empty()
+    }
+
+    /// Writes everything queued as one chunk.
+    ///
+    /// One write per frame costs the runtime about as much as everything else the worker
+    /// does for the frame; a burst of frames (each WebSocket message is its own task) becomes
+    /// one write instead.
+    pub(crate) fn flush(&mut self) {
+        if self.pending.is_empty() {
             return;
         }
         // The runtime keeps the chunk, so it gets its own copy of the bytes.
-        let chunk = Uint8Array::from(bytes);
+        let chunk = Uint8Array::from(self.pending.as_slice());
+        self.pending.clear();
         self.writes_since_check += 1;
-        self.last_write = JsFuture::from(self.writer.write_with_chunk(&chunk)).fuse();
+        // A failed write also errors the stream, which `closed` reports: the promise only
+        // needs a handler, and a plain function costs less than a future per write.
+        let promise = self.writer.write_with_chunk(&chunk);
+        let _ = promise
+            .unchecked_ref::<Catchable>()
+            .catch_with(&self.swallow);
     }
 
     /// Compares the body's queue with the last check. The queue is counted in chunks (the
@@ -104,7 +126,10 @@ impl ClientStream {
         let read = self.writes_since_check as f64 + (desired - self.last_desired_size);
         self.writes_since_check = 0;
         self.last_desired_size = desired;
-        if read <= 0.0 && desired < 0.0 {
+        // Waiting: chunks the body holds beyond its one-chunk buffer, or bytes queued here
+        // while it holds one.
+        let waiting = desired < 0.0 || (desired <= 0.0 && !self.pending.is_empty());
+        if read <= 0.0 && waiting {
             self.stalled_checks += 1;
             Progress::Stalled(self.stalled_checks)
         } else {
@@ -117,11 +142,6 @@ impl ClientStream {
     pub(crate) fn poll_gone(&mut self, cx: &mut Context<'_>) -> Poll<Gone> {
         if !self.aborted.is_terminated() && self.aborted.poll_unpin(cx).is_ready() {
             return Poll::Ready(Gone::Signal);
-        }
-        if !self.last_write.is_terminated() {
-            if let Poll::Ready(Err(_)) = self.last_write.poll_unpin(cx) {
-                return Poll::Ready(Gone::WriteFailed);
-            }
         }
         if !self.closed.is_terminated() {
             // `closed` settles only when the stream ends; the pump never closes it before it
@@ -136,10 +156,33 @@ impl ClientStream {
     /// Ends the body after the bytes already written: the turn ended, or the client is gone.
     /// (Closing rather than aborting: an aborted body is an error the runtime logs, and a
     /// client that is gone reads nothing either way.)
-    pub(crate) fn finish(self) {
+    pub(crate) fn finish(mut self) {
+        self.flush();
         // Dropping the future keeps the promise's rejection handled if the client left.
         drop(JsFuture::from(self.writer.close()));
     }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A promise, seen only to call `catch` with a plain function (js-sys's `catch` takes a
+    /// Rust closure, which would be one allocation and one finalizer per write).
+    #[wasm_bindgen(js_name = Promise)]
+    type Catchable;
+    #[wasm_bindgen(method, js_name = catch)]
+    fn catch_with(this: &Catchable, handler: &Function) -> JsValue;
+}
+
+thread_local! {
+    /// One no-op function per isolate for every write's rejection (workerd forbids
+    /// `new Function`, so it is a Rust closure made once and never dropped).
+    static SWALLOW: Function = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {})
+        .into_js_value()
+        .unchecked_into();
+}
+
+fn swallow() -> Function {
+    SWALLOW.with(Function::clone)
 }
 
 /// A promise that resolves when `signal` fires (at once if it already has).

@@ -102,6 +102,9 @@ impl Pump {
         } = self;
         let mut out = Vec::new();
         let mut clock = tick();
+        // Armed when the first bytes of a chunk are queued: writes the chunk once the event
+        // loop has run every task already waiting (0 ms), so a burst of frames is one write.
+        let mut flush_timer: Option<Pin<Box<Delay>>> = None;
         let mut wrote_since_tick = false;
         // Ticks without a frame of the turn (or, before it starts, since the prompt).
         let mut silent_ticks = 0u64;
@@ -111,6 +114,12 @@ impl Pump {
                 // The client first: once it is gone nothing else matters.
                 if client.poll_gone(cx).is_ready() {
                     return Poll::Ready(Wake::Gone);
+                }
+                if let Some(timer) = flush_timer.as_mut() {
+                    if timer.as_mut().poll(cx).is_ready() {
+                        flush_timer = None;
+                        client.flush();
+                    }
                 }
                 if let Poll::Ready(event) = events.poll_next_unpin(cx) {
                     return Poll::Ready(Wake::Socket(event));
@@ -180,7 +189,9 @@ impl Pump {
                 }
             }
             if !out.is_empty() {
-                client.write(&out);
+                if client.queue(&out) {
+                    flush_timer = Some(Box::pin(Delay::from(Duration::ZERO)));
+                }
                 exchange.log.bytes += out.len() as u64;
                 wrote_since_tick = true;
             }

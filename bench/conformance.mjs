@@ -1,0 +1,154 @@
+// The TS adapter passes the same end-to-end checks as this adapter: the same turns through both
+// workers (behind the same demo agent) give the same UI chunks, and the AI SDK's own client
+// (ai@5.0.0, strict, and ai@6) ends each of them in the same state. Also: both forward one
+// `abort` when the client leaves, and both refuse bad bodies with the same status and code.
+//
+//   node bench/conformance.mjs          (bench/run.mjs runs it first, as a gate)
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { startWorkers, root } from "./lib/workers.mjs";
+import { chatBody, sessionId } from "./lib/client.mjs";
+import { runChat } from "../tests/sdk/chat.mjs";
+import { SDK_SPECS, loadSdk } from "../tests/sdk/sdks.mjs";
+
+const replays = path.join(root, "tests/e2e/replays");
+
+/** The scenarios: [name, prompt]. */
+function scenarios() {
+  const list = [
+    ["default turn (thinking, a tool, words)", "how do I stream a turn?"],
+    ["/slow 3 5", "/slow 3 5"],
+    ["/flood 50", "/flood 50"],
+    ["/error", "/error the model is overloaded"],
+    ["/drop (socket lost mid-turn)", "/drop"],
+  ];
+  for (const file of readdirSync(replays).filter((f) => f.endsWith(".v2.jsonl")).sort()) {
+    list.push([`/replay ${file}`, `/replay\n${readFileSync(path.join(replays, file), "utf8")}`]);
+  }
+  return list;
+}
+
+async function post(base, session, body, init = {}) {
+  return fetch(`${base}/api/sessions/${session}/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+    ...init,
+  });
+}
+
+/** The SSE body without keep-alive comments, and its chunks with the turn id made neutral. */
+function normalise(text) {
+  const events = text.split("\n\n");
+  assert.equal(events.at(-1), "", "the body ends with a blank line");
+  const kept = events.slice(0, -1).filter((e) => e !== ": keep-alive");
+  assert.equal(kept.at(-1), "data: [DONE]", "the body ends with [DONE]");
+  let body = kept.map((e) => `${e}\n\n`).join("");
+  // The demo agent's turn ids are random (`msg_…`): the same turn run twice differs only there.
+  const turn = /"type":"start","messageId":"(msg_[0-9a-f]+)"/.exec(body)?.[1];
+  if (turn) body = body.split(turn).join("<turn>");
+  const chunks = body
+    .split("\n\n")
+    .filter((e) => e.startsWith("data: {"))
+    .map((e) => JSON.parse(e.slice("data: ".length)));
+  return { body, chunks };
+}
+
+/** What the AI SDK's Chat ends with for a body: status, error, the assistant message's parts. */
+async function sdkOutcome(sdk, body) {
+  const result = await runChat(sdk, new TextEncoder().encode(body));
+  const assistant = result.messages.find((m) => m.role === "assistant");
+  return {
+    status: result.status,
+    error: result.error?.message,
+    parts: assistant?.parts ?? null,
+  };
+}
+
+export async function runConformance(urls, { log = () => {} } = {}) {
+  const sdks = [];
+  for (const spec of SDK_SPECS.filter((s) => s.label === "ai@5.0.0" || s.label === "ai@6")) {
+    sdks.push(await loadSdk(spec));
+  }
+  const results = [];
+  await Promise.all(
+    scenarios().map(async ([name, prompt]) => {
+      const [rust, ts] = await Promise.all(
+        ["rust", "ts"].map(async (adapter) => {
+          const response = await post(urls[adapter], sessionId("conf"), chatBody(prompt));
+          assert.equal(response.status, 200, `${adapter}: ${name}: status`);
+          return normalise(await response.text());
+        }),
+      );
+      assert.deepEqual(ts.chunks, rust.chunks, `${name}: the TS adapter's chunks differ from this adapter's`);
+      const sdk = {};
+      for (const { label, mod } of sdks) {
+        const [r, t] = await Promise.all([sdkOutcome(mod, rust.body), sdkOutcome(mod, ts.body)]);
+        assert.deepEqual(t, r, `${name}: ${label} ends differently on the two streams`);
+        sdk[label] = r.status;
+      }
+      results.push({ name, chunks: rust.chunks.length, sameBytes: ts.body === rust.body, sdk });
+    }),
+  );
+
+  // Abort: the client leaves mid-turn; exactly one abort with the prompt's requestId arrives.
+  for (const adapter of ["rust", "ts"]) {
+    const session = sessionId(`abort-${adapter}`);
+    const controller = new AbortController();
+    const response = await post(urls[adapter], session, chatBody("/slow 100 50"), { signal: controller.signal });
+    const reader = response.body.getReader();
+    let seen = "";
+    while (!seen.includes('"type":"text-delta"')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    let aborts = [];
+    let prompts = [];
+    for (let i = 0; i < 40 && aborts.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const received = await (await fetch(`${urls.agent}/demo/sessions/${session}/received`)).json();
+      aborts = received.filter((e) => e.frame.type === "abort");
+      prompts = received.filter((e) => e.frame.type === "prompt");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const received = await (await fetch(`${urls.agent}/demo/sessions/${session}/received`)).json();
+    aborts = received.filter((e) => e.frame.type === "abort");
+    assert.equal(aborts.length, 1, `${adapter}: one abort reaches the agent`);
+    assert.equal(aborts[0].frame.requestId, prompts[0].frame.requestId, `${adapter}: the abort names the prompt`);
+  }
+  results.push({ name: "abort on client disconnect", chunks: 0, sameBytes: true, sdk: {} });
+
+  // Bad bodies: same status and code.
+  const bad = [
+    ["not JSON", "{oops", {}],
+    ["no messages", JSON.stringify({ id: "c" }), {}],
+    ["empty messages", JSON.stringify({ messages: [] }), {}],
+    ["last message from the assistant", JSON.stringify({ messages: [{ id: "a", role: "assistant", parts: [{ type: "text", text: "hi" }] }] }), {}],
+    ["text/plain", chatBody("hi"), { headers: { "content-type": "text/plain" } }],
+  ];
+  for (const [name, body, init] of bad) {
+    const [r, t] = await Promise.all(
+      ["rust", "ts"].map(async (adapter) => {
+        const response = await post(urls[adapter], "s", body, init);
+        return { status: response.status, code: (await response.json()).error.code };
+      }),
+    );
+    assert.deepEqual(t, r, `bad body (${name}): status and code differ`);
+  }
+  results.push({ name: `${bad.length} bad bodies: same status and error code`, chunks: 0, sameBytes: true, sdk: {} });
+  log(`conformance: ${results.length} checks, the TS adapter matches this adapter`);
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const workers = await startWorkers({ adapters: ["rust", "ts"] });
+  try {
+    const results = await runConformance(workers.urls);
+    for (const r of results) {
+      const sdk = Object.entries(r.sdk).map(([k, v]) => `${k}: ${v}`).join(", ");
+      console.log(`ok  ${r.name}${r.chunks ? ` — ${r.chunks} chunks${r.sameBytes ? ", byte-identical" : ""}` : ""}${sdk ? ` (${sdk})` : ""}`);
+    }
+  } finally {
+    await workers.dispose();
+  }
+}

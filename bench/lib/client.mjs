@@ -1,0 +1,143 @@
+// The benchmark's HTTP client: node:http over 127.0.0.1, a streaming SSE scanner that counts
+// events without JSON-parsing them (so the client stays cheap next to the server it measures).
+import http from "node:http";
+import { StringDecoder } from "node:string_decoder";
+import { performance } from "node:perf_hooks";
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** Wall-clock time in ms since the epoch, with sub-millisecond resolution. */
+export const nowMs = () => performance.timeOrigin + performance.now();
+
+/** The AI SDK's POST body for one user message. */
+export function chatBody(text) {
+  return JSON.stringify({
+    id: "chat-1",
+    trigger: "submit-message",
+    messages: [{ id: "user-1", role: "user", parts: [{ type: "text", text }] }],
+  });
+}
+
+let sessions = 0;
+/** A session id no other request uses (each session is its own Durable Object). */
+export function sessionId(label) {
+  sessions += 1;
+  return `${label}-${process.pid}-${sessions}-${Date.now()}`;
+}
+
+/**
+ * Whether an SSE event is a text delta. The adapters write `type` first; the passthrough forwards
+ * the demo agent's frames, whose keys serde_json writes in sorted order (`type` last).
+ */
+const ADAPTER_DELTA = 'data: {"type":"text-delta"';
+const FRAME_DELTA = '"type":"message.part.text-delta"}';
+export const isDelta = (kind, event) =>
+  kind === "pass" ? event.endsWith(FRAME_DELTA) : event.startsWith(ADAPTER_DELTA);
+
+/** Splits a byte stream into SSE events (text between blank lines). */
+export class SseScanner {
+  #decoder = new StringDecoder("utf8");
+  #tail = "";
+  /** Feeds bytes; calls `onEvent(text)` for every complete event. */
+  feed(buf, onEvent) {
+    const text = this.#tail + this.#decoder.write(buf);
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf("\n\n", start);
+      if (end === -1) break;
+      onEvent(text.slice(start, end));
+      start = end + 2;
+    }
+    this.#tail = text.slice(start);
+  }
+  get rest() {
+    return this.#tail;
+  }
+}
+
+const STAMP = /"delta":"(\d+)@([\d.]+) "/;
+
+/**
+ * POSTs `prompt` to `${base}/api/sessions/<new id>/chat` and reads the stream to its end.
+ * `kind` picks how deltas are recognised. With `stamps`, each delta's `{i}@{ms}` stamp gives a
+ * latency (arrival − stamp, ms). With `keepBody`, the whole body is returned.
+ * Returns { status, ttfb, firstDelta, wall, deltas, events, done, bytes, latencies?, body? } (times
+ * in ms from the request's start).
+ */
+export function runTurn(
+  base,
+  kind,
+  prompt,
+  { stamps = false, keepBody = false, timeoutMs = 300_000, path = "chat", agent: httpAgent = agent } = {},
+) {
+  const url = new URL(`/api/sessions/${sessionId("bench")}/${path}`, base);
+  const body = chatBody(prompt);
+  return new Promise((resolve, reject) => {
+    const started = nowMs();
+    let ttfb = null;
+    let firstDelta = null;
+    let deltas = 0;
+    let events = 0;
+    let bytes = 0;
+    let last = "";
+    const latencies = stamps ? [] : undefined;
+    const chunks = keepBody ? [] : undefined;
+    const scanner = new SseScanner();
+    const req = http.request(
+      url,
+      { method: "POST", agent: httpAgent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        res.on("data", (buf) => {
+          const at = nowMs();
+          if (ttfb === null) ttfb = at - started;
+          bytes += buf.length;
+          if (chunks) chunks.push(buf);
+          scanner.feed(buf, (event) => {
+            events += 1;
+            last = event;
+            if (isDelta(kind, event)) {
+              deltas += 1;
+              if (firstDelta === null) firstDelta = at - started;
+              if (latencies) {
+                const m = STAMP.exec(event);
+                if (m) latencies.push(at - Number(m[2]));
+              }
+            }
+          });
+        });
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve({
+            status: res.statusCode,
+            ttfb,
+            firstDelta,
+            wall: nowMs() - started,
+            deltas,
+            events,
+            done: last === "data: [DONE]",
+            bytes,
+            latencies,
+            body: chunks ? Buffer.concat(chunks).toString("utf8") : undefined,
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
+/** A fresh connection pool: each of many concurrent clients gets its own connection. */
+export const newAgent = () => new http.Agent({ keepAlive: false, maxSockets: Infinity });
+
+/** POSTs to the passthrough's sink route: the turn runs, nothing is streamed. */
+export async function runSink(base, prompt) {
+  const started = nowMs();
+  const result = await runTurn(base, "pass", prompt, { path: "sink", keepBody: true });
+  return { ...result, wall: nowMs() - started, frames: JSON.parse(result.body).frames };
+}

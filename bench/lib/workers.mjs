@@ -1,0 +1,157 @@
+// The benchmark's workerd: ONE process (Miniflare) running
+//   agent — build/index.js (this repo's worker) hosting the demo SessionAgent Durable Object;
+//   rust  — build/index.js again: this adapter, its SESSION_AGENT bound to agent's DemoSessionAgent;
+//   ts    — bench/ts-adapter (bundled by esbuild), SESSION_AGENT → agent's DemoSessionAgent;
+//   pass  — bench/passthrough, SESSION_AGENT → agent's DemoSessionAgent.
+// Every adapter thus talks to the same Durable Objects in another isolate, as in production
+// (wrangler.toml's `--env production` binds SESSION_AGENT to another worker's class). `agent` also
+// serves its own chat route with the object in its own isolate (the default `npm start` layout):
+// the run measures it as `rust-colocated`, for context.
+// Each worker gets its own socket on 127.0.0.1 (Miniflare's unsafeDirectSockets), so requests go
+// straight to it, not through Miniflare's router worker.
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+import { Miniflare, Log, LogLevel } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+
+export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const root = path.resolve(benchDir, "..");
+const outDir = path.join(benchDir, ".build");
+
+/** Bundles the TS adapter into bench/.build/ts-adapter.js (esbuild strips the types). */
+export async function buildTsAdapter() {
+  mkdirSync(outDir, { recursive: true });
+  const outfile = path.join(outDir, "ts-adapter.js");
+  await esbuild.build({
+    entryPoints: [path.join(benchDir, "ts-adapter/src/index.ts")],
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    platform: "neutral",
+    outfile,
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+/** The workers a process runs: "agent" always; then any of "rust", "ts", "pass". */
+export const ADAPTERS = ["rust", "ts", "pass"];
+
+function wranglerOptions() {
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
+  return { workerOptions, main };
+}
+
+/**
+ * Starts one workerd with `agent` plus the adapters named in `adapters`, plus `variants`
+ * ({ name: path of another build's index.js }) as more Rust adapters.
+ * Returns { mf, urls: { agent, rust?, ts?, pass? }, pid, dispose }.
+ */
+export async function startWorkers({
+  adapters = ADAPTERS,
+  tsAdapterPath,
+  log = false,
+  inspectorPort,
+  variants = {},
+  probe = true,
+} = {}) {
+  const { workerOptions, main } = wranglerOptions();
+  const { compatibilityDate, compatibilityFlags } = workerOptions;
+  const remoteAgent = { SESSION_AGENT: { className: "DemoSessionAgent", scriptName: "agent", useSQLite: true } };
+  const socket = [{ host: "127.0.0.1", port: 0 }];
+  const rustWorker = (name, durableObjects, scriptPath = main) => ({
+    ...workerOptions,
+    name,
+    modules: true,
+    scriptPath,
+    modulesRoot: path.dirname(scriptPath),
+    durableObjects,
+    unsafeDirectSockets: socket,
+  });
+  const workers = [rustWorker("agent", workerOptions.durableObjects)];
+  if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent));
+  // Other builds of this worker (e.g. a change to src/edge/ built elsewhere), as adapters.
+  for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath));
+  const jsWorker = (name, scriptPath) => ({
+    name,
+    modules: true,
+    scriptPath,
+    compatibilityDate,
+    compatibilityFlags,
+    durableObjects: remoteAgent,
+    unsafeDirectSockets: socket,
+  });
+  if (adapters.includes("ts")) workers.push(jsWorker("ts", tsAdapterPath ?? (await buildTsAdapter())));
+  if (adapters.includes("pass")) workers.push(jsWorker("pass", path.join(benchDir, "passthrough/index.js")));
+
+  const startedAt = performance.now();
+  const before = new Set(workerdPids());
+  // workerd's own output (the Rust worker logs one line per request): kept, last lines only,
+  // for a failure's diagnosis, unless `log` asks for all of it on the terminal.
+  // The Rust worker's one structured line per request is left out.
+  const recent = [];
+  const keep = (stream) => {
+    stream.setEncoding("utf8");
+    stream.on("data", (text) => {
+      if (log) process.stderr.write(text);
+      for (const line of text.split("\n")) {
+        if (line === "" || line.startsWith('{"requestId"')) continue;
+        recent.push(line);
+        if (recent.length > 200) recent.shift();
+      }
+    });
+  };
+  const mf = new Miniflare({
+    workers,
+    host: "127.0.0.1",
+    port: 0,
+    cf: false,
+    inspectorPort,
+    log: new Log(log ? LogLevel.DEBUG : LogLevel.ERROR),
+    handleRuntimeStdio(stdout, stderr) {
+      keep(stdout);
+      keep(stderr);
+    },
+  });
+  await mf.ready;
+  const readyAt = performance.now();
+  const urls = {};
+  for (const w of workers) urls[w.name] = (await mf.unsafeGetDirectURL(w.name)).origin;
+  // Each direct socket answers before any measurement starts (any HTTP answer will do); not
+  // for a cold start, whose first request must be the measured one.
+  for (const url of probe ? Object.values(urls) : []) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await (await fetch(`${url}/ready-probe`)).arrayBuffer();
+        break;
+      } catch (err) {
+        if (attempt >= 40) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+  const pid = workerdPids().find((p) => !before.has(p));
+  if (pid === undefined) throw new Error("could not find the workerd process Miniflare started");
+  return { mf, urls, pid, startedAt, readyAt, output: () => recent.join("\n"), dispose: () => mf.dispose() };
+}
+
+/** Pids of workerd processes that are children of this node process. */
+export function workerdPids() {
+  const pids = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const comm = stat.slice(stat.indexOf("(") + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+      if (comm.startsWith("workerd") && ppid === process.pid) pids.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}

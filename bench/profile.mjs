@@ -1,0 +1,92 @@
+// Where an adapter's time goes: V8's sampling CPU profiler on one worker's isolate (through
+// workerd's inspector), while it streams a `/flood` turn. Prints the functions with the most
+// self time, JS and WASM alike (WASM functions show as `$func…` or by name), and writes the
+// whole profile to bench/results/<worker>.cpuprofile (open it in Chrome DevTools).
+//
+//   node bench/profile.mjs [rust|ts|pass|agent] [N]        (default: rust 30000)
+//   node bench/profile.mjs candidate [N] <build dir>        (another build, as in compare.mjs)
+//
+// Not part of `npm run bench`: the profiler itself slows the isolate down.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import WebSocket from "ws";
+import { startWorkers, benchDir } from "./lib/workers.mjs";
+import { runTurn } from "./lib/client.mjs";
+
+const worker = process.argv[2] ?? "rust";
+const n = Number(process.argv[3] ?? 30_000);
+const port = 9400 + Math.floor(Math.random() * 500);
+
+const variants = worker === "candidate" ? { candidate: path.resolve(process.argv[4], "index.js") } : {};
+const w = await startWorkers({ inspectorPort: port, variants });
+try {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/core:user:${worker}`);
+  await new Promise((resolve, reject) => {
+    socket.once("open", resolve);
+    socket.once("error", reject);
+  });
+  let next = 0;
+  const pending = new Map();
+  socket.on("message", (data) => {
+    const msg = JSON.parse(data.toString());
+    if (msg.id !== undefined && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      next += 1;
+      pending.set(next, resolve);
+      socket.send(JSON.stringify({ id: next, method, params }));
+    });
+
+  const kind = worker === "agent" ? "rust-colocated" : worker === "candidate" ? "rust" : worker;
+  const base = w.urls[worker];
+  await runTurn(base, kind, "/flood 2000"); // warm up
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 50 });
+  await call("Profiler.start");
+  const turn = await runTurn(base, kind, `/flood ${n}`);
+  const { result } = await call("Profiler.stop");
+  socket.close();
+
+  const profile = result.profile;
+  const dt = profile.timeDeltas.reduce((a, b) => a + b, 0) / profile.samples.length; // µs per sample
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  for (const id of profile.samples) {
+    const { functionName, url, lineNumber, columnNumber } = byId.get(id).callFrame;
+    const where = url ? `${path.basename(url)}:${lineNumber + 1}:${columnNumber + 1}` : "";
+    const key = `${functionName || "(anonymous)"} ${where}`.trim();
+    self.set(key, (self.get(key) ?? 0) + dt);
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const idle = self.get("(idle)") ?? 0;
+  console.log(`${worker}: ${turn.deltas} deltas in ${turn.wall.toFixed(0)} ms; isolate busy ${((total - idle) / 1000).toFixed(0)} ms ` +
+    `= ${((total - idle) / turn.deltas).toFixed(2)} µs per delta (sampled; idle ${(idle / 1000).toFixed(0)} ms)`);
+  // Totals by kind: WASM code, JS (the worker's own or wasm-bindgen's glue), the runtime.
+  const kinds = new Map();
+  for (const [key, us] of self) {
+    if (key === "(idle)") continue;
+    const kind = /^wasm-function|^wasm-to-js|^js-to-wasm/.test(key) || key.includes(".wasm")
+      ? "wasm (and its JS<->WASM transitions)"
+      : /^\((program|garbage collector)\)/.test(key)
+        ? key.split(" ")[0]
+        : /\.js:\d/.test(key) ? "JS of the worker (incl. wasm-bindgen glue)" : "runtime built-ins (streams, WebSocket, microtasks…)";
+    kinds.set(kind, (kinds.get(kind) ?? 0) + us);
+  }
+  for (const [kind, us] of [...kinds.entries()].sort((a, b) => b[1] - a[1])) {
+    console.log(`${(us / turn.deltas).toFixed(2).padStart(8)} µs/delta  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)}%  ${kind}`);
+  }
+  console.log("self µs/delta  share  function");
+  for (const [key, us] of [...self.entries()].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+    console.log(`${(us / turn.deltas).toFixed(3).padStart(13)}  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)}%  ${key}`);
+  }
+  mkdirSync(path.join(benchDir, "results"), { recursive: true });
+  const out = path.join(benchDir, "results", `${worker}.cpuprofile`);
+  writeFileSync(out, JSON.stringify(profile));
+  console.log(`profile: ${path.relative(process.cwd(), out)}`);
+} finally {
+  await w.dispose();
+}

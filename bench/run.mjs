@@ -1,0 +1,387 @@
+// `npm run bench`: this adapter (Rust → WASM), a TypeScript adapter of the same endpoint and a
+// passthrough, side by side in ONE workerd, behind the same demo SessionAgent Durable Object.
+// Prints one table and writes bench/results/latest.json. Ratios are the claims; absolute numbers
+// are context for this machine. See bench/README.md for what each row measures.
+//
+//   node bench/run.mjs [--quick] [--no-build] [--reps N] [--rate R] [--big N]
+//
+//   --quick     small sizes, fewer repetitions: a smoke test of the harness (~1 min)
+//   --no-build  do not run scripts/build.sh first
+//   --reps N    repetitions of each timed measurement (median reported; default 3)
+//   --rate R    deltas a second the agent sends during the memory turns (default: 3/4 of the
+//               slowest worker's measured events/s, so every worker keeps up and nothing queues)
+//   --big N     events of the big memory turn (default 1000000)
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { performance } from "node:perf_hooks";
+import { startWorkers, buildTsAdapter, benchDir, root } from "./lib/workers.mjs";
+import { runTurn, runSink, newAgent } from "./lib/client.mjs";
+import { cpuSeconds, memory, rssSampler, machine, machineBusySeconds } from "./lib/proc.mjs";
+import { median, percentile, spread, rotate } from "./lib/stats.mjs";
+import { runConformance } from "./conformance.mjs";
+import { inspect } from "./lib/inspector.mjs";
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
+};
+const quick = flag("--quick");
+const cfg = {
+  reps: option("--reps", quick ? 2 : 3),
+  throughputEvents: quick ? 20_000 : 100_000,
+  stampEvents: quick ? 300 : 1_000,
+  stampIntervalMs: 1,
+  firstByteReps: quick ? 5 : 15,
+  streams: quick ? 200 : 1_000,
+  streamEvents: 100,
+  smallEvents: 10_000,
+  bigEvents: option("--big", quick ? 100_000 : 1_000_000),
+  rate: option("--rate", 0),
+  coldReps: quick ? 2 : 3,
+};
+const ADAPTERS = ["rust", "ts", "pass"];
+const t0 = performance.now();
+const say = (...line) => console.error(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s]`, ...line);
+
+// ---- build and sizes -----------------------------------------------------------------------------
+
+if (!flag("--no-build")) {
+  say("building the worker (scripts/build.sh; incremental)");
+  execFileSync("bash", ["scripts/build.sh"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+}
+const tsAdapterPath = await buildTsAdapter();
+const wasmPath = path.join(root, "build/index_bg.wasm");
+const wasm = readFileSync(wasmPath);
+const sizes = {
+  wasmRaw: wasm.length,
+  wasmGzip: gzipSync(wasm, { level: 9 }).length,
+  rustGlueJs: statSync(path.join(root, "build/index.js")).size,
+  tsAdapterJs: statSync(tsAdapterPath).size,
+  tsAdapterJsGzip: gzipSync(readFileSync(tsAdapterPath), { level: 9 }).length,
+};
+
+// ---- one process, all workers ----------------------------------------------------------------------
+
+/** Runs `fn` while measuring workerd's CPU, this client's CPU and the machine's other load. */
+async function measured(pid, fn) {
+  const cpu0 = cpuSeconds(pid);
+  const client0 = process.cpuUsage();
+  const busy0 = machineBusySeconds();
+  const wall0 = performance.now();
+  const result = await fn();
+  const wall = (performance.now() - wall0) / 1000;
+  const workerd = cpuSeconds(pid) - cpu0;
+  const c = process.cpuUsage(client0);
+  const client = (c.user + c.system) / 1e6;
+  const others = Math.max(0, machineBusySeconds() - busy0 - workerd - client);
+  return { result, workerd, client, others, wall };
+}
+
+const results = { config: cfg, sizes, adapters: {}, notes: [] };
+for (const a of [...ADAPTERS, "rust-colocated"]) results.adapters[a] = {};
+const noise = [];
+
+say("starting workerd: agent (demo DO) + rust + ts + pass");
+const main = await startWorkers({ tsAdapterPath });
+const urls = { rust: main.urls.rust, ts: main.urls.ts, pass: main.urls.pass, "rust-colocated": main.urls.agent };
+const fail = (what, r) => {
+  throw new Error(`${what}: status ${r.status}, ${r.deltas} deltas, done=${r.done}\n${main.output().slice(-2000)}`);
+};
+try {
+  say("conformance: the TS adapter against this adapter (same chunks; AI SDK ai@5.0.0 and ai@6)");
+  results.conformance = await runConformance(main.urls);
+  say(`conformance: ${results.conformance.length} checks passed`);
+
+  for (const a of Object.keys(urls)) {
+    const r = await runTurn(urls[a], a, "/flood 2000");
+    if (r.deltas !== 2000 || !r.done) fail(`warm-up ${a}`, r);
+  }
+
+  // First byte and first delta of a one-delta turn, warm.
+  say(`first byte: ${cfg.firstByteReps} one-delta turns per worker`);
+  const first = Object.fromEntries(ADAPTERS.map((a) => [a, { byte: [], delta: [] }]));
+  for (let i = 0; i < cfg.firstByteReps; i++) {
+    for (const a of rotate(ADAPTERS, i)) {
+      const r = await runTurn(urls[a], a, "/stamp 1", { stamps: true });
+      if (r.deltas !== 1 || !r.done) fail(`first byte ${a}`, r);
+      first[a].byte.push(r.ttfb);
+      first[a].delta.push(r.firstDelta);
+    }
+  }
+  for (const a of ADAPTERS) {
+    results.adapters[a].firstByteMs = spread(first[a].byte);
+    results.adapters[a].firstDeltaMs = spread(first[a].delta);
+  }
+
+  // Throughput and CPU: a 100k-delta turn, as fast as the agent can send it.
+  const n = cfg.throughputEvents;
+  say(`throughput: /flood ${n}, ${cfg.reps} runs per worker (+ rust-colocated, + the agent alone)`);
+  const thr = Object.fromEntries(Object.keys(urls).map((a) => [a, { rate: [], cpu: [], client: [] }]));
+  const sink = [];
+  for (let i = 0; i < cfg.reps; i++) {
+    for (const a of rotate([...ADAPTERS, "rust-colocated"], i)) {
+      const m = await measured(main.pid, () => runTurn(urls[a], a, `/flood ${n}`));
+      if (m.result.deltas !== n || !m.result.done) fail(`throughput ${a}`, m.result);
+      thr[a].rate.push(n / (m.result.wall / 1000));
+      thr[a].cpu.push((m.workerd / n) * 1e4 * 1000);
+      thr[a].client.push((m.client / n) * 1e4 * 1000);
+      noise.push(m.others / m.wall);
+      say(`  ${a.padEnd(14)} ${(n / (m.result.wall / 1000)).toFixed(0).padStart(7)} events/s  ` +
+        `${((m.workerd / n) * 1e7).toFixed(0).padStart(4)} ms CPU/10k  (others on the machine: ${(100 * m.others / m.wall).toFixed(0)}% of a core)`);
+    }
+    const m = await measured(main.pid, () => runSink(urls.pass, `/flood ${n}`));
+    sink.push((m.workerd / n) * 1e7);
+  }
+  results.agentAloneCpuMsPer10k = spread(sink);
+  for (const a of Object.keys(urls)) {
+    results.adapters[a].eventsPerSecond = spread(thr[a].rate);
+    results.adapters[a].cpuMsPer10k = spread(thr[a].cpu);
+    results.adapters[a].cpuMsPer10kWithoutAgent = spread(thr[a].cpu.map((c) => c - median(sink)));
+    results.adapters[a].clientCpuMsPer10k = spread(thr[a].client);
+  }
+
+  // Latency: deltas 1 ms apart, each stamped with the agent's send time.
+  say(`latency: /stamp ${cfg.stampEvents} ${cfg.stampIntervalMs}, ${cfg.reps} runs per worker`);
+  const lat = Object.fromEntries(ADAPTERS.map((a) => [a, []]));
+  for (let i = 0; i < cfg.reps; i++) {
+    for (const a of rotate(ADAPTERS, i)) {
+      const r = await runTurn(urls[a], a, `/stamp ${cfg.stampEvents} ${cfg.stampIntervalMs}`, { stamps: true });
+      if (r.deltas !== cfg.stampEvents || !r.done) fail(`latency ${a}`, r);
+      lat[a].push(...r.latencies);
+    }
+  }
+  for (const a of ADAPTERS) {
+    results.adapters[a].latencyMs = { p50: percentile(lat[a], 50), p99: percentile(lat[a], 99), samples: lat[a].length };
+  }
+
+  // Many streams at once.
+  say(`concurrency: ${cfg.streams} concurrent /flood ${cfg.streamEvents} streams per worker`);
+  for (let i = 0; i < Math.max(1, cfg.reps - 1); i++) {
+    for (const a of rotate(ADAPTERS, i)) {
+      // Each stream on its own new connection, as from separate clients (reusing a pool of
+      // idle keep-alive connections races with the server closing them: client-side resets).
+      const agent = newAgent();
+      const m = await measured(main.pid, () =>
+        Promise.allSettled(
+          Array.from({ length: cfg.streams }, () =>
+            runTurn(urls[a], a, `/flood ${cfg.streamEvents}`, { timeoutMs: 120_000, agent }),
+          ),
+        ),
+      );
+      const completed = m.result.filter(
+        (s) => s.status === "fulfilled" && s.value.status === 200 && s.value.deltas === cfg.streamEvents && s.value.done,
+      ).length;
+      const errors = [...new Set(m.result.filter((s) => s.status === "rejected").map((s) => String(s.reason?.message ?? s.reason)))];
+      const run = { completed, lost: cfg.streams - completed, wallMs: m.wall * 1000, cpuMsPerStream: (m.workerd * 1000) / cfg.streams, errors };
+      (results.adapters[a].concurrentRuns ??= []).push(run);
+      say(`  ${a.padEnd(6)} completed ${completed}/${cfg.streams} in ${(m.wall * 1000).toFixed(0)} ms, ` +
+        `${run.cpuMsPerStream.toFixed(1)} ms CPU per stream${errors.length ? ` (client errors: ${errors.join("; ")})` : ""}`);
+    }
+  }
+  for (const a of ADAPTERS) {
+    const runs = results.adapters[a].concurrentRuns;
+    results.adapters[a].concurrent = {
+      streams: cfg.streams,
+      completed: Math.min(...runs.map((r) => r.completed)),
+      lost: Math.max(...runs.map((r) => r.lost)),
+      wallMs: spread(runs.map((r) => r.wallMs)),
+      cpuMsPerStream: spread(runs.map((r) => r.cpuMsPerStream)),
+    };
+  }
+} finally {
+  await main.dispose();
+}
+
+// ---- memory: a fresh workerd per adapter, 10k then 1M events at a steady rate -----------------------
+
+// The agent is paced below every worker's throughput: a flood faster than the stream drains queues
+// up in workerd (no backpressure crosses a WebSocket), which would measure the queue, not the adapter.
+const slowest = Math.min(...ADAPTERS.map((a) => results.adapters[a].eventsPerSecond.median));
+const rate = cfg.rate > 0 ? cfg.rate : Math.max(5_000, Math.min(30_000, Math.floor((0.75 * slowest) / 1000) * 1000));
+results.memoryRate = rate;
+say(`memory: fresh workerd per adapter; /flood ${cfg.smallEvents} then /flood ${cfg.bigEvents}, both at ${rate}/s`);
+for (const a of ADAPTERS) {
+  const inspectorPort = 9300 + Math.floor(Math.random() * 600);
+  const w = await startWorkers({ adapters: [a], tsAdapterPath, inspectorPort });
+  try {
+    const url = w.urls[a];
+    await runTurn(url, a, "/flood 2000");
+    const baseline = memory(w.pid).rss;
+    const heap = async () => {
+      const i = await inspect(inspectorPort, a);
+      try {
+        return (await i.heap()).used;
+      } finally {
+        i.close();
+      }
+    };
+    const turn = async (events) => {
+      const sampler = rssSampler(w.pid);
+      const r = await runTurn(url, a, `/flood ${events} ${rate}`, { timeoutMs: 1_800_000 });
+      const peak = sampler.stop();
+      if (r.deltas !== events || !r.done) throw new Error(`memory ${a} ${events}: ${r.deltas} deltas`);
+      return { peak, rate: events / (r.wall / 1000), heap: await heap() };
+    };
+    const small = await turn(cfg.smallEvents);
+    const big = await turn(cfg.bigEvents);
+    results.adapters[a].memory = {
+      baselineMB: baseline / 2 ** 20,
+      peakSmallMB: small.peak / 2 ** 20,
+      peakBigMB: big.peak / 2 ** 20,
+      growthMB: (big.peak - small.peak) / 2 ** 20,
+      growthBytesPerEvent: (big.peak - small.peak) / (cfg.bigEvents - cfg.smallEvents),
+      adapterJsHeapSmallMB: small.heap / 2 ** 20,
+      adapterJsHeapBigMB: big.heap / 2 ** 20,
+      achievedRate: big.rate,
+    };
+    say(`  ${a.padEnd(6)} RSS peak ${(small.peak / 2 ** 20).toFixed(0)} MB at ${cfg.smallEvents}, ` +
+      `${(big.peak / 2 ** 20).toFixed(0)} MB at ${cfg.bigEvents} (${big.rate.toFixed(0)} events/s achieved); ` +
+      `its isolate's JS heap ${(small.heap / 2 ** 20).toFixed(1)} → ${(big.heap / 2 ** 20).toFixed(1)} MB`);
+  } finally {
+    await w.dispose();
+  }
+}
+
+// ---- cold start: a fresh workerd, start → first SSE byte ------------------------------------------
+
+say(`cold start: ${cfg.coldReps} fresh workerd processes per layout`);
+const layouts = { rust: ["rust"], ts: ["ts"], pass: ["pass"], "rust-colocated": [] };
+const cold = Object.fromEntries(Object.keys(layouts).map((k) => [k, { total: [], firstRequest: [] }]));
+for (let i = 0; i < cfg.coldReps; i++) {
+  for (const k of rotate(Object.keys(layouts), i)) {
+    const started = performance.now();
+    const w = await startWorkers({ adapters: layouts[k], tsAdapterPath, probe: false });
+    try {
+      const url = k === "rust-colocated" ? w.urls.agent : w.urls[k];
+      const r = await runTurn(url, k, "/flood 1");
+      if (!r.done) throw new Error(`cold start ${k}: no [DONE]`);
+      cold[k].total.push(w.readyAt - started + r.ttfb);
+      cold[k].firstRequest.push(r.ttfb);
+    } finally {
+      await w.dispose();
+    }
+  }
+}
+for (const k of Object.keys(layouts)) {
+  results.adapters[k].coldStart = { totalMs: spread(cold[k].total), firstRequestMs: spread(cold[k].firstRequest) };
+}
+
+// ---- report ----------------------------------------------------------------------------------------
+
+const version = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { cwd: root }).toString().trim();
+  } catch {
+    return "unknown";
+  }
+};
+const m = machine();
+results.machine = {
+  cpu: m.model,
+  cores: os.cpus().length,
+  memoryGB: +(m.memTotal / 2 ** 30).toFixed(1),
+  node: process.version,
+  workerd: version(path.join(root, "node_modules/.bin/workerd"), ["--version"]),
+  miniflare: JSON.parse(readFileSync(path.join(root, "node_modules/miniflare/package.json"), "utf8")).version,
+  loadavgAtEnd: m.loadavg,
+  otherProcessesDuringThroughput: `median ${(100 * median(noise)).toFixed(0)}% of a core (max ${(100 * Math.max(...noise)).toFixed(0)}%)`,
+};
+results.git = {
+  commit: version("git", ["rev-parse", "--short", "HEAD"]),
+  dirty: version("git", ["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"]).split("\n").filter(Boolean),
+};
+results.durationSeconds = (performance.now() - t0) / 1000;
+results.date = new Date().toISOString();
+
+const A = results.adapters;
+const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
+const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–");
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
+const flatLimitMB = 16;
+const goals = {
+  eventsPerSecond: A.rust.eventsPerSecond.median / A.ts.eventsPerSecond.median,
+  cpuVsPass: A.rust.cpuMsPer10k.median / A.pass.cpuMsPer10k.median,
+  addedP99: A.rust.latencyMs.p99 - A.pass.latencyMs.p99,
+  wasmGzipKB: sizes.wasmGzip / 1000,
+  memoryGrowthMB: A.rust.memory.growthMB,
+  memoryGrowthBeyondPassMB: A.rust.memory.growthMB - A.pass.memory.growthMB,
+};
+results.goals = {
+  eventsPerSecondVsTs: { value: goals.eventsPerSecond, goal: ">= 1.5", met: goals.eventsPerSecond >= 1.5 },
+  cpuPerEventVsPassthrough: { value: goals.cpuVsPass, goal: "<= 1.2", met: goals.cpuVsPass <= 1.2 },
+  addedP99LatencyMs: { value: goals.addedP99, goal: "<= 1 ms", met: goals.addedP99 <= 1 },
+  wasmGzipKB: { value: goals.wasmGzipKB, goal: "<= 250 KB", met: goals.wasmGzipKB <= 250 },
+  memoryFlat: { value: goals.memoryGrowthMB, goal: `workerd's peak RSS grows < ${flatLimitMB} MB from ${cfg.smallEvents} to ${cfg.bigEvents} events`, met: goals.memoryGrowthMB < flatLimitMB },
+  memoryFlatBeyondPassthrough: {
+    value: goals.memoryGrowthBeyondPassMB,
+    goal: `grows < ${flatLimitMB} MB more than with the passthrough`,
+    met: goals.memoryGrowthBeyondPassMB < flatLimitMB,
+  },
+};
+
+const rows = [];
+const row = (metric, rust, ts, pass, vsTs, vsPass, goal = "") => rows.push([metric, rust, ts, pass, vsTs, vsPass, goal]);
+const ratio = (key, sub = "median") => [r2(A.rust[key][sub] / A.ts[key][sub]), r2(A.rust[key][sub] / A.pass[key][sub])];
+const met = (g) => (g.met ? "met" : "MISSED");
+row(`events/s, ${f0(cfg.throughputEvents)}-delta turn`, f0(A.rust.eventsPerSecond.median), f0(A.ts.eventsPerSecond.median), f0(A.pass.eventsPerSecond.median),
+  ...ratio("eventsPerSecond"), `≥1.5× ts: ${met(results.goals.eventsPerSecondVsTs)}`);
+row("workerd CPU ms / 10k events", f0(A.rust.cpuMsPer10k.median), f0(A.ts.cpuMsPer10k.median), f0(A.pass.cpuMsPer10k.median),
+  ...ratio("cpuMsPer10k"), `≤1.2× pass: ${met(results.goals.cpuPerEventVsPassthrough)}`);
+row(`  same, minus the agent alone (${f0(results.agentAloneCpuMsPer10k.median)})`, f0(A.rust.cpuMsPer10kWithoutAgent.median), f0(A.ts.cpuMsPer10kWithoutAgent.median),
+  f0(A.pass.cpuMsPer10kWithoutAgent.median), ...ratio("cpuMsPer10kWithoutAgent"));
+row("first byte, ms (p50, warm)", f1(A.rust.firstByteMs.median), f1(A.ts.firstByteMs.median), f1(A.pass.firstByteMs.median), ...ratio("firstByteMs"), "pass: its first byte is `init`");
+row("first delta, ms (p50, warm)", f1(A.rust.firstDeltaMs.median), f1(A.ts.firstDeltaMs.median), f1(A.pass.firstDeltaMs.median), ...ratio("firstDeltaMs"));
+row("latency per event p50, ms", f2(A.rust.latencyMs.p50), f2(A.ts.latencyMs.p50), f2(A.pass.latencyMs.p50),
+  `${f2(A.rust.latencyMs.p50 - A.ts.latencyMs.p50)} ms`, `+${f2(A.rust.latencyMs.p50 - A.pass.latencyMs.p50)} ms`);
+row("latency per event p99, ms", f2(A.rust.latencyMs.p99), f2(A.ts.latencyMs.p99), f2(A.pass.latencyMs.p99),
+  `${f2(A.rust.latencyMs.p99 - A.ts.latencyMs.p99)} ms`, `+${f2(A.rust.latencyMs.p99 - A.pass.latencyMs.p99)} ms`, `added p99 ≤1 ms: ${met(results.goals.addedP99LatencyMs)}`);
+row(`peak RSS MB, ${f0(cfg.smallEvents)} events (at ${f0(rate)}/s)`, f0(A.rust.memory.peakSmallMB), f0(A.ts.memory.peakSmallMB), f0(A.pass.memory.peakSmallMB), "", "");
+row(`peak RSS MB, ${f0(cfg.bigEvents)} events`, f0(A.rust.memory.peakBigMB), f0(A.ts.memory.peakBigMB), f0(A.pass.memory.peakBigMB), "", "");
+row("  growth, MB", f0(A.rust.memory.growthMB), f0(A.ts.memory.growthMB), f0(A.pass.memory.growthMB),
+  `${f0(A.rust.memory.growthMB - A.ts.memory.growthMB)} MB`, `${f0(A.rust.memory.growthMB - A.pass.memory.growthMB)} MB`,
+  `flat (<${flatLimitMB} MB): ${met(results.goals.memoryFlat)}; vs pass: ${met(results.goals.memoryFlatBeyondPassthrough)}`);
+row(`  adapter isolate's JS heap, MB (${f0(cfg.smallEvents)} → ${f0(cfg.bigEvents)})`, `${f1(A.rust.memory.adapterJsHeapSmallMB)} → ${f1(A.rust.memory.adapterJsHeapBigMB)}`,
+  `${f1(A.ts.memory.adapterJsHeapSmallMB)} → ${f1(A.ts.memory.adapterJsHeapBigMB)}`, `${f1(A.pass.memory.adapterJsHeapSmallMB)} → ${f1(A.pass.memory.adapterJsHeapBigMB)}`, "", "");
+row(`${f0(cfg.streams)} × ${cfg.streamEvents}-event streams: completed (worst run)`, f0(A.rust.concurrent.completed), f0(A.ts.concurrent.completed), f0(A.pass.concurrent.completed), "", "");
+row("  lost (worst run)", f0(A.rust.concurrent.lost), f0(A.ts.concurrent.lost), f0(A.pass.concurrent.lost), "", "");
+row("  workerd CPU ms per stream", f1(A.rust.concurrent.cpuMsPerStream.median), f1(A.ts.concurrent.cpuMsPerStream.median), f1(A.pass.concurrent.cpuMsPerStream.median),
+  r2(A.rust.concurrent.cpuMsPerStream.median / A.ts.concurrent.cpuMsPerStream.median), r2(A.rust.concurrent.cpuMsPerStream.median / A.pass.concurrent.cpuMsPerStream.median));
+row("  wall time, ms", f0(A.rust.concurrent.wallMs.median), f0(A.ts.concurrent.wallMs.median), f0(A.pass.concurrent.wallMs.median),
+  r2(A.rust.concurrent.wallMs.median / A.ts.concurrent.wallMs.median), r2(A.rust.concurrent.wallMs.median / A.pass.concurrent.wallMs.median));
+row("cold start → first byte, ms", f0(A.rust.coldStart.totalMs.median), f0(A.ts.coldStart.totalMs.median), f0(A.pass.coldStart.totalMs.median),
+  r2(A.rust.coldStart.totalMs.median / A.ts.coldStart.totalMs.median), r2(A.rust.coldStart.totalMs.median / A.pass.coldStart.totalMs.median), "fresh workerd: agent + adapter");
+row("  of which the first request, ms", f0(A.rust.coldStart.firstRequestMs.median), f0(A.ts.coldStart.firstRequestMs.median), f0(A.pass.coldStart.firstRequestMs.median), "", "");
+row("code size, KB (raw / gzip)", `${f0(sizes.wasmRaw / 1000)} / ${f0(sizes.wasmGzip / 1000)} wasm`, `${f0(sizes.tsAdapterJs / 1000)} / ${f0(sizes.tsAdapterJsGzip / 1000)} js`, "", "", "",
+  `wasm ≤250 KB gzip: ${met(results.goals.wasmGzipKB)}`);
+
+const header = ["", "rust (this)", "ts", "pass", "rust/ts", "rust/pass", "goal (issue 5)"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+const line = (cells) => cells.map((c, i) => (i === 0 || i === 6 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+const table = [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+results.table = table;
+
+const colocated = A["rust-colocated"];
+const extra = [
+  `rust-colocated (the agent's DO in the adapter's own isolate, the default wrangler.toml layout): ` +
+    `${f0(colocated.eventsPerSecond.median)} events/s, ${f0(colocated.cpuMsPer10k.median)} ms CPU/10k, ` +
+    `cold start ${f0(colocated.coldStart.totalMs.median)} ms`,
+  `memory: workerd's RSS grows with every WebSocket message it relays, adapter or not (the passthrough keeps no state ` +
+    `and grows as much; so did a pure-JS agent with a frame-counting sink, in development), so the claim is the growth ` +
+    `beyond the passthrough's`,
+  `machine: ${results.machine.cpu}, ${results.machine.cores} cores, node ${results.machine.node}, workerd ${results.machine.workerd}; ` +
+    `other processes during the throughput runs: ${results.machine.otherProcessesDuringThroughput}; load average at the end ${m.loadavg.join(" ")}`,
+  `git ${results.git.commit}${results.git.dirty.length ? ` + uncommitted changes in ${results.git.dirty.length} file(s)` : ""}; ` +
+    `${cfg.reps} runs per timed row, median shown; took ${results.durationSeconds.toFixed(0)} s`,
+];
+console.log(`\n${table}\n\n${extra.join("\n")}\n`);
+
+mkdirSync(path.join(benchDir, "results"), { recursive: true });
+const out = path.join(benchDir, "results", quick ? "quick.json" : "latest.json");
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`results: ${path.relative(root, out)}`);

@@ -1,0 +1,188 @@
+// The TypeScript adapter of `POST /api/sessions/:id/chat`, for the side-by-side benchmark
+// (bench/run.mjs): what a competent TS developer writes for the same endpoint as the Rust/WASM
+// worker. Not shipped. Opens a WebSocket to the session's SessionAgent Durable Object, sends the
+// `prompt`, translates each V2 frame (translator.ts) and writes its SSE events to a
+// TransformStream (one write per WebSocket message), forwards `abort` when the client leaves.
+
+import { parseFrame, MalformedFrame, Translator, type UIChunk } from "./translator";
+import { parseChatRequest, RequestError, MAX_BODY_BYTES, type Attachment } from "./request";
+
+interface DurableObjectNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(url: string, init?: RequestInit): Promise<Response & { webSocket?: WebSocket | null }> };
+}
+interface Env { SESSION_AGENT: DurableObjectNamespace }
+interface ExecutionContext { waitUntil(promise: Promise<unknown>): void }
+// workerd's WebSocket has accept() for sockets it hands to the worker.
+type WorkerWebSocket = WebSocket & { accept(): void };
+
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const RESPONSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+  "x-vercel-ai-ui-message-stream": "v1",
+  "x-accel-buffering": "no",
+};
+const DONE = "data: [DONE]\n\n";
+const KEEP_ALIVE = ": keep-alive\n\n";
+/** A keep-alive goes out on a tick with nothing written since the tick before. */
+const TICK_MS = 125;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+const encoder = new TextEncoder();
+
+function jsonError(status: number, code: string, message: string): Response {
+  return new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+function isJson(contentType: string | null): boolean {
+  const essence = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return essence === "application/json" || (essence.startsWith("application/") && essence.endsWith("+json"));
+}
+
+async function connect(env: Env, sessionId: string): Promise<WorkerWebSocket> {
+  const stub = env.SESSION_AGENT.get(env.SESSION_AGENT.idFromName(sessionId));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RequestError(504, "agent_timeout", "The agent did not answer in time.")), CONNECT_TIMEOUT_MS);
+  });
+  let response: Response & { webSocket?: WebSocket | null };
+  try {
+    response = await Promise.race([
+      stub.fetch("https://session-agent/ws", {
+        headers: { upgrade: "websocket", "x-session-id": sessionId, "x-client": "ai-sdk-adapter" },
+      }),
+      timeout,
+    ]);
+  } catch (e) {
+    if (e instanceof RequestError) throw e;
+    throw new RequestError(503, "agent_unavailable", "The agent is unavailable right now. Try again.");
+  } finally {
+    clearTimeout(timer);
+  }
+  const ws = response.webSocket as WorkerWebSocket | null | undefined;
+  if (response.status !== 101 || !ws) throw new RequestError(502, "agent_bad_response", "The agent did not accept the connection.");
+  ws.accept();
+  return ws;
+}
+
+function sse(chunks: UIChunk[], done: boolean): string {
+  let text = "";
+  for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`;
+  return done ? text + DONE : text;
+}
+
+async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId: string): Promise<Response> {
+  if (!SESSION_ID.test(sessionId)) {
+    return jsonError(400, "invalid_session_id", "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.");
+  }
+  if (!isJson(request.headers.get("content-type"))) {
+    return jsonError(415, "unsupported_media_type", "The request body must be JSON (Content-Type: application/json).");
+  }
+  let prompt: { text: string; attachments: Attachment[] };
+  let ws: WorkerWebSocket;
+  try {
+    const body = await request.text();
+    if (body.length > MAX_BODY_BYTES) {
+      throw new RequestError(413, "body_too_large", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
+    }
+    prompt = parseChatRequest(body);
+    ws = await connect(env, sessionId);
+  } catch (e) {
+    if (e instanceof RequestError) return jsonError(e.status, e.code, e.message);
+    throw e;
+  }
+
+  const requestId = crypto.randomUUID();
+  const promptFrame: Record<string, unknown> = { type: "prompt", content: prompt.text, requestId };
+  if (prompt.attachments.length > 0) promptFrame.attachments = prompt.attachments;
+  ws.send(JSON.stringify(promptFrame));
+
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const translator = new Translator(requestId);
+  let finished = false;
+  let wroteSinceTick = false;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+
+  const write = (text: string) => {
+    if (text === "") return;
+    wroteSinceTick = true;
+    writer.write(encoder.encode(text)).catch(() => clientGone());
+  };
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearInterval(ticker);
+    try {
+      ws.close(1000, "done");
+    } catch {
+      // already closed
+    }
+    writer.close().catch(() => {});
+    resolveDone();
+  };
+  const clientGone = () => {
+    if (finished) return;
+    try {
+      ws.send(JSON.stringify({ type: "abort", requestId }));
+    } catch {
+      // the socket is gone too
+    }
+    finish();
+  };
+  const endFor = (cause: "socket-closed") => {
+    if (finished) return;
+    const out: UIChunk[] = [];
+    translator.end(cause, out);
+    write(sse(out, true));
+    finish();
+  };
+
+  ws.addEventListener("message", (event: MessageEvent) => {
+    if (finished || typeof event.data !== "string") return;
+    let out: UIChunk[];
+    try {
+      const frame = parseFrame(event.data);
+      out = [];
+      translator.push(frame, out);
+    } catch (e) {
+      if (e instanceof MalformedFrame) {
+        console.warn(`skipped a frame from the agent: ${e.message}`);
+        return;
+      }
+      throw e;
+    }
+    write(sse(out, translator.ended));
+    if (translator.ended) finish();
+  });
+  ws.addEventListener("close", () => endFor("socket-closed"));
+  ws.addEventListener("error", () => endFor("socket-closed"));
+  request.signal?.addEventListener("abort", clientGone);
+  writer.closed.catch(() => clientGone());
+  const ticker = setInterval(() => {
+    if (!wroteSinceTick) write(KEEP_ALIVE);
+    wroteSinceTick = false;
+  }, TICK_MS);
+  ctx.waitUntil(done);
+
+  return new Response(readable, { status: 200, headers: RESPONSE_HEADERS });
+}
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    const match = /^\/api\/sessions\/([^/]+)\/chat$/.exec(new URL(request.url).pathname);
+    if (!match) return jsonError(404, "not_found", "Nothing here.");
+    if (request.method !== "POST") {
+      const response = jsonError(405, "method_not_allowed", "Use POST.");
+      response.headers.set("allow", "POST");
+      return response;
+    }
+    return chat(request, env, ctx, decodeURIComponent(match[1]));
+  },
+};

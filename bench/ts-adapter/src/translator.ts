@@ -1,0 +1,349 @@
+// V2 frames → AI SDK UI message chunks: seed 004's `translateV2ToAISDK` pseudocode, made
+// correct. Same mapping as the README's table (and as the Rust core in src/translator/): one
+// turn followed (the `message.create` echoing our `requestId`, else the first on the default
+// channel), `start` + `start-step`, lazily opened text/reasoning parts closed before anything
+// else, tool chunks with `providerExecuted`/`dynamic`, and exactly one ending.
+//
+// Written the way a competent TypeScript developer would: `JSON.parse` each frame, validate it
+// by hand, push plain chunk objects, `JSON.stringify` each chunk into an SSE event.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+// ---- V2 frames (what the Durable Object sends) ------------------------------------------------
+
+export type ToolStatus = "pending" | "running" | "completed" | "error";
+
+export type Frame =
+  | { type: "message.create"; turnId: string; channelType?: string; requestId?: string }
+  | { type: "message.part.text-delta"; turnId: string; delta: string }
+  | { type: "message.part.reasoning-delta"; turnId: string; delta: string }
+  | {
+      type: "message.part.tool-update";
+      turnId: string;
+      callId: string;
+      toolName: string;
+      status: ToolStatus;
+      args?: Json;
+      result?: Json;
+      error?: Json;
+    }
+  | { type: "message.finalize"; turnId: string; reason: string; finalText?: string; error?: Json }
+  | { type: "complete" }
+  | { type: "agentStatus"; status: string; detail?: Json }
+  | { type: "chunk"; content: string }
+  | { type: "question"; questionId: string; text: string; options?: Json }
+  | { type: "error"; message?: Json; error?: Json }
+  | { type: "other" };
+
+export class MalformedFrame extends Error {}
+
+type Obj = Record<string, unknown>;
+
+function str(o: Obj, key: string): string {
+  const v = o[key];
+  if (typeof v !== "string") throw new MalformedFrame(`\`${key}\` must be a string`);
+  return v;
+}
+
+/** An optional string: absent or null is undefined; anything else must be a string. */
+function optStr(o: Obj, key: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw new MalformedFrame(`\`${key}\` must be a string`);
+  return v;
+}
+
+/** An optional JSON value: absent or null is undefined. */
+function optJson(o: Obj, key: string): Json | undefined {
+  const v = o[key];
+  return v === undefined || v === null ? undefined : (v as Json);
+}
+
+const TOOL_STATUSES = new Set(["pending", "running", "completed", "error"]);
+
+/** Parses one WebSocket text message; throws MalformedFrame for anything unusable. */
+export function parseFrame(text: string): Frame {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new MalformedFrame(`not JSON: ${(e as Error).message}`);
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new MalformedFrame("not a JSON object");
+  const o = v as Obj;
+  const type = o.type;
+  if (typeof type !== "string") throw new MalformedFrame("no string `type`");
+  switch (type) {
+    case "message.create":
+      return { type, turnId: str(o, "turnId"), channelType: optStr(o, "channelType"), requestId: optStr(o, "requestId") };
+    case "message.part.text-delta":
+    case "message.part.reasoning-delta":
+      return { type, turnId: str(o, "turnId"), delta: str(o, "delta") };
+    case "message.part.tool-update": {
+      const turnId = str(o, "turnId");
+      const callId = str(o, "callId");
+      const toolName = str(o, "toolName");
+      const status = str(o, "status");
+      if (!TOOL_STATUSES.has(status)) throw new MalformedFrame(`unknown tool status ${status}`);
+      return {
+        type, turnId, callId, toolName, status: status as ToolStatus,
+        args: optJson(o, "args"), result: optJson(o, "result"), error: optJson(o, "error"),
+      };
+    }
+    case "message.finalize":
+      return { type, turnId: str(o, "turnId"), reason: str(o, "reason"), finalText: optStr(o, "finalText"), error: optJson(o, "error") };
+    case "complete":
+      return { type };
+    case "agentStatus":
+      return { type, status: str(o, "status"), detail: optJson(o, "detail") };
+    case "chunk":
+      return { type, content: str(o, "content") };
+    case "question":
+      return { type, questionId: str(o, "questionId"), text: str(o, "text"), options: optJson(o, "options") };
+    case "error":
+      return { type, message: optJson(o, "message"), error: optJson(o, "error") };
+    default:
+      return { type: "other" };
+  }
+}
+
+// ---- UI message chunks (what the AI SDK client reads) -----------------------------------------
+
+export type UIChunk =
+  | { type: "start"; messageId: string }
+  | { type: "start-step" }
+  | { type: "finish-step" }
+  | { type: "text-start" | "text-end" | "reasoning-start" | "reasoning-end"; id: string }
+  | { type: "text-delta" | "reasoning-delta"; id: string; delta: string }
+  | { type: "tool-input-start"; toolCallId: string; toolName: string; providerExecuted: true; dynamic: true }
+  | { type: "tool-input-available"; toolCallId: string; toolName: string; input: Json; providerExecuted: true; dynamic: true }
+  | { type: "tool-output-available"; toolCallId: string; output: Json; providerExecuted: true; dynamic: true }
+  | { type: "tool-output-error"; toolCallId: string; errorText: string; providerExecuted: true; dynamic: true }
+  | { type: "data-status"; data: { phase: string; label?: string }; transient: true }
+  | { type: "data-question"; id: string; data: { questionId: string; text: string; options?: Json } }
+  | { type: "error"; errorText: string }
+  | { type: "abort" }
+  | { type: "finish" };
+
+export const CONNECTION_LOST = "connection to the agent was lost";
+export const AGENT_ERROR = "the agent reported an error";
+const DEFAULT_FAILURE = "Operation failed";
+const DEFAULT_TOOL_ERROR = "Tool failed";
+
+/** The human text of an error value: a non-blank string, or an object's `message`. */
+export function errorText(v: Json | undefined): string | undefined {
+  if (typeof v === "string") return v.trim() === "" ? undefined : v;
+  if (v !== null && typeof v === "object" && !Array.isArray(v)) return errorText(v.message);
+  return undefined;
+}
+
+/** The failure a `completed` tool's result reports (seed 003's three shapes), if any. */
+function failureText(result: Json | undefined): string | undefined {
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return undefined;
+  if (result.success === false) return errorText(result.error) ?? DEFAULT_FAILURE;
+  const error = result.error;
+  if (error === true) return errorText(result.message) ?? DEFAULT_FAILURE;
+  if (typeof error === "string") return error.trim() === "" ? DEFAULT_FAILURE : error;
+  return undefined;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+function statusChunk(status: string, detail: Json | undefined): UIChunk | undefined {
+  let phase: string;
+  switch (status) {
+    case "thinking": phase = "thinking"; break;
+    case "tool_calling": phase = "tool_use"; break;
+    case "compacting": phase = "compacting"; break;
+    default: return undefined;
+  }
+  const data: { phase: string; label?: string } = { phase };
+  if (phase === "tool_use" && typeof detail === "string" && TOOL_NAME.test(detail)) data.label = detail;
+  return { type: "data-status", data, transient: true };
+}
+
+const enum Stage { InputStarted, InputAvailable, Done }
+
+interface Call { name: string; args: Json | undefined; stage: Stage }
+
+type Ending = { kind: "finish" } | { kind: "error"; text: string } | { kind: "abort" };
+
+export type EndCause = "socket-closed" | "client-gone";
+
+export class Translator {
+  private phase: "waiting" | "open" | "ended" = "waiting";
+  private turnId: string | undefined;
+  private open: { kind: "text" | "reasoning"; id: string } | undefined;
+  private opened = 0;
+  private textParts = 0;
+  /** Insertion order is first-appearance order: the end closes calls in that order. */
+  private calls = new Map<string, Call>();
+
+  constructor(private readonly requestId: string | undefined) {}
+
+  get ended(): boolean {
+    return this.phase === "ended";
+  }
+
+  /** Consumes one frame, appending the chunks it causes to `out`. */
+  push(frame: Frame, out: UIChunk[]): void {
+    if (this.phase === "ended") return;
+    if (this.phase === "waiting") {
+      if (frame.type === "message.create") this.maybeStart(frame, out);
+      else if (frame.type === "error") this.endWith(errorEnding(frame), out);
+      return;
+    }
+    switch (frame.type) {
+      case "message.part.text-delta":
+        if (frame.turnId === this.turnId) this.delta("text", frame.delta, out);
+        return;
+      case "message.part.reasoning-delta":
+        if (frame.turnId === this.turnId) this.delta("reasoning", frame.delta, out);
+        return;
+      case "chunk":
+        this.delta("text", frame.content, out);
+        return;
+      case "message.part.tool-update":
+        if (frame.turnId !== this.turnId) return;
+        if (this.toolWouldEmit(frame)) this.closePart(out);
+        this.applyTool(frame, out);
+        return;
+      case "agentStatus": {
+        const chunk = statusChunk(frame.status, frame.detail);
+        if (chunk) out.push(chunk);
+        return;
+      }
+      case "question": {
+        this.closePart(out);
+        const data: { questionId: string; text: string; options?: Json } = { questionId: frame.questionId, text: frame.text };
+        if (frame.options !== undefined) data.options = frame.options;
+        out.push({ type: "data-question", id: frame.questionId, data });
+        return;
+      }
+      case "message.finalize": {
+        if (frame.turnId !== this.turnId) return;
+        if (frame.finalText !== undefined && this.textParts === 0) this.delta("text", frame.finalText, out);
+        let ending: Ending;
+        if (frame.reason === "error") ending = { kind: "error", text: errorText(frame.error) ?? AGENT_ERROR };
+        else if (frame.reason === "canceled") ending = { kind: "abort" };
+        else ending = { kind: "finish" }; // end_turn, and any reason this adapter does not know
+        this.endWith(ending, out);
+        return;
+      }
+      case "complete":
+        this.endWith({ kind: "finish" }, out);
+        return;
+      case "error":
+        this.endWith(errorEnding(frame), out);
+        return;
+      default:
+        return; // another turn's create, init, message, status, domain events
+    }
+  }
+
+  /** Ends the stream for a cause outside the protocol. Does nothing once it has ended. */
+  end(cause: EndCause, out: UIChunk[]): void {
+    this.endWith(cause === "client-gone" ? { kind: "abort" } : { kind: "error", text: CONNECTION_LOST }, out);
+  }
+
+  private maybeStart(create: Extract<Frame, { type: "message.create" }>, out: UIChunk[]): void {
+    const ours =
+      create.requestId !== undefined && this.requestId !== undefined
+        ? create.requestId === this.requestId
+        : create.channelType === undefined || create.channelType === "web";
+    if (!ours) return;
+    out.push({ type: "start", messageId: create.turnId }, { type: "start-step" });
+    this.turnId = create.turnId;
+    this.phase = "open";
+  }
+
+  private delta(kind: "text" | "reasoning", delta: string, out: UIChunk[]): void {
+    if (delta === "") return;
+    let id: string;
+    if (this.open !== undefined && this.open.kind === kind) {
+      id = this.open.id;
+    } else {
+      this.closePart(out);
+      this.opened += 1;
+      id = `${kind}-${this.opened}`;
+      if (kind === "text") this.textParts += 1;
+      out.push({ type: kind === "text" ? "text-start" : "reasoning-start", id });
+      this.open = { kind, id };
+    }
+    out.push({ type: kind === "text" ? "text-delta" : "reasoning-delta", id, delta });
+  }
+
+  private closePart(out: UIChunk[]): void {
+    if (this.open === undefined) return;
+    out.push({ type: this.open.kind === "text" ? "text-end" : "reasoning-end", id: this.open.id });
+    this.open = undefined;
+  }
+
+  private toolWouldEmit(u: Extract<Frame, { type: "message.part.tool-update" }>): boolean {
+    const call = this.calls.get(u.callId);
+    if (call === undefined) return true;
+    if (call.stage === Stage.Done) return false;
+    if (u.status === "completed" || u.status === "error") return true;
+    if (call.stage === Stage.InputStarted && u.status === "running") return u.args !== undefined || call.args !== undefined;
+    return false;
+  }
+
+  private applyTool(u: Extract<Frame, { type: "message.part.tool-update" }>, out: UIChunk[]): void {
+    let call = this.calls.get(u.callId);
+    if (call === undefined) {
+      out.push({ type: "tool-input-start", toolCallId: u.callId, toolName: u.toolName, providerExecuted: true, dynamic: true });
+      call = { name: u.toolName, args: undefined, stage: Stage.InputStarted };
+      this.calls.set(u.callId, call);
+    }
+    if (u.args !== undefined) call.args = u.args;
+    if (call.stage === Stage.Done) return;
+    const wantsInput = u.status === "pending" ? false : u.status === "running" ? call.args !== undefined : true;
+    if (wantsInput && call.stage < Stage.InputAvailable) {
+      call.stage = Stage.InputAvailable;
+      out.push(inputAvailable(u.callId, call));
+    }
+    if (u.status === "pending" || u.status === "running") return;
+    call.stage = Stage.Done;
+    if (u.status === "completed") {
+      const failure = failureText(u.result);
+      if (failure === undefined) {
+        out.push({ type: "tool-output-available", toolCallId: u.callId, output: u.result ?? null, providerExecuted: true, dynamic: true });
+      } else {
+        out.push(outputError(u.callId, failure));
+      }
+    } else {
+      out.push(outputError(u.callId, errorText(u.error) ?? failureText(u.result) ?? DEFAULT_TOOL_ERROR));
+    }
+  }
+
+  private endWith(ending: Ending, out: UIChunk[]): void {
+    if (this.phase === "ended") return;
+    if (this.phase === "open") {
+      this.closePart(out);
+      const reason = ending.kind === "abort" ? "Canceled" : "Interrupted";
+      for (const [id, call] of this.calls) {
+        if (call.stage === Stage.Done) continue;
+        if (call.stage === Stage.InputStarted) out.push(inputAvailable(id, call));
+        call.stage = Stage.Done;
+        out.push(outputError(id, reason));
+      }
+      out.push({ type: "finish-step" });
+    }
+    if (ending.kind === "finish") out.push({ type: "finish" });
+    else if (ending.kind === "error") out.push({ type: "error", errorText: ending.text }, { type: "finish" });
+    else out.push({ type: "abort" });
+    this.phase = "ended";
+  }
+}
+
+function errorEnding(frame: Extract<Frame, { type: "error" }>): Ending {
+  return { kind: "error", text: errorText(frame.message) ?? errorText(frame.error) ?? AGENT_ERROR };
+}
+
+function inputAvailable(toolCallId: string, call: Call): UIChunk {
+  return { type: "tool-input-available", toolCallId, toolName: call.name, input: call.args ?? {}, providerExecuted: true, dynamic: true };
+}
+
+function outputError(toolCallId: string, errorText: string): UIChunk {
+  return { type: "tool-output-error", toolCallId, errorText, providerExecuted: true, dynamic: true };
+}
