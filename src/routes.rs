@@ -9,10 +9,9 @@ pub const MAX_SESSION_ID_LEN: usize = 128;
 pub enum Route<'a> {
     /// `/api/sessions/:id/chat`: the AI SDK endpoint.
     Chat { session: &'a str },
-    /// `/demo/sessions/:id/received`: what the demo agent received.
-    DemoReceived { session: &'a str },
-    /// `/demo/sessions/:id/sent`: what the demo agent sent.
-    DemoSent { session: &'a str },
+    /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
+    /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
+    DemoLog { session: &'a str, log: &'static str },
     /// Anything else.
     NotFound,
 }
@@ -23,8 +22,21 @@ impl<'a> Route<'a> {
         let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         match segments.as_slice() {
             ["api", "sessions", session, "chat"] => Route::Chat { session },
-            ["demo", "sessions", session, "received"] => Route::DemoReceived { session },
-            ["demo", "sessions", session, "sent"] => Route::DemoSent { session },
+            ["demo", "sessions", session, log] => match *log {
+                "received" => Route::DemoLog {
+                    session,
+                    log: "received",
+                },
+                "sent" => Route::DemoLog {
+                    session,
+                    log: "sent",
+                },
+                "connections" => Route::DemoLog {
+                    session,
+                    log: "connections",
+                },
+                _ => Route::NotFound,
+            },
             _ => Route::NotFound,
         }
     }
@@ -33,7 +45,7 @@ impl<'a> Route<'a> {
     pub fn allow(&self) -> &'static str {
         match self {
             Route::Chat { .. } => "POST, OPTIONS",
-            Route::DemoReceived { .. } | Route::DemoSent { .. } => "GET",
+            Route::DemoLog { .. } => "GET",
             Route::NotFound => "",
         }
     }
@@ -41,9 +53,7 @@ impl<'a> Route<'a> {
     /// The session the route names.
     pub fn session(&self) -> Option<&'a str> {
         match self {
-            Route::Chat { session }
-            | Route::DemoReceived { session }
-            | Route::DemoSent { session } => Some(session),
+            Route::Chat { session } | Route::DemoLog { session, .. } => Some(session),
             Route::NotFound => None,
         }
     }
@@ -82,14 +92,16 @@ mod tests {
             Route::match_path("/api/sessions/s1/chat"),
             Route::Chat { session: "s1" }
         );
-        assert_eq!(
-            Route::match_path("/demo/sessions/a:b/received"),
-            Route::DemoReceived { session: "a:b" }
-        );
-        assert_eq!(
-            Route::match_path("/demo/sessions/x/sent"),
-            Route::DemoSent { session: "x" }
-        );
+        for log in ["received", "sent", "connections"] {
+            assert_eq!(
+                Route::match_path(&format!("/demo/sessions/a:b/{log}")),
+                Route::DemoLog {
+                    session: "a:b",
+                    log
+                }
+            );
+        }
+        assert_eq!(Route::match_path("/demo/sessions/x/other"), Route::NotFound);
         for other in [
             "/",
             "",

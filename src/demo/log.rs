@@ -1,4 +1,5 @@
-//! What the demo agent received from and sent to adapters, with times, for tests and demos.
+//! What the demo agent received from and sent to adapters, with times, and the headers each
+//! adapter connected with, for tests and demos.
 //!
 //! Received frames are kept in the object's storage (one key each), so they outlive an eviction
 //! of the object between a test's POST and its look at `GET /demo/sessions/:id/received`. Sent
@@ -21,6 +22,7 @@ pub(crate) struct Logs {
     storage: Storage,
     seq: Cell<u64>,
     sent: RefCell<Vec<String>>,
+    connections: RefCell<Vec<String>>,
 }
 
 /// One log entry: when (ms since the epoch), on which connection, which frame. The frame is
@@ -36,6 +38,7 @@ impl Logs {
             storage,
             seq: Cell::new(0),
             sent: RefCell::new(Vec::new()),
+            connections: RefCell::new(Vec::new()),
         }
     }
 
@@ -68,6 +71,17 @@ impl Logs {
             }
         });
         Ok(format!("[{}]", entries.join(",")))
+    }
+
+    /// Records the adapter headers of connection `conn` (in memory: a test reads them at once).
+    pub(crate) fn connected(&self, conn: u32, headers: Value) {
+        let entry = json!({"at": Date::now().as_millis(), "conn": conn, "headers": headers});
+        self.connections.borrow_mut().push(entry.to_string());
+    }
+
+    /// The connections log as a JSON array, oldest first.
+    pub(crate) fn connections_json(&self) -> String {
+        format!("[{}]", self.connections.borrow().join(","))
     }
 
     /// The sent log as a JSON array, oldest first.

@@ -65,6 +65,7 @@ impl DurableObject for DemoSessionAgent {
         match (req.method(), req.path().as_str()) {
             (Method::Get, "/demo/received") => json(self.agent.logs.received_json().await?),
             (Method::Get, "/demo/sent") => json(self.agent.logs.sent_json()),
+            (Method::Get, "/demo/connections") => json(self.agent.logs.connections_json()),
             _ => not_found(),
         }
     }
@@ -88,6 +89,15 @@ impl DemoSessionAgent {
         pair.server.accept()?;
         let id = self.agent.connections.get() + 1;
         self.agent.connections.set(id);
+        let header = |name: &str| req.headers().get(name).ok().flatten();
+        self.agent.logs.connected(
+            id,
+            serde_json::json!({
+                "x-session-id": header("x-session-id"),
+                "x-user-id": header("x-user-id"),
+                "x-client": header("x-client"),
+            }),
+        );
         let connection = Connection {
             socket: pair.server,
             events,

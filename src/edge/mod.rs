@@ -1,7 +1,7 @@
 //! The edge shell: the worker's `fetch` entry point, routing, CORS and the request's log line.
 //!
 //! * `POST /api/sessions/:id/chat` ([`chat`]): the AI SDK endpoint; `OPTIONS` for preflights.
-//! * `GET /demo/sessions/:id/received|sent` ([`demo_routes`]): the demo agent's logs.
+//! * `GET /demo/sessions/:id/received|sent|connections` ([`demo_routes`]): the demo agent's logs.
 //! * anything else: a JSON 404; a known path with another method: a JSON 405 with `Allow`.
 //!
 //! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
@@ -109,17 +109,10 @@ async fn dispatch(
         Route::Chat { session } if method == Method::Post => {
             chat::handle(req, env, ctx, config, session, exchange, streaming).await
         }
-        Route::DemoReceived { session } | Route::DemoSent { session }
-            if config.demo_agent && method == Method::Get =>
-        {
-            let log = if matches!(route, Route::DemoSent { .. }) {
-                "sent"
-            } else {
-                "received"
-            };
+        Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
             demo_routes::forward(env, session, log, exchange).await
         }
-        Route::DemoReceived { .. } | Route::DemoSent { .. } if !config.demo_agent => {
+        Route::DemoLog { .. } if !config.demo_agent => {
             exchange.error(404, "not_found", errors::NOT_FOUND)
         }
         route => {

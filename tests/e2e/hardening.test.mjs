@@ -83,6 +83,9 @@ describe("auth", { concurrency: true }, () => {
     const line = secured.logs.find((l) => l.requestId === requestId);
     assert.equal(line?.user, "user-42");
     assert.equal(line.outcome, "finished");
+    // The agent got the protocol's headers, the user among them.
+    const [connection] = await demoLog(secured.base, s, "connections");
+    assert.deepEqual(connection.headers, { "x-session-id": s, "x-user-id": "user-42", "x-client": "ai-sdk-adapter" });
     assert.ok(!JSON.stringify(secured.logs).includes(token.split(".")[2]), "a token reached the logs");
   });
 
@@ -91,6 +94,9 @@ describe("auth", { concurrency: true }, () => {
     const ok = await postChat(tokened.base, s, chatBody("/slow 2 10"), { headers: bearer("tok-123") });
     assert.equal(ok.status, 200);
     assert.equal(chunksOf((await readAll(ok)).text).at(-1).type, "finish");
+    // A shared token names no user: no X-User-Id reaches the agent.
+    const [connection] = await demoLog(tokened.base, s, "connections");
+    assert.deepEqual(connection.headers, { "x-session-id": s, "x-user-id": null, "x-client": "ai-sdk-adapter" });
     for (const token of ["tok-12", "tok-1234", "TOK-123"]) {
       await jsonError(await postChat(tokened.base, s, chatBody("hi"), { headers: bearer(token) }), 401, "invalid_token");
     }
