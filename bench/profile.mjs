@@ -9,7 +9,7 @@
 // Not part of `npm run bench`: the profiler itself slows the isolate down.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import WebSocket from "ws";
+import { inspect } from "./lib/inspector.mjs";
 import { startWorkers, benchDir } from "./lib/workers.mjs";
 import { runTurn } from "./lib/client.mjs";
 
@@ -20,26 +20,8 @@ const port = 9400 + Math.floor(Math.random() * 500);
 const variants = worker === "candidate" ? { candidate: path.resolve(process.argv[4], "index.js") } : {};
 const w = await startWorkers({ inspectorPort: port, variants });
 try {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/core:user:${worker}`);
-  await new Promise((resolve, reject) => {
-    socket.once("open", resolve);
-    socket.once("error", reject);
-  });
-  let next = 0;
-  const pending = new Map();
-  socket.on("message", (data) => {
-    const msg = JSON.parse(data.toString());
-    if (msg.id !== undefined && pending.has(msg.id)) {
-      pending.get(msg.id)(msg);
-      pending.delete(msg.id);
-    }
-  });
-  const call = (method, params = {}) =>
-    new Promise((resolve) => {
-      next += 1;
-      pending.set(next, resolve);
-      socket.send(JSON.stringify({ id: next, method, params }));
-    });
+  const inspector = await inspect(port, worker);
+  const { call } = inspector;
 
   const kind = worker === "agent" ? "rust-colocated" : worker === "candidate" ? "rust" : worker;
   const base = w.urls[worker];
@@ -49,7 +31,7 @@ try {
   await call("Profiler.start");
   const turn = await runTurn(base, kind, `/flood ${n}`);
   const { result } = await call("Profiler.stop");
-  socket.close();
+  inspector.close();
 
   const profile = result.profile;
   const dt = profile.timeDeltas.reduce((a, b) => a + b, 0) / profile.samples.length; // µs per sample
