@@ -10,6 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startWorkers, root } from "./lib/workers.mjs";
 import { chatBody, sessionId } from "./lib/client.mjs";
+import { postChat } from "../tests/e2e/harness.mjs";
 import { runChat } from "../tests/sdk/chat.mjs";
 import { SDK_SPECS, loadSdk } from "../tests/sdk/sdks.mjs";
 
@@ -28,15 +29,6 @@ function scenarios() {
     list.push([`/replay ${file}`, `/replay\n${readFileSync(path.join(replays, file), "utf8")}`]);
   }
   return list;
-}
-
-async function post(base, session, body, init = {}) {
-  return fetch(`${base}/api/sessions/${session}/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-    ...init,
-  });
 }
 
 /** The SSE body without keep-alive comments, and its chunks with the turn id made neutral. */
@@ -77,7 +69,7 @@ export async function runConformance(urls, { log = () => {} } = {}) {
     scenarios().map(async ([name, prompt]) => {
       const [rust, ts] = await Promise.all(
         ["rust", "ts"].map(async (adapter) => {
-          const response = await post(urls[adapter], sessionId("conf"), chatBody(prompt));
+          const response = await postChat(urls[adapter], sessionId("conf"), chatBody(prompt));
           assert.equal(response.status, 200, `${adapter}: ${name}: status`);
           return normalise(await response.text());
         }),
@@ -97,7 +89,7 @@ export async function runConformance(urls, { log = () => {} } = {}) {
   for (const adapter of ["rust", "ts"]) {
     const session = sessionId(`abort-${adapter}`);
     const controller = new AbortController();
-    const response = await post(urls[adapter], session, chatBody("/slow 100 50"), { signal: controller.signal });
+    const response = await postChat(urls[adapter], session, chatBody("/slow 100 50"), { signal: controller.signal });
     const reader = response.body.getReader();
     let seen = "";
     while (!seen.includes('"type":"text-delta"')) seen += new TextDecoder().decode((await reader.read()).value);
@@ -129,7 +121,7 @@ export async function runConformance(urls, { log = () => {} } = {}) {
   for (const [name, body, init] of bad) {
     const [r, t] = await Promise.all(
       ["rust", "ts"].map(async (adapter) => {
-        const response = await post(urls[adapter], "s", body, init);
+        const response = await postChat(urls[adapter], "s", body, init);
         return { status: response.status, code: (await response.json()).error.code };
       }),
     );

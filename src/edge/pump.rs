@@ -19,9 +19,9 @@ use std::time::Duration;
 
 use futures::future::poll_fn;
 use futures::StreamExt;
-use worker::{console_warn, Delay, WebSocket};
+use worker::{console_log, console_warn, Delay, WebSocket};
 
-use super::client::{ClientStream, Progress};
+use super::client::{ClientStream, Gone, Progress};
 use super::exchange::Exchange;
 use super::socket::{SocketEvent, SocketEvents};
 use crate::config::Config;
@@ -79,7 +79,7 @@ pub(crate) struct Pump {
 }
 
 enum Wake {
-    Gone,
+    Gone(Gone),
     Socket(Option<SocketEvent>),
     Tick,
 }
@@ -112,8 +112,8 @@ impl Pump {
         loop {
             let wake = poll_fn(|cx| {
                 // The client first: once it is gone nothing else matters.
-                if client.poll_gone(cx).is_ready() {
-                    return Poll::Ready(Wake::Gone);
+                if let Poll::Ready(how) = client.poll_gone(cx) {
+                    return Poll::Ready(Wake::Gone(how));
                 }
                 if let Some(timer) = flush_timer.as_mut() {
                     if timer.as_mut().poll(cx).is_ready() {
@@ -132,7 +132,8 @@ impl Pump {
             .await;
             out.clear();
             match wake {
-                Wake::Gone => {
+                Wake::Gone(how) => {
+                    console_log!("request {request_id}: client gone ({how:?})");
                     // The ending still goes out: on a workerd that keeps the stream open after
                     // the signal, a client that is somehow still reading gets a valid end.
                     turn.end(EndCause::ClientGone, &mut out);
