@@ -6,7 +6,7 @@
 
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
-use crate::request::Limits;
+use crate::request::{Limits, OnDisconnect};
 
 /// Default path of the WebSocket request to the Durable Object (`session-agent.md`).
 pub const DEFAULT_AGENT_PATH: &str = "/ws";
@@ -32,6 +32,8 @@ pub struct Config {
     pub agent_path: String,
     /// Serve the embedded demo agent and its routes (`DEMO_AGENT = "on"`).
     pub demo_agent: bool,
+    /// What a client's going away does to its turn, unless its body says (`ON_DISCONNECT`).
+    pub on_disconnect: OnDisconnect,
 }
 
 /// A setting that cannot be used.
@@ -73,6 +75,12 @@ impl Config {
             Some("on") => true,
             Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
         };
+        let on_disconnect = match var("ON_DISCONNECT").as_deref().map(str::trim) {
+            None | Some("") => OnDisconnect::default(),
+            Some(value) => OnDisconnect::parse(value).ok_or_else(|| {
+                ConfigError("ON_DISCONNECT must be \"abort\" or \"detach\"".into())
+            })?,
+        };
         let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
         if !agent_path.starts_with('/') {
             return Err(ConfigError("AGENT_PATH must start with /".into()));
@@ -93,6 +101,7 @@ impl Config {
             idle_timeout_ms: number("IDLE_TIMEOUT_MS", DEFAULT_IDLE_TIMEOUT_MS)?,
             agent_path,
             demo_agent,
+            on_disconnect,
         })
     }
 }
@@ -120,6 +129,7 @@ mod tests {
         assert_eq!(c.idle_timeout_ms, DEFAULT_IDLE_TIMEOUT_MS);
         assert_eq!(c.agent_path, "/ws");
         assert!(!c.demo_agent);
+        assert_eq!(c.on_disconnect, OnDisconnect::Abort);
         assert!(!c.origins.allows("https://a.example"));
     }
 
@@ -137,8 +147,10 @@ mod tests {
             ("IDLE_TIMEOUT_MS", "200"),
             ("AGENT_PATH", "/agent"),
             ("DEMO_AGENT", "on"),
+            ("ON_DISCONNECT", "detach"),
         ])
         .unwrap();
+        assert_eq!(c.on_disconnect, OnDisconnect::Detach);
         assert_eq!(c.auth, AuthMode::Token { secret: "s".into() });
         assert!(c.origins.allows("https://a.example"));
         assert_eq!(
@@ -168,6 +180,7 @@ mod tests {
             ("MAX_MESSAGES", "0"),
             ("IDLE_TIMEOUT_MS", "-5"),
             ("DEMO_AGENT", "yes"),
+            ("ON_DISCONNECT", "ignore"),
             ("AGENT_PATH", "ws"),
             ("AUTH_MODE", "jwt"),
             ("AUTH_MODE", "open"),

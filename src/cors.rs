@@ -12,9 +12,6 @@ pub const PREFLIGHT_MAX_AGE_SECS: u32 = 7200;
 /// what `DefaultChatTransport` sends (`content-type`) plus `authorization`.
 const DEFAULT_ALLOWED_HEADERS: &str = "authorization, content-type";
 
-/// The methods of the chat route, for `Access-Control-Allow-Methods`.
-const ALLOWED_METHODS: &str = "POST, OPTIONS";
-
 /// The origins allowed to call the worker from a browser.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AllowedOrigins {
@@ -66,11 +63,12 @@ impl AllowedOrigins {
     }
 
     /// The headers of a preflight (`OPTIONS`) answer, answered 204 either way: the CORS
-    /// headers for an allowed origin, nothing for others.
+    /// headers for an allowed origin, with the route's `methods`; nothing for others.
     pub fn preflight_headers(
         &self,
         origin: Option<&str>,
         requested_headers: Option<&str>,
+        methods: &str,
     ) -> Vec<(&'static str, String)> {
         let mut headers = self.response_headers(origin);
         if headers.is_empty() {
@@ -80,7 +78,7 @@ impl AllowedOrigins {
             .map(str::trim)
             .filter(|h| !h.is_empty() && h.split(',').all(|name| is_token(name.trim())))
             .unwrap_or(DEFAULT_ALLOWED_HEADERS);
-        headers.push(("access-control-allow-methods", ALLOWED_METHODS.to_owned()));
+        headers.push(("access-control-allow-methods", methods.to_owned()));
         headers.push(("access-control-allow-headers", allowed_headers.to_owned()));
         headers.push(("access-control-max-age", PREFLIGHT_MAX_AGE_SECS.to_string()));
         headers
@@ -140,21 +138,29 @@ mod tests {
     #[test]
     fn preflights_allow_the_requested_headers_when_well_formed() {
         let allowed = AllowedOrigins::parse("https://app.example");
-        let headers =
-            allowed.preflight_headers(Some("https://app.example"), Some("Content-Type, X-Api-Key"));
+        let headers = allowed.preflight_headers(
+            Some("https://app.example"),
+            Some("Content-Type, X-Api-Key"),
+            "POST, OPTIONS",
+        );
         assert!(headers.contains(&("access-control-allow-methods", "POST, OPTIONS".to_owned())));
         assert!(headers.contains(&(
             "access-control-allow-headers",
             "Content-Type, X-Api-Key".to_owned()
         )));
         assert!(headers.contains(&("access-control-max-age", "7200".to_owned())));
-        let odd = allowed.preflight_headers(Some("https://app.example"), Some("a b, \r\nx"));
+        let odd = allowed.preflight_headers(
+            Some("https://app.example"),
+            Some("a b, \r\nx"),
+            "GET, OPTIONS",
+        );
+        assert!(odd.contains(&("access-control-allow-methods", "GET, OPTIONS".to_owned())));
         assert!(odd.contains(&(
             "access-control-allow-headers",
             DEFAULT_ALLOWED_HEADERS.to_owned()
         )));
         assert!(allowed
-            .preflight_headers(Some("https://evil.example"), None)
+            .preflight_headers(Some("https://evil.example"), None, "POST")
             .is_empty());
     }
 }

@@ -20,6 +20,7 @@ pub mod error_body;
 pub mod request;
 pub mod request_log;
 pub mod routes;
+pub mod session;
 pub mod sse;
 pub mod translator;
 pub mod turn_stream;

@@ -4,8 +4,11 @@
 //! `{ id, messages: UIMessage[], trigger, messageId?, …extra }` with the whole chat
 //! history. The Durable Object keeps its own history, so only the latest message
 //! matters: it must come from the user, and its text parts (joined by newlines) become
-//! the prompt, its file parts the prompt's attachments. Earlier messages are checked to
-//! be JSON values, never interpreted. Every bad shape is a [`RequestError`] that carries
+//! the prompt, its file parts the prompt's attachments — unless it carries a `data-answer`
+//! part (`{ questionId, answer }`), which makes the request an answer to the agent's pending
+//! question instead of a prompt. Earlier messages are checked to be JSON values, never
+//! interpreted. The body may also carry `onDisconnect` (`"abort"` or `"detach"`): what the
+//! client's going away does to the turn. Every bad shape is a [`RequestError`] that carries
 //! its HTTP status, a stable code and a sentence saying what is wrong.
 
 use serde::Deserialize;
@@ -38,6 +41,36 @@ impl Default for Limits {
     }
 }
 
+/// What a client's going away does to the turn it started (`ON_DISCONNECT`, or the body's
+/// `onDisconnect`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnDisconnect {
+    /// Send the agent `abort`: the turn stops (the default).
+    #[default]
+    Abort,
+    /// Close the socket and send nothing: the turn runs to its end, and a resume shows it.
+    Detach,
+}
+
+impl OnDisconnect {
+    /// Reads `"abort"` or `"detach"`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "abort" => Some(OnDisconnect::Abort),
+            "detach" => Some(OnDisconnect::Detach),
+            _ => None,
+        }
+    }
+}
+
+/// The user's answer to the agent's question: a `data-answer` part's `data`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub question_id: String,
+    /// Any JSON, forwarded as it came.
+    pub answer: Value,
+}
+
 /// What the agent is asked, and the request's bookkeeping fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatRequest {
@@ -51,6 +84,10 @@ pub struct ChatRequest {
     pub text: String,
     /// The latest user message's file parts.
     pub attachments: Vec<Attachment>,
+    /// The latest user message's `data-answer` part: the request answers a question.
+    pub answer: Option<Answer>,
+    /// The body's `onDisconnect`, when given.
+    pub on_disconnect: Option<OnDisconnect>,
 }
 
 /// Why a body was refused.
@@ -147,6 +184,8 @@ struct Body<'a> {
     message_id: Option<String>,
     #[serde(default, borrow)]
     messages: Option<&'a RawValue>,
+    #[serde(default, rename = "onDisconnect")]
+    on_disconnect: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -170,6 +209,19 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     }
     let parsed: Body<'_> =
         serde_json::from_str(raw.get()).map_err(|e| RequestError::InvalidField(e.to_string()))?;
+    let on_disconnect = match &parsed.on_disconnect {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(
+            value
+                .as_str()
+                .and_then(OnDisconnect::parse)
+                .ok_or_else(|| {
+                    RequestError::InvalidField(
+                        "`onDisconnect` must be \"abort\" or \"detach\"".into(),
+                    )
+                })?,
+        ),
+    };
     let messages: Vec<&RawValue> = parsed
         .messages
         .and_then(|m| serde_json::from_str(m.get()).ok())
@@ -185,8 +237,8 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     if last.role != "user" {
         return Err(RequestError::LastNotUser { role: last.role });
     }
-    let (text, attachments) = read_parts(&last.parts)?;
-    if text.trim().is_empty() && attachments.is_empty() {
+    let (text, attachments, answer) = read_parts(&last.parts)?;
+    if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
         return Err(RequestError::EmptyMessage);
     }
     if text.chars().count() > limits.max_prompt_chars {
@@ -200,13 +252,20 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         message_id: parsed.message_id,
         text,
         attachments,
+        answer,
+        on_disconnect,
     })
 }
 
-/// Joins the text parts and collects the file parts; other part types are ignored.
-fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>), RequestError> {
+/// The part type that answers a question (`sendMessage({ parts: [{ type: "data-answer", … }] })`).
+pub const ANSWER_PART: &str = "data-answer";
+
+/// Joins the text parts, collects the file parts and reads the `data-answer` part; other part
+/// types are ignored.
+fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer>), RequestError> {
     let mut texts: Vec<&str> = Vec::new();
     let mut files = Vec::new();
+    let mut answer = None;
     for (i, part) in parts.iter().enumerate() {
         let field = |name: &str| part.get(name).and_then(Value::as_str);
         match part.get("type").and_then(Value::as_str) {
@@ -225,6 +284,27 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>), RequestError
                     filename: field("filename").map(str::to_owned),
                 });
             }
+            Some(ANSWER_PART) => {
+                if answer.is_some() {
+                    return Err(RequestError::InvalidMessage(format!(
+                        "part {i} is a second `{ANSWER_PART}` part; a message answers one question"
+                    )));
+                }
+                let data = part.get("data");
+                let question_id = data
+                    .and_then(|d| d.get("questionId"))
+                    .and_then(Value::as_str);
+                let value = data.and_then(|d| d.get("answer"));
+                let (Some(question_id), Some(value)) = (question_id, value) else {
+                    return Err(RequestError::InvalidMessage(format!(
+                        "`{ANSWER_PART}` part {i} needs `data.questionId` (a string) and `data.answer`"
+                    )));
+                };
+                answer = Some(Answer {
+                    question_id: question_id.to_owned(),
+                    answer: value.clone(),
+                });
+            }
             Some(_) => {}
             None => {
                 return Err(RequestError::InvalidMessage(format!(
@@ -233,7 +313,7 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>), RequestError
             }
         }
     }
-    Ok((texts.join("\n"), files))
+    Ok((texts.join("\n"), files, answer))
 }
 
 #[cfg(test)]

@@ -165,3 +165,69 @@ fn messages_say_what_is_wrong() {
         .starts_with("The request body is not valid JSON: "));
     assert_eq!(err.to_string(), err.message());
 }
+
+#[test]
+fn a_data_answer_part_makes_an_answer() {
+    let req = parse(
+        r#"{"id":"c","messages":[{"id":"u","role":"user","parts":[
+            {"type":"text","text":"Yes"},
+            {"type":"data-answer","data":{"questionId":"q1","answer":{"pick":["yes"]}}}]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        req.answer,
+        Some(Answer {
+            question_id: "q1".into(),
+            answer: serde_json::json!({"pick": ["yes"]}),
+        })
+    );
+    assert_eq!(req.text, "Yes");
+    // Without any text, the answer alone is enough.
+    let req = parse(
+        r#"{"messages":[{"role":"user","parts":[{"type":"data-answer","data":{"questionId":"q","answer":null}}]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(req.answer.map(|a| a.answer), Some(Value::Null));
+}
+
+#[test]
+fn bad_answers_are_refused_with_what_is_missing() {
+    for parts in [
+        r#"[{"type":"data-answer","data":{"answer":"yes"}}]"#,
+        r#"[{"type":"data-answer","data":{"questionId":1,"answer":"yes"}}]"#,
+        r#"[{"type":"data-answer","data":{"questionId":"q"}}]"#,
+        r#"[{"type":"data-answer"}]"#,
+        r#"[{"type":"data-answer","data":{"questionId":"q","answer":1}},{"type":"data-answer","data":{"questionId":"r","answer":2}}]"#,
+    ] {
+        let body = format!(r#"{{"messages":[{{"role":"user","parts":{parts}}}]}}"#);
+        assert_eq!(code(&body), (400, "invalid_message"), "{parts}");
+    }
+    let err = parse(r#"{"messages":[{"role":"user","parts":[{"type":"data-answer","data":{}}]}]}"#)
+        .unwrap_err();
+    assert!(err
+        .message()
+        .contains("`data.questionId` (a string) and `data.answer`"));
+}
+
+#[test]
+fn on_disconnect_is_read_and_checked() {
+    let body = |v: &str| {
+        format!(
+            r#"{{"onDisconnect":{v},"messages":[{{"role":"user","parts":[{{"type":"text","text":"x"}}]}}]}}"#
+        )
+    };
+    assert_eq!(
+        parse(&body(r#""detach""#)).unwrap().on_disconnect,
+        Some(OnDisconnect::Detach)
+    );
+    assert_eq!(
+        parse(&body(r#""abort""#)).unwrap().on_disconnect,
+        Some(OnDisconnect::Abort)
+    );
+    assert_eq!(parse(&body("null")).unwrap().on_disconnect, None);
+    for bad in [r#""later""#, "1", r#"["detach"]"#] {
+        let err = parse(&body(bad)).unwrap_err();
+        assert_eq!((err.status(), err.code()), (400, "invalid_field"), "{bad}");
+        assert!(err.message().contains("`onDisconnect` must be"), "{bad}");
+    }
+}

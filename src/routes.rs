@@ -7,8 +7,16 @@ pub const MAX_SESSION_ID_LEN: usize = 128;
 /// What a path asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route<'a> {
-    /// `/api/sessions/:id/chat`: the AI SDK endpoint.
+    /// `/api/sessions/:id/chat`: the AI SDK endpoint (a prompt, or an answer).
     Chat { session: &'a str },
+    /// `/api/sessions/:id/chat/stop`: stops the turn in flight, from any client.
+    Stop { session: &'a str },
+    /// `/api/sessions/:id/chat/:chatId/stream`: where `DefaultChatTransport.reconnectToStream`
+    /// resumes; `chat` is the client's chat id and selects nothing (the session has one turn
+    /// in flight at most).
+    Resume { session: &'a str, chat: &'a str },
+    /// `/api/sessions/:id/messages`: the session's finished messages as `UIMessage`s.
+    Messages { session: &'a str },
     /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
     /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
     DemoLog { session: &'a str, log: &'static str },
@@ -22,6 +30,11 @@ impl<'a> Route<'a> {
         let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         match segments.as_slice() {
             ["api", "sessions", session, "chat"] => Route::Chat { session },
+            ["api", "sessions", session, "chat", "stop"] => Route::Stop { session },
+            ["api", "sessions", session, "chat", chat, "stream"] if !chat.is_empty() => {
+                Route::Resume { session, chat }
+            }
+            ["api", "sessions", session, "messages"] => Route::Messages { session },
             ["demo", "sessions", session, log] => match *log {
                 "received" => Route::DemoLog {
                     session,
@@ -44,7 +57,8 @@ impl<'a> Route<'a> {
     /// The methods the route answers, for `Allow`.
     pub fn allow(&self) -> &'static str {
         match self {
-            Route::Chat { .. } => "POST, OPTIONS",
+            Route::Chat { .. } | Route::Stop { .. } => "POST, OPTIONS",
+            Route::Resume { .. } | Route::Messages { .. } => "GET, OPTIONS",
             Route::DemoLog { .. } => "GET",
             Route::NotFound => "",
         }
@@ -53,7 +67,11 @@ impl<'a> Route<'a> {
     /// The session the route names.
     pub fn session(&self) -> Option<&'a str> {
         match self {
-            Route::Chat { session } | Route::DemoLog { session, .. } => Some(session),
+            Route::Chat { session }
+            | Route::Stop { session }
+            | Route::Resume { session, .. }
+            | Route::Messages { session }
+            | Route::DemoLog { session, .. } => Some(session),
             Route::NotFound => None,
         }
     }
@@ -101,12 +119,32 @@ mod tests {
                 }
             );
         }
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/chat/stop"),
+            Route::Stop { session: "s1" }
+        );
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/chat/chat-9/stream"),
+            Route::Resume {
+                session: "s1",
+                chat: "chat-9"
+            }
+        );
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/messages"),
+            Route::Messages { session: "s1" }
+        );
+        assert_eq!(Route::Messages { session: "s" }.allow(), "GET, OPTIONS");
+        assert_eq!(Route::Stop { session: "s" }.session(), Some("s"));
         assert_eq!(Route::match_path("/demo/sessions/x/other"), Route::NotFound);
         for other in [
             "/",
             "",
             "/api/sessions//chat/x",
             "/api/sessions/s/chat/",
+            "/api/sessions/s/chat//stream",
+            "/api/sessions/s/chat/c/stream/x",
+            "/api/sessions/s/messages/1",
             "/api/sessions/chat",
             "/api/session/s/chat",
             "/API/sessions/s/chat",

@@ -3,6 +3,7 @@
 //! The worker's pump and the `v2-to-sse` CLI both drive a [`TurnStream`], so a log
 //! replayed natively yields exactly the bytes the worker streams for it.
 
+use crate::session::Message;
 use crate::sse;
 use crate::translator::{Step, Translator};
 use crate::ui::UiChunk;
@@ -41,6 +42,33 @@ impl TurnStream {
             chunks: 0,
             done: false,
         }
+    }
+
+    /// A stream that resumes `message`, the turn in flight of a session's `init`: the replay
+    /// of its snapshot from `start` is appended to `out` (see [`Translator::resume`]).
+    pub fn resume(message: &Message, out: &mut Vec<u8>) -> Self {
+        let mut scratch = Vec::new();
+        let translator = Translator::resume(message, &mut scratch);
+        Self::opened(translator, scratch, out)
+    }
+
+    /// A stream of turn `turn_id`, already under way, as the new message `message_id`; its
+    /// opening is appended to `out` (see [`Translator::continuing`]).
+    pub fn continuing(turn_id: &str, message_id: String, out: &mut Vec<u8>) -> Self {
+        let mut scratch = Vec::new();
+        let translator = Translator::continuing(turn_id, message_id, &mut scratch);
+        Self::opened(translator, scratch, out)
+    }
+
+    fn opened(translator: Translator, scratch: Vec<UiChunk>, out: &mut Vec<u8>) -> Self {
+        let mut stream = TurnStream {
+            translator,
+            scratch,
+            chunks: 0,
+            done: false,
+        };
+        stream.flush(out);
+        stream
     }
 
     /// Consumes one WebSocket text message, appending the SSE bytes it causes to `out`.
@@ -146,6 +174,45 @@ mod tests {
             "data: {\"type\":\"error\",\"errorText\":\"connection to the agent was lost\"}\n\n\
              data: {\"type\":\"finish\"}\n\n\
              data: [DONE]\n\n"
+        );
+    }
+
+    #[test]
+    fn a_resume_writes_its_replay_at_once() {
+        let init = crate::session::parse_init(
+            r#"{"type":"init","messages":[{"id":"t1","role":"assistant","parts":[{"type":"text","text":"Hi"}]}]}"#,
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let mut stream = TurnStream::resume(init.in_flight().unwrap(), &mut out);
+        assert!(stream.turn_started());
+        assert_eq!(stream.chunks_emitted(), 4);
+        stream.push_frame(
+            r#"{"type":"message.finalize","turnId":"t1","reason":"canceled"}"#,
+            &mut out,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "data: {\"type\":\"start\",\"messageId\":\"t1\"}\n\n\
+             data: {\"type\":\"start-step\"}\n\n\
+             data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
+             data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
+             data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
+             data: {\"type\":\"finish-step\"}\n\n\
+             data: {\"type\":\"abort\"}\n\n\
+             data: [DONE]\n\n"
+        );
+        assert_eq!(stream.outcome(), Some("canceled"));
+    }
+
+    #[test]
+    fn an_answer_opens_its_message_at_once() {
+        let mut out = Vec::new();
+        let stream = TurnStream::continuing("t1", "m2".into(), &mut out);
+        assert!(stream.turn_started() && !stream.is_done());
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "data: {\"type\":\"start\",\"messageId\":\"m2\"}\n\ndata: {\"type\":\"start-step\"}\n\n"
         );
     }
 

@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+/// The `type` of the hydration frame a SessionAgent sends first on every socket
+/// ([`crate::session::parse_init`] reads it; [`parse_frame`] leaves it as [`Frame::Other`]).
+pub const INIT: &str = "init";
+
 /// One frame received from the Durable Object.
 #[derive(Debug, Clone)]
 pub enum Frame {
@@ -38,6 +42,19 @@ pub enum Frame {
     Error(SessionError),
     /// Any other frame (`init`, `message`, `status`, domain events, future types).
     Other,
+}
+
+impl Frame {
+    /// The turn a turn event belongs to; `None` for every other frame.
+    pub fn turn_id(&self) -> Option<&str> {
+        match self {
+            Frame::MessageCreate(f) => Some(&f.turn_id),
+            Frame::TextDelta(f) | Frame::ReasoningDelta(f) => Some(&f.turn_id),
+            Frame::ToolUpdate(f) => Some(&f.turn_id),
+            Frame::Finalize(f) => Some(&f.turn_id),
+            _ => None,
+        }
+    }
 }
 
 /// `message.create`.
@@ -68,7 +85,7 @@ pub struct TurnDelta {
 }
 
 /// Where a tool call is in its lifecycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolStatus {
     Pending,
@@ -97,7 +114,7 @@ pub struct ToolUpdate {
 }
 
 /// Why a turn ended. An unknown reason reads as [`FinishReason::EndTurn`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FinishReason {
     EndTurn,
@@ -133,7 +150,8 @@ pub struct Chunk {
     pub content: String,
 }
 
-/// `question`: the agent waits for the user's answer.
+/// `question`: the agent waits for the user's answer. In a message snapshot (`init`) the
+/// same shape is a `question` part, with `answer` once the user answered.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Question {
@@ -141,6 +159,8 @@ pub struct Question {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Value>,
 }
 
 /// `error`: a session-level failure, with its text in `message` or `error`.
@@ -178,23 +198,7 @@ impl std::fmt::Display for FrameError {
 /// agents write it, else in a tag-only pass — and then the frame is parsed once, into the
 /// struct of that type: no intermediate tree of the whole frame is built.
 pub fn parse_frame(text: &str) -> Result<Frame, FrameError> {
-    fn typed<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FrameError> {
-        serde_json::from_str(text).map_err(|e| FrameError(e.to_string()))
-    }
-    #[derive(Deserialize)]
-    struct Tag<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Cow<'a, str>,
-    }
-    let sniffed = text
-        .strip_prefix(r#"{"type":""#)
-        .and_then(|rest| rest.split_once('"'))
-        .map(|(kind, _)| kind)
-        .filter(|kind| !kind.contains('\\'));
-    let kind = match sniffed {
-        Some(kind) => Cow::Borrowed(kind),
-        None => typed::<Tag<'_>>(text)?.kind,
-    };
+    let kind = frame_type(text)?;
     Ok(match kind.as_ref() {
         "message.create" => Frame::MessageCreate(typed(text)?),
         "message.part.text-delta" => Frame::TextDelta(typed(text)?),
@@ -217,6 +221,31 @@ pub fn parse_frame(text: &str) -> Result<Frame, FrameError> {
     })
 }
 
+/// Parses `text` as `T`, any serde error becoming a [`FrameError`].
+pub(crate) fn typed<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FrameError> {
+    serde_json::from_str(text).map_err(|e| FrameError(e.to_string()))
+}
+
+/// The `type` of a frame, without parsing the rest of it: straight from the text when the
+/// frame starts with it, else in a tag-only pass. Not a JSON object with a string `type`: an
+/// error.
+pub fn frame_type(text: &str) -> Result<Cow<'_, str>, FrameError> {
+    #[derive(Deserialize)]
+    struct Tag<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+    }
+    let sniffed = text
+        .strip_prefix(r#"{"type":""#)
+        .and_then(|rest| rest.split_once('"'))
+        .map(|(kind, _)| kind)
+        .filter(|kind| !kind.contains('\\'));
+    Ok(match sniffed {
+        Some(kind) => Cow::Borrowed(kind),
+        None => typed::<Tag<'_>>(text)?.kind,
+    })
+}
+
 /// The human text of an error value: a non-empty string, or an object's `message` string.
 pub fn error_text(value: &Value) -> Option<String> {
     match value {
@@ -226,8 +255,8 @@ pub fn error_text(value: &Value) -> Option<String> {
     }
 }
 
-/// A file sent with a prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A file sent with a prompt (and a `file` part of a user message in `init`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment {
     pub media_type: String,
@@ -247,7 +276,15 @@ enum Outgoing<'a> {
         attachments: &'a [Attachment],
     },
     #[serde(rename_all = "camelCase")]
-    Abort { request_id: &'a str },
+    Abort {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        request_id: Option<&'a str>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Answer {
+        question_id: &'a str,
+        answer: &'a Value,
+    },
 }
 
 fn to_json(frame: &Outgoing<'_>) -> String {
@@ -265,9 +302,19 @@ pub fn prompt_frame(content: &str, request_id: &str, attachments: &[Attachment])
     })
 }
 
-/// The `abort` frame the adapter sends when the HTTP client went away.
-pub fn abort_frame(request_id: &str) -> String {
+/// The `abort` frame: of the turn the prompt with `request_id` started (the HTTP client went
+/// away), or, without one, of whatever turn is in flight (an explicit stop).
+pub fn abort_frame(request_id: Option<&str>) -> String {
     to_json(&Outgoing::Abort { request_id })
+}
+
+/// The `answer` frame (extension): `answer` to the pending question `question_id`, any JSON
+/// the client sent.
+pub fn answer_frame(question_id: &str, answer: &Value) -> String {
+    to_json(&Outgoing::Answer {
+        question_id,
+        answer,
+    })
 }
 
 #[cfg(test)]
@@ -357,6 +404,25 @@ mod tests {
     }
 
     #[test]
+    fn turn_events_name_their_turn() {
+        for (text, turn) in [
+            (r#"{"type":"message.create","turnId":"a"}"#, Some("a")),
+            (
+                r#"{"type":"message.part.reasoning-delta","turnId":"b","delta":""}"#,
+                Some("b"),
+            ),
+            (
+                r#"{"type":"message.finalize","turnId":"c","reason":"end_turn"}"#,
+                Some("c"),
+            ),
+            (r#"{"type":"complete"}"#, None),
+            (r#"{"type":"chunk","content":"x"}"#, None),
+        ] {
+            assert_eq!(parse_frame(text).unwrap().turn_id(), turn, "{text}");
+        }
+    }
+
+    #[test]
     fn default_channel_is_absent_or_web() {
         let mk = |c: Option<&str>| MessageCreate {
             turn_id: "t".into(),
@@ -396,6 +462,14 @@ mod tests {
             prompt_frame("x", "r", &files),
             r#"{"type":"prompt","content":"x","requestId":"r","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
         );
-        assert_eq!(abort_frame("r9"), r#"{"type":"abort","requestId":"r9"}"#);
+        assert_eq!(
+            abort_frame(Some("r9")),
+            r#"{"type":"abort","requestId":"r9"}"#
+        );
+        assert_eq!(abort_frame(None), r#"{"type":"abort"}"#);
+        assert_eq!(
+            answer_frame("q\"1", &json!({"pick": ["a", 1]})),
+            r#"{"type":"answer","questionId":"q\"1","answer":{"pick":["a",1]}}"#
+        );
     }
 }

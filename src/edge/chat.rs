@@ -2,26 +2,26 @@
 //!
 //! The steps, in order: the session id (400), the caller's credentials (401/403), the
 //! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
-//! socket and the `prompt` with the request id as `requestId` (JSON 5xx on failure); then `200`
-//! with the UI stream headers and a body the [`Pump`] fills as frames arrive.
+//! socket, the response body, and the frame: a `prompt` with the request id as `requestId`, or,
+//! when the last message carries a `data-answer` part, an `answer` to the question the turn in
+//! flight waits on (409 when no such question waits). Failures there are JSON 5xx. Then `200`
+//! with the UI stream headers and a body the [`Pump`] fills as frames arrive: the prompt's turn,
+//! or the rest of the answered turn as a new message whose id is the request id.
 
 use futures::StreamExt;
-use worker::{Context, Date, Env, Headers, Request, Response};
+use worker::{Context, Env, Request, Response};
 
-use super::client::ClientStream;
 use super::exchange::Exchange;
-use super::pump::{Pump, PumpLimits};
+use super::guard::admit;
+use super::hydrate::{read_init, Hydration};
+use super::pump::{AbortRule, Pump, PumpLimits};
+use super::stream::{open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
-use crate::auth::{authorize, AuthError};
 use crate::config::Config;
-use crate::request::{parse_chat_request, RequestError};
-use crate::routes::{is_json_content_type, valid_session_id};
-use crate::sse::RESPONSE_HEADERS;
+use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
+use crate::routes::is_json_content_type;
 use crate::turn_stream::TurnStream;
-use crate::v2::prompt_frame;
-
-/// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
-const INTERNAL_ERROR: u16 = 1011;
+use crate::v2::{answer_frame, prompt_frame};
 
 pub(crate) async fn handle(
     mut req: Request,
@@ -32,20 +32,10 @@ pub(crate) async fn handle(
     exchange: &mut Exchange,
     streaming: &mut bool,
 ) -> worker::Result<Response> {
-    if !valid_session_id(session_id) {
-        return exchange.error(
-            400,
-            "invalid_session_id",
-            "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
-        );
-    }
-    let authorization = req.headers().get("authorization").ok().flatten();
-    let now_secs = Date::now().as_millis() / 1000;
-    let principal = match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
+    let principal = match admit(&req, config, session_id, exchange) {
         Ok(principal) => principal,
-        Err(err) => return auth_error(exchange, &err),
+        Err(answer) => return answer,
     };
-    exchange.log.user = principal.user_id.clone();
     let content_type = req.headers().get("content-type").ok().flatten();
     if !is_json_content_type(content_type.as_deref()) {
         return exchange.error(
@@ -64,65 +54,112 @@ pub(crate) async fn handle(
     };
 
     let agent = upstream::connect(env, config, session_id, principal.user_id.as_deref()).await;
-    let AgentSocket { socket, events } = match agent {
+    let AgentSocket { socket, mut events } = match agent {
         Ok(agent) => agent,
-        Err(err) => return upstream_error(exchange, err),
+        Err(err) => return exchange.error(err.status(), err.code(), err.message()),
     };
     let request_id = exchange.request_id().to_owned();
-    let prompt = prompt_frame(&chat.text, &request_id, &chat.attachments);
-    if socket.send_with_str(prompt).is_err() {
-        let _ = socket.close(Some(INTERNAL_ERROR), Some("prompt not sent"));
-        return upstream_error(exchange, UpstreamError::SocketFailed);
-    }
-
-    let Ok((client, body)) = ClientStream::open(Some(req.inner().signal())) else {
-        let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
-        return exchange.error(
-            500,
-            "internal_error",
-            "The response stream could not be created.",
-        );
+    let on_client_gone = chat.on_disconnect.unwrap_or(config.on_disconnect) == OnDisconnect::Abort;
+    let mut opening = Vec::new();
+    let mut early_frame = None;
+    let (frame, turn, abort) = match &chat.answer {
+        None => (
+            prompt_frame(&chat.text, &request_id, &chat.attachments),
+            TurnStream::new(Some(&request_id)),
+            AbortRule {
+                on_client_gone,
+                on_timeout: true,
+                request_id: Some(request_id.clone()),
+            },
+        ),
+        Some(answer) => {
+            let turn_id = match waiting_turn(&mut events, answer, &request_id).await {
+                Ok((turn_id, frame)) => {
+                    early_frame = frame;
+                    turn_id
+                }
+                Err(refusal) => {
+                    let _ = socket.close(Some(NORMAL_CLOSURE), Some("done"));
+                    return match refusal {
+                        Refusal::NotPending => exchange.error(
+                            409,
+                            "question_not_pending",
+                            "The agent is not waiting for an answer to this question.",
+                        ),
+                        Refusal::Unknown => exchange.error(
+                            502,
+                            "agent_bad_response",
+                            "The agent did not say which turn waits for this answer.",
+                        ),
+                    };
+                }
+            };
+            let turn = TurnStream::continuing(&turn_id, request_id.clone(), &mut opening);
+            (
+                answer_frame(&answer.question_id, &answer.answer),
+                turn,
+                AbortRule {
+                    on_client_gone,
+                    on_timeout: true,
+                    request_id: None,
+                },
+            )
+        }
     };
+
+    let (client, body) = match open_body(&req, &socket, exchange) {
+        Ok(opened) => opened,
+        Err(answer) => return answer,
+    };
+    if socket.send_with_str(frame).is_err() {
+        let _ = socket.close(Some(INTERNAL_ERROR), Some("frame not sent"));
+        let err = UpstreamError::SocketFailed;
+        return exchange.error(err.status(), err.code(), err.message());
+    }
     exchange.log.status = 200;
     let pump = Pump {
         socket,
         events,
         client,
-        turn: TurnStream::new(Some(&request_id)),
-        request_id,
+        turn,
+        opening,
+        early_frame,
+        abort,
         limits: PumpLimits::from(config),
         exchange: Exchange::handed_off(exchange),
     };
-    // `wait_until` runs the pump as a task tied to this request: it may finish (and must send
-    // the abort) after the client has gone and the response is cancelled.
-    ctx.wait_until(pump.run());
-    *streaming = true;
-
-    let headers = Headers::new();
-    for (name, value) in RESPONSE_HEADERS {
-        headers.set(name, value)?;
-    }
-    Ok(Response::builder()
-        .with_status(200)
-        .with_headers(headers)
-        .stream(body))
+    respond(ctx, body, pump, streaming)
 }
 
-fn auth_error(exchange: &mut Exchange, err: &AuthError) -> worker::Result<Response> {
-    let mut response = exchange.error(err.status(), err.code(), &err.message())?;
-    if err.status() == 401 {
-        // RFC 6750 section 3: the scheme, and the error once credentials were presented.
-        let challenge = match err {
-            AuthError::Missing => "Bearer".to_owned(),
-            _ => "Bearer error=\"invalid_token\"".to_owned(),
-        };
-        response.headers_mut().set("www-authenticate", &challenge)?;
-    }
-    Ok(response)
+/// Why an answer is not sent.
+enum Refusal {
+    /// The agent's `init` shows no turn waiting on this question.
+    NotPending,
+    /// The agent sent no `init`, nor any turn event: which turn to follow is unknown.
+    Unknown,
 }
 
-fn upstream_error(exchange: &mut Exchange, err: UpstreamError) -> worker::Result<Response> {
-    exchange.error(err.status(), err.code(), err.message())
+/// The turn that waits on `answer`'s question, from the agent's `init`: its id, and the frame
+/// read in its place when the agent sends no `init` (its first turn event, which the stream
+/// must not lose).
+async fn waiting_turn(
+    events: &mut super::socket::SocketEvents,
+    answer: &Answer,
+    request_id: &str,
+) -> Result<(String, Option<String>), Refusal> {
+    match read_init(events, request_id).await {
+        Hydration::Init(init) => init
+            .in_flight()
+            .filter(|m| {
+                m.pending_question()
+                    .is_some_and(|q| q.question_id == answer.question_id)
+            })
+            .map(|m| (m.id.clone(), None))
+            .ok_or(Refusal::NotPending),
+        // An agent without `init`: the answer goes to the turn under way, which decides.
+        Hydration::TurnEvent { frame, turn_id } => Ok((turn_id, Some(frame))),
+        Hydration::Unknown => Err(Refusal::Unknown),
+    }
 }
 
 /// How far past the size limit an oversized body is still read (and dropped) before the 413:

@@ -1,6 +1,9 @@
 //! The edge shell: the worker's `fetch` entry point, routing, CORS and the request's log line.
 //!
-//! * `POST /api/sessions/:id/chat` ([`chat`]): the AI SDK endpoint; `OPTIONS` for preflights.
+//! * `POST /api/sessions/:id/chat` ([`chat`]): the AI SDK endpoint (a prompt or an answer).
+//! * `GET /api/sessions/:id/chat/:chatId/stream`, `POST /api/sessions/:id/chat/stop` and
+//!   `GET /api/sessions/:id/messages` ([`session_routes`]): resume, stop and history.
+//! * `OPTIONS` on any of these: the CORS preflight.
 //! * `GET /demo/sessions/:id/received|sent|connections` ([`demo_routes`]): the demo agent's logs.
 //! * anything else: a JSON 404; a known path with another method: a JSON 405 with `Allow`.
 //!
@@ -12,8 +15,12 @@ pub(crate) mod config;
 mod demo_routes;
 pub(crate) mod errors;
 mod exchange;
+mod guard;
+mod hydrate;
 mod pump;
+mod session_routes;
 pub(crate) mod socket;
+mod stream;
 mod upstream;
 
 use worker::{console_error, event, Context, Env, Method, Request, Response};
@@ -87,7 +94,9 @@ async fn dispatch(
     let method = req.method();
     match route {
         Route::NotFound => exchange.error(404, "not_found", errors::NOT_FOUND),
-        Route::Chat { .. } if method == Method::Options => {
+        Route::Chat { .. } | Route::Stop { .. } | Route::Resume { .. } | Route::Messages { .. }
+            if method == Method::Options =>
+        {
             let origin = req.headers().get("origin").ok().flatten();
             let asked = req
                 .headers()
@@ -98,9 +107,10 @@ async fn dispatch(
             exchange.log.outcome = "preflight".into();
             let mut response = Response::empty()?.with_status(204);
             let headers = response.headers_mut();
-            for (name, value) in config
-                .origins
-                .preflight_headers(origin.as_deref(), asked.as_deref())
+            for (name, value) in
+                config
+                    .origins
+                    .preflight_headers(origin.as_deref(), asked.as_deref(), route.allow())
             {
                 headers.set(name, &value)?;
             }
@@ -108,6 +118,15 @@ async fn dispatch(
         }
         Route::Chat { session } if method == Method::Post => {
             chat::handle(req, env, ctx, config, session, exchange, streaming).await
+        }
+        Route::Stop { session } if method == Method::Post => {
+            session_routes::stop(req, env, config, session, exchange).await
+        }
+        Route::Resume { session, .. } if method == Method::Get => {
+            session_routes::resume(req, env, ctx, config, session, exchange, streaming).await
+        }
+        Route::Messages { session } if method == Method::Get => {
+            session_routes::messages(req, env, config, session, exchange).await
         }
         Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
             demo_routes::forward(env, session, log, exchange).await

@@ -1,13 +1,17 @@
-//! The pump of one chat POST: agent frames in, SSE bytes out, as each message arrives.
+//! The pump of one streamed answer (a chat POST, or a resume GET): agent frames in, SSE bytes
+//! out, as each message arrives.
 //!
 //! It runs after the handler answered `200`, until exactly one of these happens:
-//! * the turn ends (its finalize or `complete`): close the socket with 1000, close the body;
+//! * the turn ends (its finalize, `complete`, or a question that waits for the user): close
+//!   the socket with 1000, close the body;
 //! * the agent's socket closes or fails: end the stream in-band (the translator's ending for a
 //!   lost socket), close the body;
 //! * the agent stays silent past a timeout (no `message.create` within the first-event timeout,
-//!   or no frame within the idle timeout): end the stream in-band, send one `abort`, close;
+//!   or no frame within the idle timeout): end the stream in-band, send one `abort` when the
+//!   [`AbortRule`] says so, close;
 //! * the client goes away (signal, failed write, cancelled body, or a body nobody reads): send
-//!   one `abort` with the prompt's `requestId`, close the socket with 1000, close the body.
+//!   one `abort` when the [`AbortRule`] says so (the POST that started the turn, not detached),
+//!   close the socket with 1000, close the body.
 //!
 //! Time is kept by one ticking timer ([`TICK_MS`]), not by a timer per frame: a frame costs no
 //! timer, and each tick decides on keep-alives and timeouts.
@@ -24,6 +28,7 @@ use worker::{console_log, console_warn, Delay, WebSocket};
 use super::client::{ClientStream, Gone, Progress};
 use super::exchange::Exchange;
 use super::socket::{SocketEvent, SocketEvents};
+use super::stream::NORMAL_CLOSURE;
 use crate::config::Config;
 use crate::sse::KEEP_ALIVE;
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
@@ -47,9 +52,6 @@ pub(crate) const TICK_MS: u64 = 125;
 /// a chat turn writes in 2 s: only a client that stopped reading long ago stalls that long.
 const STALL_TICKS: u32 = 16;
 
-/// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
-const NORMAL_CLOSURE: u16 = 1000;
-
 /// The limits a pump enforces, from the worker's config.
 pub(crate) struct PumpLimits {
     max_frame_bytes: usize,
@@ -67,13 +69,43 @@ impl From<&Config> for PumpLimits {
     }
 }
 
-/// Everything one POST's pump owns.
+/// When the pump sends the agent `abort`: at most once, and only for a stream whose request
+/// owns the turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AbortRule {
+    /// Abort when the client goes away (a POST in abort mode); not when detached, nor for a
+    /// resumed stream, which only watches the turn.
+    pub(crate) on_client_gone: bool,
+    /// Abort when the agent stays silent past a timeout.
+    pub(crate) on_timeout: bool,
+    /// The abort's `requestId`: the prompt's, or none for the turn in flight (an answer's
+    /// stream continues a turn another request started).
+    pub(crate) request_id: Option<String>,
+}
+
+impl AbortRule {
+    /// A resumed stream: it never stops the turn it watches.
+    pub(crate) fn never() -> Self {
+        AbortRule {
+            on_client_gone: false,
+            on_timeout: false,
+            request_id: None,
+        }
+    }
+}
+
+/// Everything one stream's pump owns.
 pub(crate) struct Pump {
     pub(crate) socket: WebSocket,
     pub(crate) events: SocketEvents,
     pub(crate) client: ClientStream,
     pub(crate) turn: TurnStream,
-    pub(crate) request_id: String,
+    /// Bytes the stream starts with (a resume's replay, an answer's `start`).
+    pub(crate) opening: Vec<u8>,
+    /// A frame read before the pump ran (the first turn event of an agent without `init`),
+    /// handled before any other.
+    pub(crate) early_frame: Option<String>,
+    pub(crate) abort: AbortRule,
     pub(crate) limits: PumpLimits,
     pub(crate) exchange: Exchange,
 }
@@ -96,20 +128,31 @@ impl Pump {
             mut events,
             mut client,
             mut turn,
-            request_id,
+            opening,
+            early_frame,
+            abort,
             limits,
             mut exchange,
         } = self;
-        let mut out = Vec::new();
+        let request_id = exchange.request_id().to_owned();
+        let mut out = opening;
+        // Ticks without a frame of the turn (or, before it starts, since the prompt).
+        let mut silent_ticks = 0u64;
+        if let Some(text) = early_frame {
+            handle_text(&mut turn, &text, &limits, &mut exchange, &mut out);
+        }
+        if !out.is_empty() {
+            exchange.log.bytes += out.len() as u64;
+            client.queue(&out);
+            client.flush();
+        }
         let mut clock = tick();
         // Armed when the first bytes of a chunk are queued: writes the chunk once the event
         // loop has run every task already waiting (0 ms), so a burst of frames is one write.
         let mut flush_timer: Option<Pin<Box<Delay>>> = None;
         let mut wrote_since_tick = false;
-        // Ticks without a frame of the turn (or, before it starts, since the prompt).
-        let mut silent_ticks = 0u64;
         let mut send_abort = false;
-        loop {
+        while !turn.is_done() {
             let wake = poll_fn(|cx| {
                 // The client first: once it is gone nothing else matters.
                 if let Poll::Ready(how) = client.poll_gone(cx) {
@@ -137,13 +180,13 @@ impl Pump {
                     // The ending still goes out: on a workerd that keeps the stream open after
                     // the signal, a client that is somehow still reading gets a valid end.
                     turn.end(EndCause::ClientGone, &mut out);
-                    send_abort = true;
+                    send_abort = abort.on_client_gone;
                 }
                 Wake::Tick if matches!(client.check_progress(), Progress::Stalled(n) if n >= STALL_TICKS) =>
                 {
                     console_warn!("request {request_id}: nobody reads the response: client gone");
                     turn.end(EndCause::ClientGone, &mut out);
-                    send_abort = true;
+                    send_abort = abort.on_client_gone;
                 }
                 Wake::Tick => {
                     clock = tick();
@@ -155,30 +198,15 @@ impl Pump {
                     };
                     if silent_ticks >= limit {
                         turn.end(EndCause::Timeout, &mut out);
-                        send_abort = true;
+                        send_abort = abort.on_timeout;
                     } else if !wrote_since_tick {
                         out.extend_from_slice(KEEP_ALIVE);
                     }
                     wrote_since_tick = false;
                 }
                 Wake::Socket(Some(SocketEvent::Text(text))) => {
-                    if text.len() > limits.max_frame_bytes {
-                        exchange.log.skipped_frames += 1;
-                        console_warn!(
-                            "request {request_id}: skipped a frame of {} bytes (limit {})",
-                            text.len(),
-                            limits.max_frame_bytes
-                        );
-                    } else {
-                        let started = turn.turn_started();
-                        match turn.push_frame(&text, &mut out) {
-                            FrameOutcome::Malformed(why) => {
-                                exchange.log.skipped_frames += 1;
-                                console_warn!("request {request_id}: skipped a frame: {why}");
-                            }
-                            _ if started || turn.turn_started() => silent_ticks = 0,
-                            _ => {}
-                        }
+                    if handle_text(&mut turn, &text, &limits, &mut exchange, &mut out) {
+                        silent_ticks = 0;
                     }
                 }
                 Wake::Socket(Some(SocketEvent::Binary)) => {
@@ -196,13 +224,11 @@ impl Pump {
                 exchange.log.bytes += out.len() as u64;
                 wrote_since_tick = true;
             }
-            if turn.is_done() {
-                break;
-            }
         }
         if send_abort {
             // Exactly one abort: the loop is over.
-            if let Err(err) = socket.send_with_str(abort_frame(&request_id)) {
+            let frame = abort_frame(abort.request_id.as_deref());
+            if let Err(err) = socket.send_with_str(frame) {
                 console_warn!("request {request_id}: abort not sent: {err}");
             }
         }
@@ -211,7 +237,42 @@ impl Pump {
         let _ = socket.close(Some(NORMAL_CLOSURE), Some("done"));
         client.finish();
         exchange.log.chunks = turn.chunks_emitted();
-        exchange.log.outcome = turn.outcome().unwrap_or("unknown").to_owned();
+        exchange.log.outcome = match turn.outcome() {
+            // Detached, or a resumed stream: the turn runs on without this client.
+            Some(gone) if gone == EndCause::ClientGone.label() && !send_abort => "detached",
+            outcome => outcome.unwrap_or("unknown"),
+        }
+        .to_owned();
         exchange.finish();
+    }
+}
+
+/// Hands one text frame to the translator, appending what it writes to `out`. Returns whether
+/// the frame counts as the turn's activity (it restarts the silence clock).
+fn handle_text(
+    turn: &mut TurnStream,
+    text: &str,
+    limits: &PumpLimits,
+    exchange: &mut Exchange,
+    out: &mut Vec<u8>,
+) -> bool {
+    if text.len() > limits.max_frame_bytes {
+        exchange.log.skipped_frames += 1;
+        console_warn!(
+            "request {}: skipped a frame of {} bytes (limit {})",
+            exchange.request_id(),
+            text.len(),
+            limits.max_frame_bytes
+        );
+        return false;
+    }
+    let started = turn.turn_started();
+    match turn.push_frame(text, out) {
+        FrameOutcome::Malformed(why) => {
+            exchange.log.skipped_frames += 1;
+            console_warn!("request {}: skipped a frame: {why}", exchange.request_id());
+            false
+        }
+        _ => started || turn.turn_started(),
     }
 }

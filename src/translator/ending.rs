@@ -14,6 +14,9 @@ pub const AGENT_ERROR: &str = "the agent reported an error";
 const TOOL_CANCELED: &str = "Canceled";
 /// Why a tool still open at the end failed: the turn ended under it.
 const TOOL_INTERRUPTED: &str = "Interrupted";
+/// Why a tool still open failed when the stream ends at a question: the turn waits for the
+/// user, and its continuation (the answer's stream) shows the call again with its outcome.
+const TOOL_AWAITING_ANSWER: &str = "Waiting for your answer";
 
 /// A cause of the end that comes from outside the V2 protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +49,9 @@ pub enum Ending {
     Failed(String),
     /// The turn was canceled: `abort`.
     Canceled,
+    /// The turn asked the user something and waits for the answer: `finish`. The turn goes on
+    /// in the stream of the request that answers.
+    AwaitingAnswer,
 }
 
 impl Ending {
@@ -69,6 +75,7 @@ impl Ending {
             Ending::Finished => "finished",
             Ending::Failed(_) => "agent_error",
             Ending::Canceled => "canceled",
+            Ending::AwaitingAnswer => "awaiting_answer",
         }
     }
 
@@ -76,6 +83,7 @@ impl Ending {
     pub fn tool_reason(&self) -> &'static str {
         match self {
             Ending::Canceled => TOOL_CANCELED,
+            Ending::AwaitingAnswer => TOOL_AWAITING_ANSWER,
             Ending::Finished | Ending::Failed(_) => TOOL_INTERRUPTED,
         }
     }
@@ -83,7 +91,7 @@ impl Ending {
     /// Appends the ending chunks.
     pub fn emit(self, out: &mut Vec<UiChunk>) {
         match self {
-            Ending::Finished => out.push(UiChunk::Finish),
+            Ending::Finished | Ending::AwaitingAnswer => out.push(UiChunk::Finish),
             Ending::Failed(error_text) => {
                 out.push(UiChunk::Error { error_text });
                 out.push(UiChunk::Finish);

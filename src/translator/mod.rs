@@ -7,6 +7,12 @@
 //!   the first on the default channel (no `channelType`, or `web`). Turn events of any
 //!   other turn, and everything before ours starts, are dropped.
 //! * **Opening.** Our `message.create` emits `start { messageId: turnId }`, `start-step`.
+//!   Two streams open without one: a **resumed** turn ([`Translator::resume`]) replays the
+//!   `init` snapshot of the turn in flight from `start`, and a **continuation**
+//!   ([`Translator::continuing`]) streams a turn already under way (after an answer) as a new
+//!   message.
+//! * **Questions.** A `question` emits its `data-question` part and ends the stream
+//!   (`finish`): the turn waits for the user, whose answer is a new request.
 //! * **Parts.** Text and reasoning parts open lazily and close before any tool chunk,
 //!   question, part of the other kind, or the end ([`parts`]). Tool chunks follow
 //!   [`tools`].
@@ -19,10 +25,11 @@ mod parts;
 mod tools;
 
 pub use ending::{EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, TIMED_OUT};
-pub use tools::{failure_text, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
+pub use tools::{failure_text, tool_error_text, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 
+use crate::session::{Message, Part};
 use crate::ui::{status_chunk, UiChunk};
-use crate::v2::{error_text, Frame, MessageCreate};
+use crate::v2::{error_text, Frame, MessageCreate, Question, TurnDelta};
 use parts::{OpenParts, PartKind};
 use tools::Tools;
 
@@ -72,6 +79,35 @@ impl Translator {
         }
     }
 
+    /// A translator that picks up `message`, the turn in flight in a session's `init`, and
+    /// appends the chunks that rebuild it from `start`: `start { messageId: id }`, `start-step`,
+    /// then each part in order, as the live stream would have built it (text and reasoning as
+    /// one delta each, tool calls moved to their snapshot state, answered questions). The last
+    /// part stays open when it is text or reasoning, since the live events continue it. A
+    /// pending question ends the stream there, as it does live. The turn's later events
+    /// follow through [`Translator::push`].
+    pub fn resume(message: &Message, out: &mut Vec<UiChunk>) -> Self {
+        let mut translator = Translator::new(None);
+        translator.open(&message.id, message.id.clone(), out);
+        for part in &message.parts {
+            if translator.phase == Phase::Ended {
+                break;
+            }
+            translator.replay(&message.id, part, out);
+        }
+        translator
+    }
+
+    /// A translator for turn `turn_id`, already under way, as the new message `message_id`,
+    /// opened at once: the rest of a turn after the user answered its question (the client
+    /// holds the message with the question, so the rest is a new one), or a turn picked up
+    /// mid-way from an agent that sends no `init` (`message_id` is then the turn id).
+    pub fn continuing(turn_id: &str, message_id: String, out: &mut Vec<UiChunk>) -> Self {
+        let mut translator = Translator::new(None);
+        translator.open(turn_id, message_id, out);
+        translator
+    }
+
     /// Where the turn is.
     pub fn phase(&self) -> Phase {
         self.phase
@@ -115,13 +151,47 @@ impl Translator {
         if !ours {
             return Step::Ignored;
         }
+        let message_id = create.turn_id.clone();
+        self.open(&create.turn_id, message_id, out);
+        Step::Forwarded
+    }
+
+    fn open(&mut self, turn_id: &str, message_id: String, out: &mut Vec<UiChunk>) {
         out.push(UiChunk::Start {
-            message_id: Some(create.turn_id.clone()),
+            message_id: Some(message_id),
         });
         out.push(UiChunk::StartStep);
-        self.turn_id = Some(create.turn_id);
+        self.turn_id = Some(turn_id.to_owned());
         self.phase = Phase::Open;
-        Step::Forwarded
+    }
+
+    /// One part of a resumed snapshot, through the same rules as the live frame it stands for.
+    fn replay(&mut self, turn_id: &str, part: &Part, out: &mut Vec<UiChunk>) {
+        let delta = |text: &str| TurnDelta {
+            turn_id: turn_id.to_owned(),
+            delta: text.to_owned(),
+        };
+        match part {
+            Part::Text { text, .. } => {
+                self.parts.close(out);
+                self.push_open(Frame::TextDelta(delta(text)), out);
+            }
+            Part::Reasoning { text } => {
+                self.parts.close(out);
+                self.push_open(Frame::ReasoningDelta(delta(text)), out);
+            }
+            Part::ToolCall(call) => {
+                self.push_open(Frame::ToolUpdate(call.to_update(turn_id)), out);
+            }
+            Part::Question(question) if question.answer.is_some() => {
+                self.parts.close(out);
+                out.push(question_chunk(question.clone()));
+            }
+            Part::Question(question) => {
+                self.push_open(Frame::Question(question.clone()), out);
+            }
+            Part::Finish { .. } | Part::Error { .. } | Part::File(_) => {}
+        }
     }
 
     fn is_ours(&self, turn_id: &str) -> bool {
@@ -152,10 +222,8 @@ impl Translator {
             }
             Frame::Question(question) => {
                 self.parts.close(out);
-                out.push(UiChunk::DataQuestion {
-                    id: question.question_id.clone(),
-                    data: question,
-                });
+                out.push(question_chunk(question));
+                return self.end_with(Ending::AwaitingAnswer, out);
             }
             Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
                 if let Some(text) = fin.final_text {
@@ -189,6 +257,17 @@ impl Translator {
     }
 }
 
+fn question_chunk(question: Question) -> UiChunk {
+    UiChunk::DataQuestion {
+        id: question.question_id.clone(),
+        data: question,
+    }
+}
+
 #[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "resume_tests.rs"]
+mod resume_tests;

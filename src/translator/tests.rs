@@ -165,6 +165,7 @@ fn events_before_the_turn_and_of_other_turns_are_dropped() {
     assert_eq!(out, concat(&[&START]));
 }
 
+/// A question ends the stream: the turn waits for the user, who answers in a new request.
 #[test]
 fn status_and_question() {
     let status = r#"{"type":"agentStatus","status":"tool_calling","detail":"grep"}"#;
@@ -172,7 +173,7 @@ fn status_and_question() {
     let question =
         r#"{"type":"question","questionId":"q1","text":"Deploy?","options":["yes","no"]}"#;
     assert_eq!(
-        run(&[CREATE, &delta("a"), status, idle, question]),
+        run(&[CREATE, &delta("a"), status, idle, question, &delta("late")]),
         concat(&[
             &START,
             &[
@@ -182,8 +183,25 @@ fn status_and_question() {
                 r#"{"type":"text-end","id":"text-1"}"#,
                 r#"{"type":"data-question","id":"q1","data":{"questionId":"q1","text":"Deploy?","options":["yes","no"]}}"#,
             ],
+            &FINISH,
         ])
     );
+    let mut t = Translator::new(Some("r1"));
+    let mut out = Vec::new();
+    for f in [CREATE, &tool("c", "running", ""), question] {
+        t.push(parse_frame(f).unwrap(), &mut out);
+    }
+    assert_eq!(t.outcome(), Some("awaiting_answer"));
+    let tail: Vec<String> = out[out.len() - 5..].iter().map(UiChunk::to_json).collect();
+    assert_eq!(
+        tail[..2],
+        [
+            r#"{"type":"data-question","id":"q1","data":{"questionId":"q1","text":"Deploy?","options":["yes","no"]}}"#,
+            r#"{"type":"tool-input-available","toolCallId":"c","toolName":"bash","input":{},"providerExecuted":true,"dynamic":true}"#,
+        ]
+    );
+    assert!(tail[2].contains(r#""errorText":"Waiting for your answer""#));
+    assert_eq!(tail[3..], FINISH);
 }
 
 #[test]

@@ -101,11 +101,7 @@ impl Tools {
                 Some(text) => Err(text),
                 None => Ok(result.map_or_else(null, one_line)),
             },
-            ToolStatus::Error => Err(error
-                .as_ref()
-                .and_then(error_text)
-                .or_else(|| result.as_deref().and_then(failure_text))
-                .unwrap_or_else(|| DEFAULT_TOOL_ERROR.to_owned())),
+            ToolStatus::Error => Err(tool_error_text(error.as_ref(), result.as_deref())),
         };
         self.open.remove(&call_id);
         self.finished.insert(id_hash);
@@ -195,6 +191,15 @@ fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
         .ok()
         .and_then(|value| serde_json::value::to_raw_value(&value).ok())
         .unwrap_or(raw)
+}
+
+/// The text of a tool in `error`: its `error` (a string or `{ message }`), else the failure its
+/// result reports, else [`DEFAULT_TOOL_ERROR`].
+pub fn tool_error_text(error: Option<&Value>, result: Option<&RawValue>) -> String {
+    error
+        .and_then(error_text)
+        .or_else(|| result.and_then(failure_text))
+        .unwrap_or_else(|| DEFAULT_TOOL_ERROR.to_owned())
 }
 
 /// The fields of a result that can report failure; everything else is skipped unread.

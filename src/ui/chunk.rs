@@ -231,7 +231,8 @@ mod tests {
                 data: QuestionData {
                     question_id: "q".into(),
                     text: "Go?".into(),
-                    options: Some(json!(["y", "n"]))
+                    options: Some(json!(["y", "n"])),
+                    answer: None,
                 }
             }),
             r#"{"type":"data-question","id":"q","data":{"questionId":"q","text":"Go?","options":["y","n"]}}"#

@@ -1,0 +1,47 @@
+//! The checks every session route makes before it touches the agent: the session id (400) and
+//! the caller's credentials (401 with `WWW-Authenticate`, 403 for another session's token).
+
+use worker::{Date, Request, Response};
+
+use super::exchange::Exchange;
+use crate::auth::{authorize, AuthError, Principal};
+use crate::config::Config;
+use crate::routes::valid_session_id;
+
+/// The caller, when the request may go on; else the error answer to send.
+pub(crate) fn admit(
+    req: &Request,
+    config: &Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+) -> Result<Principal, worker::Result<Response>> {
+    if !valid_session_id(session_id) {
+        return Err(exchange.error(
+            400,
+            "invalid_session_id",
+            "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
+        ));
+    }
+    let authorization = req.headers().get("authorization").ok().flatten();
+    let now_secs = Date::now().as_millis() / 1000;
+    match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
+        Ok(principal) => {
+            exchange.log.user = principal.user_id.clone();
+            Ok(principal)
+        }
+        Err(err) => Err(auth_error(exchange, &err)),
+    }
+}
+
+fn auth_error(exchange: &mut Exchange, err: &AuthError) -> worker::Result<Response> {
+    let mut response = exchange.error(err.status(), err.code(), &err.message())?;
+    if err.status() == 401 {
+        // RFC 6750 section 3: the scheme, and the error once credentials were presented.
+        let challenge = match err {
+            AuthError::Missing => "Bearer".to_owned(),
+            _ => "Bearer error=\"invalid_token\"".to_owned(),
+        };
+        response.headers_mut().set("www-authenticate", &challenge)?;
+    }
+    Ok(response)
+}

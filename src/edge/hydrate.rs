@@ -1,0 +1,79 @@
+//! Reading the agent's `init`: the session's history and its turn in flight, which the resume,
+//! stop, history and answer requests decide on before they answer.
+//!
+//! A SessionAgent sends `init` first on every socket (`shared/protocol/session-agent.md`,
+//! "Sessions"). An agent that does not is served as well as it can be: frames before `init`
+//! that are not turn events (status, domain events) are passed over; a turn event first means
+//! the agent does not hydrate, and that frame is handed back so the stream does not lose it;
+//! silence past [`INIT_WAIT_MS`] or a closed socket means nothing is known.
+
+use std::time::Duration;
+
+use futures::future::{select, Either};
+use futures::StreamExt;
+use worker::{console_warn, Delay};
+
+use super::socket::{SocketEvent, SocketEvents};
+use crate::session::{parse_init, Init};
+use crate::v2::{frame_type, parse_frame, INIT};
+
+/// How long the agent may take to send `init` after it accepted the socket. It sends it at
+/// once, so it arrives within a round trip; 5 s leaves room for an agent that loads a long
+/// history from its storage on a cold start, and is the most a page load waits on an agent
+/// that never sends one.
+pub(crate) const INIT_WAIT_MS: u64 = 5_000;
+
+/// What the agent said first.
+pub(crate) enum Hydration {
+    /// Its `init`.
+    Init(Init),
+    /// No `init`: this turn event came first (the agent does not hydrate). The turn it names
+    /// is in flight.
+    TurnEvent { frame: String, turn_id: String },
+    /// Nothing usable within [`INIT_WAIT_MS`], or the socket closed.
+    Unknown,
+}
+
+/// Reads frames until the agent's `init`, its first turn event, or [`INIT_WAIT_MS`].
+pub(crate) async fn read_init(events: &mut SocketEvents, request_id: &str) -> Hydration {
+    let mut deadline = Box::pin(Delay::from(Duration::from_millis(INIT_WAIT_MS)));
+    loop {
+        let text = match select(events.next(), deadline.as_mut()).await {
+            Either::Left((Some(SocketEvent::Text(text)), _)) => text,
+            Either::Left((Some(SocketEvent::Binary), _)) => continue,
+            Either::Left((Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None, _)) => {
+                return Hydration::Unknown
+            }
+            Either::Right(_) => {
+                console_warn!("request {request_id}: no init from the agent in time");
+                return Hydration::Unknown;
+            }
+        };
+        if frame_type(&text).is_ok_and(|kind| kind == INIT) {
+            match parse_init(&text) {
+                Ok(init) => {
+                    if init.skipped > 0 {
+                        console_warn!(
+                            "request {request_id}: init: skipped {} unusable messages or parts",
+                            init.skipped
+                        );
+                    }
+                    return Hydration::Init(init);
+                }
+                Err(err) => {
+                    console_warn!("request {request_id}: skipped a malformed init: {err}");
+                    continue;
+                }
+            }
+        }
+        if let Some(turn_id) = parse_frame(&text)
+            .ok()
+            .and_then(|f| f.turn_id().map(str::to_owned))
+        {
+            return Hydration::TurnEvent {
+                frame: text,
+                turn_id,
+            };
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! The routes around a chat that the agent's `init` answers: resume, stop and history.
+//!
+//! * `GET /api/sessions/:id/chat/:chatId/stream` ([`resume`]): the turn in flight as a full
+//!   replay from `start`, then live to its end; `204` when no turn is in flight. Closing it
+//!   never stops the turn.
+//! * `POST /api/sessions/:id/chat/stop` ([`stop`]): one `abort` (no `requestId`) for the turn
+//!   in flight: `202 {"stopped":true}`, or `200 {"stopped":false}` when none is in flight.
+//! * `GET /api/sessions/:id/messages` ([`messages`]): the finished messages as `UIMessage`s.
+//!
+//! Each opens its own socket to the agent, reads `init` (see [`super::hydrate`] for an agent
+//! that sends none) and closes the socket when it is done: the adapter keeps no state.
+
+use worker::{Context, Env, Request, Response, WebSocket};
+
+use super::errors::json_response;
+use super::exchange::Exchange;
+use super::guard::admit;
+use super::hydrate::{read_init, Hydration};
+use super::pump::{AbortRule, Pump, PumpLimits};
+use super::stream::{open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
+use super::upstream::{self, AgentSocket, UpstreamError};
+use crate::config::Config;
+use crate::session::history::history_json;
+use crate::turn_stream::TurnStream;
+use crate::v2::abort_frame;
+
+/// The agent's socket and what it said first, for a request that passed the guard; else the
+/// error answer.
+async fn open(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+) -> Result<(AgentSocket, Hydration), worker::Result<Response>> {
+    let principal = admit(req, config, session_id, exchange)?;
+    let mut agent = upstream::connect(env, config, session_id, principal.user_id.as_deref())
+        .await
+        .map_err(|err| exchange.error(err.status(), err.code(), err.message()))?;
+    let hydration = read_init(&mut agent.events, exchange.request_id()).await;
+    Ok((agent, hydration))
+}
+
+fn close(socket: &WebSocket) {
+    // An error means the agent already closed it: nothing left to do.
+    let _ = socket.close(Some(NORMAL_CLOSURE), Some("done"));
+}
+
+/// `GET …/chat/:chatId/stream`.
+pub(crate) async fn resume(
+    req: Request,
+    env: &Env,
+    ctx: &Context,
+    config: &Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+    streaming: &mut bool,
+) -> worker::Result<Response> {
+    let (AgentSocket { socket, events }, hydration) =
+        match open(&req, env, config, session_id, exchange).await {
+            Ok(opened) => opened,
+            Err(answer) => return answer,
+        };
+    let mut opening = Vec::new();
+    let (turn, early_frame) = match hydration {
+        Hydration::Init(init) => match init.in_flight() {
+            Some(message) => (TurnStream::resume(message, &mut opening), None),
+            None => return nothing_to_resume(&socket, exchange),
+        },
+        // An agent without `init`: the turn from now on, as a message of its own.
+        Hydration::TurnEvent { frame, turn_id } => (
+            TurnStream::continuing(&turn_id, turn_id.clone(), &mut opening),
+            Some(frame),
+        ),
+        Hydration::Unknown => return nothing_to_resume(&socket, exchange),
+    };
+    let (client, body) = match open_body(&req, &socket, exchange) {
+        Ok(opened) => opened,
+        Err(answer) => return answer,
+    };
+    exchange.log.status = 200;
+    let pump = Pump {
+        socket,
+        events,
+        client,
+        turn,
+        opening,
+        early_frame,
+        abort: AbortRule::never(),
+        limits: PumpLimits::from(config),
+        exchange: Exchange::handed_off(exchange),
+    };
+    respond(ctx, body, pump, streaming)
+}
+
+/// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
+fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Result<Response> {
+    close(socket);
+    exchange.log.status = 204;
+    exchange.log.outcome = "nothing_to_resume".into();
+    Ok(Response::empty()?.with_status(204))
+}
+
+/// `POST …/chat/stop`.
+pub(crate) async fn stop(
+    req: Request,
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+) -> worker::Result<Response> {
+    let (AgentSocket { socket, .. }, hydration) =
+        match open(&req, env, config, session_id, exchange).await {
+            Ok(opened) => opened,
+            Err(answer) => return answer,
+        };
+    let in_flight = match &hydration {
+        Hydration::Init(init) => init.in_flight().is_some(),
+        Hydration::TurnEvent { .. } => true,
+        // Nothing says no turn runs: stop whatever may.
+        Hydration::Unknown => true,
+    };
+    if !in_flight {
+        close(&socket);
+        exchange.log.status = 200;
+        exchange.log.outcome = "not_stopped".into();
+        return json_response(200, r#"{"stopped":false}"#.into());
+    }
+    if socket.send_with_str(abort_frame(None)).is_err() {
+        let _ = socket.close(Some(INTERNAL_ERROR), Some("abort not sent"));
+        let err = UpstreamError::SocketFailed;
+        return exchange.error(err.status(), err.code(), err.message());
+    }
+    // The abort is queued before the close frame, so the agent reads it first.
+    close(&socket);
+    exchange.log.status = 202;
+    exchange.log.outcome = "stopped".into();
+    json_response(202, r#"{"stopped":true}"#.into())
+}
+
+/// `GET …/messages`.
+pub(crate) async fn messages(
+    req: Request,
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+) -> worker::Result<Response> {
+    let (AgentSocket { socket, .. }, hydration) =
+        match open(&req, env, config, session_id, exchange).await {
+            Ok(opened) => opened,
+            Err(answer) => return answer,
+        };
+    close(&socket);
+    let body = match hydration {
+        Hydration::Init(init) => history_json(&init),
+        // An agent without `init` keeps no history the adapter can read.
+        Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
+    };
+    exchange.log.status = 200;
+    exchange.log.outcome = "history".into();
+    json_response(200, body)
+}

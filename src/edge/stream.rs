@@ -1,0 +1,55 @@
+//! Starting a streamed answer: the response body, the pump task, and the `200` with the UI
+//! message stream headers. Shared by the chat POST and the resume GET.
+
+use worker::{Context, Headers, Request, Response, WebSocket};
+
+use super::client::ClientStream;
+use super::exchange::Exchange;
+use super::pump::Pump;
+use crate::sse::RESPONSE_HEADERS;
+use web_sys::ReadableStream;
+
+/// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
+pub(crate) const NORMAL_CLOSURE: u16 = 1000;
+/// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
+pub(crate) const INTERNAL_ERROR: u16 = 1011;
+
+/// The response body and its writer, watching `req`'s signal for a client that goes away.
+/// Made before anything is sent to the agent, so that a failure here starts no turn. On
+/// failure the agent's socket is closed and the error answer returned.
+pub(crate) fn open_body(
+    req: &Request,
+    socket: &WebSocket,
+    exchange: &mut Exchange,
+) -> Result<(ClientStream, ReadableStream), worker::Result<Response>> {
+    ClientStream::open(Some(req.inner().signal())).map_err(|_| {
+        let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
+        exchange.error(
+            500,
+            "internal_error",
+            "The response stream could not be created.",
+        )
+    })
+}
+
+/// Runs `pump` as a task of this request and answers `200` with `body`. From here on the pump
+/// writes the request's log line; `streaming` tells the entry point so.
+pub(crate) fn respond(
+    ctx: &Context,
+    body: ReadableStream,
+    pump: Pump,
+    streaming: &mut bool,
+) -> worker::Result<Response> {
+    // `wait_until` runs the pump as a task tied to this request: it may finish (and must send
+    // the abort) after the client has gone and the response is cancelled.
+    ctx.wait_until(pump.run());
+    *streaming = true;
+    let headers = Headers::new();
+    for (name, value) in RESPONSE_HEADERS {
+        headers.set(name, value)?;
+    }
+    Ok(Response::builder()
+        .with_status(200)
+        .with_headers(headers)
+        .stream(body))
+}

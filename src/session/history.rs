@@ -1,0 +1,207 @@
+//! The session's finished messages as AI SDK `UIMessage`s: what `GET /api/sessions/:id/messages`
+//! answers, so a client that reloads shows the conversation again.
+//!
+//! Each message keeps its id and role (`user` or `assistant`; others are left out). Parts map as
+//! the live stream builds them, so a reloaded message looks like the one that streamed:
+//!
+//! | snapshot part | `UIMessage` part |
+//! | --- | --- |
+//! | `text` | `{ type: "text", text, state: "done" }` |
+//! | `reasoning` | `{ type: "reasoning", text, state: "done" }` |
+//! | `file` (user) | `{ type: "file", mediaType, url, filename? }` |
+//! | `tool-call` `completed` | `dynamic-tool` `output-available` (a seed-003 soft error: `output-error`) |
+//! | `tool-call` `error` | `dynamic-tool` `output-error` |
+//! | `tool-call` still open | `dynamic-tool` `output-error` `Interrupted` (`Canceled` for a canceled turn), as the stream ended it |
+//! | `question` | `{ type: "data-question", id: questionId, data: { questionId, text, options?, answer? } }` |
+//! | `finish`, `error` | nothing (the live stream sends them as its ending, not as parts) |
+//!
+//! An assistant message starts with `step-start`, as a streamed one does. The turn in flight
+//! is left out: the resume stream delivers it whole (ai 5.0.x would append a replay to a copy it
+//! already has and show it twice). A message left with no part is left out too: the AI SDK
+//! rejects a message without parts.
+
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+
+use super::{Init, Message, Part, Role, ToolCallPart};
+use crate::translator::{failure_text, tool_error_text, Ending};
+use crate::v2::{FinishReason, ToolStatus};
+
+/// The finished messages of `init`, oldest first, as `UIMessage` JSON values.
+pub fn ui_messages(init: &Init) -> Vec<Value> {
+    let in_flight = init.in_flight().map(|m| m.id.as_str());
+    init.messages
+        .iter()
+        .filter(|m| Some(m.id.as_str()) != in_flight)
+        .filter_map(ui_message)
+        .collect()
+}
+
+/// The JSON array `GET …/messages` answers.
+pub fn history_json(init: &Init) -> String {
+    Value::Array(ui_messages(init)).to_string()
+}
+
+fn ui_message(message: &Message) -> Option<Value> {
+    let role = match message.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Other => return None,
+    };
+    let reason = message.finish_reason().unwrap_or(FinishReason::EndTurn);
+    let mut parts: Vec<Value> = message
+        .parts
+        .iter()
+        .filter_map(|part| ui_part(message.role, part, reason))
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    if message.role == Role::Assistant {
+        parts.insert(0, json!({"type": "step-start"}));
+    }
+    Some(json!({"id": message.id, "role": role, "parts": parts}))
+}
+
+fn ui_part(role: Role, part: &Part, reason: FinishReason) -> Option<Value> {
+    let assistant = role == Role::Assistant;
+    match part {
+        Part::Text { text, .. } if !text.is_empty() => {
+            Some(json!({"type": "text", "text": text, "state": "done"}))
+        }
+        Part::Reasoning { text } if assistant && !text.is_empty() => {
+            Some(json!({"type": "reasoning", "text": text, "state": "done"}))
+        }
+        Part::File(file) if !assistant => {
+            let mut value = json!({"type": "file", "mediaType": file.media_type, "url": file.url});
+            if let (Some(name), Some(obj)) = (&file.filename, value.as_object_mut()) {
+                obj.insert("filename".into(), name.clone().into());
+            }
+            Some(value)
+        }
+        Part::ToolCall(call) if assistant => Some(tool_part(call, reason)),
+        Part::Question(question) if assistant => Some(json!({
+            "type": "data-question",
+            "id": question.question_id,
+            "data": question,
+        })),
+        _ => None,
+    }
+}
+
+fn tool_part(call: &ToolCallPart, reason: FinishReason) -> Value {
+    let mut part = Map::new();
+    part.insert("type".into(), "dynamic-tool".into());
+    part.insert("toolName".into(), call.tool_name.clone().into());
+    part.insert("toolCallId".into(), call.call_id.clone().into());
+    let input = call.args.as_deref().map_or_else(|| json!({}), raw_to_value);
+    let outcome = match call.status {
+        ToolStatus::Completed => match call.result.as_deref().and_then(failure_text) {
+            Some(text) => Err(text),
+            None => Ok(call.result.as_deref().map_or(Value::Null, raw_to_value)),
+        },
+        ToolStatus::Error => Err(tool_error_text(call.error.as_ref(), call.result.as_deref())),
+        ToolStatus::Pending | ToolStatus::Running => {
+            Err(Ending::from_reason(reason, None).tool_reason().to_owned())
+        }
+    };
+    match outcome {
+        Ok(output) => {
+            part.insert("state".into(), "output-available".into());
+            part.insert("input".into(), input);
+            part.insert("output".into(), output);
+        }
+        Err(error_text) => {
+            part.insert("state".into(), "output-error".into());
+            part.insert("input".into(), input);
+            part.insert("errorText".into(), error_text.into());
+        }
+    }
+    Value::Object(part)
+}
+
+fn raw_to_value(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::parse_init;
+
+    fn history(messages: &str) -> Value {
+        let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
+        serde_json::from_str(&history_json(&init)).unwrap()
+    }
+
+    #[test]
+    fn a_conversation_maps_part_by_part() {
+        let out = history(
+            r#"[
+          {"id":"u1","role":"user","parts":[{"type":"text","text":"look"},{"type":"file","mediaType":"image/png","url":"https://x.example/a.png","filename":"a.png"}]},
+          {"id":"t1","role":"assistant","parts":[
+            {"type":"reasoning","text":"hm"},
+            {"type":"tool-call","callId":"c1","toolName":"ls","status":"completed","args":{"p":"/"},"result":["a"]},
+            {"type":"tool-call","callId":"c2","toolName":"cat","status":"completed","args":{},"result":{"success":false,"error":{"message":"no file"}}},
+            {"type":"tool-call","callId":"c3","toolName":"rm","status":"error","error":"denied"},
+            {"type":"question","questionId":"q1","text":"Go?","options":["yes","no"],"answer":"yes"},
+            {"type":"text","text":"Done."},
+            {"type":"error","message":"ignored"},
+            {"type":"finish","reason":"end_turn"}]}
+        ]"#,
+        );
+        let tool = |name: &str, id: &str, state: &str, input: Value, end: (&str, Value)| {
+            let mut part = json!({"type": "dynamic-tool", "toolName": name, "toolCallId": id,
+                "state": state, "input": input});
+            part[end.0] = end.1;
+            part
+        };
+        assert_eq!(
+            out,
+            json!([
+                {"id": "u1", "role": "user", "parts": [
+                    {"type": "text", "text": "look", "state": "done"},
+                    {"type": "file", "mediaType": "image/png", "url": "https://x.example/a.png", "filename": "a.png"}]},
+                {"id": "t1", "role": "assistant", "parts": [
+                    {"type": "step-start"},
+                    {"type": "reasoning", "text": "hm", "state": "done"},
+                    tool("ls", "c1", "output-available", json!({"p": "/"}), ("output", json!(["a"]))),
+                    tool("cat", "c2", "output-error", json!({}), ("errorText", json!("no file"))),
+                    tool("rm", "c3", "output-error", json!({}), ("errorText", json!("denied"))),
+                    {"type": "data-question", "id": "q1",
+                     "data": {"questionId": "q1", "text": "Go?", "options": ["yes", "no"], "answer": "yes"}},
+                    {"type": "text", "text": "Done.", "state": "done"}]}
+            ])
+        );
+    }
+
+    #[test]
+    fn the_turn_in_flight_and_empty_messages_are_left_out() {
+        let out = history(
+            r#"[
+          {"id":"a0","role":"assistant","parts":[{"type":"finish","reason":"canceled"}]},
+          {"id":"s0","role":"system","parts":[{"type":"text","text":"sys"}]},
+          {"id":"u1","role":"user","parts":[{"type":"text","text":"go"}]},
+          {"id":"t1","role":"assistant","parts":[{"type":"text","text":"wor","streaming":true}]}
+        ]"#,
+        );
+        assert_eq!(
+            out,
+            json!([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "go", "state": "done"}]}])
+        );
+    }
+
+    #[test]
+    fn open_tools_of_a_finished_turn_end_as_the_stream_ended_them() {
+        for (reason, text) in [("canceled", "Canceled"), ("end_turn", "Interrupted")] {
+            let out = history(&format!(
+                r#"[{{"id":"t1","role":"assistant","parts":[
+                {{"type":"tool-call","callId":"c","toolName":"sleep","status":"running","args":{{"s":9}}}},
+                {{"type":"finish","reason":"{reason}"}}]}}]"#
+            ));
+            assert_eq!(out[0]["parts"][1]["state"], "output-error");
+            assert_eq!(out[0]["parts"][1]["errorText"], text);
+            assert_eq!(out[0]["parts"][1]["input"], json!({"s": 9}));
+        }
+    }
+}
