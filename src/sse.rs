@@ -67,7 +67,10 @@ mod tests {
 
     #[test]
     fn one_chunk_is_one_event() {
-        assert_eq!(event(&UiChunk::Finish), "data: {\"type\":\"finish\"}\n\n");
+        let finish = UiChunk::Finish {
+            message_metadata: None,
+        };
+        assert_eq!(event(&finish), "data: {\"type\":\"finish\"}\n\n");
         assert_eq!(DONE, b"data: [DONE]\n\n");
         assert_eq!(KEEP_ALIVE, b": keep-alive\n\n");
     }

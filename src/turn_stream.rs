@@ -5,7 +5,7 @@
 
 use crate::session::Message;
 use crate::sse;
-use crate::translator::{Step, Translator};
+use crate::translator::{Clock, Step, Translator};
 use crate::ui::UiChunk;
 use crate::v2::parse_frame;
 
@@ -34,10 +34,16 @@ pub struct TurnStream {
 }
 
 impl TurnStream {
-    /// A stream following the turn of the prompt sent with `request_id`.
+    /// A stream following the turn of the prompt sent with `request_id`. Its metadata's times
+    /// are 0 (no clock): what the replay CLI writes, since a log has no clock of its turn.
     pub fn new(request_id: Option<&str>) -> Self {
+        TurnStream::with_clock(request_id, crate::translator::no_clock)
+    }
+
+    /// [`TurnStream::new`], timing the metadata with `clock` (the worker's `Date.now`).
+    pub fn with_clock(request_id: Option<&str>, clock: Clock) -> Self {
         TurnStream {
-            translator: Translator::new(request_id),
+            translator: Translator::with_clock(request_id, clock),
             scratch: Vec::new(),
             chunks: 0,
             done: false,
@@ -46,17 +52,17 @@ impl TurnStream {
 
     /// A stream that resumes `message`, the turn in flight of a session's `init`: the replay
     /// of its snapshot from `start` is appended to `out` (see [`Translator::resume`]).
-    pub fn resume(message: &Message, out: &mut Vec<u8>) -> Self {
+    pub fn resume(message: &Message, clock: Clock, out: &mut Vec<u8>) -> Self {
         let mut scratch = Vec::new();
-        let translator = Translator::resume(message, &mut scratch);
+        let translator = Translator::resume(message, clock, &mut scratch);
         Self::opened(translator, scratch, out)
     }
 
     /// A stream of turn `turn_id`, already under way, as the new message `message_id`; its
     /// opening is appended to `out` (see [`Translator::continuing`]).
-    pub fn continuing(turn_id: &str, message_id: String, out: &mut Vec<u8>) -> Self {
+    pub fn continuing(turn_id: &str, message_id: String, clock: Clock, out: &mut Vec<u8>) -> Self {
         let mut scratch = Vec::new();
-        let translator = Translator::continuing(turn_id, message_id, &mut scratch);
+        let translator = Translator::continuing(turn_id, message_id, clock, &mut scratch);
         Self::opened(translator, scratch, out)
     }
 
@@ -156,13 +162,13 @@ mod tests {
         );
         assert_eq!(
             out,
-            "data: {\"type\":\"start\",\"messageId\":\"t1\"}\n\n\
+            "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
              data: {\"type\":\"start-step\"}\n\n\
              data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
              data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
              data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
              data: {\"type\":\"finish-step\"}\n\n\
-             data: {\"type\":\"finish\"}\n\n\
+             data: {\"type\":\"finish\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0}}\n\n\
              data: [DONE]\n\n"
         );
     }
@@ -184,7 +190,11 @@ mod tests {
         )
         .unwrap();
         let mut out = Vec::new();
-        let mut stream = TurnStream::resume(init.in_flight().unwrap(), &mut out);
+        let mut stream = TurnStream::resume(
+            init.in_flight().unwrap(),
+            crate::translator::no_clock,
+            &mut out,
+        );
         assert!(stream.turn_started());
         assert_eq!(stream.chunks_emitted(), 4);
         stream.push_frame(
@@ -193,7 +203,7 @@ mod tests {
         );
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "data: {\"type\":\"start\",\"messageId\":\"t1\"}\n\n\
+            "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
              data: {\"type\":\"start-step\"}\n\n\
              data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
              data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
@@ -208,11 +218,13 @@ mod tests {
     #[test]
     fn an_answer_opens_its_message_at_once() {
         let mut out = Vec::new();
-        let stream = TurnStream::continuing("t1", "m2".into(), &mut out);
+        let stream =
+            TurnStream::continuing("t1", "m2".into(), crate::translator::no_clock, &mut out);
         assert!(stream.turn_started() && !stream.is_done());
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "data: {\"type\":\"start\",\"messageId\":\"m2\"}\n\ndata: {\"type\":\"start-step\"}\n\n"
+            "data: {\"type\":\"start\",\"messageId\":\"m2\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
+             data: {\"type\":\"start-step\"}\n\n"
         );
     }
 

@@ -5,6 +5,8 @@ mod support;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use session_agent_chat::session::parse_init;
+use session_agent_chat::translator::no_clock;
 use session_agent_chat::turn_stream::{EndCause, TurnStream};
 use support::validator::{check_chunks, validate};
 
@@ -96,6 +98,7 @@ fn cause() -> impl Strategy<Value = EndCause> {
         EndCause::SocketClosed,
         EndCause::Timeout,
         EndCause::ClientGone,
+        EndCause::FrameTooLarge,
     ])
 }
 
@@ -115,6 +118,74 @@ proptest! {
         }
         stream.end(end, &mut out);
         prop_assert!(stream.is_done());
+        let body = String::from_utf8(out).expect("UTF-8");
+        let checked = validate(&body);
+        prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
+    }
+}
+
+/// One part of an in-flight message snapshot: every kind, in every state, and broken ones.
+fn snapshot_part() -> impl Strategy<Value = Value> {
+    let status = prop::sample::select(vec!["pending", "running", "completed", "error", "bogus"]);
+    prop_oneof![
+        text().prop_map(|t| json!({"type": "text", "text": t, "streaming": true})),
+        text().prop_map(|t| json!({"type": "reasoning", "text": t})),
+        (prop::sample::select(vec!["c1", "c2", "c3"]), status, prop::option::of(json_value()), prop::option::of(json_value()))
+            .prop_map(|(c, s, args, result)| {
+                let mut p = json!({"type": "tool-call", "callId": c, "toolName": "tool", "status": s});
+                if let Some(a) = args { p["args"] = a; }
+                if let Some(r) = result { p["result"] = r; }
+                p
+            }),
+        (text(), prop::option::of(json_value())).prop_map(|(q, answer)| {
+            let mut p = json!({"type": "question", "questionId": "q1", "text": q, "options": ["yes", "no"]});
+            if let Some(a) = answer { p["answer"] = a; }
+            p
+        }),
+        Just(json!({"type": "error", "message": "x"})),
+        Just(json!({"type": "file", "mediaType": "text/plain", "url": "data:,x"})),
+        json_value(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    /// A resume: any snapshot of the turn in flight, replayed, then any live frames.
+    #[test]
+    fn any_resumed_snapshot_then_frames_yield_a_valid_stream(
+        parts in prop::collection::vec(snapshot_part(), 0..8),
+        frames in prop::collection::vec(frame(), 0..30),
+        end in cause(),
+    ) {
+        let init = json!({"type": "init", "messages": [
+            {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]},
+            {"id": "t1", "role": "assistant", "parts": parts},
+        ]});
+        let init = parse_init(&init.to_string()).expect("an init");
+        let mut out = Vec::new();
+        let mut stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock, &mut out);
+        for f in &frames {
+            stream.push_frame(f, &mut out);
+        }
+        stream.end(end, &mut out);
+        let body = String::from_utf8(out).expect("UTF-8");
+        let checked = validate(&body);
+        prop_assert!(checked.is_ok(), "{:?}\nparts: {:#?}\nframes: {:#?}\nbody:\n{}", checked.err(), parts, frames, body);
+    }
+
+    /// An answer's stream: the rest of a turn as a new message.
+    #[test]
+    fn any_continuation_yields_a_valid_stream(
+        frames in prop::collection::vec(frame(), 0..40),
+        end in cause(),
+    ) {
+        let mut out = Vec::new();
+        let mut stream = TurnStream::continuing("t1", "m2".into(), no_clock, &mut out);
+        for f in &frames {
+            stream.push_frame(f, &mut out);
+        }
+        stream.end(end, &mut out);
         let body = String::from_utf8(out).expect("UTF-8");
         let checked = validate(&body);
         prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
@@ -149,6 +220,10 @@ fn body() -> impl Strategy<Value = Vec<u8>> {
         text().prop_map(|t| json!({"type": "text", "text": t})),
         Just(json!({"type": "file", "mediaType": "image/png", "url": "data:,"})),
         Just(json!({"type": "step-start"})),
+        json_value().prop_map(
+            |a| json!({"type": "data-answer", "data": {"questionId": "q1", "answer": a}})
+        ),
+        json_value().prop_map(|d| json!({"type": "data-answer", "data": d})),
         json_value(),
     ];
     let message = (
@@ -175,7 +250,9 @@ proptest! {
     fn any_body_gets_a_request_or_a_4xx(body in body()) {
         let limits = session_agent_chat::request::Limits::default();
         match session_agent_chat::request::parse_chat_request(&body, &limits) {
-            Ok(req) => prop_assert!(!req.text.trim().is_empty() || !req.attachments.is_empty()),
+            Ok(req) => prop_assert!(
+                !req.text.trim().is_empty() || !req.attachments.is_empty() || req.answer.is_some()
+            ),
             Err(err) => {
                 prop_assert!((400..500).contains(&err.status()));
                 prop_assert!(!err.code().is_empty() && !err.message().is_empty());

@@ -15,7 +15,7 @@ use super::exchange::Exchange;
 use super::guard::admit;
 use super::hydrate::{read_init, Hydration};
 use super::pump::{AbortRule, Pump, PumpLimits};
-use super::stream::{open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
+use super::stream::{now_ms, open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
@@ -65,10 +65,10 @@ pub(crate) async fn handle(
     let (frame, turn, abort) = match &chat.answer {
         None => (
             prompt_frame(&chat.text, &request_id, &chat.attachments),
-            TurnStream::new(Some(&request_id)),
+            TurnStream::with_clock(Some(&request_id), now_ms),
             AbortRule {
                 on_client_gone,
-                on_timeout: true,
+                on_agent_fault: true,
                 request_id: Some(request_id.clone()),
             },
         ),
@@ -94,13 +94,13 @@ pub(crate) async fn handle(
                     };
                 }
             };
-            let turn = TurnStream::continuing(&turn_id, request_id.clone(), &mut opening);
+            let turn = TurnStream::continuing(&turn_id, request_id.clone(), now_ms, &mut opening);
             (
                 answer_frame(&answer.question_id, &answer.answer),
                 turn,
                 AbortRule {
                     on_client_gone,
-                    on_timeout: true,
+                    on_agent_fault: true,
                     request_id: None,
                 },
             )

@@ -43,6 +43,10 @@ pub(crate) struct ClientStream {
     closed: Fuse<JsFuture>,
     /// Resolves when `request.signal` fires; never, when the request has no signal.
     aborted: Fuse<JsFuture>,
+    /// The signal and the `resolve` of `aborted`'s promise, which listens on it. [`Self::finish`]
+    /// unhooks it and resolves the promise itself: a promise that never settles keeps the
+    /// closures wasm-bindgen gave it alive, a little memory lost per request.
+    signal_hook: Option<(AbortSignal, Function)>,
     /// Writes queued since the last progress check.
     writes_since_check: u64,
     /// `writer.desiredSize` at the last progress check.
@@ -66,9 +70,12 @@ impl ClientStream {
         let transform = TransformStream::new()?;
         let writer = transform.writable().get_writer()?;
         let closed = JsFuture::from(writer.closed()).fuse();
-        let aborted = match signal {
-            Some(signal) => JsFuture::from(abort_promise(&signal)).fuse(),
-            None => Fuse::terminated(),
+        let (aborted, signal_hook) = match signal {
+            Some(signal) => {
+                let (promise, resolve) = abort_promise(&signal);
+                (JsFuture::from(promise).fuse(), Some((signal, resolve)))
+            }
+            None => (Fuse::terminated(), None),
         };
         let last_desired_size = writer.desired_size().ok().flatten().unwrap_or(0.0);
         let stream = ClientStream {
@@ -77,6 +84,7 @@ impl ClientStream {
             swallow: swallow(),
             closed,
             aborted,
+            signal_hook,
             writes_since_check: 0,
             last_desired_size,
             stalled_checks: 0,
@@ -160,6 +168,10 @@ impl ClientStream {
         self.flush();
         // Dropping the future keeps the promise's rejection handled if the client left.
         drop(JsFuture::from(self.writer.close()));
+        if let Some((signal, resolve)) = self.signal_hook.take() {
+            let _ = signal.remove_event_listener_with_callback("abort", &resolve);
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
     }
 }
 
@@ -185,8 +197,10 @@ fn swallow() -> Function {
     SWALLOW.with(Function::clone)
 }
 
-/// A promise that resolves when `signal` fires (at once if it already has).
-fn abort_promise(signal: &AbortSignal) -> Promise {
+/// A promise that resolves when `signal` fires (at once if it already has), and its `resolve`,
+/// so that the owner can settle it when it stops watching.
+fn abort_promise(signal: &AbortSignal) -> (Promise, Function) {
+    let mut resolver = None;
     let mut register = |resolve: Function, _reject: Function| {
         if signal.aborted() {
             let _ = resolve.call0(&JsValue::UNDEFINED);
@@ -194,6 +208,11 @@ fn abort_promise(signal: &AbortSignal) -> Promise {
             // `resolve` itself is the listener: no Rust closure has to outlive this call.
             let _ = signal.add_event_listener_with_callback("abort", &resolve);
         }
+        resolver = Some(resolve);
     };
-    Promise::new(&mut register)
+    let promise = Promise::new(&mut register);
+    // The executor runs synchronously inside `new Promise`, so `resolve` is there; a no-op
+    // stands in should it ever not be.
+    let resolve = resolver.unwrap_or_else(swallow);
+    (promise, resolve)
 }

@@ -7,8 +7,9 @@
 //! * the agent's socket closes or fails: end the stream in-band (the translator's ending for a
 //!   lost socket), close the body;
 //! * the agent stays silent past a timeout (no `message.create` within the first-event timeout,
-//!   or no frame within the idle timeout): end the stream in-band, send one `abort` when the
-//!   [`AbortRule`] says so, close;
+//!   or no frame of the turn within the idle timeout: other turns' frames and domain events do
+//!   not count), or sends a frame over the size limit: end the stream in-band, send one `abort`
+//!   when the [`AbortRule`] says so, close;
 //! * the client goes away (signal, failed write, cancelled body, or a body nobody reads): send
 //!   one `abort` when the [`AbortRule`] says so (the POST that started the turn, not detached),
 //!   close the socket with 1000, close the body.
@@ -76,8 +77,9 @@ pub(crate) struct AbortRule {
     /// Abort when the client goes away (a POST in abort mode); not when detached, nor for a
     /// resumed stream, which only watches the turn.
     pub(crate) on_client_gone: bool,
-    /// Abort when the agent stays silent past a timeout.
-    pub(crate) on_timeout: bool,
+    /// Abort when the agent fails the turn as the client sees it: silent past a timeout, or a
+    /// frame over the size limit.
+    pub(crate) on_agent_fault: bool,
     /// The abort's `requestId`: the prompt's, or none for the turn in flight (an answer's
     /// stream continues a turn another request started).
     pub(crate) request_id: Option<String>,
@@ -88,7 +90,7 @@ impl AbortRule {
     pub(crate) fn never() -> Self {
         AbortRule {
             on_client_gone: false,
-            on_timeout: false,
+            on_agent_fault: false,
             request_id: None,
         }
     }
@@ -138,8 +140,12 @@ impl Pump {
         let mut out = opening;
         // Ticks without a frame of the turn (or, before it starts, since the prompt).
         let mut silent_ticks = 0u64;
+        let mut send_abort = false;
         if let Some(text) = early_frame {
-            handle_text(&mut turn, &text, &limits, &mut exchange, &mut out);
+            if handle_text(&mut turn, &text, &limits, &mut exchange, &mut out) == Read::TooLarge {
+                turn.end(EndCause::FrameTooLarge, &mut out);
+                send_abort = abort.on_agent_fault;
+            }
         }
         if !out.is_empty() {
             exchange.log.bytes += out.len() as u64;
@@ -151,7 +157,6 @@ impl Pump {
         // loop has run every task already waiting (0 ms), so a burst of frames is one write.
         let mut flush_timer: Option<Pin<Box<Delay>>> = None;
         let mut wrote_since_tick = false;
-        let mut send_abort = false;
         while !turn.is_done() {
             let wake = poll_fn(|cx| {
                 // The client first: once it is gone nothing else matters.
@@ -198,15 +203,20 @@ impl Pump {
                     };
                     if silent_ticks >= limit {
                         turn.end(EndCause::Timeout, &mut out);
-                        send_abort = abort.on_timeout;
+                        send_abort = abort.on_agent_fault;
                     } else if !wrote_since_tick {
                         out.extend_from_slice(KEEP_ALIVE);
                     }
                     wrote_since_tick = false;
                 }
                 Wake::Socket(Some(SocketEvent::Text(text))) => {
-                    if handle_text(&mut turn, &text, &limits, &mut exchange, &mut out) {
-                        silent_ticks = 0;
+                    match handle_text(&mut turn, &text, &limits, &mut exchange, &mut out) {
+                        Read::Ours => silent_ticks = 0,
+                        Read::Other => {}
+                        Read::TooLarge => {
+                            turn.end(EndCause::FrameTooLarge, &mut out);
+                            send_abort = abort.on_agent_fault;
+                        }
                     }
                 }
                 Wake::Socket(Some(SocketEvent::Binary)) => {
@@ -247,32 +257,43 @@ impl Pump {
     }
 }
 
-/// Hands one text frame to the translator, appending what it writes to `out`. Returns whether
-/// the frame counts as the turn's activity (it restarts the silence clock).
+/// What one text frame was to the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// A frame of the turn: it restarts the silence clock.
+    Ours,
+    /// Another turn's frame, a domain event, a malformed frame: the clock runs on.
+    Other,
+    /// Over the size limit, not read: the stream must end, or the client would see a turn with
+    /// a hole in it (a lost delta, or a lost finalize and a wait for the idle timeout).
+    TooLarge,
+}
+
+/// Hands one text frame to the translator, appending what it writes to `out`.
 fn handle_text(
     turn: &mut TurnStream,
     text: &str,
     limits: &PumpLimits,
     exchange: &mut Exchange,
     out: &mut Vec<u8>,
-) -> bool {
+) -> Read {
     if text.len() > limits.max_frame_bytes {
         exchange.log.skipped_frames += 1;
         console_warn!(
-            "request {}: skipped a frame of {} bytes (limit {})",
+            "request {}: a frame of {} bytes is over the limit ({}): ending the stream",
             exchange.request_id(),
             text.len(),
             limits.max_frame_bytes
         );
-        return false;
+        return Read::TooLarge;
     }
-    let started = turn.turn_started();
     match turn.push_frame(text, out) {
         FrameOutcome::Malformed(why) => {
             exchange.log.skipped_frames += 1;
             console_warn!("request {}: skipped a frame: {why}", exchange.request_id());
-            false
+            Read::Other
         }
-        _ => started || turn.turn_started(),
+        FrameOutcome::Forwarded | FrameOutcome::Ended => Read::Ours,
+        FrameOutcome::Ignored => Read::Other,
     }
 }

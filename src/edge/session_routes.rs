@@ -17,7 +17,7 @@ use super::exchange::Exchange;
 use super::guard::admit;
 use super::hydrate::{read_init, Hydration};
 use super::pump::{AbortRule, Pump, PumpLimits};
-use super::stream::{open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
+use super::stream::{now_ms, open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::session::history::history_json;
@@ -64,12 +64,12 @@ pub(crate) async fn resume(
     let mut opening = Vec::new();
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
-            Some(message) => (TurnStream::resume(message, &mut opening), None),
+            Some(message) => (TurnStream::resume(message, now_ms, &mut opening), None),
             None => return nothing_to_resume(&socket, exchange),
         },
         // An agent without `init`: the turn from now on, as a message of its own.
         Hydration::TurnEvent { frame, turn_id } => (
-            TurnStream::continuing(&turn_id, turn_id.clone(), &mut opening),
+            TurnStream::continuing(&turn_id, turn_id.clone(), now_ms, &mut opening),
             Some(frame),
         ),
         Hydration::Unknown => return nothing_to_resume(&socket, exchange),

@@ -1,7 +1,7 @@
 //! Starting a streamed answer: the response body, the pump task, and the `200` with the UI
 //! message stream headers. Shared by the chat POST and the resume GET.
 
-use worker::{Context, Headers, Request, Response, WebSocket};
+use worker::{Context, Date, Headers, Request, Response, WebSocket};
 
 use super::client::ClientStream;
 use super::exchange::Exchange;
@@ -13,6 +13,11 @@ use web_sys::ReadableStream;
 pub(crate) const NORMAL_CLOSURE: u16 = 1000;
 /// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
 pub(crate) const INTERNAL_ERROR: u16 = 1011;
+
+/// The clock of the streams' metadata: `Date.now()` (in workerd, the time of the last I/O).
+pub(crate) fn now_ms() -> u64 {
+    Date::now().as_millis()
+}
 
 /// The response body and its writer, watching `req`'s signal for a client that goes away.
 /// Made before anything is sent to the agent, so that a failure here starts no turn. On

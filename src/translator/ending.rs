@@ -1,12 +1,14 @@
 //! How a stream ends: the one closing sequence every cause maps to.
 
-use crate::ui::UiChunk;
+use crate::ui::{FinishMetadata, UiChunk};
 use crate::v2::FinishReason;
 
 /// `errorText` when the socket to the agent closed before the turn ended.
 pub const CONNECTION_LOST: &str = "connection to the agent was lost";
 /// `errorText` when the agent stayed silent past a timeout.
 pub const TIMED_OUT: &str = "the agent did not respond in time";
+/// `errorText` when the agent sent a frame over the size limit: the turn cannot be shown whole.
+pub const FRAME_TOO_LARGE: &str = "the agent sent a message larger than the limit";
 /// `errorText` when the agent reported an error without any text.
 pub const AGENT_ERROR: &str = "the agent reported an error";
 
@@ -27,6 +29,9 @@ pub enum EndCause {
     Timeout,
     /// The HTTP client went away (or stopped the turn).
     ClientGone,
+    /// The agent sent a frame over the size limit, which was not read: going on would show a
+    /// turn with a hole in it.
+    FrameTooLarge,
 }
 
 impl EndCause {
@@ -36,6 +41,7 @@ impl EndCause {
             EndCause::SocketClosed => "connection_lost",
             EndCause::Timeout => "timeout",
             EndCause::ClientGone => "client_gone",
+            EndCause::FrameTooLarge => "frame_too_large",
         }
     }
 }
@@ -88,13 +94,16 @@ impl Ending {
         }
     }
 
-    /// Appends the ending chunks.
-    pub fn emit(self, out: &mut Vec<UiChunk>) {
+    /// Appends the ending chunks; `finish` carries `metadata` (`abort` has no place for it).
+    pub fn emit(self, metadata: Option<FinishMetadata>, out: &mut Vec<UiChunk>) {
+        let finish = UiChunk::Finish {
+            message_metadata: metadata,
+        };
         match self {
-            Ending::Finished | Ending::AwaitingAnswer => out.push(UiChunk::Finish),
+            Ending::Finished | Ending::AwaitingAnswer => out.push(finish),
             Ending::Failed(error_text) => {
                 out.push(UiChunk::Error { error_text });
-                out.push(UiChunk::Finish);
+                out.push(finish);
             }
             Ending::Canceled => out.push(UiChunk::Abort),
         }
@@ -107,6 +116,7 @@ impl From<EndCause> for Ending {
             EndCause::SocketClosed => Ending::Failed(CONNECTION_LOST.to_owned()),
             EndCause::Timeout => Ending::Failed(TIMED_OUT.to_owned()),
             EndCause::ClientGone => Ending::Canceled,
+            EndCause::FrameTooLarge => Ending::Failed(FRAME_TOO_LARGE.to_owned()),
         }
     }
 }

@@ -19,16 +19,19 @@
 //! * **The end**, whatever causes it ([`Ending`]): open parts close first, every tool still
 //!   open gets `tool-output-error`, then `finish-step`, then exactly one ending:
 //!   `finish`; `error` + `finish`; or `abort`. Nothing is emitted after it.
+//! * **Metadata.** `start` carries `{ turnId, createdAt }` and `finish`
+//!   `{ turnId, durationMs, toolCalls, toolErrors }` ([`crate::ui::StartMetadata`]), timed by
+//!   the translator's [`Clock`].
 
 mod ending;
 mod parts;
 mod tools;
 
-pub use ending::{EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, TIMED_OUT};
+pub use ending::{EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE, TIMED_OUT};
 pub use tools::{failure_text, tool_error_text, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 
 use crate::session::{Message, Part};
-use crate::ui::{status_chunk, UiChunk};
+use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
 use crate::v2::{error_text, Frame, MessageCreate, Question, TurnDelta};
 use parts::{OpenParts, PartKind};
 use tools::Tools;
@@ -55,6 +58,15 @@ pub enum Step {
     Ended,
 }
 
+/// Milliseconds since the Unix epoch. The core reads no clock of its own (`SystemTime` does not
+/// exist in a Worker): the edge passes `Date.now`, the CLI the system clock, tests a fixed one.
+pub type Clock = fn() -> u64;
+
+/// The clock of a translator that was given none: every time is 0.
+pub fn no_clock() -> u64 {
+    0
+}
+
 /// The V2 → UI chunk state machine of one POST.
 #[derive(Debug)]
 pub struct Translator {
@@ -64,11 +76,19 @@ pub struct Translator {
     parts: OpenParts,
     tools: Tools,
     outcome: Option<&'static str>,
+    clock: Clock,
+    /// When the turn started, as `start`'s `createdAt` said.
+    started_ms: u64,
 }
 
 impl Translator {
     /// A translator for the turn started by the prompt with `request_id`.
     pub fn new(request_id: Option<&str>) -> Self {
+        Translator::with_clock(request_id, no_clock)
+    }
+
+    /// [`Translator::new`], timing the metadata with `clock`.
+    pub fn with_clock(request_id: Option<&str>, clock: Clock) -> Self {
         Translator {
             request_id: request_id.map(str::to_owned),
             turn_id: None,
@@ -76,6 +96,8 @@ impl Translator {
             parts: OpenParts::default(),
             tools: Tools::default(),
             outcome: None,
+            clock,
+            started_ms: 0,
         }
     }
 
@@ -86,9 +108,14 @@ impl Translator {
     /// part stays open when it is text or reasoning, since the live events continue it. A
     /// pending question ends the stream there, as it does live. The turn's later events
     /// follow through [`Translator::push`].
-    pub fn resume(message: &Message, out: &mut Vec<UiChunk>) -> Self {
-        let mut translator = Translator::new(None);
-        translator.open(&message.id, message.id.clone(), out);
+    /// `createdAt` is the message's own, when it gives one in ms since the epoch.
+    pub fn resume(message: &Message, clock: Clock, out: &mut Vec<UiChunk>) -> Self {
+        let mut translator = Translator::with_clock(None, clock);
+        let created = message
+            .created_at
+            .as_ref()
+            .and_then(serde_json::Value::as_u64);
+        translator.open(&message.id, message.id.clone(), created, out);
         for part in &message.parts {
             if translator.phase == Phase::Ended {
                 break;
@@ -102,9 +129,14 @@ impl Translator {
     /// opened at once: the rest of a turn after the user answered its question (the client
     /// holds the message with the question, so the rest is a new one), or a turn picked up
     /// mid-way from an agent that sends no `init` (`message_id` is then the turn id).
-    pub fn continuing(turn_id: &str, message_id: String, out: &mut Vec<UiChunk>) -> Self {
-        let mut translator = Translator::new(None);
-        translator.open(turn_id, message_id, out);
+    pub fn continuing(
+        turn_id: &str,
+        message_id: String,
+        clock: Clock,
+        out: &mut Vec<UiChunk>,
+    ) -> Self {
+        let mut translator = Translator::with_clock(None, clock);
+        translator.open(turn_id, message_id, None, out);
         translator
     }
 
@@ -152,13 +184,25 @@ impl Translator {
             return Step::Ignored;
         }
         let message_id = create.turn_id.clone();
-        self.open(&create.turn_id, message_id, out);
+        self.open(&create.turn_id, message_id, None, out);
         Step::Forwarded
     }
 
-    fn open(&mut self, turn_id: &str, message_id: String, out: &mut Vec<UiChunk>) {
+    /// Emits `start` (with `createdAt`: `created_ms`, else now) and `start-step`.
+    fn open(
+        &mut self,
+        turn_id: &str,
+        message_id: String,
+        created_ms: Option<u64>,
+        out: &mut Vec<UiChunk>,
+    ) {
+        self.started_ms = created_ms.unwrap_or_else(self.clock);
         out.push(UiChunk::Start {
             message_id: Some(message_id),
+            message_metadata: Some(StartMetadata {
+                turn_id: turn_id.to_owned(),
+                created_at: self.started_ms,
+            }),
         });
         out.push(UiChunk::StartStep);
         self.turn_id = Some(turn_id.to_owned());
@@ -245,13 +289,21 @@ impl Translator {
         if self.phase == Phase::Ended {
             return Step::Ignored;
         }
+        let mut metadata = None;
         if self.phase == Phase::Open {
             self.parts.close(out);
             self.tools.close_all(ending.tool_reason(), out);
             out.push(UiChunk::FinishStep);
+            let (tool_calls, tool_errors) = self.tools.counts();
+            metadata = self.turn_id.clone().map(|turn_id| FinishMetadata {
+                turn_id,
+                duration_ms: (self.clock)().saturating_sub(self.started_ms),
+                tool_calls,
+                tool_errors,
+            });
         }
         self.outcome = Some(ending.label());
-        ending.emit(out);
+        ending.emit(metadata, out);
         self.phase = Phase::Ended;
         Step::Ended
     }

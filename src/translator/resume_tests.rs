@@ -1,5 +1,6 @@
 //! Tests of the two streams that open without a `message.create`: a resumed turn and an answer.
 
+use super::tests::plain;
 use super::*;
 use crate::session::parse_init;
 use crate::v2::parse_frame;
@@ -9,11 +10,15 @@ use crate::v2::parse_frame;
 fn resume(messages: &str, live: &[&str]) -> (Translator, Vec<String>) {
     let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
     let mut out = Vec::new();
-    let mut t = Translator::resume(init.in_flight().expect("a turn in flight"), &mut out);
+    let mut t = Translator::resume(
+        init.in_flight().expect("a turn in flight"),
+        no_clock,
+        &mut out,
+    );
     for frame in live {
         t.push(parse_frame(frame).unwrap(), &mut out);
     }
-    (t, out.iter().map(UiChunk::to_json).collect())
+    (t, out.iter().map(plain).collect())
 }
 
 #[test]
@@ -126,7 +131,7 @@ fn a_pending_question_ends_the_replay_and_an_answered_one_does_not() {
 #[test]
 fn an_answer_streams_the_rest_of_the_turn_as_a_new_message() {
     let mut out = Vec::new();
-    let mut t = Translator::continuing("t1", "m2".into(), &mut out);
+    let mut t = Translator::continuing("t1", "m2".into(), no_clock, &mut out);
     for frame in [
         r#"{"type":"message.create","turnId":"t9"}"#,
         r#"{"type":"message.part.text-delta","turnId":"t9","delta":"other turn"}"#,
@@ -135,7 +140,7 @@ fn an_answer_streams_the_rest_of_the_turn_as_a_new_message() {
     ] {
         t.push(parse_frame(frame).unwrap(), &mut out);
     }
-    let out: Vec<String> = out.iter().map(UiChunk::to_json).collect();
+    let out: Vec<String> = out.iter().map(plain).collect();
     assert_eq!(
         out,
         [
@@ -153,7 +158,7 @@ fn an_answer_streams_the_rest_of_the_turn_as_a_new_message() {
 #[test]
 fn an_answer_refused_by_the_agent_is_an_in_band_error() {
     let mut out = Vec::new();
-    let mut t = Translator::continuing("t1", "m2".into(), &mut out);
+    let mut t = Translator::continuing("t1", "m2".into(), no_clock, &mut out);
     t.push(
         parse_frame(
             r#"{"type":"error","code":"question_not_pending","message":"No such question."}"#,
@@ -161,7 +166,7 @@ fn an_answer_refused_by_the_agent_is_an_in_band_error() {
         .unwrap(),
         &mut out,
     );
-    let out: Vec<String> = out.iter().map(UiChunk::to_json).collect();
+    let out: Vec<String> = out.iter().map(plain).collect();
     assert_eq!(
         out[2..],
         [
@@ -169,5 +174,19 @@ fn an_answer_refused_by_the_agent_is_an_in_band_error() {
             r#"{"type":"error","errorText":"No such question."}"#,
             r#"{"type":"finish"}"#,
         ]
+    );
+}
+
+#[test]
+fn a_resume_dates_its_start_from_the_message() {
+    let init = parse_init(
+        r#"{"type":"init","messages":[{"id":"t1","role":"assistant","createdAt":1700000000000,"parts":[]}]}"#,
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    Translator::resume(init.in_flight().unwrap(), no_clock, &mut out);
+    assert_eq!(
+        out[0].to_json(),
+        r#"{"type":"start","messageId":"t1","messageMetadata":{"turnId":"t1","createdAt":1700000000000}}"#
     );
 }

@@ -10,6 +10,20 @@ const START: [&str; 2] = [
 ];
 const FINISH: [&str; 2] = [r#"{"type":"finish-step"}"#, r#"{"type":"finish"}"#];
 
+/// A chunk's JSON without `messageMetadata`: the rule tests look at the stream's shape, and
+/// [`metadata_times_the_turn_and_counts_its_tools`] at the metadata.
+pub(super) fn plain(chunk: &UiChunk) -> String {
+    let mut chunk = chunk.clone();
+    match &mut chunk {
+        UiChunk::Start {
+            message_metadata, ..
+        } => *message_metadata = None,
+        UiChunk::Finish { message_metadata } => *message_metadata = None,
+        _ => {}
+    }
+    chunk.to_json()
+}
+
 /// Runs frames (and an optional outside cause) through a translator for request `r1`.
 fn run_with(frames: &[&str], cause: Option<EndCause>) -> Vec<String> {
     let mut t = Translator::new(Some("r1"));
@@ -21,7 +35,7 @@ fn run_with(frames: &[&str], cause: Option<EndCause>) -> Vec<String> {
     if let Some(cause) = cause {
         t.end(cause, &mut out);
     }
-    out.iter().map(UiChunk::to_json).collect()
+    out.iter().map(plain).collect()
 }
 
 fn run(frames: &[&str]) -> Vec<String> {
@@ -192,7 +206,7 @@ fn status_and_question() {
         t.push(parse_frame(f).unwrap(), &mut out);
     }
     assert_eq!(t.outcome(), Some("awaiting_answer"));
-    let tail: Vec<String> = out[out.len() - 5..].iter().map(UiChunk::to_json).collect();
+    let tail: Vec<String> = out[out.len() - 5..].iter().map(plain).collect();
     assert_eq!(
         tail[..2],
         [
@@ -278,6 +292,19 @@ fn outside_causes_map_to_their_endings() {
         run_with(&[], Some(EndCause::ClientGone)),
         [r#"{"type":"abort"}"#]
     );
+    let mut t = Translator::new(Some("r1"));
+    let mut chunks = Vec::new();
+    t.push(parse_frame(CREATE).unwrap(), &mut chunks);
+    t.end(EndCause::FrameTooLarge, &mut chunks);
+    assert_eq!(
+        chunks[2..].iter().map(plain).collect::<Vec<_>>(),
+        [
+            r#"{"type":"finish-step"}"#,
+            r#"{"type":"error","errorText":"the agent sent a message larger than the limit"}"#,
+            r#"{"type":"finish"}"#,
+        ]
+    );
+    assert_eq!(t.outcome(), Some("frame_too_large"));
 }
 
 #[test]
@@ -382,4 +409,46 @@ fn outcomes_name_how_the_stream_ended() {
         outcome(&[CREATE], Some(EndCause::ClientGone)),
         Some("client_gone")
     );
+}
+
+#[test]
+fn metadata_times_the_turn_and_counts_its_tools() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NOW: AtomicU64 = AtomicU64::new(1_000);
+    fn clock() -> u64 {
+        NOW.load(Ordering::SeqCst)
+    }
+    let mut t = Translator::with_clock(Some("r1"), clock);
+    let mut out = Vec::new();
+    t.push(parse_frame(CREATE).unwrap(), &mut out);
+    NOW.store(13_500, Ordering::SeqCst);
+    for f in [
+        tool("c1", "completed", r#","result":1"#),
+        tool("c2", "error", r#","error":"x""#),
+        tool("c3", "running", ""),
+        fin("end_turn", ""),
+    ] {
+        t.push(parse_frame(&f).unwrap(), &mut out);
+    }
+    assert_eq!(
+        out[0].to_json(),
+        r#"{"type":"start","messageId":"t1","messageMetadata":{"turnId":"t1","createdAt":1000}}"#
+    );
+    assert_eq!(
+        out.last().unwrap().to_json(),
+        r#"{"type":"finish","messageMetadata":{"turnId":"t1","durationMs":12500,"toolCalls":3,"toolErrors":2}}"#
+    );
+    // A stream that never started has no turn to describe; an abort has no place for it.
+    assert_eq!(
+        run_with(&[r#"{"type":"error","message":"x"}"#], None),
+        [
+            r#"{"type":"error","errorText":"x"}"#,
+            r#"{"type":"finish"}"#
+        ]
+    );
+    let mut t = Translator::new(Some("r1"));
+    let mut out = Vec::new();
+    t.push(parse_frame(CREATE).unwrap(), &mut out);
+    t.end(EndCause::ClientGone, &mut out);
+    assert_eq!(out.last().unwrap().to_json(), r#"{"type":"abort"}"#);
 }

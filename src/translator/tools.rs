@@ -46,6 +46,7 @@ pub struct Tools {
     finished: HashSet<u64>,
     hasher: RandomState,
     seen: u64,
+    failed: u64,
 }
 
 impl Tools {
@@ -105,6 +106,7 @@ impl Tools {
         };
         self.open.remove(&call_id);
         self.finished.insert(id_hash);
+        self.failed += u64::from(outcome.is_err());
         out.push(match outcome {
             Ok(output) => UiChunk::ToolOutputAvailable {
                 tool_call_id: call_id,
@@ -114,6 +116,11 @@ impl Tools {
             },
             Err(error_text) => output_error(call_id, error_text),
         });
+    }
+
+    /// How many tool calls were shown, and how many of them ended in `tool-output-error`.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.seen, self.failed)
     }
 
     /// Whether [`Tools::apply`] would emit anything for this update.
@@ -147,6 +154,7 @@ impl Tools {
                 out.push(input_available(&id, &mut call));
             }
             self.finished.insert(self.hasher.hash_one(&id));
+            self.failed += 1;
             out.push(output_error(id, reason.to_owned()));
         }
     }

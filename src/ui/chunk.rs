@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::StatusData;
+use super::{FinishMetadata, StartMetadata, StatusData};
 
 /// One chunk of the UI message stream, serialised as `{"type": "...", ...}`.
 ///
@@ -18,6 +18,8 @@ pub enum UiChunk {
     Start {
         #[serde(skip_serializing_if = "Option::is_none")]
         message_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_metadata: Option<StartMetadata>,
     },
     /// Opens a step (the client adds a `step-start` part).
     StartStep,
@@ -92,7 +94,11 @@ pub enum UiChunk {
     /// The turn was canceled.
     Abort,
     /// The message is complete.
-    Finish,
+    #[serde(rename_all = "camelCase")]
+    Finish {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_metadata: Option<FinishMetadata>,
+    },
 }
 
 /// The `data` of a `data-question` chunk.
@@ -101,7 +107,7 @@ pub type QuestionData = crate::v2::Question;
 impl UiChunk {
     /// Whether this chunk ends the stream (`finish` or `abort`).
     pub fn is_ending(&self) -> bool {
-        matches!(self, UiChunk::Finish | UiChunk::Abort)
+        matches!(self, UiChunk::Finish { .. } | UiChunk::Abort)
     }
 
     /// The chunk as JSON. Serialising a `UiChunk` cannot fail (string keys only).
@@ -127,17 +133,47 @@ mod tests {
     fn message_chunks_are_exact() {
         assert_eq!(
             j(UiChunk::Start {
-                message_id: Some("t1".into())
+                message_id: Some("t1".into()),
+                message_metadata: None,
             }),
             r#"{"type":"start","messageId":"t1"}"#
         );
         assert_eq!(
-            j(UiChunk::Start { message_id: None }),
+            j(UiChunk::Start {
+                message_id: None,
+                message_metadata: None
+            }),
             r#"{"type":"start"}"#
+        );
+        assert_eq!(
+            j(UiChunk::Start {
+                message_id: Some("t1".into()),
+                message_metadata: Some(StartMetadata {
+                    turn_id: "t1".into(),
+                    created_at: 1_700_000_000_000
+                }),
+            }),
+            r#"{"type":"start","messageId":"t1","messageMetadata":{"turnId":"t1","createdAt":1700000000000}}"#
+        );
+        assert_eq!(
+            j(UiChunk::Finish {
+                message_metadata: Some(FinishMetadata {
+                    turn_id: "t1".into(),
+                    duration_ms: 12_000,
+                    tool_calls: 3,
+                    tool_errors: 1
+                })
+            }),
+            r#"{"type":"finish","messageMetadata":{"turnId":"t1","durationMs":12000,"toolCalls":3,"toolErrors":1}}"#
         );
         assert_eq!(j(UiChunk::StartStep), r#"{"type":"start-step"}"#);
         assert_eq!(j(UiChunk::FinishStep), r#"{"type":"finish-step"}"#);
-        assert_eq!(j(UiChunk::Finish), r#"{"type":"finish"}"#);
+        assert_eq!(
+            j(UiChunk::Finish {
+                message_metadata: None
+            }),
+            r#"{"type":"finish"}"#
+        );
         assert_eq!(j(UiChunk::Abort), r#"{"type":"abort"}"#);
         assert_eq!(
             j(UiChunk::Error {
@@ -241,7 +277,10 @@ mod tests {
 
     #[test]
     fn only_finish_and_abort_end() {
-        assert!(UiChunk::Finish.is_ending());
+        assert!(UiChunk::Finish {
+            message_metadata: None
+        }
+        .is_ending());
         assert!(UiChunk::Abort.is_ending());
         assert!(!UiChunk::FinishStep.is_ending());
         assert!(!UiChunk::Error {

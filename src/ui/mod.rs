@@ -7,7 +7,9 @@
 //! `shared/protocol/ui-message-stream.md` has the wire example of every chunk.
 
 mod chunk;
+mod metadata;
 mod status;
 
 pub use chunk::{QuestionData, UiChunk};
+pub use metadata::{FinishMetadata, StartMetadata};
 pub use status::{status_chunk, StatusData, StatusPhase, MAX_LABEL_CHARS};

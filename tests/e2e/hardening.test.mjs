@@ -155,25 +155,33 @@ describe("upstream faults and limits", { concurrency: true }, () => {
     assert.equal(received.find((e) => e.frame.type === "prompt").frame.requestId, requestId);
   });
 
-  test("frames over MAX_FRAME_BYTES are skipped; the rest of the turn streams", { timeout: 20_000 }, async () => {
+  test("a frame over MAX_FRAME_BYTES ends the stream in-band and aborts the turn: no answer with a hole in it", { timeout: 20_000 }, async () => {
     const s = sessionId("frame");
     const big = "x".repeat(2000);
     const log = [
       JSON.stringify({ type: "message.create", turnId: "t1" }),
       JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: "small " }),
-      JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: big }),
       "not json",
+      JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: big }),
       JSON.stringify({ type: "message.part.text-delta", turnId: "t1", delta: "end" }),
       JSON.stringify({ type: "message.finalize", turnId: "t1", reason: "end_turn" }),
     ].join("\n");
     const response = await postChat(secured.base, s, chatBody(`/replay\n${log}`), open(s));
     const chunks = chunksOf((await readAll(response)).text);
     const text = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
-    assert.equal(text, "small end");
-    assert.equal(chunks.at(-1).type, "finish");
-    await sleep(100);
-    const line = secured.logs.find((l) => l.requestId === response.headers.get("x-request-id"));
+    assert.equal(text, "small ", "nothing after the frame that could not be read");
+    assert.deepEqual(chunks.slice(-3).map(({ messageMetadata, ...chunk }) => chunk), [
+      { type: "finish-step" },
+      { type: "error", errorText: "the agent sent a message larger than the limit" },
+      { type: "finish" },
+    ]);
+    await sleep(200);
+    const requestId = response.headers.get("x-request-id");
+    const line = secured.logs.find((l) => l.requestId === requestId);
     assert.equal(line?.skippedFrames, 2);
+    assert.equal(line?.outcome, "frame_too_large");
+    const aborts = (await demoLog(secured.base, s, "received")).filter((e) => e.frame.type === "abort");
+    assert.deepEqual(aborts.map((e) => e.frame.requestId), [requestId]);
   });
 
   test("a 5xx names the request id that the log line and x-request-id carry", async () => {

@@ -123,6 +123,19 @@ export function withoutKeepAlives(text) {
   return sseEvents(text).filter((e) => e !== ": keep-alive").map((e) => `${e}\n\n`).join("");
 }
 
+/**
+ * The SSE body with the metadata's times zeroed (`createdAt`, `durationMs`), as the replay CLI,
+ * which has no clock of the turn, writes them. Returns { text, times } with the times it found.
+ */
+export function withoutTimes(text) {
+  const times = [];
+  const zeroed = text.replace(/"(createdAt|durationMs)":(\d+)/g, (_, key, value) => {
+    times.push({ key, value: Number(value) });
+    return `"${key}":0`;
+  });
+  return { text: zeroed, times };
+}
+
 /** The UI chunks of an SSE body (comments and [DONE] left out). */
 export function chunksOf(text) {
   return sseEvents(text)

@@ -1,12 +1,13 @@
 // V2 logs replayed through the live worker (the demo agent's `/replay` command) come out exactly
-// as the native CLI `v2-to-sse` renders them: same core, same bytes, modulo keep-alive comments.
+// as the native CLI `v2-to-sse` renders them: same core, same bytes, modulo keep-alive comments
+// and the metadata's times (the CLI has no clock of the turn and writes 0).
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import {
-  root, startWorker, sessionId, chatBody, postChat, readAll, withoutKeepAlives, prompts,
+  root, startWorker, sessionId, chatBody, postChat, readAll, withoutKeepAlives, withoutTimes, prompts,
 } from "./harness.mjs";
 
 const replays = path.join(root, "tests/e2e/replays");
@@ -34,9 +35,15 @@ describe("replays", { concurrency: true }, () => {
     test(file, { timeout: 30_000 }, async () => {
       const log = readFileSync(path.join(replays, file), "utf8");
       const session = sessionId("replay");
+      const sentAt = Date.now();
       const response = await postChat(worker.base, session, chatBody(`/replay\n${log}`));
       assert.equal(response.status, 200);
-      const live = withoutKeepAlives((await readAll(response)).text);
+      const { text: live, times } = withoutTimes(withoutKeepAlives((await readAll(response)).text));
+      const elapsed = Date.now() - sentAt;
+      for (const { key, value } of times) {
+        if (key === "createdAt") assert.ok(value >= sentAt - 1000 && value <= Date.now(), `createdAt ${value}`);
+        else assert.ok(value <= elapsed, `durationMs ${value} > ${elapsed}`);
+      }
 
       // The worker sent the prompt with a fresh requestId; the CLI follows the same turn when
       // it is given that id (a log's own requestIds then match, or not, alike in both).

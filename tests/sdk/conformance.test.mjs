@@ -82,6 +82,16 @@ for (const sc of scenarios) {
           assert.equal(assistants.length, 1, 'one assistant message');
           same(assistants[0].id, expect.message.id, 'assistant message id');
           same(normalizeParts(assistants[0].parts), expect.message.parts, 'assistant message parts');
+          // messageMetadata of start and finish, merged by the client into message.metadata.
+          const meta = assistants[0].metadata ?? {};
+          same(meta.turnId, expect.message.id, 'metadata.turnId');
+          same(typeof meta.createdAt, 'number', 'metadata.createdAt');
+          // (After an `error` chunk the client stops reading: the finish's metadata never lands.)
+          if (out.sse.chunks.at(-1)?.type === 'finish' && expect.error === null) {
+            const tools = assistants[0].parts.filter((p) => p.type === 'dynamic-tool');
+            same([meta.toolCalls, meta.toolErrors], [tools.length, tools.filter((p) => p.state === 'output-error').length], 'metadata tool counts');
+            same(typeof meta.durationMs, 'number', 'metadata.durationMs');
+          }
           same(r.data.filter((d) => d.transient !== true).map(({ type, id, data }) => ({ type, id, data })), dataParts(assistants[0].parts), 'onData for persistent data parts');
         }
         same(r.data.filter((d) => d.transient === true).map((d) => d.data), expect.transient, 'transient onData payloads');

@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 /// which of them are required.
 fn schema(kind: &str) -> Option<(&'static [&'static str], &'static [&'static str])> {
     Some(match kind {
-        "start" => (&["type", "messageId"], &["type"]),
-        "start-step" | "finish-step" | "finish" | "abort" => (&["type"], &["type"]),
+        "start" => (&["type", "messageId", "messageMetadata"], &["type"]),
+        "finish" => (&["type", "messageMetadata"], &["type"]),
+        "start-step" | "finish-step" | "abort" => (&["type"], &["type"]),
         "text-start" | "text-end" | "reasoning-start" | "reasoning-end" => {
             (&["type", "id"], &["type", "id"])
         }
@@ -111,7 +112,7 @@ fn check_schema(chunk: &Map<String, Value>) -> Result<String, String> {
     }
     for (key, value) in chunk {
         let ok = match key.as_str() {
-            "input" | "output" | "data" => true,
+            "input" | "output" | "data" | "messageMetadata" => true,
             "providerExecuted" | "dynamic" | "transient" => value.is_boolean(),
             _ => value.is_string(),
         };

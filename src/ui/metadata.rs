@@ -1,0 +1,26 @@
+//! `messageMetadata` of the `start` and `finish` chunks: which turn a message is, when it
+//! started, how long it took and how many tools it ran (issue 10; the panel shows
+//! "Worked for 12 s · 3 tools"). ai@5.0.0's strict schema accepts `messageMetadata` on both
+//! chunks (and any JSON in it); the client keeps it as `message.metadata`, the later value's
+//! fields merged over the earlier.
+
+use serde::Serialize;
+
+/// On `start`: the turn, and when it started (ms since the Unix epoch).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartMetadata {
+    pub turn_id: String,
+    pub created_at: u64,
+}
+
+/// On `finish`: the turn, how long it ran as this stream saw it (ms), the tool calls it
+/// showed, and how many of them failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FinishMetadata {
+    pub turn_id: String,
+    pub duration_ms: u64,
+    pub tool_calls: u64,
+    pub tool_errors: u64,
+}
