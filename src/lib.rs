@@ -29,5 +29,18 @@ pub mod v2;
 
 #[cfg(target_arch = "wasm32")]
 mod demo;
+/// The demo agent's pure parts (its scripts, frames, rows and parsing: no `worker::` type),
+/// compiled natively too so that `cargo test` runs their tests; the agent itself is wasm32-only.
+/// Code only the Durable Object calls is dead here, hence the `allow`.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[allow(dead_code)]
+#[path = "demo"]
+mod demo_pure {
+    mod frames;
+    mod incoming;
+    mod lazy;
+    mod rows;
+    mod script;
+}
 #[cfg(target_arch = "wasm32")]
 mod edge;

@@ -3,7 +3,9 @@
 //!
 //! Received frames are kept in the object's storage (one key each), so they outlive an eviction
 //! of the object between a test's POST and its look at `GET /demo/sessions/:id/received`. Sent
-//! frames, which can be many (`/flood`), are kept in memory only, up to [`MAX_SENT`].
+//! frames, which can be many (`/flood`), are kept in memory only, up to [`MAX_SENT`] of them and
+//! [`MAX_SENT_BYTES`] in all. A frame broadcast to every socket of the session is logged once,
+//! on the connection of the prompt that started its turn.
 
 use std::cell::{Cell, RefCell};
 
@@ -16,12 +18,16 @@ const RECEIVED_PREFIX: &str = "received:";
 /// Most sent frames remembered: a `/flood` of the maximum size still fits, at ~200 bytes each
 /// about 20 MB, well inside a Durable Object's 128 MB.
 const MAX_SENT: usize = 100_000;
+/// Most bytes of sent log kept: an `init` can carry megabytes of history and every socket gets
+/// one, so the count alone does not bound it; 32 MiB is a quarter of a Durable Object's 128 MB.
+const MAX_SENT_BYTES: usize = 32 * 1024 * 1024;
 
 /// The logs of one session's demo agent.
 pub(crate) struct Logs {
     storage: Storage,
     seq: Cell<u64>,
     sent: RefCell<Vec<String>>,
+    sent_bytes: Cell<usize>,
     connections: RefCell<Vec<String>>,
 }
 
@@ -38,6 +44,7 @@ impl Logs {
             storage,
             seq: Cell::new(0),
             sent: RefCell::new(Vec::new()),
+            sent_bytes: Cell::new(0),
             connections: RefCell::new(Vec::new()),
         }
     }
@@ -53,7 +60,9 @@ impl Logs {
     /// Records a frame sent on connection `conn`.
     pub(crate) fn sent(&self, conn: u32, frame: &str) {
         let mut sent = self.sent.borrow_mut();
-        if sent.len() < MAX_SENT {
+        let bytes = self.sent_bytes.get() + frame.len();
+        if sent.len() < MAX_SENT && bytes <= MAX_SENT_BYTES {
+            self.sent_bytes.set(bytes);
             sent.push(entry(conn, frame));
         }
     }

@@ -2,15 +2,32 @@
 //! `shared/protocol/session-agent.md`, so the worker runs with no external agent.
 //!
 //! `wrangler.toml` binds `SESSION_AGENT` to it by default; it answers only while
-//! `DEMO_AGENT = "on"`. What its turns do is in [`script`]; two session id prefixes make it fail
-//! on purpose before any socket exists, for the tests of the edge's upstream errors:
-//! `nows-` answers the upgrade with a plain `200` JSON body, `throw-` makes the stub throw.
+//! `DEMO_AGENT = "on"`. It behaves as a session ("Sessions" in the protocol page): every socket
+//! gets an `init` first, every turn event goes to every socket, a turn outlives the socket that
+//! prompted it, one turn runs at a time, and the history is kept in the object's SQLite storage.
+//!
+//! * [`session`]: the sockets, the turn in flight and its message, `busy`, aborts, answers;
+//! * [`turn`]: the task that runs a turn's [`script`] (the commands; [`lazy`] deltas for
+//!   benchmarks) and broadcasts its [`frames`];
+//! * [`connection`]: one socket, reading what clients send ([`incoming`]);
+//! * [`history`] and [`rows`]: the stored messages and the `init` built from them;
+//! * [`log`]: what was received and sent, for tests.
+//!
+//! Two session id prefixes make it fail on purpose before any socket exists, for the tests of
+//! the edge's upstream errors: `nows-` answers the upgrade with a plain `200` JSON body,
+//! `throw-` makes the stub throw.
 
 mod connection;
+mod frames;
+mod history;
+mod incoming;
+mod lazy;
 mod log;
+mod rows;
 mod script;
+mod session;
+mod turn;
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use worker::{
@@ -22,35 +39,26 @@ use crate::edge::config::demo_enabled;
 use crate::edge::errors::{json_error, not_found};
 use crate::edge::socket::SocketEvents;
 use connection::Connection;
-use log::Logs;
+use session::Session;
 
 /// Session id prefix for which the agent answers the upgrade without a WebSocket.
 const NO_WEBSOCKET_PREFIX: &str = "nows-";
 /// Session id prefix for which the agent's fetch fails (the stub throws).
 const THROW_PREFIX: &str = "throw-";
 
-/// What all connections of one session share.
-pub(crate) struct Agent {
-    pub(crate) logs: Logs,
-    connections: Cell<u32>,
-}
-
 /// The demo SessionAgent class (`class_name = "DemoSessionAgent"`).
 #[durable_object]
 pub struct DemoSessionAgent {
     env: Env,
-    agent: Rc<Agent>,
+    session: Rc<Session>,
 }
 
 impl DurableObject for DemoSessionAgent {
     fn new(state: State, env: Env) -> Self {
-        let agent = Agent {
-            logs: Logs::new(state.storage()),
-            connections: Cell::new(0),
-        };
+        let session = Session::new(state.storage(), &state.storage());
         DemoSessionAgent {
             env,
-            agent: Rc::new(agent),
+            session: Rc::new(session),
         }
     }
 
@@ -63,16 +71,17 @@ impl DurableObject for DemoSessionAgent {
             return self.accept_adapter(&req);
         }
         match (req.method(), req.path().as_str()) {
-            (Method::Get, "/demo/received") => json(self.agent.logs.received_json().await?),
-            (Method::Get, "/demo/sent") => json(self.agent.logs.sent_json()),
-            (Method::Get, "/demo/connections") => json(self.agent.logs.connections_json()),
+            (Method::Get, "/demo/received") => json(self.session.logs.received_json().await?),
+            (Method::Get, "/demo/sent") => json(self.session.logs.sent_json()),
+            (Method::Get, "/demo/connections") => json(self.session.logs.connections_json()),
             _ => not_found(),
         }
     }
 }
 
 impl DemoSessionAgent {
-    /// Accepts an adapter's socket and serves it in a task of its own.
+    /// Accepts a client's socket: sends it `init` and adds it to the session's broadcast in one
+    /// step, then reads it in a task of its own.
     fn accept_adapter(&self, req: &Request) -> Result<Response> {
         let session_id = req.headers().get("x-session-id")?.unwrap_or_default();
         if session_id.starts_with(NO_WEBSOCKET_PREFIX) {
@@ -87,10 +96,9 @@ impl DemoSessionAgent {
         let events = SocketEvents::listen(&pair.server)
             .map_err(|e| worker::Error::RustError(format!("listen: {e:?}")))?;
         pair.server.accept()?;
-        let id = self.agent.connections.get() + 1;
-        self.agent.connections.set(id);
+        let id = self.session.next_conn();
         let header = |name: &str| req.headers().get(name).ok().flatten();
-        self.agent.logs.connected(
+        self.session.logs.connected(
             id,
             serde_json::json!({
                 "x-session-id": header("x-session-id"),
@@ -98,14 +106,15 @@ impl DemoSessionAgent {
                 "x-client": header("x-client"),
             }),
         );
-        let connection = Connection {
-            socket: pair.server,
-            events,
-            agent: self.agent.clone(),
-            id,
-            session_id,
-        };
-        wasm_bindgen_futures::spawn_local(connection.serve());
+        if let Some(stopped) = self.session.join(id, &pair.server, &session_id) {
+            let connection = Connection {
+                events,
+                session: self.session.clone(),
+                id,
+                stopped,
+            };
+            wasm_bindgen_futures::spawn_local(connection.serve());
+        }
         Response::from_websocket(pair.client)
     }
 }

@@ -9,26 +9,27 @@
 //! | `/slow N [MS]` | N deltas MS apart (default 100) |
 //! | `/flood N [RATE]` | N deltas (up to 1,000,000), no delay, sent in batches; at most RATE a second when given |
 //! | `/stamp N [MS]` | N deltas (up to 1,000,000) MS apart (default 0), each carrying its send time |
-//! | `/hang` | `message.create`, then silence |
-//! | `/drop` | a few deltas, then close 1011 |
+//! | `/hang` | `message.create`, then silence until an abort |
+//! | `/drop` | a few deltas, then close every socket of the session with 1011 |
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
+//! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
-//! time as they are sent, never held as a list, and are not kept in the sent log, so a turn of
-//! a million deltas costs the agent no memory that grows with it. A `/stamp` delta's text is
-//! `{i}@{ms} `: its number (from 1) and the agent's `Date.now()` when it sent it.
+//! time as they are sent ([`super::lazy`]), and are not kept in the sent log. A `/stamp`
+//! delta's text is `{i}@{ms} `: its number (from 1) and the agent's `Date.now()` when it sent
+//! it.
 
 use std::collections::VecDeque;
 
 use serde_json::{json, Value};
 
+use super::frames::{
+    answer_reply, complete, create, delta, finalize, numbered_delta, question, question_id, status,
+};
+use super::lazy::{LazyDeltas, LazyKind, MAX_LAZY_DELTAS};
+
 /// Most deltas `/slow` sends: keeps one scripted turn under ~10 MB of memory.
 const MAX_DELTAS: u64 = 100_000;
-/// Most deltas `/flood` and `/stamp` send; they are generated lazily, so memory stays flat.
-const MAX_LAZY_DELTAS: u64 = 1_000_000;
-/// Largest `/flood` whose `message.finalize` carries the whole text as `finalText` (as it did
-/// when this was its maximum); a larger one sends none rather than a frame of megabytes.
-const MAX_FINAL_TEXT_DELTAS: u64 = 100_000;
 /// Highest `/flood` rate accepted, in deltas a second (beyond it, a flood is unpaced anyway).
 const MAX_RATE: u64 = 10_000_000;
 /// `/stamp`'s pause when none is given: none, deltas go back to back like `/flood`'s.
@@ -44,10 +45,15 @@ const DEFAULT_INTERVAL_MS: u64 = 100;
 const DEFAULT_DELTAS: u64 = 10;
 /// Pause between replayed lines (issue 3: "~1 ms apart").
 const REPLAY_INTERVAL_MS: u64 = 1;
-/// Deltas `/drop` sends before it breaks the socket.
+/// Deltas `/drop` sends before it breaks the session's sockets.
 const DROP_AFTER_DELTAS: u64 = 3;
 /// Pause between the words of the default reply: a plausible model speed (25 tokens/s).
 const WORD_INTERVAL_MS: u64 = 40;
+/// `/ask`'s question when the prompt gives none.
+pub(crate) const DEFAULT_QUESTION: &str = "Shall I go on?";
+/// Most deltas `/ask`'s reply is cut into (one a word, the rest in the last): an answer can be
+/// a whole POST body (megabytes), which word by word at [`WORD_INTERVAL_MS`] would take hours.
+const MAX_REPLY_DELTAS: usize = 64;
 /// WebSocket close codes (RFC 6455, 7.4.1): normal closure, and "unexpected condition".
 pub(crate) const CLOSE_NORMAL: u16 = 1000;
 pub(crate) const CLOSE_INTERNAL_ERROR: u16 = 1011;
@@ -59,11 +65,15 @@ pub(crate) enum Action {
     Send(String),
     /// Send this text frame without keeping it in the sent log (`/flood`'s deltas).
     SendUnlogged(String),
-    /// Send delta `i` of a `/stamp` turn, stamped with the time it is sent ([`stamp_frame`]);
-    /// not kept in the sent log.
+    /// Send delta `i` of a `/stamp` turn, stamped with the time it is sent
+    /// ([`super::frames::stamp_frame`]); not kept in the sent log.
     Stamp(u64),
-    /// Close the socket; the connection ends.
+    /// Close the socket of the prompt that started the turn (`/replay`); the turn ends.
     Close { code: u16, reason: &'static str },
+    /// Close every socket of the session (`/drop`); the turn ends, recorded as failed.
+    Drop { code: u16, reason: &'static str },
+    /// Wait, with no timer, until the pending question is answered ([`Script::answered`]).
+    AwaitAnswer,
 }
 
 /// One step of a turn: wait `wait_ms` after the previous step, then act.
@@ -73,81 +83,11 @@ pub(crate) struct Step {
     pub(crate) action: Action,
 }
 
-/// Which deltas a lazy run generates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LazyKind {
-    /// `/flood`: `w1`, ` w2`, … ([`numbered_delta`]).
-    Numbered,
-    /// `/stamp`: each delta stamped when sent ([`Action::Stamp`]).
-    Stamped,
-}
-
-/// The deltas of `/flood` and `/stamp`, made one at a time as the turn reaches them; when they
-/// run out, the turn's ending follows.
-#[derive(Debug)]
-struct LazyDeltas {
-    kind: LazyKind,
-    turn: String,
-    /// The next delta's number, from 1.
-    next: u64,
-    count: u64,
-    interval_ms: u64,
-    /// `/flood`'s RATE: delta `i` is due `(i - 1) / RATE` seconds after the first was made
-    /// (late timers are caught up on, never exceeded on average).
-    per_second: Option<u64>,
-    /// When the first delta was made (`Date.now()`), for the rate.
-    started_ms: Option<f64>,
-}
-
-impl LazyDeltas {
-    /// How long delta `i` waits after the previous step: the interval, or what the rate needs.
-    fn wait_ms(&mut self, i: u64) -> u64 {
-        let Some(rate) = self.per_second else {
-            return self.interval_ms;
-        };
-        let now = js_sys::Date::now();
-        let started = *self.started_ms.get_or_insert(now);
-        let due = started + (i - 1) as f64 * 1000.0 / rate as f64;
-        // Timers are whole milliseconds: a delta due within the next one goes now.
-        if due > now + 1.0 {
-            (due - now).ceil() as u64
-        } else {
-            0
-        }
-    }
-
-    fn next_step(&mut self) -> Option<Step> {
-        if self.next > self.count {
-            return None;
-        }
-        let i = self.next;
-        self.next += 1;
-        let wait_ms = self.wait_ms(i);
-        let action = match self.kind {
-            LazyKind::Numbered => {
-                Action::SendUnlogged(delta(&self.turn, &numbered_delta(i)).to_string())
-            }
-            LazyKind::Stamped => Action::Stamp(i),
-        };
-        Some(Step { wait_ms, action })
-    }
-
-    /// The frames after the last delta. A `/flood` small enough repeats its text as
-    /// `finalText`, built only now, from the numbers.
-    fn ending(&self, script: &mut Script) {
-        let final_text = (self.kind == LazyKind::Numbered && self.count <= MAX_FINAL_TEXT_DELTAS)
-            .then(|| (1..=self.count).map(numbered_delta).collect::<String>());
-        finish(script, &self.turn, final_text.as_deref());
-    }
-}
-
 /// A turn in progress.
 #[derive(Debug, Default)]
 pub(crate) struct Script {
     /// The turn's id; `None` for a replay, which sends only what the log holds.
     pub(crate) turn_id: Option<String>,
-    /// The `requestId` of the prompt that started it.
-    pub(crate) request_id: Option<String>,
     /// The steps still to run (before the lazy deltas, if any).
     steps: VecDeque<Step>,
     /// Deltas still to generate once `steps` runs out (`/flood`, `/stamp`).
@@ -157,10 +97,9 @@ pub(crate) struct Script {
 }
 
 impl Script {
-    fn new(turn_id: Option<&str>, request_id: Option<&str>) -> Self {
+    fn new(turn_id: Option<&str>) -> Self {
         Script {
             turn_id: turn_id.map(str::to_owned),
-            request_id: request_id.map(str::to_owned),
             steps: VecDeque::new(),
             lazy: None,
             hangs: false,
@@ -179,7 +118,7 @@ impl Script {
             Some(step) => self.steps.push_back(step),
             None => {
                 if let Some(lazy) = self.lazy.take() {
-                    lazy.ending(self);
+                    finish(self, &lazy.turn, lazy.final_text().as_deref());
                 }
             }
         }
@@ -204,81 +143,46 @@ impl Script {
         });
     }
 
-    fn close(&mut self, wait_ms: u64, code: u16, reason: &'static str) {
-        self.steps.push_back(Step {
-            wait_ms,
-            action: Action::Close { code, reason },
-        });
+    fn act(&mut self, wait_ms: u64, action: Action) {
+        self.steps.push_back(Step { wait_ms, action });
     }
 
-    /// The frames that end the turn when the adapter aborts it: finalize `canceled`, idle,
-    /// `complete`. A replay has no turn of its own, so nothing is added to it.
-    pub(crate) fn cancel(&self) -> Vec<String> {
-        let Some(turn) = &self.turn_id else {
-            return Vec::new();
+    /// Goes on after [`Action::AwaitAnswer`] with `answer`: streaming, the reply
+    /// ([`answer_reply`]) a word a delta, and the normal ending.
+    pub(crate) fn answered(&mut self, answer: &Value) {
+        let Some(turn) = self.turn_id.clone() else {
+            return;
         };
-        vec![
-            json!({"type": "message.finalize", "turnId": turn, "reason": "canceled"}).to_string(),
-            status("idle", None).to_string(),
-            json!({"type": "complete"}).to_string(),
-        ]
-    }
-}
-
-/// The `init` frame sent when a client connects: no turn is in flight.
-pub(crate) fn init_frame(session_id: &str) -> String {
-    json!({"type": "init", "messages": [], "session": {"id": session_id, "agent": "demo"}})
-        .to_string()
-}
-
-/// The error frame for a prompt that arrives while a turn is running.
-pub(crate) fn busy_frame() -> String {
-    json!({"type": "error", "message": "A turn is already running on this connection."}).to_string()
-}
-
-fn status(status: &str, detail: Option<&str>) -> Value {
-    match detail {
-        Some(detail) => json!({"type": "agentStatus", "status": status, "detail": detail}),
-        None => json!({"type": "agentStatus", "status": status}),
-    }
-}
-
-fn create(turn: &str, request_id: Option<&str>) -> Value {
-    match request_id {
-        Some(id) => json!({"type": "message.create", "turnId": turn, "requestId": id}),
-        None => json!({"type": "message.create", "turnId": turn}),
-    }
-}
-
-fn delta(turn: &str, text: &str) -> Value {
-    json!({"type": "message.part.text-delta", "turnId": turn, "delta": text})
-}
-
-fn finish(script: &mut Script, turn: &str, final_text: Option<&str>) {
-    let end = match final_text {
-        Some(text) => {
-            json!({"type": "message.finalize", "turnId": turn, "reason": "end_turn", "finalText": text})
+        let reply = answer_reply(answer);
+        self.send(0, status("streaming", None));
+        for piece in word_deltas(&reply, MAX_REPLY_DELTAS) {
+            self.send(WORD_INTERVAL_MS, delta(&turn, piece));
         }
-        None => json!({"type": "message.finalize", "turnId": turn, "reason": "end_turn"}),
-    };
-    script.send(0, end);
-    script.send(0, status("idle", None));
-    script.send(0, json!({"type": "complete"}));
-}
-
-/// Delta `i` (from 1) of a `/stamp` turn, sent at `now_ms` (the agent's `Date.now()`):
-/// its text is `{i}@{now_ms} `.
-pub(crate) fn stamp_frame(turn: &str, i: u64, now_ms: f64) -> String {
-    delta(turn, &format!("{i}@{now_ms} ")).to_string()
-}
-
-/// The text of delta `i` (from 1) of `/slow` and `/flood`: `w1`, ` w2`, ` w3`, …
-pub(crate) fn numbered_delta(i: u64) -> String {
-    if i == 1 {
-        "w1".to_owned()
-    } else {
-        format!(" w{i}")
+        finish(self, &turn, Some(&reply));
     }
+}
+
+/// `text` cut after each space into at most `max` pieces, the last holding the rest.
+fn word_deltas(text: &str, max: usize) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = match rest.find(' ') {
+            Some(space) if pieces.len() + 1 < max => space + 1,
+            _ => rest.len(),
+        };
+        let (piece, tail) = rest.split_at(end);
+        pieces.push(piece);
+        rest = tail;
+    }
+    pieces
+}
+
+/// The normal ending: finalize `end_turn` (with `finalText` when given), idle, `complete`.
+fn finish(script: &mut Script, turn: &str, final_text: Option<&str>) {
+    script.send(0, finalize(turn, "end_turn", final_text, None));
+    script.send(0, status("idle", None));
+    script.send(0, complete());
 }
 
 fn count(arg: Option<&str>, default: u64, max: u64) -> u64 {
@@ -304,34 +208,31 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
         Some("/flood") => {
             let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
             let rate = count(words.next(), 0, MAX_RATE);
-            let mut script = lazy(turn, request_id, LazyKind::Numbered, n, 0);
-            if let Some(deltas) = script.lazy.as_mut() {
-                deltas.per_second = (rate > 0).then_some(rate);
-            }
-            script
+            let per_second = (rate > 0).then_some(rate);
+            lazy(turn, request_id, LazyKind::Numbered, n, 0, per_second)
         }
         Some("/stamp") => {
             let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
             let ms = count(words.next(), DEFAULT_STAMP_INTERVAL_MS, MAX_INTERVAL_MS);
-            lazy(turn, request_id, LazyKind::Stamped, n, ms)
+            lazy(turn, request_id, LazyKind::Stamped, n, ms, None)
         }
         Some("/hang") => {
-            let mut script = Script::new(Some(turn), request_id);
+            let mut script = Script::new(Some(turn));
             script.send(0, create(turn, request_id));
             script.hangs = true;
             script
         }
         Some("/drop") => {
-            let mut script = Script::new(Some(turn), request_id);
+            let mut script = Script::new(Some(turn));
             script.send(0, create(turn, request_id));
             for i in 1..=DROP_AFTER_DELTAS {
                 script.send(DEFAULT_INTERVAL_MS, delta(turn, &numbered_delta(i)));
             }
-            script.close(
-                DEFAULT_INTERVAL_MS,
-                CLOSE_INTERNAL_ERROR,
-                "demo agent dropped the connection",
-            );
+            let action = Action::Drop {
+                code: CLOSE_INTERNAL_ERROR,
+                reason: "demo agent dropped the connection",
+            };
+            script.act(DEFAULT_INTERVAL_MS, action);
             script
         }
         Some("/error") => {
@@ -341,13 +242,27 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
             } else {
                 text
             };
-            let mut script = Script::new(Some(turn), request_id);
+            let mut script = Script::new(Some(turn));
             script.send(0, create(turn, request_id));
             script.send(0, status("thinking", None));
-            let end = json!({"type": "message.finalize", "turnId": turn, "reason": "error", "error": text});
+            let end = finalize(turn, "error", None, Some(text));
             script.send(DEFAULT_INTERVAL_MS, end);
             script.send(0, status("error", Some(text)));
-            script.send(0, json!({"type": "complete"}));
+            script.send(0, complete());
+            script
+        }
+        Some("/ask") => {
+            let text = first_line["/ask".len()..].trim();
+            let text = if text.is_empty() {
+                DEFAULT_QUESTION
+            } else {
+                text
+            };
+            let mut script = Script::new(Some(turn));
+            script.send(0, create(turn, request_id));
+            script.send(0, status("thinking", None));
+            script.send(0, question(&question_id(turn), text));
+            script.act(0, Action::AwaitAnswer);
             script
         }
         _ => default_turn(content, turn, request_id),
@@ -355,7 +270,7 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
 }
 
 fn replay(log: &str) -> Script {
-    let mut script = Script::new(None, None);
+    let mut script = Script::new(None);
     for line in log.split('\n') {
         let line = line.trim_end_matches('\r');
         if !line.trim().is_empty() {
@@ -365,12 +280,16 @@ fn replay(log: &str) -> Script {
             });
         }
     }
-    script.close(REPLAY_INTERVAL_MS, CLOSE_NORMAL, "replay finished");
+    let action = Action::Close {
+        code: CLOSE_NORMAL,
+        reason: "replay finished",
+    };
+    script.act(REPLAY_INTERVAL_MS, action);
     script
 }
 
 fn numbered(turn: &str, request_id: Option<&str>, n: u64, interval_ms: u64) -> Script {
-    let mut script = Script::new(Some(turn), request_id);
+    let mut script = Script::new(Some(turn));
     script.send(0, create(turn, request_id));
     script.send(0, status("streaming", None));
     let mut text = String::new();
@@ -390,19 +309,12 @@ fn lazy(
     kind: LazyKind,
     count: u64,
     interval_ms: u64,
+    per_second: Option<u64>,
 ) -> Script {
-    let mut script = Script::new(Some(turn), request_id);
+    let mut script = Script::new(Some(turn));
     script.send(0, create(turn, request_id));
     script.send(0, status("streaming", None));
-    script.lazy = Some(LazyDeltas {
-        kind,
-        turn: turn.to_owned(),
-        next: 1,
-        count,
-        interval_ms,
-        per_second: None,
-        started_ms: None,
-    });
+    script.lazy = Some(LazyDeltas::new(kind, turn, count, interval_ms, per_second));
     script
 }
 
@@ -438,7 +350,7 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
     let result = json!({"query": query, "hits": hits.iter()
         .map(|(title, path)| json!({"title": title, "path": path})).collect::<Vec<_>>()});
 
-    let mut script = Script::new(Some(turn), request_id);
+    let mut script = Script::new(Some(turn));
     script.send(0, create(turn, request_id));
     script.send(0, status("thinking", None));
     script.send(300, tool("pending", json!({})));
@@ -455,3 +367,7 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
     finish(&mut script, turn, Some(&reply));
     script
 }
+
+#[cfg(test)]
+#[path = "script_tests.rs"]
+mod tests;

@@ -12,11 +12,11 @@ use futures::StreamExt;
 use worker::{Context, Env, Request, Response};
 
 use super::exchange::Exchange;
-use super::guard::admit;
+use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
-use super::pump::{AbortRule, Pump, PumpLimits};
-use super::stream::{now_ms, open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
-use super::upstream::{self, AgentSocket, UpstreamError};
+use super::pump::AbortRule;
+use super::stream::{now_ms, start, Plan, NORMAL_CLOSURE};
+use super::upstream::{self, AgentSocket};
 use crate::config::Config;
 use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
 use crate::routes::is_json_content_type;
@@ -32,10 +32,7 @@ pub(crate) async fn handle(
     exchange: &mut Exchange,
     streaming: &mut bool,
 ) -> worker::Result<Response> {
-    let principal = match admit(&req, config, session_id, exchange) {
-        Ok(principal) => principal,
-        Err(answer) => return answer,
-    };
+    let principal = or_answer!(admit(&req, config, session_id, exchange));
     let content_type = req.headers().get("content-type").ok().flatten();
     if !is_json_content_type(content_type.as_deref()) {
         return exchange.error(
@@ -54,10 +51,8 @@ pub(crate) async fn handle(
     };
 
     let agent = upstream::connect(env, config, session_id, principal.user_id.as_deref()).await;
-    let AgentSocket { socket, mut events } = match agent {
-        Ok(agent) => agent,
-        Err(err) => return exchange.error(err.status(), err.code(), err.message()),
-    };
+    let mut agent: AgentSocket =
+        or_answer!(agent.map_err(|err| exchange.error(err.status(), err.code(), err.message())));
     let request_id = exchange.request_id().to_owned();
     let on_client_gone = chat.on_disconnect.unwrap_or(config.on_disconnect) == OnDisconnect::Abort;
     let mut opening = Vec::new();
@@ -73,13 +68,13 @@ pub(crate) async fn handle(
             },
         ),
         Some(answer) => {
-            let turn_id = match waiting_turn(&mut events, answer, &request_id).await {
+            let turn_id = match waiting_turn(&mut agent.events, answer, &request_id).await {
                 Ok((turn_id, frame)) => {
                     early_frame = frame;
                     turn_id
                 }
                 Err(refusal) => {
-                    let _ = socket.close(Some(NORMAL_CLOSURE), Some("done"));
+                    let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
                     return match refusal {
                         Refusal::NotPending => exchange.error(
                             409,
@@ -107,28 +102,14 @@ pub(crate) async fn handle(
         }
     };
 
-    let (client, body) = match open_body(&req, &socket, exchange) {
-        Ok(opened) => opened,
-        Err(answer) => return answer,
-    };
-    if socket.send_with_str(frame).is_err() {
-        let _ = socket.close(Some(INTERNAL_ERROR), Some("frame not sent"));
-        let err = UpstreamError::SocketFailed;
-        return exchange.error(err.status(), err.code(), err.message());
-    }
-    exchange.log.status = 200;
-    let pump = Pump {
-        socket,
-        events,
-        client,
+    let plan = Plan {
+        frame: Some(frame),
         turn,
         opening,
         early_frame,
         abort,
-        limits: PumpLimits::from(config),
-        exchange: Exchange::handed_off(exchange),
     };
-    respond(ctx, body, pump, streaming)
+    start(&req, ctx, config, agent, plan, exchange, streaming)
 }
 
 /// Why an answer is not sent.

@@ -8,6 +8,18 @@ use crate::auth::{authorize, AuthError, Principal};
 use crate::config::Config;
 use crate::routes::valid_session_id;
 
+/// The `Ok` value of a step that returns `Result<T, worker::Result<Response>>`, or the error
+/// answer, returned from the handler at once.
+macro_rules! or_answer {
+    ($step:expr) => {
+        match $step {
+            Ok(value) => value,
+            Err(answer) => return answer,
+        }
+    };
+}
+pub(crate) use or_answer;
+
 /// The caller, when the request may go on; else the error answer to send.
 pub(crate) fn admit(
     req: &Request,

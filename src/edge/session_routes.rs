@@ -14,10 +14,10 @@ use worker::{Context, Env, Request, Response, WebSocket};
 
 use super::errors::json_response;
 use super::exchange::Exchange;
-use super::guard::admit;
+use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
-use super::pump::{AbortRule, Pump, PumpLimits};
-use super::stream::{now_ms, open_body, respond, INTERNAL_ERROR, NORMAL_CLOSURE};
+use super::pump::AbortRule;
+use super::stream::{now_ms, start, Plan, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::session::history::history_json;
@@ -56,41 +56,28 @@ pub(crate) async fn resume(
     exchange: &mut Exchange,
     streaming: &mut bool,
 ) -> worker::Result<Response> {
-    let (AgentSocket { socket, events }, hydration) =
-        match open(&req, env, config, session_id, exchange).await {
-            Ok(opened) => opened,
-            Err(answer) => return answer,
-        };
+    let (agent, hydration) = or_answer!(open(&req, env, config, session_id, exchange).await);
     let mut opening = Vec::new();
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
             Some(message) => (TurnStream::resume(message, now_ms, &mut opening), None),
-            None => return nothing_to_resume(&socket, exchange),
+            None => return nothing_to_resume(&agent.socket, exchange),
         },
         // An agent without `init`: the turn from now on, as a message of its own.
         Hydration::TurnEvent { frame, turn_id } => (
             TurnStream::continuing(&turn_id, turn_id.clone(), now_ms, &mut opening),
             Some(frame),
         ),
-        Hydration::Unknown => return nothing_to_resume(&socket, exchange),
+        Hydration::Unknown => return nothing_to_resume(&agent.socket, exchange),
     };
-    let (client, body) = match open_body(&req, &socket, exchange) {
-        Ok(opened) => opened,
-        Err(answer) => return answer,
-    };
-    exchange.log.status = 200;
-    let pump = Pump {
-        socket,
-        events,
-        client,
+    let plan = Plan {
+        frame: None,
         turn,
         opening,
         early_frame,
         abort: AbortRule::never(),
-        limits: PumpLimits::from(config),
-        exchange: Exchange::handed_off(exchange),
     };
-    respond(ctx, body, pump, streaming)
+    start(&req, ctx, config, agent, plan, exchange, streaming)
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
@@ -110,10 +97,7 @@ pub(crate) async fn stop(
     exchange: &mut Exchange,
 ) -> worker::Result<Response> {
     let (AgentSocket { socket, .. }, hydration) =
-        match open(&req, env, config, session_id, exchange).await {
-            Ok(opened) => opened,
-            Err(answer) => return answer,
-        };
+        or_answer!(open(&req, env, config, session_id, exchange).await);
     let in_flight = match &hydration {
         Hydration::Init(init) => init.in_flight().is_some(),
         Hydration::TurnEvent { .. } => true,
@@ -147,10 +131,7 @@ pub(crate) async fn messages(
     exchange: &mut Exchange,
 ) -> worker::Result<Response> {
     let (AgentSocket { socket, .. }, hydration) =
-        match open(&req, env, config, session_id, exchange).await {
-            Ok(opened) => opened,
-            Err(answer) => return answer,
-        };
+        or_answer!(open(&req, env, config, session_id, exchange).await);
     close(&socket);
     let body = match hydration {
         Hydration::Init(init) => history_json(&init),

@@ -1,13 +1,67 @@
-//! Starting a streamed answer: the response body, the pump task, and the `200` with the UI
-//! message stream headers. Shared by the chat POST and the resume GET.
+//! Starting a streamed answer: the response body, the frame that starts the agent's work, the
+//! pump task, and the `200` with the UI message stream headers. Shared by the chat POST and the
+//! resume GET.
 
 use worker::{Context, Date, Headers, Request, Response, WebSocket};
 
 use super::client::ClientStream;
 use super::exchange::Exchange;
-use super::pump::Pump;
+use super::pump::{AbortRule, Pump, PumpLimits};
+use super::upstream::{AgentSocket, UpstreamError};
+use crate::config::Config;
 use crate::sse::RESPONSE_HEADERS;
+use crate::turn_stream::TurnStream;
 use web_sys::ReadableStream;
+
+/// What a stream follows, and how it starts.
+pub(crate) struct Plan {
+    /// The frame that asks the agent for the turn (a `prompt`, an `answer`); none for a resume.
+    pub(crate) frame: Option<String>,
+    pub(crate) turn: TurnStream,
+    /// Bytes the stream starts with (a resume's replay, an answer's `start`).
+    pub(crate) opening: Vec<u8>,
+    /// A frame already read from the agent, handled first.
+    pub(crate) early_frame: Option<String>,
+    pub(crate) abort: AbortRule,
+}
+
+/// Opens the response body, then sends the plan's frame (so that a body that cannot be made
+/// starts no turn), then runs the pump and answers `200`. Errors before that are JSON answers.
+pub(crate) fn start(
+    req: &Request,
+    ctx: &Context,
+    config: &Config,
+    agent: AgentSocket,
+    plan: Plan,
+    exchange: &mut Exchange,
+    streaming: &mut bool,
+) -> worker::Result<Response> {
+    let AgentSocket { socket, events } = agent;
+    let (client, body) = match open_body(req, &socket, exchange) {
+        Ok(opened) => opened,
+        Err(answer) => return answer,
+    };
+    if let Some(frame) = plan.frame {
+        if socket.send_with_str(frame).is_err() {
+            let _ = socket.close(Some(INTERNAL_ERROR), Some("frame not sent"));
+            let err = UpstreamError::SocketFailed;
+            return exchange.error(err.status(), err.code(), err.message());
+        }
+    }
+    exchange.log.status = 200;
+    let pump = Pump {
+        socket,
+        events,
+        client,
+        turn: plan.turn,
+        opening: plan.opening,
+        early_frame: plan.early_frame,
+        abort: plan.abort,
+        limits: PumpLimits::from(config),
+        exchange: Exchange::handed_off(exchange),
+    };
+    respond(ctx, body, pump, streaming)
+}
 
 /// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
 pub(crate) const NORMAL_CLOSURE: u16 = 1000;
@@ -22,7 +76,7 @@ pub(crate) fn now_ms() -> u64 {
 /// The response body and its writer, watching `req`'s signal for a client that goes away.
 /// Made before anything is sent to the agent, so that a failure here starts no turn. On
 /// failure the agent's socket is closed and the error answer returned.
-pub(crate) fn open_body(
+fn open_body(
     req: &Request,
     socket: &WebSocket,
     exchange: &mut Exchange,
@@ -39,7 +93,7 @@ pub(crate) fn open_body(
 
 /// Runs `pump` as a task of this request and answers `200` with `body`. From here on the pump
 /// writes the request's log line; `streaming` tells the entry point so.
-pub(crate) fn respond(
+fn respond(
     ctx: &Context,
     body: ReadableStream,
     pump: Pump,

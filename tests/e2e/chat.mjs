@@ -9,6 +9,9 @@ export async function loadSdk(pkg) {
     status = "ready";
     error = undefined;
     messages = [];
+    constructor(messages = []) {
+      this.messages = messages;
+    }
     pushMessage = (m) => { this.messages = this.messages.concat(m); };
     popMessage = () => { this.messages = this.messages.slice(0, -1); };
     replaceMessage = (i, m) => {
@@ -17,9 +20,11 @@ export async function loadSdk(pkg) {
     snapshot = (thing) => structuredClone(thing);
   }
 
+  // `messages` seeds the state, as the framework `Chat` classes do (it is not an option of
+  // `AbstractChat` itself).
   class Chat extends AbstractChat {
-    constructor(init) {
-      super({ ...init, state: new MemoryState() });
+    constructor({ messages, ...init }) {
+      super({ ...init, state: new MemoryState(messages) });
     }
   }
   return { Chat, DefaultChatTransport };

@@ -5,7 +5,7 @@
 //   node tests/reliability/run.mjs            full form (≥ 200 disconnects, 200 concurrent streams)
 //   node tests/reliability/run.mjs --quick    short form for `npm test` (20 disconnects, 30 streams)
 //   options: --seed N (the disconnect schedule), --only a,b (disconnects|concurrency|malformed|
-//            faults), --out FILE (default results/latest.json, or results/latest-quick.json for
+//            faults|detach), --out FILE (default results/latest.json, or results/latest-quick.json for
 //            --quick, so `npm test` does not overwrite the full form's figures), --log (echo
 //            Miniflare's console to stderr; E2E_LOG=1 shows workerd's own output)
 //
@@ -16,7 +16,8 @@
 // 2. concurrent streams against the demo agent → completed, chunks lost, errors;
 // 3. malformed requests (bodies, headers, routes, tokens, CORS) → status and code, zero 5xx;
 // 4. faults of the agent (no WebSocket, throw, drop, hang, no message.create, garbage and
-//    oversized frames) → a valid stream or a JSON error within its bound.
+//    oversized frames) → a valid stream or a JSON error within its bound;
+// 5. drops of detached turns → no abort, every turn completes and resumes whole.
 // What must hold is asserted (exit 1 otherwise); timings are reported, never asserted.
 // Everything runs on 127.0.0.1; every loop is bounded in count and time.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -28,12 +29,13 @@ import { disconnects } from "./disconnects.mjs";
 import { concurrency } from "./concurrency.mjs";
 import { malformed } from "./malformed.mjs";
 import { faults } from "./faults.mjs";
+import { detach } from "./detach.mjs";
 
 const FORMS = {
-  quick: { disconnects: 20, disconnectConcurrency: 10, streams: 30, deadlineMs: 90_000 },
-  full: { disconnects: 200, disconnectConcurrency: 10, streams: 200, deadlineMs: 600_000 },
+  quick: { disconnects: 20, disconnectConcurrency: 10, streams: 30, detaches: 10, deadlineMs: 120_000 },
+  full: { disconnects: 200, disconnectConcurrency: 10, streams: 200, detaches: 100, deadlineMs: 900_000 },
 };
-const SECTIONS = ["disconnects", "concurrency", "malformed", "faults"];
+const SECTIONS = ["disconnects", "concurrency", "malformed", "faults", "detach"];
 
 function parseArgs(argv) {
   const args = { quick: false, seed: null, only: SECTIONS, out: null, log: false };
@@ -59,7 +61,7 @@ function parseArgs(argv) {
 function usage(problem) {
   const out = problem ? process.stderr : process.stdout;
   if (problem) out.write(`run.mjs: ${problem}\n`);
-  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,concurrency,malformed,faults] [--out FILE] [--log]\n");
+  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,concurrency,malformed,faults,detach] [--out FILE] [--log]\n");
   process.exit(problem ? 2 : 0);
 }
 
@@ -81,7 +83,7 @@ const WORKERS = {
   faults: { FIRST_EVENT_TIMEOUT_MS: "1000", IDLE_TIMEOUT_MS: "1000", MAX_FRAME_BYTES: "65536", MAX_PROMPT_CHARS: "2000000" },
 };
 /** Which workers each section needs. */
-const NEEDS = { disconnects: ["disconnects"], concurrency: ["default"], malformed: ["jwt", "token", "default"], faults: ["faults"] };
+const NEEDS = { disconnects: ["disconnects"], concurrency: ["default"], malformed: ["jwt", "token", "default"], faults: ["faults"], detach: ["default"] };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -148,8 +150,10 @@ async function main() {
           result = await malformed({
             ...common, workers, secret: SECRET, origin: ORIGIN, limits: LIMITS, session: () => sessionId("rel-bad"),
           });
-        } else {
+        } else if (name === "faults") {
           result = await faults({ ...common, worker: workers.faults, vars: WORKERS.faults });
+        } else {
+          result = await detach({ ...common, worker: workers.default }, { count: size.detaches, concurrency: size.disconnectConcurrency });
         }
       } catch (err) {
         result = { name, figures: [{ figure: `${name}: the section crashed`, n: 0, value: "–", pass: false }], failures: [String(err?.stack ?? err)] };

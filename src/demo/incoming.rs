@@ -1,0 +1,148 @@
+//! What a client sends the demo agent (`shared/protocol/session-agent.md`, "Adapter → DO"), read
+//! tolerantly: a frame that is not JSON, of another type, or missing what its type needs is
+//! [`Incoming::Other`], which the agent ignores.
+
+use serde_json::Value;
+
+use crate::v2::Attachment;
+
+/// A `prompt`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Prompt {
+    /// The prompt's text; empty when missing or not a string.
+    pub(crate) content: String,
+    pub(crate) request_id: Option<String>,
+    /// The attachments of a usable shape (the others are skipped).
+    pub(crate) attachments: Vec<Attachment>,
+}
+
+/// One frame from a client, as far as the demo cares.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Incoming {
+    Prompt(Prompt),
+    /// Abort the turn of the prompt with this `requestId`, or, without one, whatever turn runs.
+    Abort {
+        request_id: Option<String>,
+    },
+    /// Answer the pending question `question_id` (a missing `answer` reads as `null`).
+    Answer {
+        question_id: String,
+        answer: Value,
+    },
+    Other,
+}
+
+/// Reads one text frame.
+pub(crate) fn parse(text: &str) -> Incoming {
+    let Ok(Value::Object(mut frame)) = serde_json::from_str::<Value>(text) else {
+        return Incoming::Other;
+    };
+    let field = |name: &str| frame.get(name).and_then(Value::as_str).map(str::to_owned);
+    match frame.get("type").and_then(Value::as_str) {
+        Some("prompt") => {
+            let content = field("content").unwrap_or_default();
+            let request_id = field("requestId");
+            let attachments = match frame.remove("attachments") {
+                Some(Value::Array(items)) => items
+                    .into_iter()
+                    .filter_map(|item| serde_json::from_value(item).ok())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Incoming::Prompt(Prompt {
+                content,
+                request_id,
+                attachments,
+            })
+        }
+        Some("abort") => Incoming::Abort {
+            request_id: field("requestId"),
+        },
+        Some("answer") => match field("questionId") {
+            Some(question_id) => Incoming::Answer {
+                question_id,
+                answer: frame.remove("answer").unwrap_or(Value::Null),
+            },
+            None => Incoming::Other,
+        },
+        _ => Incoming::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn prompts_keep_their_usable_attachments() {
+        let frame = json!({"type": "prompt", "content": "hi", "requestId": "r1", "attachments": [
+            {"mediaType": "image/png", "url": "data:,x", "filename": "a.png"},
+            {"url": "no media type"},
+            7,
+        ]});
+        assert_eq!(
+            parse(&frame.to_string()),
+            Incoming::Prompt(Prompt {
+                content: "hi".into(),
+                request_id: Some("r1".into()),
+                attachments: vec![Attachment {
+                    media_type: "image/png".into(),
+                    url: "data:,x".into(),
+                    filename: Some("a.png".into()),
+                }],
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"prompt","content":5,"attachments":{}}"#),
+            Incoming::Prompt(Prompt {
+                content: String::new(),
+                request_id: None,
+                attachments: Vec::new(),
+            })
+        );
+    }
+
+    #[test]
+    fn aborts_and_answers() {
+        assert_eq!(
+            parse(r#"{"type":"abort"}"#),
+            Incoming::Abort { request_id: None }
+        );
+        assert_eq!(
+            parse(r#"{"type":"abort","requestId":"r"}"#),
+            Incoming::Abort {
+                request_id: Some("r".into())
+            }
+        );
+        assert_eq!(
+            parse(r#"{"type":"answer","questionId":"q","answer":{"a":[1]}}"#),
+            Incoming::Answer {
+                question_id: "q".into(),
+                answer: json!({"a": [1]})
+            }
+        );
+        assert_eq!(
+            parse(r#"{"type":"answer","questionId":"q"}"#),
+            Incoming::Answer {
+                question_id: "q".into(),
+                answer: Value::Null
+            }
+        );
+    }
+
+    #[test]
+    fn anything_else_is_ignored() {
+        for text in [
+            "",
+            "nope",
+            "[1]",
+            r#"{"type":"answer","answer":"yes"}"#,
+            r#"{"type":"answer","questionId":3}"#,
+            r#"{"type":"hello"}"#,
+            r#"{"content":"no type"}"#,
+        ] {
+            assert_eq!(parse(text), Incoming::Other, "{text}");
+        }
+    }
+}

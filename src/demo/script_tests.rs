@@ -1,0 +1,125 @@
+//! Unit tests of the demo agent's scripts: every command's frames, and the messages they build.
+use super::*;
+
+/// The frames a script sends up to its first wait for an answer (or its end), as JSON.
+fn frames_until_wait(script: &mut Script) -> Vec<Value> {
+    let mut frames = Vec::new();
+    while let Some(step) = script.pop() {
+        match step.action {
+            Action::Send(frame) => frames.push(serde_json::from_str(&frame).unwrap()),
+            Action::AwaitAnswer => break,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    frames
+}
+
+#[test]
+fn ask_waits_for_the_answer_then_says_it() {
+    let mut script = for_prompt("/ask Deploy now?\nignored", "t", Some("r1"));
+    assert_eq!(
+        frames_until_wait(&mut script),
+        [
+            json!({"type": "message.create", "turnId": "t", "requestId": "r1"}),
+            json!({"type": "agentStatus", "status": "thinking"}),
+            json!({"type": "question", "questionId": "t-q1", "text": "Deploy now?",
+                "options": ["yes", "no"]}),
+        ]
+    );
+    assert_eq!(script.next_wait(), None, "nothing runs before the answer");
+    script.answered(&json!({"ok": true}));
+    let frames = frames_until_wait(&mut script);
+    assert_eq!(
+        frames[0],
+        json!({"type": "agentStatus", "status": "streaming"})
+    );
+    let text: String = frames
+        .iter()
+        .filter(|f| f["type"] == "message.part.text-delta")
+        .filter_map(|f| f["delta"].as_str())
+        .collect();
+    assert_eq!(text, r#"You answered: {"ok":true}."#);
+    let ending = &frames[frames.len() - 3..];
+    assert_eq!(ending[0]["reason"], "end_turn");
+    assert_eq!(ending[0]["finalText"], text.as_str());
+    assert_eq!(ending[2], json!({"type": "complete"}));
+}
+
+#[test]
+fn ask_has_a_default_question() {
+    let mut script = for_prompt("/ask", "t", None);
+    let frames = frames_until_wait(&mut script);
+    assert_eq!(frames[2]["text"], DEFAULT_QUESTION);
+    assert_eq!(frames[0], json!({"type": "message.create", "turnId": "t"}));
+}
+
+#[test]
+fn replies_are_cut_into_a_bounded_number_of_words() {
+    assert_eq!(word_deltas("a b  c", 10), ["a ", "b ", " ", "c"]);
+    assert_eq!(word_deltas("a b c d", 2), ["a ", "b c d"]);
+    assert_eq!(word_deltas("", 3), Vec::<&str>::new());
+    let long = "x ".repeat(1000);
+    let pieces = word_deltas(&long, MAX_REPLY_DELTAS);
+    assert_eq!(pieces.len(), MAX_REPLY_DELTAS);
+    assert_eq!(pieces.concat(), long);
+}
+
+#[test]
+fn every_turn_grows_a_finished_message() {
+    use crate::session::{Message, Part};
+    use crate::v2::{parse_frame, FinishReason};
+    for (prompt, reason) in [
+        ("find the docs", FinishReason::EndTurn),
+        ("/slow 5 1", FinishReason::EndTurn),
+        ("/error boom", FinishReason::Error),
+        ("/ask Go?", FinishReason::EndTurn),
+    ] {
+        let mut script = for_prompt(prompt, "t", Some("r"));
+        let mut message = Message::assistant("t");
+        let mut finished = false;
+        while let Some(step) = script.pop() {
+            match step.action {
+                Action::Send(frame) => {
+                    let frame = parse_frame(&frame).expect("every frame parses");
+                    finished |= message.apply(&frame);
+                }
+                Action::AwaitAnswer => {
+                    assert!(message.answer("t-q1", json!("yes")));
+                    script.answered(&json!("yes"));
+                }
+                other => panic!("{prompt}: unexpected {other:?}"),
+            }
+        }
+        assert!(finished, "{prompt}");
+        assert_eq!(message.finish_reason(), Some(reason), "{prompt}");
+        let text = message.parts.iter().find_map(|p| match p {
+            Part::Text { text, streaming } => Some((text.clone(), *streaming)),
+            _ => None,
+        });
+        match prompt {
+            "/slow 5 1" => assert_eq!(text, Some(("w1 w2 w3 w4 w5".into(), None))),
+            "/ask Go?" => assert_eq!(text, Some(("You answered: yes.".into(), None))),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn drop_and_replay_end_by_closing() {
+    let mut script = for_prompt("/drop", "t", None);
+    let mut last = None;
+    while let Some(step) = script.pop() {
+        last = Some(step.action);
+    }
+    assert!(matches!(last, Some(Action::Drop { code: 1011, .. })));
+    let mut script = for_prompt("/replay\n{\"type\":\"complete\"}\n", "t", None);
+    assert_eq!(script.turn_id, None);
+    assert!(matches!(
+        script.pop().map(|s| s.action),
+        Some(Action::Send(_))
+    ));
+    assert!(matches!(
+        script.pop().map(|s| s.action),
+        Some(Action::Close { code: 1000, .. })
+    ));
+}
