@@ -20,6 +20,11 @@ pub const DEFAULT_FIRST_EVENT_TIMEOUT_MS: u64 = 30_000;
 /// build or a test run can work that long without sending anything.
 pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 300_000;
 
+/// Default wait of a resume, after an `init` without a turn in flight, for a turn event: none.
+/// A SessionAgent's `init` carries the turn in flight (`session-agent.md`, "Sessions"), so its
+/// absence means there is none, and a page load's resume should not wait.
+pub const DEFAULT_RESUME_WAIT_MS: u64 = 0;
+
 /// Everything the edge shell needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -34,6 +39,9 @@ pub struct Config {
     pub demo_agent: bool,
     /// What a client's going away does to its turn, unless its body says (`ON_DISCONNECT`).
     pub on_disconnect: OnDisconnect,
+    /// For an agent whose `init` leaves out the turn in flight: how long a resume waits for a
+    /// turn event before it answers 204 (`RESUME_WAIT_MS`; 0: it does not wait).
+    pub resume_wait_ms: u64,
 }
 
 /// A setting that cannot be used.
@@ -102,6 +110,10 @@ impl Config {
             agent_path,
             demo_agent,
             on_disconnect,
+            resume_wait_ms: match var("RESUME_WAIT_MS").as_deref().map(str::trim) {
+                None | Some("0") => DEFAULT_RESUME_WAIT_MS,
+                Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,
+            },
         })
     }
 }
@@ -130,6 +142,7 @@ mod tests {
         assert_eq!(c.agent_path, "/ws");
         assert!(!c.demo_agent);
         assert_eq!(c.on_disconnect, OnDisconnect::Abort);
+        assert_eq!(c.resume_wait_ms, 0);
         assert!(!c.origins.allows("https://a.example"));
     }
 
@@ -148,8 +161,10 @@ mod tests {
             ("AGENT_PATH", "/agent"),
             ("DEMO_AGENT", "on"),
             ("ON_DISCONNECT", "detach"),
+            ("RESUME_WAIT_MS", "1500"),
         ])
         .unwrap();
+        assert_eq!(c.resume_wait_ms, 1500);
         assert_eq!(c.on_disconnect, OnDisconnect::Detach);
         assert_eq!(c.auth, AuthMode::Token { secret: "s".into() });
         assert!(c.origins.allows("https://a.example"));
@@ -181,6 +196,7 @@ mod tests {
             ("IDLE_TIMEOUT_MS", "-5"),
             ("DEMO_AGENT", "yes"),
             ("ON_DISCONNECT", "ignore"),
+            ("RESUME_WAIT_MS", "soon"),
             ("AGENT_PATH", "ws"),
             ("AUTH_MODE", "jwt"),
             ("AUTH_MODE", "open"),

@@ -15,7 +15,9 @@
 //!
 //! Two session id prefixes make it fail on purpose before any socket exists, for the tests of
 //! the edge's upstream errors: `nows-` answers the upgrade with a plain `200` JSON body,
-//! `throw-` makes the stub throw.
+//! `throw-` makes the stub throw. Two more make it an agent that sends less, for the tests of
+//! how the adapter degrades: `noinit-` sends no `init`, `noinflight-` leaves the turn in flight
+//! out of it ([`session::Session::join`]).
 
 mod connection;
 mod frames;

@@ -28,6 +28,11 @@ use super::{script, turn};
 use crate::session::Message;
 use crate::v2::parse_frame;
 
+/// Session id prefix for which the agent sends no `init` (an agent that does not hydrate).
+const NO_INIT_PREFIX: &str = "noinit-";
+/// Session id prefix for which the agent's `init` leaves out the turn in flight.
+const NO_IN_FLIGHT_PREFIX: &str = "noinflight-";
+
 /// A socket in the broadcast.
 struct Peer {
     conn: u32,
@@ -102,25 +107,34 @@ impl Session {
     /// Sends `socket` its `init` (the newest history, then the turn in flight as far as it got)
     /// and adds it to the broadcast, in one step. `None` when the socket cannot be sent to;
     /// else what resolves when the session lets the socket go.
+    ///
+    /// Two session id prefixes make it an agent that sends less, for the tests of how the
+    /// adapter degrades: [`NO_INIT_PREFIX`] sends no `init`, [`NO_IN_FLIGHT_PREFIX`] leaves the
+    /// turn in flight out of it.
     pub(crate) fn join(
         &self,
         conn: u32,
         socket: &WebSocket,
         session_id: &str,
     ) -> Option<oneshot::Receiver<()>> {
-        let turn = self.turn.borrow();
-        let in_flight = turn.as_ref().and_then(|live| live.message.as_ref());
-        let rows = self
-            .history
-            .recent(MAX_INIT_MESSAGES - usize::from(in_flight.is_some()))
-            .unwrap_or_else(|err| {
-                console_warn!("demo agent: could not read the history: {err}");
-                Vec::new()
-            });
-        let frame = init_frame(session_id, &rows, in_flight);
-        drop(turn);
-        socket.send_with_str(&frame).ok()?;
-        self.logs.sent(conn, &frame);
+        if !session_id.starts_with(NO_INIT_PREFIX) {
+            let turn = self.turn.borrow();
+            let in_flight = turn
+                .as_ref()
+                .and_then(|live| live.message.as_ref())
+                .filter(|_| !session_id.starts_with(NO_IN_FLIGHT_PREFIX));
+            let rows = self
+                .history
+                .recent(MAX_INIT_MESSAGES - usize::from(in_flight.is_some()))
+                .unwrap_or_else(|err| {
+                    console_warn!("demo agent: could not read the history: {err}");
+                    Vec::new()
+                });
+            let frame = init_frame(session_id, &rows, in_flight);
+            drop(turn);
+            socket.send_with_str(&frame).ok()?;
+            self.logs.sent(conn, &frame);
+        }
         let (stop, stopped) = oneshot::channel();
         self.peers.borrow_mut().push(Peer {
             conn,

@@ -36,7 +36,29 @@ pub(crate) enum Hydration {
 
 /// Reads frames until the agent's `init`, its first turn event, or [`INIT_WAIT_MS`].
 pub(crate) async fn read_init(events: &mut SocketEvents, request_id: &str) -> Hydration {
-    let mut deadline = Box::pin(Delay::from(Duration::from_millis(INIT_WAIT_MS)));
+    read_until(events, request_id, INIT_WAIT_MS, true).await
+}
+
+/// Reads frames until a turn event (`init`s are passed over) or `wait_ms`: for an agent whose
+/// `init` leaves out the turn in flight, the sign that one is running.
+pub(crate) async fn next_turn_event(
+    events: &mut SocketEvents,
+    request_id: &str,
+    wait_ms: u64,
+) -> Option<(String, String)> {
+    match read_until(events, request_id, wait_ms, false).await {
+        Hydration::TurnEvent { frame, turn_id } => Some((frame, turn_id)),
+        Hydration::Init(_) | Hydration::Unknown => None,
+    }
+}
+
+async fn read_until(
+    events: &mut SocketEvents,
+    request_id: &str,
+    wait_ms: u64,
+    want_init: bool,
+) -> Hydration {
+    let mut deadline = Box::pin(Delay::from(Duration::from_millis(wait_ms)));
     loop {
         let text = match select(events.next(), deadline.as_mut()).await {
             Either::Left((Some(SocketEvent::Text(text)), _)) => text,
@@ -45,11 +67,13 @@ pub(crate) async fn read_init(events: &mut SocketEvents, request_id: &str) -> Hy
                 return Hydration::Unknown
             }
             Either::Right(_) => {
-                console_warn!("request {request_id}: no init from the agent in time");
+                if want_init {
+                    console_warn!("request {request_id}: no init from the agent in time");
+                }
                 return Hydration::Unknown;
             }
         };
-        if frame_type(&text).is_ok_and(|kind| kind == INIT) {
+        if want_init && frame_type(&text).is_ok_and(|kind| kind == INIT) {
             match parse_init(&text) {
                 Ok(init) => {
                     if init.skipped > 0 {

@@ -15,7 +15,7 @@ use worker::{Context, Env, Request, Response, WebSocket};
 use super::errors::json_response;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
-use super::hydrate::{read_init, Hydration};
+use super::hydrate::{next_turn_event, read_init, Hydration};
 use super::pump::AbortRule;
 use super::stream::{now_ms, start, Plan, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
@@ -56,11 +56,24 @@ pub(crate) async fn resume(
     exchange: &mut Exchange,
     streaming: &mut bool,
 ) -> worker::Result<Response> {
-    let (agent, hydration) = or_answer!(open(&req, env, config, session_id, exchange).await);
+    let (mut agent, hydration) = or_answer!(open(&req, env, config, session_id, exchange).await);
     let mut opening = Vec::new();
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
             Some(message) => (TurnStream::resume(message, now_ms, &mut opening), None),
+            None if config.resume_wait_ms > 0 => {
+                // An agent whose `init` may leave out the turn in flight: a turn event within
+                // the wait shows one runs, and the stream follows it from now on.
+                let request_id = exchange.request_id().to_owned();
+                let wait = config.resume_wait_ms;
+                match next_turn_event(&mut agent.events, &request_id, wait).await {
+                    Some((frame, turn_id)) => (
+                        TurnStream::continuing(&turn_id, turn_id.clone(), now_ms, &mut opening),
+                        Some(frame),
+                    ),
+                    None => return nothing_to_resume(&agent.socket, exchange),
+                }
+            }
             None => return nothing_to_resume(&agent.socket, exchange),
         },
         // An agent without `init`: the turn from now on, as a message of its own.
