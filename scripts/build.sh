@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Builds the worker into build/ (build/index.js + the wasm) with `worker-build --release`, offline:
-# worker-build would otherwise download wasm-bindgen, wasm-opt and esbuild, so it is pointed at
-# the ones scripts/ensure-tools.sh installed (its *_BIN overrides).
+# Builds the chat panel into build/public/widget.js (scripts/build-widget.mjs, esbuild: well
+# under a second, so every time), then the worker into build/ (build/index.js + the wasm) with
+# `worker-build --release`, offline: worker-build would otherwise download wasm-bindgen, wasm-opt
+# and esbuild, so it is pointed at the ones scripts/ensure-tools.sh installed (its *_BIN
+# overrides).
 #
-# Incremental: the build is skipped when no input changed since the last successful one. The
-# inputs are every file under src/, Cargo.toml, Cargo.lock and this script; their hash is kept in
-# build/.inputs.sha256. `FORCE_BUILD=1` builds anyway.
+# Incremental: the worker's build is skipped when no input changed since the last successful
+# one. The inputs are every file under src/, Cargo.toml, Cargo.lock and this script; their hash is
+# kept in build/.inputs.sha256. `FORCE_BUILD=1` builds anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+node scripts/build-widget.mjs
 
 stamp=build/.inputs.sha256
 inputs_hash() {

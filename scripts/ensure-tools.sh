@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing the worker needs, each piece only when it is missing:
 # the wasm32 Rust target, worker-build, the wasm-bindgen CLI of the version Cargo.lock pins,
-# and the npm packages of package-lock.json (wrangler, miniflare, binaryen's wasm-opt, esbuild,
-# the AI SDK majors the tests run). Safe to run again and again; a second run does nothing.
+# the npm packages of package-lock.json (wrangler, miniflare, binaryen's wasm-opt, esbuild,
+# the AI SDK majors the tests run, the chat panel's libraries, playwright-core), and Debian's
+# Chromium for the browser tests. Safe to run again and again; a second run does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,4 +65,20 @@ stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ ! -x node_modules/.bin/wrangler ]; then
   say "installing npm packages (npm ci)"
   npm ci --no-audit --no-fund
+fi
+
+# 7. Chromium for the browser tests (tests/browser/): Debian's package, driven by playwright-core,
+# which never downloads a browser of its own. CHROMIUM_PATH points the tests at another build.
+# Only the tests need it: without root, this says what to do and goes on (npm start still works).
+chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing chromium (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    say "WARNING: $chromium is missing, and only root can install it with apt-get here."
+    say "The browser tests (npm test) need it: run 'sudo apt-get install -y chromium', or set"
+    say "CHROMIUM_PATH to a Chromium or Chrome binary."
+  fi
 fi

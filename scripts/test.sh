@@ -26,5 +26,7 @@ step "AI SDK conformance (tests/sdk)"
 node --test tests/sdk/
 step "end to end in workerd (tests/e2e)"
 node --test tests/e2e/
+step "the chat panel in headless Chromium (tests/browser)"
+node --test tests/browser/
 step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
 node tests/reliability/run.mjs --quick

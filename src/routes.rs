@@ -20,6 +20,8 @@ pub enum Route<'a> {
     /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
     /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
     DemoLog { session: &'a str, log: &'static str },
+    /// `/`: the playground page (the chat panel with the demo agent).
+    Playground,
     /// Anything else.
     NotFound,
 }
@@ -29,6 +31,7 @@ impl<'a> Route<'a> {
     pub fn match_path(path: &'a str) -> Self {
         let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         match segments.as_slice() {
+            [""] => Route::Playground,
             ["api", "sessions", session, "chat"] => Route::Chat { session },
             ["api", "sessions", session, "chat", "stop"] => Route::Stop { session },
             ["api", "sessions", session, "chat", chat, "stream"] if !chat.is_empty() => {
@@ -59,7 +62,7 @@ impl<'a> Route<'a> {
         match self {
             Route::Chat { .. } | Route::Stop { .. } => "POST, OPTIONS",
             Route::Resume { .. } | Route::Messages { .. } => "GET, OPTIONS",
-            Route::DemoLog { .. } => "GET",
+            Route::DemoLog { .. } | Route::Playground => "GET",
             Route::NotFound => "",
         }
     }
@@ -72,7 +75,7 @@ impl<'a> Route<'a> {
             | Route::Resume { session, .. }
             | Route::Messages { session }
             | Route::DemoLog { session, .. } => Some(session),
-            Route::NotFound => None,
+            Route::Playground | Route::NotFound => None,
         }
     }
 }
@@ -137,9 +140,10 @@ mod tests {
         assert_eq!(Route::Messages { session: "s" }.allow(), "GET, OPTIONS");
         assert_eq!(Route::Stop { session: "s" }.session(), Some("s"));
         assert_eq!(Route::match_path("/demo/sessions/x/other"), Route::NotFound);
+        assert_eq!(Route::match_path("/"), Route::Playground);
+        assert_eq!(Route::Playground.allow(), "GET");
         for other in [
-            "/",
-            "",
+            "/index.html",
             "/api/sessions//chat/x",
             "/api/sessions/s/chat/",
             "/api/sessions/s/chat//stream",

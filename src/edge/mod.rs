@@ -5,6 +5,8 @@
 //!   `GET /api/sessions/:id/messages` ([`session_routes`]): resume, stop and history.
 //! * `OPTIONS` on any of these: the CORS preflight.
 //! * `GET /demo/sessions/:id/received|sent|connections` ([`demo_routes`]): the demo agent's logs.
+//! * `GET /` ([`playground`]): the chat panel's playground page, with the demo agent only.
+//!   (`GET /widget.js`, the panel itself, is a static asset: it never reaches the worker.)
 //! * anything else: a JSON 404; a known path with another method: a JSON 405 with `Allow`.
 //!
 //! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
@@ -13,10 +15,12 @@ mod chat;
 mod client;
 pub(crate) mod config;
 mod demo_routes;
+mod drain;
 pub(crate) mod errors;
 mod exchange;
 mod guard;
 mod hydrate;
+mod playground;
 mod pump;
 mod session_routes;
 pub(crate) mod socket;
@@ -29,6 +33,10 @@ use crate::config::Config;
 use crate::routes::Route;
 use exchange::Exchange;
 
+/// How much of an unread body is drained when the settings did not load: the default
+/// `MAX_BODY_BYTES`.
+const DRAIN_DEFAULT_BYTES: usize = 4 * 1024 * 1024;
+
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
@@ -39,6 +47,8 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
     let path = req.path();
     let mut exchange = Exchange::new(req.method().as_ref(), &path);
     let origin = req.headers().get("origin").ok().flatten();
+    // The same JS request (not a copy of its body): what is left unread is drained below.
+    let raw = Clone::clone(req.inner());
     let config = config::load(&env);
     let mut streaming = false;
     let answer = match &config {
@@ -68,6 +78,12 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
             exchange.error(500, "internal_error", "Something went wrong on our side.")?
         }
     };
+    if !streaming {
+        let limit = config
+            .as_ref()
+            .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
+        drain::drain(&raw, limit).await;
+    }
     let headers = response.headers_mut();
     headers.set("x-request-id", exchange.request_id())?;
     if let Ok(config) = &config {
@@ -131,7 +147,10 @@ async fn dispatch(
         Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
             demo_routes::forward(env, session, log, exchange).await
         }
-        Route::DemoLog { .. } if !config.demo_agent => {
+        Route::Playground if config.demo_agent && method == Method::Get => {
+            playground::page(exchange)
+        }
+        Route::DemoLog { .. } | Route::Playground if !config.demo_agent => {
             exchange.error(404, "not_found", errors::NOT_FOUND)
         }
         route => {

@@ -1,0 +1,83 @@
+// Shared by the browser tests: Debian's Chromium (scripts/ensure-tools.sh installs it), headless,
+// offline, with a fresh profile, driven by playwright-core; and the panel's accessible parts.
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Starts Chromium with a profile of its own. Returns { context, newPage, close }; every page
+ * collects its uncaught errors in `page.errors`.
+ */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's chromium (as root: apt-get install -y chromium, ` +
+        "which scripts/ensure-tools.sh does) or set CHROMIUM_PATH",
+    );
+  }
+  const profile = mkdtempSync(path.join(os.tmpdir(), "session-agent-chat-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1100, height: 720 },
+  });
+  return {
+    context,
+    async newPage() {
+      const page = await context.newPage();
+      page.errors = [];
+      page.on("pageerror", (error) => page.errors.push(error));
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The panel's controls, by the accessible names a screen reader hears. */
+export function panel(page) {
+  return {
+    message: page.getByRole("textbox", { name: "Message" }),
+    send: page.getByRole("button", { name: "Send" }),
+    stop: page.getByRole("button", { name: "Stop" }),
+    /** The agent's messages (the user's are .message.user). */
+    answers: page.locator(".message.assistant"),
+    tools: page.locator("details.tool"),
+    question: page.getByRole("group", { name: "Question from the agent" }),
+  };
+}
+
+/** Types `text` into the message box and sends it with the Send button. */
+export async function sendPrompt(page, text) {
+  const { message, send } = panel(page);
+  await message.fill(text);
+  await send.click();
+}
+
+/** Resolves once `check()` returns true (polled every 25 ms), or fails after `ms`. */
+export async function until(check, what, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Text with runs of white space made one space, trimmed: what a reader sees, as a string. */
+export const squashed = (text) => text.replace(/\s+/g, " ").trim();

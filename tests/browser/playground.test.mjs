@@ -1,0 +1,169 @@
+// The playground (GET /) in headless Chromium against the worker and its demo agent: a prompt's
+// streamed answer and tool card, Stop mid-turn, a question answered with a button, a reload
+// mid-turn that resumes, and the trace mode switch.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startWorker, sessionId, demoLog, sleep } from "../e2e/harness.mjs";
+import { launchBrowser, panel, sendPrompt, until, squashed } from "./browser.mjs";
+
+let worker;
+let browser;
+before(async () => {
+  worker = await startWorker();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await worker?.dispose();
+});
+
+/** The playground on a session of its own, its history loaded. */
+async function openPlayground(label) {
+  const session = sessionId(label);
+  const page = await browser.newPage();
+  await page.goto(`${worker.base}/?session=${session}`);
+  await panel(page).message.waitFor();
+  return { page, session };
+}
+
+const frames = async (session, log) => (await demoLog(worker.base, session, log)).map((e) => e.frame);
+
+/** The text the demo agent streamed in a session, deltas joined. */
+async function streamedText(session) {
+  return (await frames(session, "sent"))
+    .filter((f) => f.type === "message.part.text-delta")
+    .map((f) => f.delta)
+    .join("");
+}
+
+/** In the page: the panel's status line, its answers' text and whether a turn runs, at once. */
+function sampleTurn() {
+  const root = document.querySelector("session-agent-chat").shadowRoot;
+  return {
+    status: root.querySelector(".status")?.textContent ?? null,
+    text: [...root.querySelectorAll(".message.assistant .markdown")].map((e) => e.textContent).join(""),
+    running: [...root.querySelectorAll("button")].some((b) => b.textContent === "Stop"),
+  };
+}
+
+const answerText = async (page, i = 0) => squashed(await panel(page).answers.nth(i).locator(".markdown").allInnerTexts().then((t) => t.join(" ")));
+
+describe("playground", () => {
+  test("GET / serves the page, with a strict content security policy", async () => {
+    const response = await fetch(`${worker.base}/`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type"), /^text\/html/);
+    assert.match(response.headers.get("content-security-policy"), /script-src 'self'/);
+    assert.match(await response.text(), /<script src="\/widget\.js" data-mount="#chat"/);
+  });
+
+  test("without the demo agent there is no playground, but the widget is served", async () => {
+    const off = await startWorker({ vars: { DEMO_AGENT: "off" } });
+    try {
+      const page = await fetch(`${off.base}/`);
+      assert.equal(page.status, 404);
+      assert.equal((await page.json()).error.code, "not_found");
+      const widget = await fetch(`${off.base}/widget.js`);
+      assert.equal(widget.status, 200);
+      assert.match(widget.headers.get("content-type"), /javascript/);
+      assert.ok((await widget.text()).length > 10_000);
+    } finally {
+      await off.dispose();
+    }
+  });
+
+  test("a prompt shows the status line, then the answer as it streams, complete, and a finished tool card", async () => {
+    const { page, session } = await openPlayground("pg-answer");
+    const { answers, tools } = panel(page);
+    await sendPrompt(page, "What can you do?");
+    // Sampled all through the turn: the status line, the answer's text, whether Stop shows.
+    const samples = [];
+    await until(async () => {
+      samples.push(await page.evaluate(sampleTurn));
+      return !samples.at(-1).running && samples.at(-1).text.length > 0;
+    }, "the end of the turn", 20_000);
+    const statuses = new Set(samples.map((s) => s.status).filter(Boolean));
+    assert.ok(statuses.has("Thinking…") && statuses.has("Running search_docs…"), [...statuses].join(", "));
+    assert.ok(samples.some((s) => s.running && s.text.length > 0), "part of the answer shows while the turn runs");
+    assert.deepEqual(samples.filter((s) => s.text.length > 0 && s.status), [], "the status line goes when text streams");
+    assert.equal(await answers.count(), 1);
+    assert.equal(await answerText(page), squashed(await streamedText(session)));
+    assert.equal(await tools.count(), 1);
+    assert.equal(squashed(await tools.first().locator("summary").innerText()).toLowerCase(), "search_docs done");
+    // The finish chunk's metadata, under the answer.
+    assert.match(await answers.first().locator(".summary").innerText(), /^Worked for (\d+ ms|\d+\.\d s) · 1 tool$/);
+    // Collapsed in the normal trace mode; its input is there when opened.
+    assert.equal(await tools.first().getAttribute("open"), null);
+    await tools.first().locator("summary").click();
+    assert.match(await tools.first().locator("pre").first().innerText(), /What can you do\?/);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("Stop mid-turn ends the turn and the agent receives exactly one abort", async () => {
+    const { page, session } = await openPlayground("pg-stop");
+    const { stop, send } = panel(page);
+    await sendPrompt(page, "/slow 100 100");
+    await until(async () => (await answerText(page)).includes("w3"), "the first words");
+    await stop.click();
+    await send.waitFor({ timeout: 5_000 });
+    const shown = await answerText(page);
+    await sleep(700);
+    assert.equal(await answerText(page), shown, "no word after the stop");
+    assert.ok(!shown.includes("w100"), shown);
+    const aborts = (await frames(session, "received")).filter((f) => f.type === "abort");
+    assert.equal(aborts.length, 1, JSON.stringify(aborts));
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("/ask shows the options as buttons; clicking yes answers the agent", async () => {
+    const { page, session } = await openPlayground("pg-ask");
+    const { question, send } = panel(page);
+    await sendPrompt(page, "/ask Deploy now?");
+    await question.getByText("Deploy now?").waitFor();
+    await send.waitFor();
+    const options = question.getByRole("button");
+    assert.deepEqual(await options.allInnerTexts(), ["yes", "no"]);
+    await question.getByRole("button", { name: "yes" }).click();
+    await page.getByText("You answered: yes.").waitFor();
+    await send.waitFor();
+    assert.equal(await options.count(), 0, "an answered question has no buttons");
+    const answers = (await frames(session, "received")).filter((f) => f.type === "answer");
+    assert.deepEqual(answers.map((f) => f.answer), ["yes"]);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a reload mid-turn resumes to the complete answer, no part twice", async () => {
+    const { page } = await openPlayground("pg-reload");
+    const { send, answers } = panel(page);
+    await sendPrompt(page, "/slow 30 100");
+    await until(async () => (await answerText(page)).includes("w5"), "the first words");
+    await page.reload();
+    await until(async () => (await answerText(page).catch(() => "")).includes("w30"), "the last word");
+    await send.waitFor();
+    const words = Array.from({ length: 30 }, (_, i) => `w${i + 1}`).join(" ");
+    assert.equal(await page.locator(".message.user").count(), 1);
+    assert.equal(await answers.count(), 1);
+    assert.equal(await answers.first().locator(".markdown").count(), 1);
+    assert.equal(await answerText(page), words);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the trace mode: minimal hides the tool card, verbose opens it, the choice survives a reload", async () => {
+    const { page } = await openPlayground("pg-trace");
+    const { tools, send } = panel(page);
+    const trace = page.getByRole("combobox", { name: "Trace" });
+    await sendPrompt(page, "Show me a tool");
+    await send.waitFor({ timeout: 20_000 });
+    await until(async () => (await tools.count()) === 1, "the tool card");
+    await trace.selectOption("minimal");
+    assert.equal(await tools.count(), 0);
+    await trace.selectOption("full");
+    assert.equal(await tools.first().getAttribute("open"), "");
+    await page.reload();
+    await tools.first().waitFor();
+    assert.equal(await trace.inputValue(), "full");
+    assert.equal(await tools.first().getAttribute("open"), "");
+    await trace.selectOption("normal");
+    assert.deepEqual(page.errors, []);
+  });
+});

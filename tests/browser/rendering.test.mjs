@@ -1,0 +1,183 @@
+// What the panel makes of a stream, whatever agent sent it: the chat POST is answered here with
+// a fixed UI message stream (the worker still serves the page, history and resume). Markdown is
+// sanitised, reasoning collapsed, a failed tool shows its error, the finish metadata becomes
+// "Worked for …", an error gets a Retry, a question without options a free-text answer, every
+// request carries the trace mode and onDisconnect "detach", and on load the history and a
+// resumed turn show each message once.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startWorker, sessionId } from "../e2e/harness.mjs";
+import { launchBrowser, panel, sendPrompt, squashed } from "./browser.mjs";
+
+let worker;
+let browser;
+before(async () => {
+  worker = await startWorker();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await worker?.dispose();
+});
+
+const tool = { toolCallId: "c1", toolName: "grep", providerExecuted: true, dynamic: true };
+const HOSTILE_TEXT =
+  '**Bold** <img src="x" onerror="window.__xss = 1"><script>window.__xss = 2</script> ' +
+  "[bad](javascript:window.__xss=3) [docs](https://example.com/docs)";
+
+const STREAMS = {
+  full: [
+    { type: "start", messageId: "m-full", messageMetadata: { turnId: "t1", createdAt: 1 } },
+    { type: "start-step" },
+    { type: "reasoning-start", id: "r1" },
+    { type: "reasoning-delta", id: "r1", delta: "Let me look." },
+    { type: "reasoning-end", id: "r1" },
+    { type: "tool-input-start", ...tool },
+    { type: "tool-input-available", ...tool, input: { pattern: "todo" } },
+    { type: "tool-output-error", toolCallId: "c1", errorText: "no such file", providerExecuted: true, dynamic: true },
+    { type: "text-start", id: "x1" },
+    { type: "text-delta", id: "x1", delta: HOSTILE_TEXT },
+    { type: "text-end", id: "x1" },
+    { type: "finish-step" },
+    { type: "finish", messageMetadata: { turnId: "t1", durationMs: 12_300, toolCalls: 3, toolErrors: 1 } },
+  ],
+  error: [
+    { type: "start", messageId: "m-error" },
+    { type: "start-step" },
+    { type: "finish-step" },
+    { type: "error", errorText: "rate limited" },
+    { type: "finish" },
+  ],
+  question: [
+    { type: "start", messageId: "m-question" },
+    { type: "start-step" },
+    { type: "data-question", id: "q1", data: { questionId: "q1", text: "Which branch?" } },
+    { type: "finish-step" },
+    { type: "finish" },
+  ],
+  thanks: [
+    { type: "start", messageId: "m-thanks" },
+    { type: "start-step" },
+    { type: "text-start", id: "x1" },
+    { type: "text-delta", id: "x1", delta: "Thanks." },
+    { type: "text-end", id: "x1" },
+    { type: "finish-step" },
+    { type: "finish" },
+  ],
+};
+
+/**
+ * The playground, its chat POSTs answered with `streams` in turn. Returns { page, bodies }:
+ * the JSON body of each POST.
+ */
+async function playgroundWith(streams) {
+  const page = await browser.newPage();
+  // Every test starts in the default trace mode, whatever an earlier one chose.
+  await page.addInitScript(() => localStorage.removeItem("session-agent-chat:trace"));
+  const bodies = [];
+  await page.route(/\/api\/sessions\/[^/]+\/chat$/, (route) => {
+    bodies.push(route.request().postDataJSON());
+    const chunks = STREAMS[streams[bodies.length - 1]];
+    route.fulfill({
+      status: 200,
+      headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
+      body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
+    });
+  });
+  await page.goto(`${worker.base}/?session=${sessionId("render")}`);
+  await panel(page).message.waitFor();
+  return { page, bodies };
+}
+
+describe("rendering", () => {
+  test("Markdown is rendered and sanitised; reasoning collapsed; a failed tool and the work summary", async () => {
+    const { page, bodies } = await playgroundWith(["full"]);
+    await sendPrompt(page, "Find the TODOs");
+    const answer = panel(page).answers.first();
+    await answer.locator(".summary").waitFor();
+    assert.equal(await answer.locator(".markdown strong").innerText(), "Bold");
+    const markup = await answer.locator(".markdown").innerHTML();
+    assert.doesNotMatch(markup, /onerror|<script|javascript:/i, markup);
+    assert.equal(await page.evaluate(() => window.__xss), undefined);
+    const link = answer.locator(".markdown a", { hasText: "docs" });
+    assert.equal(await link.getAttribute("href"), "https://example.com/docs");
+    assert.equal(await link.getAttribute("target"), "_blank");
+    assert.equal(await link.getAttribute("rel"), "noopener noreferrer");
+
+    const reasoning = answer.locator("details.reasoning");
+    assert.equal(await reasoning.getAttribute("open"), null);
+    assert.equal(await reasoning.locator("summary").innerText(), "Reasoning");
+    const card = answer.locator("details.tool");
+    assert.equal(squashed(await card.locator("summary").innerText()).toLowerCase(), "grep failed no such file");
+    assert.equal(await answer.locator(".summary").innerText(), "Worked for 12 s · 3 tools · 1 failed");
+
+    assert.equal(bodies[0].onDisconnect, "detach");
+    assert.equal(bodies[0].trace, "normal");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("an error shows as a line with Retry, which sends the message again", async () => {
+    const { page, bodies } = await playgroundWith(["error", "thanks"]);
+    await page.getByRole("combobox", { name: "Trace" }).selectOption("minimal");
+    await sendPrompt(page, "Hello");
+    const alert = page.getByRole("alert");
+    await alert.getByText("rate limited").waitFor();
+    await alert.getByRole("button", { name: "Retry" }).click();
+    await page.getByText("Thanks.").waitFor();
+    assert.equal(await alert.count(), 0);
+    assert.deepEqual(
+      bodies.map((b) => [b.trace, b.messages.at(-1).role, b.messages.at(-1).parts.at(-1).text]),
+      [
+        ["minimal", "user", "Hello"],
+        ["minimal", "user", "Hello"],
+      ],
+    );
+  });
+
+  test("a question without options takes a free-text answer, sent as a data-answer part", async () => {
+    const { page, bodies } = await playgroundWith(["question", "thanks"]);
+    await sendPrompt(page, "Deploy");
+    const question = panel(page).question;
+    await question.getByText("Which branch?").waitFor();
+    await question.getByRole("textbox", { name: "Answer" }).fill("main");
+    await question.getByRole("button", { name: "Answer" }).click();
+    await page.getByText("Thanks.").waitFor();
+    assert.deepEqual(bodies[1].messages.at(-1).parts, [
+      { type: "text", text: "main" },
+      { type: "data-answer", data: { questionId: "q1", answer: "main" } },
+    ]);
+    assert.equal(await question.getByRole("textbox", { name: "Answer" }).count(), 0);
+  });
+
+  test("on load, the history then the resumed turn in flight, each message once", async () => {
+    const page = await browser.newPage();
+    const user = (id, text) => ({ id, role: "user", parts: [{ type: "text", text }] });
+    const history = [
+      user("u1", "Hi"),
+      { id: "a1", role: "assistant", parts: [{ type: "text", text: "Hello." }] },
+      user("u2", "Count"),
+    ];
+    const replay = [
+      { type: "start", messageId: "t2" },
+      { type: "start-step" },
+      { type: "text-start", id: "x1" },
+      { type: "text-delta", id: "x1", delta: "one two" },
+      { type: "text-end", id: "x1" },
+      { type: "finish-step" },
+      { type: "finish" },
+    ];
+    await page.route(/\/api\/sessions\/[^/]+\/messages$/, (route) => route.fulfill({ json: history }));
+    await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream$/, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
+        body: replay.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
+      }),
+    );
+    await page.goto(`${worker.base}/?session=${sessionId("render-resume")}`);
+    await page.getByText("one two").waitFor();
+    await panel(page).send.waitFor();
+    const shown = await page.locator(".message").allInnerTexts();
+    assert.deepEqual(shown.map(squashed), ["Hi", "Hello.", "Count", "one two"]);
+  });
+});

@@ -1,0 +1,91 @@
+// The conversation of one session through the AI SDK's useChat: the messages, the status
+// line, errors with a Retry, answers to questions, Stop, and resume of a turn in flight.
+import { useEffect, useMemo, useRef } from "preact/hooks";
+import { useChat } from "@ai-sdk/react";
+import { chatTransport, readableError, stopTurn } from "./api.js";
+import { useStatusLine } from "./status.js";
+import { MessageView } from "./MessageView.jsx";
+import { Composer } from "./Composer.jsx";
+
+/** `history`: the session's finished messages, loaded before the chat starts (see Panel). */
+export function Conversation({ config, history, trace }) {
+  const traceNow = useRef(trace);
+  traceNow.current = trace;
+  const transport = useMemo(() => chatTransport(config, () => traceNow.current), [config]);
+  const status = useStatusLine();
+  const chat = useChat({
+    id: config.session,
+    messages: history,
+    resume: true,
+    transport,
+    onData: status.onData,
+    experimental_throttle: 50,
+  });
+  const busy = chat.status === "submitted" || chat.status === "streaming";
+  const line = status.line(chat.messages, busy);
+
+  const send = (message) => {
+    status.reset();
+    chat.sendMessage(message);
+  };
+  const answer = (questionId, value) =>
+    send({
+      parts: [
+        { type: "text", text: value },
+        { type: "data-answer", data: { questionId, answer: value } },
+      ],
+    });
+  const stop = async () => {
+    try {
+      await stopTurn(config);
+    } catch {
+      // The worker is unreachable: closing this client's stream is all that can be done.
+    }
+    chat.stop();
+  };
+  const retry = () => {
+    status.reset();
+    chat.regenerate();
+  };
+
+  const list = useRef(null);
+  const pinned = useRef(true);
+  useEffect(() => {
+    if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
+  });
+  const onScroll = () => {
+    const el = list.current;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+
+  return (
+    <div class="conversation">
+      <div class="messages" ref={list} onScroll={onScroll} role="log" aria-live="polite">
+        {chat.messages.length === 0 && <p class="empty">Ask the agent anything.</p>}
+        {chat.messages.map((message, i) => (
+          <MessageView
+            key={message.id}
+            message={message}
+            trace={trace}
+            waiting={!busy && i === chat.messages.length - 1}
+            onAnswer={answer}
+          />
+        ))}
+        {line && (
+          <p class="status" role="status">
+            {line}
+          </p>
+        )}
+        {chat.error && (
+          <div class="error" role="alert">
+            <span>{readableError(chat.error)}</span>
+            <button type="button" onClick={retry}>
+              Retry
+            </button>
+          </div>
+        )}
+      </div>
+      <Composer busy={busy} onSend={(text) => send({ text })} onStop={stop} />
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+// One message of the conversation. The user's: its text. The agent's: its parts in order —
+// Markdown text; reasoning and tool cards (hidden in the minimal trace mode, collapsed in the
+// normal one, open in the verbose one); questions —
+// and, once finished, how long it worked.
+import { Markdown } from "./Markdown.jsx";
+import { ToolCard } from "./ToolCard.jsx";
+import { QuestionCard } from "./QuestionCard.jsx";
+import { workSummary } from "./summary.js";
+
+function UserMessage({ message }) {
+  const text = message.parts
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+  const files = message.parts.filter((part) => part.type === "file");
+  return (
+    <div class="message user">
+      <div class="bubble">
+        {text}
+        {files.map((file, i) => (
+          <div class="file" key={i}>
+            {file.filename ?? file.mediaType}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function AssistantPart({ part, trace, questionPending, onAnswer }) {
+  switch (part.type) {
+    case "text":
+      return <Markdown text={part.text} />;
+    case "reasoning":
+      return trace === "minimal" || !part.text ? null : (
+        <details class="reasoning" open={trace === "full"}>
+          <summary>Reasoning</summary>
+          <p>{part.text}</p>
+        </details>
+      );
+    case "dynamic-tool":
+      return trace === "minimal" ? null : <ToolCard part={part} expanded={trace === "full"} />;
+    case "data-question":
+      return (
+        <QuestionCard
+          question={part.data}
+          pending={questionPending && part.data.answer === undefined}
+          onAnswer={onAnswer}
+        />
+      );
+    default:
+      return null;
+  }
+}
+
+/**
+ * `waiting`: this is the last message and no request runs, so its unanswered question waits
+ * for the reader.
+ */
+export function MessageView({ message, trace, waiting, onAnswer }) {
+  if (message.role === "user") return <UserMessage message={message} />;
+  const summary = workSummary(message.metadata);
+  return (
+    <div class="message assistant">
+      {message.parts.map((part, i) => (
+        <AssistantPart key={i} part={part} trace={trace} questionPending={waiting} onAnswer={onAnswer} />
+      ))}
+      {summary && <p class="summary">{summary}</p>}
+    </div>
+  );
+}

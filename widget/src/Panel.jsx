@@ -1,0 +1,57 @@
+// The chat panel: a header (title, trace mode, close) over the conversation, which starts once
+// the session's history is loaded, so a reload shows the past turns and resumes the one in flight.
+import { useEffect, useState } from "preact/hooks";
+import { loadHistory, readableError } from "./api.js";
+import { TRACE_MODES, useTraceMode } from "./trace.js";
+import { Conversation } from "./Conversation.jsx";
+
+function useHistory(config) {
+  const [state, setState] = useState({ loading: true });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState({ loading: true });
+    loadHistory(config).then(
+      (messages) => current && setState({ messages }),
+      (error) => current && setState({ error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [config, attempt]);
+  return { ...state, retry: () => setAttempt((n) => n + 1) };
+}
+
+export function Panel({ config, onClose }) {
+  const [trace, setTrace] = useTraceMode(config.trace);
+  const history = useHistory(config);
+  return (
+    <section class="panel" aria-label={config.title}>
+      <header>
+        <h2>{config.title}</h2>
+        <select aria-label="Trace" value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
+          {TRACE_MODES.map(([mode, label]) => (
+            <option key={mode} value={mode}>
+              {label}
+            </option>
+          ))}
+        </select>
+        {onClose && (
+          <button type="button" class="close" aria-label="Close chat" onClick={onClose}>
+            ×
+          </button>
+        )}
+      </header>
+      {history.messages && <Conversation config={config} history={history.messages} trace={trace} />}
+      {history.loading && <p class="loading">Loading the conversation…</p>}
+      {history.error && (
+        <div class="error" role="alert">
+          <span>Could not load the conversation: {readableError(history.error)}</span>
+          <button type="button" onClick={history.retry}>
+            Retry
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+// One card per tool call (a `dynamic-tool` part): its name and state, and its input and output
+// as formatted JSON, collapsed unless the trace mode is verbose. A failed tool shows its error.
+const STATES = {
+  "input-streaming": "pending",
+  "input-available": "running",
+  "output-available": "done",
+  "output-error": "failed",
+};
+
+function json(value) {
+  return JSON.stringify(value, null, 2) ?? "undefined";
+}
+
+export function ToolCard({ part, expanded }) {
+  const state = STATES[part.state] ?? part.state;
+  return (
+    <details class={`tool tool-${state}`} open={expanded}>
+      <summary>
+        <span class="tool-name">{part.toolName}</span>
+        <span class="tool-state">{state}</span>
+        {part.state === "output-error" && <span class="tool-error">{part.errorText}</span>}
+      </summary>
+      {part.input !== undefined && (
+        <section>
+          <h4>Input</h4>
+          <pre>{json(part.input)}</pre>
+        </section>
+      )}
+      {part.state === "output-available" && (
+        <section>
+          <h4>Output</h4>
+          <pre>{json(part.output)}</pre>
+        </section>
+      )}
+    </details>
+  );
+}
