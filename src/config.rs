@@ -7,6 +7,7 @@
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
 use crate::request::{Limits, OnDisconnect};
+use crate::trace::{Trace, TraceMode, DEFAULT_MAX_TOOL_JSON_CHARS};
 
 /// Default path of the WebSocket request to the Durable Object (`session-agent.md`).
 pub const DEFAULT_AGENT_PATH: &str = "/ws";
@@ -42,6 +43,9 @@ pub struct Config {
     /// For an agent whose `init` leaves out the turn in flight: how long a resume waits for a
     /// turn event before it answers 204 (`RESUME_WAIT_MS`; 0: it does not wait).
     pub resume_wait_ms: u64,
+    /// The trace mode of a stream whose request names none (`TRACE`), and the tool JSON limit
+    /// of `normal` (`MAX_TOOL_JSON_CHARS`).
+    pub trace: Trace,
 }
 
 /// A setting that cannot be used.
@@ -89,6 +93,12 @@ impl Config {
                 ConfigError("ON_DISCONNECT must be \"abort\" or \"detach\"".into())
             })?,
         };
+        let trace_mode = match var("TRACE").as_deref().map(str::trim) {
+            None | Some("") => TraceMode::default(),
+            Some(value) => TraceMode::parse(value).ok_or_else(|| {
+                ConfigError("TRACE must be \"minimal\", \"normal\" or \"full\"".into())
+            })?,
+        };
         let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
         if !agent_path.starts_with('/') {
             return Err(ConfigError("AGENT_PATH must start with /".into()));
@@ -110,6 +120,10 @@ impl Config {
             agent_path,
             demo_agent,
             on_disconnect,
+            trace: Trace {
+                mode: trace_mode,
+                max_tool_json_chars: size("MAX_TOOL_JSON_CHARS", DEFAULT_MAX_TOOL_JSON_CHARS)?,
+            },
             resume_wait_ms: match var("RESUME_WAIT_MS").as_deref().map(str::trim) {
                 None | Some("0") => DEFAULT_RESUME_WAIT_MS,
                 Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,
@@ -143,6 +157,7 @@ mod tests {
         assert!(!c.demo_agent);
         assert_eq!(c.on_disconnect, OnDisconnect::Abort);
         assert_eq!(c.resume_wait_ms, 0);
+        assert_eq!(c.trace, Trace::default());
         assert!(!c.origins.allows("https://a.example"));
     }
 
@@ -162,8 +177,17 @@ mod tests {
             ("DEMO_AGENT", "on"),
             ("ON_DISCONNECT", "detach"),
             ("RESUME_WAIT_MS", "1500"),
+            ("TRACE", "minimal"),
+            ("MAX_TOOL_JSON_CHARS", "99"),
         ])
         .unwrap();
+        assert_eq!(
+            c.trace,
+            Trace {
+                mode: TraceMode::Minimal,
+                max_tool_json_chars: 99
+            }
+        );
         assert_eq!(c.resume_wait_ms, 1500);
         assert_eq!(c.on_disconnect, OnDisconnect::Detach);
         assert_eq!(c.auth, AuthMode::Token { secret: "s".into() });
@@ -197,6 +221,8 @@ mod tests {
             ("DEMO_AGENT", "yes"),
             ("ON_DISCONNECT", "ignore"),
             ("RESUME_WAIT_MS", "soon"),
+            ("TRACE", "verbose"),
+            ("MAX_TOOL_JSON_CHARS", "0"),
             ("AGENT_PATH", "ws"),
             ("AUTH_MODE", "jwt"),
             ("AUTH_MODE", "open"),

@@ -5,8 +5,8 @@
 //! * **A pure core** (every module below except `edge` and `demo`): the V2 frames the
 //!   agent sends ([`v2`]), the AI SDK UI message chunks the client reads ([`ui`]), the
 //!   [`translator`] state machine between them, the [`sse`] encoding, the AI SDK request
-//!   body parser ([`request`]) and [`turn_stream`], which ties them into "frames in,
-//!   response bytes out". No `worker::` type appears in it; it compiles natively and is
+//!   body parser ([`request`]), the [`trace`] modes and [`turn_stream`], which ties them into
+//!   "frames in, response bytes out". No `worker::` type appears in it; it compiles natively and is
 //!   tested with plain `cargo test`. The `v2-to-sse` replay CLI is built from it.
 //! * **The edge shell** (`edge`, wasm32 only): routing, auth, the WebSocket to the
 //!   Durable Object, the TransformStream pump and abort forwarding, plus the embedded
@@ -22,6 +22,7 @@ pub mod request_log;
 pub mod routes;
 pub mod session;
 pub mod sse;
+pub mod trace;
 pub mod translator;
 pub mod turn_stream;
 pub mod ui;

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::trace::TraceMode;
 use crate::v2::Attachment;
 
 /// Limits on what a client may send. The defaults suit a chat UI; operators set them in
@@ -88,6 +89,8 @@ pub struct ChatRequest {
     pub answer: Option<Answer>,
     /// The body's `onDisconnect`, when given.
     pub on_disconnect: Option<OnDisconnect>,
+    /// The body's `trace` (`"minimal"`, `"normal"`, `"full"`), when given.
+    pub trace: Option<TraceMode>,
 }
 
 /// Why a body was refused.
@@ -186,6 +189,8 @@ struct Body<'a> {
     messages: Option<&'a RawValue>,
     #[serde(default, rename = "onDisconnect")]
     on_disconnect: Option<Value>,
+    #[serde(default)]
+    trace: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -209,6 +214,12 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     }
     let parsed: Body<'_> =
         serde_json::from_str(raw.get()).map_err(|e| RequestError::InvalidField(e.to_string()))?;
+    let trace = match &parsed.trace {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(value.as_str().and_then(TraceMode::parse).ok_or_else(|| {
+            RequestError::InvalidField("`trace` must be \"minimal\", \"normal\" or \"full\"".into())
+        })?),
+    };
     let on_disconnect = match &parsed.on_disconnect {
         None | Some(Value::Null) => None,
         Some(value) => Some(
@@ -254,6 +265,7 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         attachments,
         answer,
         on_disconnect,
+        trace,
     })
 }
 

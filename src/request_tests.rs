@@ -231,3 +231,26 @@ fn on_disconnect_is_read_and_checked() {
         assert!(err.message().contains("`onDisconnect` must be"), "{bad}");
     }
 }
+
+#[test]
+fn trace_is_read_and_checked() {
+    let body = |v: &str| {
+        format!(
+            r#"{{"trace":{v},"messages":[{{"role":"user","parts":[{{"type":"text","text":"x"}}]}}]}}"#
+        )
+    };
+    assert_eq!(
+        parse(&body(r#""minimal""#)).unwrap().trace,
+        Some(TraceMode::Minimal)
+    );
+    assert_eq!(
+        parse(&body(r#""full""#)).unwrap().trace,
+        Some(TraceMode::Full)
+    );
+    assert_eq!(parse(&body("null")).unwrap().trace, None);
+    for bad in [r#""verbose""#, "2", "{}"] {
+        let err = parse(&body(bad)).unwrap_err();
+        assert_eq!((err.status(), err.code()), (400, "invalid_field"), "{bad}");
+        assert!(err.message().contains("`trace` must be"), "{bad}");
+    }
+}

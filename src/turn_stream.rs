@@ -5,6 +5,7 @@
 
 use crate::session::Message;
 use crate::sse;
+use crate::trace::Trace;
 use crate::translator::{Clock, Step, Translator};
 use crate::ui::UiChunk;
 use crate::v2::parse_frame;
@@ -28,6 +29,7 @@ pub enum FrameOutcome {
 #[derive(Debug)]
 pub struct TurnStream {
     translator: Translator,
+    trace: Trace,
     scratch: Vec<UiChunk>,
     chunks: u64,
     done: bool,
@@ -44,37 +46,49 @@ impl TurnStream {
     pub fn with_clock(request_id: Option<&str>, clock: Clock) -> Self {
         TurnStream {
             translator: Translator::with_clock(request_id, clock),
+            trace: Trace::default(),
             scratch: Vec::new(),
             chunks: 0,
             done: false,
         }
     }
 
-    /// A stream that resumes `message`, the turn in flight of a session's `init`: the replay
-    /// of its snapshot from `start` is appended to `out` (see [`Translator::resume`]).
-    pub fn resume(message: &Message, clock: Clock, out: &mut Vec<u8>) -> Self {
+    /// A stream that resumes `message`, the turn in flight of a session's `init`, from `start`
+    /// (see [`Translator::resume`]). The replay is written by [`TurnStream::write_pending`] (or
+    /// ahead of the first frame's bytes).
+    pub fn resume(message: &Message, clock: Clock) -> Self {
         let mut scratch = Vec::new();
         let translator = Translator::resume(message, clock, &mut scratch);
-        Self::opened(translator, scratch, out)
+        Self::opened(translator, scratch)
     }
 
-    /// A stream of turn `turn_id`, already under way, as the new message `message_id`; its
-    /// opening is appended to `out` (see [`Translator::continuing`]).
-    pub fn continuing(turn_id: &str, message_id: String, clock: Clock, out: &mut Vec<u8>) -> Self {
+    /// A stream of turn `turn_id`, already under way, as the new message `message_id` (see
+    /// [`Translator::continuing`]); its opening waits like a resume's.
+    pub fn continuing(turn_id: &str, message_id: String, clock: Clock) -> Self {
         let mut scratch = Vec::new();
         let translator = Translator::continuing(turn_id, message_id, clock, &mut scratch);
-        Self::opened(translator, scratch, out)
+        Self::opened(translator, scratch)
     }
 
-    fn opened(translator: Translator, scratch: Vec<UiChunk>, out: &mut Vec<u8>) -> Self {
-        let mut stream = TurnStream {
+    fn opened(translator: Translator, scratch: Vec<UiChunk>) -> Self {
+        TurnStream {
             translator,
+            trace: Trace::default(),
             scratch,
             chunks: 0,
             done: false,
-        };
-        stream.flush(out);
-        stream
+        }
+    }
+
+    /// Appends the chunks made before any frame (a resume's replay, a continuation's `start`).
+    pub fn write_pending(&mut self, out: &mut Vec<u8>) {
+        self.flush(out);
+    }
+
+    /// The stream in trace mode `trace` (the default is [`crate::trace::TraceMode::Full`]).
+    pub fn with_trace(mut self, trace: Trace) -> Self {
+        self.trace = trace;
+        self
     }
 
     /// Consumes one WebSocket text message, appending the SSE bytes it causes to `out`.
@@ -124,8 +138,10 @@ impl TurnStream {
 
     fn flush(&mut self, out: &mut Vec<u8>) {
         for chunk in self.scratch.drain(..) {
-            sse::write_chunk(out, &chunk);
-            self.chunks += 1;
+            if let Some(chunk) = self.trace.apply(chunk) {
+                sse::write_chunk(out, &chunk);
+                self.chunks += 1;
+            }
         }
         if !self.done && self.translator.phase() == crate::translator::Phase::Ended {
             out.extend_from_slice(sse::DONE);
@@ -190,12 +206,14 @@ mod tests {
         )
         .unwrap();
         let mut out = Vec::new();
-        let mut stream = TurnStream::resume(
-            init.in_flight().unwrap(),
-            crate::translator::no_clock,
-            &mut out,
-        );
+        let mut stream = TurnStream::resume(init.in_flight().unwrap(), crate::translator::no_clock);
         assert!(stream.turn_started());
+        assert_eq!(
+            stream.chunks_emitted(),
+            0,
+            "nothing written before it is asked for"
+        );
+        stream.write_pending(&mut out);
         assert_eq!(stream.chunks_emitted(), 4);
         stream.push_frame(
             r#"{"type":"message.finalize","turnId":"t1","reason":"canceled"}"#,
@@ -218,8 +236,8 @@ mod tests {
     #[test]
     fn an_answer_opens_its_message_at_once() {
         let mut out = Vec::new();
-        let stream =
-            TurnStream::continuing("t1", "m2".into(), crate::translator::no_clock, &mut out);
+        let mut stream = TurnStream::continuing("t1", "m2".into(), crate::translator::no_clock);
+        stream.write_pending(&mut out);
         assert!(stream.turn_started() && !stream.is_done());
         assert_eq!(
             String::from_utf8(out).unwrap(),

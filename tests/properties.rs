@@ -6,6 +6,7 @@ mod support;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use session_agent_chat::session::parse_init;
+use session_agent_chat::trace::{Trace, TraceMode};
 use session_agent_chat::translator::no_clock;
 use session_agent_chat::turn_stream::{EndCause, TurnStream};
 use support::validator::{check_chunks, validate};
@@ -93,6 +94,18 @@ fn frame() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Every trace mode, with a tool JSON limit small enough to bite.
+fn trace() -> impl Strategy<Value = Trace> {
+    (
+        prop::sample::select(vec![TraceMode::Minimal, TraceMode::Normal, TraceMode::Full]),
+        1usize..40,
+    )
+        .prop_map(|(mode, max_tool_json_chars)| Trace {
+            mode,
+            max_tool_json_chars,
+        })
+}
+
 fn cause() -> impl Strategy<Value = EndCause> {
     prop::sample::select(vec![
         EndCause::SocketClosed,
@@ -110,8 +123,9 @@ proptest! {
         frames in prop::collection::vec(frame(), 0..40),
         request_id in prop::option::of(Just("r1")),
         end in cause(),
+        trace in trace(),
     ) {
-        let mut stream = TurnStream::new(request_id);
+        let mut stream = TurnStream::new(request_id).with_trace(trace);
         let mut out = Vec::new();
         for f in &frames {
             stream.push_frame(f, &mut out);
@@ -157,6 +171,7 @@ proptest! {
         parts in prop::collection::vec(snapshot_part(), 0..8),
         frames in prop::collection::vec(frame(), 0..30),
         end in cause(),
+        trace in trace(),
     ) {
         let init = json!({"type": "init", "messages": [
             {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]},
@@ -164,7 +179,9 @@ proptest! {
         ]});
         let init = parse_init(&init.to_string()).expect("an init");
         let mut out = Vec::new();
-        let mut stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock, &mut out);
+        let mut stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock)
+            .with_trace(trace);
+        stream.write_pending(&mut out);
         for f in &frames {
             stream.push_frame(f, &mut out);
         }
@@ -179,9 +196,10 @@ proptest! {
     fn any_continuation_yields_a_valid_stream(
         frames in prop::collection::vec(frame(), 0..40),
         end in cause(),
+        trace in trace(),
     ) {
         let mut out = Vec::new();
-        let mut stream = TurnStream::continuing("t1", "m2".into(), no_clock, &mut out);
+        let mut stream = TurnStream::continuing("t1", "m2".into(), no_clock).with_trace(trace);
         for f in &frames {
             stream.push_frame(f, &mut out);
         }

@@ -55,12 +55,12 @@ pub(crate) async fn handle(
         or_answer!(agent.map_err(|err| exchange.error(err.status(), err.code(), err.message())));
     let request_id = exchange.request_id().to_owned();
     let on_client_gone = chat.on_disconnect.unwrap_or(config.on_disconnect) == OnDisconnect::Abort;
-    let mut opening = Vec::new();
+    let trace = config.trace.with_mode(chat.trace);
     let mut early_frame = None;
     let (frame, turn, abort) = match &chat.answer {
         None => (
             prompt_frame(&chat.text, &request_id, &chat.attachments),
-            TurnStream::with_clock(Some(&request_id), now_ms),
+            TurnStream::with_clock(Some(&request_id), now_ms).with_trace(trace),
             AbortRule {
                 on_client_gone,
                 on_agent_fault: true,
@@ -89,7 +89,8 @@ pub(crate) async fn handle(
                     };
                 }
             };
-            let turn = TurnStream::continuing(&turn_id, request_id.clone(), now_ms, &mut opening);
+            let turn =
+                TurnStream::continuing(&turn_id, request_id.clone(), now_ms).with_trace(trace);
             (
                 answer_frame(&answer.question_id, &answer.answer),
                 turn,
@@ -105,7 +106,6 @@ pub(crate) async fn handle(
     let plan = Plan {
         frame: Some(frame),
         turn,
-        opening,
         early_frame,
         abort,
     };

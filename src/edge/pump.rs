@@ -101,9 +101,9 @@ pub(crate) struct Pump {
     pub(crate) socket: WebSocket,
     pub(crate) events: SocketEvents,
     pub(crate) client: ClientStream,
+    /// The stream; what it made before any frame (a resume's replay, an answer's `start`) is
+    /// written first.
     pub(crate) turn: TurnStream,
-    /// Bytes the stream starts with (a resume's replay, an answer's `start`).
-    pub(crate) opening: Vec<u8>,
     /// A frame read before the pump ran (the first turn event of an agent without `init`),
     /// handled before any other.
     pub(crate) early_frame: Option<String>,
@@ -130,14 +130,14 @@ impl Pump {
             mut events,
             mut client,
             mut turn,
-            opening,
             early_frame,
             abort,
             limits,
             mut exchange,
         } = self;
         let request_id = exchange.request_id().to_owned();
-        let mut out = opening;
+        let mut out = Vec::new();
+        turn.write_pending(&mut out);
         // Ticks without a frame of the turn (or, before it starts, since the prompt).
         let mut silent_ticks = 0u64;
         let mut send_abort = false;

@@ -21,6 +21,7 @@ use super::stream::{now_ms, start, Plan, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::session::history::history_json;
+use crate::trace::TraceMode;
 use crate::turn_stream::TurnStream;
 use crate::v2::abort_frame;
 
@@ -57,10 +58,9 @@ pub(crate) async fn resume(
     streaming: &mut bool,
 ) -> worker::Result<Response> {
     let (mut agent, hydration) = or_answer!(open(&req, env, config, session_id, exchange).await);
-    let mut opening = Vec::new();
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
-            Some(message) => (TurnStream::resume(message, now_ms, &mut opening), None),
+            Some(message) => (TurnStream::resume(message, now_ms), None),
             None if config.resume_wait_ms > 0 => {
                 // An agent whose `init` may leave out the turn in flight: a turn event within
                 // the wait shows one runs, and the stream follows it from now on.
@@ -68,7 +68,7 @@ pub(crate) async fn resume(
                 let wait = config.resume_wait_ms;
                 match next_turn_event(&mut agent.events, &request_id, wait).await {
                     Some((frame, turn_id)) => (
-                        TurnStream::continuing(&turn_id, turn_id.clone(), now_ms, &mut opening),
+                        TurnStream::continuing(&turn_id, turn_id.clone(), now_ms),
                         Some(frame),
                     ),
                     None => return nothing_to_resume(&agent.socket, exchange),
@@ -78,19 +78,27 @@ pub(crate) async fn resume(
         },
         // An agent without `init`: the turn from now on, as a message of its own.
         Hydration::TurnEvent { frame, turn_id } => (
-            TurnStream::continuing(&turn_id, turn_id.clone(), now_ms, &mut opening),
+            TurnStream::continuing(&turn_id, turn_id.clone(), now_ms),
             Some(frame),
         ),
         Hydration::Unknown => return nothing_to_resume(&agent.socket, exchange),
     };
     let plan = Plan {
         frame: None,
-        turn,
-        opening,
+        turn: turn.with_trace(config.trace.with_mode(query_trace(&req))),
         early_frame,
         abort: AbortRule::never(),
     };
     start(&req, ctx, config, agent, plan, exchange, streaming)
+}
+
+/// The resume's trace mode: `?trace=minimal|normal|full` (the GET has no body; a client sets it
+/// with the transport's `prepareReconnectToStreamRequest`), else the `TRACE` setting. An unknown
+/// value is ignored: a resume never fails on a cosmetic choice.
+fn query_trace(req: &Request) -> Option<TraceMode> {
+    let url = req.url().ok()?;
+    let (_, value) = url.query_pairs().find(|(key, _)| key == "trace")?;
+    TraceMode::parse(&value)
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".

@@ -18,8 +18,6 @@ pub(crate) struct Plan {
     /// The frame that asks the agent for the turn (a `prompt`, an `answer`); none for a resume.
     pub(crate) frame: Option<String>,
     pub(crate) turn: TurnStream,
-    /// Bytes the stream starts with (a resume's replay, an answer's `start`).
-    pub(crate) opening: Vec<u8>,
     /// A frame already read from the agent, handled first.
     pub(crate) early_frame: Option<String>,
     pub(crate) abort: AbortRule,
@@ -54,7 +52,6 @@ pub(crate) fn start(
         events,
         client,
         turn: plan.turn,
-        opening: plan.opening,
         early_frame: plan.early_frame,
         abort: plan.abort,
         limits: PumpLimits::from(config),

@@ -167,16 +167,19 @@ describe("rendering", () => {
       { type: "finish" },
     ];
     await page.route(/\/api\/sessions\/[^/]+\/messages$/, (route) => route.fulfill({ json: history }));
-    await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream$/, (route) =>
-      route.fulfill({
+    const resumed = [];
+    await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream(\?.*)?$/, (route) => {
+      resumed.push(new URL(route.request().url()).searchParams.get("trace"));
+      return route.fulfill({
         status: 200,
         headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
         body: replay.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
-      }),
-    );
+      });
+    });
     await page.goto(`${worker.base}/?session=${sessionId("render-resume")}`);
     await page.getByText("one two").waitFor();
     await panel(page).send.waitFor();
+    assert.deepEqual(resumed, ["normal"], "the resume asks for the panel's trace mode");
     const shown = await page.locator(".message").allInnerTexts();
     assert.deepEqual(shown.map(squashed), ["Hi", "Hello.", "Count", "one two"]);
   });

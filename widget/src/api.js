@@ -12,13 +12,16 @@ function authHeaders(config) {
 /**
  * The AI SDK transport of `POST …/chat` (and `GET …/chat/:id/stream` for resume). Every
  * request is detached, so a reload does not stop the turn, and carries the trace mode that
- * `trace()` returns at send time.
+ * `trace()` returns at send time: in the body, or as `?trace=` on a resume (a GET, no body).
  */
 export function chatTransport(config, trace) {
   return new DefaultChatTransport({
     api: `${base(config)}/chat`,
     headers: authHeaders(config),
     body: () => ({ onDisconnect: "detach", trace: trace() }),
+    prepareReconnectToStreamRequest: ({ api, id }) => ({
+      api: `${api}/${encodeURIComponent(id)}/stream?trace=${encodeURIComponent(trace())}`,
+    }),
   });
 }
 

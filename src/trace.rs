@@ -1,0 +1,217 @@
+//! Trace modes: how much of the agent's work a client is sent (issue 10, seed 001's trace
+//! levels). A POST picks one with `"trace"` in its body; the `TRACE` setting gives the default.
+//!
+//! | mode | what streams |
+//! | --- | --- |
+//! | `full` | everything (the default) |
+//! | `normal` | everything, but a tool `input` or `output` whose JSON is longer than `MAX_TOOL_JSON_CHARS` is replaced by `{"truncated":true,"preview":"<its first MAX_TOOL_JSON_CHARS characters>","fullLength":<characters>}` |
+//! | `minimal` | no tool, reasoning or status chunk: the text, questions and the ending (for mobile clients on thin links) |
+//!
+//! Every mode keeps the stream valid: `minimal` drops whole parts (start, deltas and end alike),
+//! and the ending's metadata still counts every tool the turn ran.
+
+use serde_json::json;
+use serde_json::value::RawValue;
+
+use crate::ui::UiChunk;
+
+/// Default `MAX_TOOL_JSON_CHARS`: 16,384 characters, a screenful of JSON many times over, and
+/// far below what a large file read or a test run's log sends as a tool result.
+pub const DEFAULT_MAX_TOOL_JSON_CHARS: usize = 16_384;
+
+/// How much of the agent's work streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TraceMode {
+    Minimal,
+    Normal,
+    #[default]
+    Full,
+}
+
+impl TraceMode {
+    /// Reads `"minimal"`, `"normal"` or `"full"`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "minimal" => Some(TraceMode::Minimal),
+            "normal" => Some(TraceMode::Normal),
+            "full" => Some(TraceMode::Full),
+            _ => None,
+        }
+    }
+}
+
+/// A trace mode with its limit: what a stream applies to each chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trace {
+    pub mode: TraceMode,
+    pub max_tool_json_chars: usize,
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Trace {
+            mode: TraceMode::Full,
+            max_tool_json_chars: DEFAULT_MAX_TOOL_JSON_CHARS,
+        }
+    }
+}
+
+impl Trace {
+    /// This trace with `mode` instead of its own, when a request names one.
+    pub fn with_mode(self, mode: Option<TraceMode>) -> Self {
+        Trace {
+            mode: mode.unwrap_or(self.mode),
+            ..self
+        }
+    }
+
+    /// The chunk as this mode streams it, or `None` when the mode leaves it out.
+    pub fn apply(&self, chunk: UiChunk) -> Option<UiChunk> {
+        match (self.mode, chunk) {
+            (TraceMode::Full, chunk) => Some(chunk),
+            (
+                TraceMode::Minimal,
+                UiChunk::ToolInputStart { .. }
+                | UiChunk::ToolInputAvailable { .. }
+                | UiChunk::ToolOutputAvailable { .. }
+                | UiChunk::ToolOutputError { .. }
+                | UiChunk::ReasoningStart { .. }
+                | UiChunk::ReasoningDelta { .. }
+                | UiChunk::ReasoningEnd { .. }
+                | UiChunk::DataStatus { .. },
+            ) => None,
+            (TraceMode::Minimal, chunk) => Some(chunk),
+            (
+                TraceMode::Normal,
+                UiChunk::ToolInputAvailable {
+                    tool_call_id,
+                    tool_name,
+                    input,
+                    provider_executed,
+                    dynamic,
+                },
+            ) => Some(UiChunk::ToolInputAvailable {
+                tool_call_id,
+                tool_name,
+                input: self.shorten(input),
+                provider_executed,
+                dynamic,
+            }),
+            (
+                TraceMode::Normal,
+                UiChunk::ToolOutputAvailable {
+                    tool_call_id,
+                    output,
+                    provider_executed,
+                    dynamic,
+                },
+            ) => Some(UiChunk::ToolOutputAvailable {
+                tool_call_id,
+                output: self.shorten(output),
+                provider_executed,
+                dynamic,
+            }),
+            (TraceMode::Normal, chunk) => Some(chunk),
+        }
+    }
+
+    /// `raw`, or its truncation when its JSON is longer than the limit.
+    fn shorten(&self, raw: Box<RawValue>) -> Box<RawValue> {
+        let text = raw.get();
+        // Characters, not bytes: a limit a person reads, and a cut that never splits one.
+        let Some((cut, _)) = text.char_indices().nth(self.max_tool_json_chars) else {
+            return raw;
+        };
+        let shortened = json!({
+            "truncated": true,
+            "preview": &text[..cut],
+            "fullLength": text.chars().count(),
+        });
+        serde_json::value::to_raw_value(&shortened).unwrap_or(raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    fn output(json: &str) -> UiChunk {
+        UiChunk::ToolOutputAvailable {
+            tool_call_id: "c".into(),
+            output: raw(json),
+            provider_executed: true,
+            dynamic: true,
+        }
+    }
+
+    fn trace(mode: TraceMode, max: usize) -> Trace {
+        Trace {
+            mode,
+            max_tool_json_chars: max,
+        }
+    }
+
+    #[test]
+    fn normal_shortens_long_tool_json_to_its_preview() {
+        let long = r#"{"text":"héllo wörld"}"#; // 22 characters, 24 bytes
+        let shortened = trace(TraceMode::Normal, 10).apply(output(long)).unwrap();
+        assert_eq!(
+            shortened.to_json(),
+            r#"{"type":"tool-output-available","toolCallId":"c","output":{"fullLength":22,"preview":"{\"text\":\"h","truncated":true},"providerExecuted":true,"dynamic":true}"#
+        );
+        // At the limit: kept as it is.
+        let exact = trace(TraceMode::Normal, 22).apply(output(long)).unwrap();
+        assert_eq!(exact.to_json(), output(long).to_json());
+        let input = UiChunk::ToolInputAvailable {
+            tool_call_id: "c".into(),
+            tool_name: "t".into(),
+            input: raw(r#"[1,2,3,4,5]"#),
+            provider_executed: true,
+            dynamic: true,
+        };
+        let shortened = trace(TraceMode::Normal, 4).apply(input).unwrap().to_json();
+        assert!(
+            shortened.contains(r#""input":{"fullLength":11,"preview":"[1,2","truncated":true}"#),
+            "{shortened}"
+        );
+    }
+
+    #[test]
+    fn minimal_keeps_text_questions_and_endings_only() {
+        let m = trace(TraceMode::Minimal, 10);
+        assert!(m.apply(output("1")).is_none());
+        assert!(m
+            .apply(UiChunk::ReasoningDelta {
+                id: "r".into(),
+                delta: "x".into()
+            })
+            .is_none());
+        assert!(m
+            .apply(UiChunk::TextDelta {
+                id: "t".into(),
+                delta: "x".into()
+            })
+            .is_some());
+        assert!(m.apply(UiChunk::FinishStep).is_some());
+        assert!(m.apply(UiChunk::Abort).is_some());
+    }
+
+    #[test]
+    fn full_changes_nothing_and_modes_parse() {
+        let long = "[".to_owned() + &"1,".repeat(100) + "1]";
+        assert_eq!(
+            trace(TraceMode::Full, 1)
+                .apply(output(&long))
+                .unwrap()
+                .to_json(),
+            output(&long).to_json()
+        );
+        assert_eq!(TraceMode::parse("normal"), Some(TraceMode::Normal));
+        assert_eq!(TraceMode::parse("Full"), None);
+        assert_eq!(TraceMode::default(), TraceMode::Full);
+    }
+}
