@@ -21,6 +21,10 @@ pub const DEFAULT_FIRST_EVENT_TIMEOUT_MS: u64 = 30_000;
 /// build or a test run can work that long without sending anything.
 pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 300_000;
 
+/// Default most bytes queued for one client that reads slower than the agent sends: 8 MiB, a
+/// few large tool results, well inside an isolate's 128 MB even with dozens of slow readers.
+pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 8 * 1024 * 1024;
+
 /// Default wait of a resume, after an `init` without a turn in flight, for a turn event: none.
 /// A SessionAgent's `init` carries the turn in flight (`session-agent.md`, "Sessions"), so its
 /// absence means there is none, and a page load's resume should not wait.
@@ -33,6 +37,8 @@ pub struct Config {
     pub origins: AllowedOrigins,
     pub limits: Limits,
     pub max_frame_bytes: usize,
+    /// Most bytes waiting for one client; past it the stream ends in-band (`MAX_BUFFERED_BYTES`).
+    pub max_buffered_bytes: usize,
     pub first_event_timeout_ms: u64,
     pub idle_timeout_ms: u64,
     pub agent_path: String,
@@ -112,6 +118,7 @@ impl Config {
                 max_prompt_chars: size("MAX_PROMPT_CHARS", defaults.max_prompt_chars)?,
             },
             max_frame_bytes: size("MAX_FRAME_BYTES", DEFAULT_MAX_FRAME_BYTES)?,
+            max_buffered_bytes: size("MAX_BUFFERED_BYTES", DEFAULT_MAX_BUFFERED_BYTES)?,
             first_event_timeout_ms: number(
                 "FIRST_EVENT_TIMEOUT_MS",
                 DEFAULT_FIRST_EVENT_TIMEOUT_MS,
@@ -151,6 +158,7 @@ mod tests {
         assert_eq!(c.auth, AuthMode::None);
         assert_eq!(c.limits, Limits::default());
         assert_eq!(c.max_frame_bytes, DEFAULT_MAX_FRAME_BYTES);
+        assert_eq!(c.max_buffered_bytes, DEFAULT_MAX_BUFFERED_BYTES);
         assert_eq!(c.first_event_timeout_ms, DEFAULT_FIRST_EVENT_TIMEOUT_MS);
         assert_eq!(c.idle_timeout_ms, DEFAULT_IDLE_TIMEOUT_MS);
         assert_eq!(c.agent_path, "/ws");
@@ -171,6 +179,7 @@ mod tests {
             ("MAX_MESSAGES", "3"),
             ("MAX_PROMPT_CHARS", "7"),
             ("MAX_FRAME_BYTES", "9"),
+            ("MAX_BUFFERED_BYTES", "4096"),
             ("FIRST_EVENT_TIMEOUT_MS", "100"),
             ("IDLE_TIMEOUT_MS", "200"),
             ("AGENT_PATH", "/agent"),
@@ -209,6 +218,7 @@ mod tests {
             (9, 100, 200)
         );
         assert_eq!(c.agent_path, "/agent");
+        assert_eq!(c.max_buffered_bytes, 4096);
         assert!(c.demo_agent);
     }
 

@@ -112,6 +112,7 @@ fn cause() -> impl Strategy<Value = EndCause> {
         EndCause::Timeout,
         EndCause::ClientGone,
         EndCause::FrameTooLarge,
+        EndCause::SlowClient,
     ])
 }
 

@@ -10,8 +10,14 @@
 //! A third case gives no sign at all: a client that disconnects before the response headers
 //! went out. workerd then never attaches the body to a connection, nothing reads it, and no
 //! write, `writer.closed` or signal ever settles. [`ClientStream::check_progress`] catches it:
-//! a body whose queue the reader has not drained at all for a while has nobody reading it.
+//! a body that was never read from and whose queue has not moved for a while has nobody reading
+//! it. Once the client has read its first bytes the rule no longer applies: a slow link or a
+//! backgrounded phone stalls too, and is still there.
+//!
+//! A client that reads slower than the agent sends makes the body's queue grow;
+//! [`ClientStream::queued_bytes`] says by how much, so the pump can bound it.
 
+use std::collections::VecDeque;
 use std::task::{Context, Poll};
 
 use futures::future::{Fuse, FusedFuture, FutureExt};
@@ -53,6 +59,11 @@ pub(crate) struct ClientStream {
     last_desired_size: f64,
     /// Consecutive progress checks that found queued chunks and none of them read.
     stalled_checks: u32,
+    /// Whether the reader ever took a chunk: the stall rule applies only until it has.
+    read_any: bool,
+    /// The sizes of the newest chunks written, newest last: the chunks still queued are the
+    /// newest ones, so their bytes are the last sizes here.
+    sizes: VecDeque<usize>,
 }
 
 /// Whether the reader drained anything since the last check.
@@ -88,6 +99,8 @@ impl ClientStream {
             writes_since_check: 0,
             last_desired_size,
             stalled_checks: 0,
+            read_any: false,
+            sizes: VecDeque::new(),
         };
         Ok((stream, transform.readable()))
     }
@@ -112,6 +125,7 @@ impl ClientStream {
         }
         // The runtime keeps the chunk, so it gets its own copy of the bytes.
         let chunk = Uint8Array::from(self.pending.as_slice());
+        self.sizes.push_back(self.pending.len());
         self.pending.clear();
         self.writes_since_check += 1;
         // A failed write also errors the stream, which `closed` reports: the promise only
@@ -137,13 +151,28 @@ impl ClientStream {
         // Waiting: chunks the body holds beyond its one-chunk buffer, or bytes queued here
         // while it holds one.
         let waiting = desired < 0.0 || (desired <= 0.0 && !self.pending.is_empty());
-        if read <= 0.0 && waiting {
+        self.read_any |= read > 0.0;
+        if read <= 0.0 && waiting && !self.read_any {
             self.stalled_checks += 1;
             Progress::Stalled(self.stalled_checks)
         } else {
             self.stalled_checks = 0;
             Progress::Moving
         }
+    }
+
+    /// The bytes written or about to be that the reader has not taken yet. The body's queue
+    /// counts chunks (`desiredSize` is 1, its high-water mark, less the chunks queued), and one
+    /// more may sit in the transform on its way to the reader.
+    pub(crate) fn queued_bytes(&mut self) -> usize {
+        let queued_chunks = match self.writer.desired_size().ok().flatten() {
+            Some(desired) => (2.0 - desired).max(0.0) as usize,
+            None => 0,
+        };
+        while self.sizes.len() > queued_chunks {
+            self.sizes.pop_front();
+        }
+        self.sizes.iter().sum::<usize>() + self.pending.len()
     }
 
     /// Ready when the client is seen to be gone.

@@ -10,9 +10,11 @@
 //!   or no frame of the turn within the idle timeout: other turns' frames and domain events do
 //!   not count), or sends a frame over the size limit: end the stream in-band, send one `abort`
 //!   when the [`AbortRule`] says so, close;
-//! * the client goes away (signal, failed write, cancelled body, or a body nobody reads): send
-//!   one `abort` when the [`AbortRule`] says so (the POST that started the turn, not detached),
-//!   close the socket with 1000, close the body.
+//! * the client goes away (signal, failed write, cancelled body, or a body nobody ever read),
+//!   or reads so slowly that more than `MAX_BUFFERED_BYTES` wait for it (the stream then ends
+//!   in-band: `error` "the client is reading too slowly", `finish`): send one `abort` when the
+//!   [`AbortRule`] says so (the POST that started the turn, not detached), close the socket with
+//!   1000, close the body.
 //!
 //! Time is kept by one ticking timer ([`TICK_MS`]), not by a timer per frame: a frame costs no
 //! timer, and each tick decides on keep-alives and timeouts.
@@ -56,6 +58,7 @@ const STALL_TICKS: u32 = 16;
 /// The limits a pump enforces, from the worker's config.
 pub(crate) struct PumpLimits {
     max_frame_bytes: usize,
+    max_buffered_bytes: usize,
     first_event_ticks: u64,
     idle_ticks: u64,
 }
@@ -64,6 +67,7 @@ impl From<&Config> for PumpLimits {
     fn from(config: &Config) -> Self {
         PumpLimits {
             max_frame_bytes: config.max_frame_bytes,
+            max_buffered_bytes: config.max_buffered_bytes,
             first_event_ticks: config.first_event_timeout_ms.div_ceil(TICK_MS),
             idle_ticks: config.idle_timeout_ms.div_ceil(TICK_MS),
         }
@@ -114,6 +118,8 @@ pub(crate) struct Pump {
 
 enum Wake {
     Gone(Gone),
+    /// More than the buffer's bound waits for the client.
+    TooSlow,
     Socket(Option<SocketEvent>),
     Tick,
 }
@@ -167,6 +173,9 @@ impl Pump {
                     if timer.as_mut().poll(cx).is_ready() {
                         flush_timer = None;
                         client.flush();
+                        if client.queued_bytes() > limits.max_buffered_bytes {
+                            return Poll::Ready(Wake::TooSlow);
+                        }
                     }
                 }
                 if let Poll::Ready(event) = events.poll_next_unpin(cx) {
@@ -185,6 +194,11 @@ impl Pump {
                     // The ending still goes out: on a workerd that keeps the stream open after
                     // the signal, a client that is somehow still reading gets a valid end.
                     turn.end(EndCause::ClientGone, &mut out);
+                    send_abort = abort.on_client_gone;
+                }
+                Wake::TooSlow => {
+                    console_warn!("request {request_id}: the client reads too slowly: ending");
+                    turn.end(EndCause::SlowClient, &mut out);
                     send_abort = abort.on_client_gone;
                 }
                 Wake::Tick if matches!(client.check_progress(), Progress::Stalled(n) if n >= STALL_TICKS) =>

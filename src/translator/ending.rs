@@ -9,6 +9,8 @@ pub const CONNECTION_LOST: &str = "connection to the agent was lost";
 pub const TIMED_OUT: &str = "the agent did not respond in time";
 /// `errorText` when the agent sent a frame over the size limit: the turn cannot be shown whole.
 pub const FRAME_TOO_LARGE: &str = "the agent sent a message larger than the limit";
+/// `errorText` when the client reads slower than the agent sends, past the buffer's bound.
+pub const READING_TOO_SLOWLY: &str = "the client is reading too slowly";
 /// `errorText` when the agent reported an error without any text.
 pub const AGENT_ERROR: &str = "the agent reported an error";
 
@@ -32,6 +34,9 @@ pub enum EndCause {
     /// The agent sent a frame over the size limit, which was not read: going on would show a
     /// turn with a hole in it.
     FrameTooLarge,
+    /// More bytes wait for the client than the buffer's bound: it reads slower than the agent
+    /// sends, and holding on would grow the isolate until the runtime kills it.
+    SlowClient,
 }
 
 impl EndCause {
@@ -42,6 +47,7 @@ impl EndCause {
             EndCause::Timeout => "timeout",
             EndCause::ClientGone => "client_gone",
             EndCause::FrameTooLarge => "frame_too_large",
+            EndCause::SlowClient => "slow_client",
         }
     }
 }
@@ -117,6 +123,7 @@ impl From<EndCause> for Ending {
             EndCause::Timeout => Ending::Failed(TIMED_OUT.to_owned()),
             EndCause::ClientGone => Ending::Canceled,
             EndCause::FrameTooLarge => Ending::Failed(FRAME_TOO_LARGE.to_owned()),
+            EndCause::SlowClient => Ending::Failed(READING_TOO_SLOWLY.to_owned()),
         }
     }
 }

@@ -27,7 +27,9 @@ mod ending;
 mod parts;
 mod tools;
 
-pub use ending::{EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE, TIMED_OUT};
+pub use ending::{
+    EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE, READING_TOO_SLOWLY, TIMED_OUT,
+};
 pub use tools::{failure_text, tool_error_text, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 
 use crate::session::{Message, Part};

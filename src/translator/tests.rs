@@ -305,6 +305,14 @@ fn outside_causes_map_to_their_endings() {
         ]
     );
     assert_eq!(t.outcome(), Some("frame_too_large"));
+    assert_eq!(
+        run_with(&[CREATE], Some(EndCause::SlowClient))[2..],
+        [
+            r#"{"type":"finish-step"}"#,
+            r#"{"type":"error","errorText":"the client is reading too slowly"}"#,
+            r#"{"type":"finish"}"#,
+        ]
+    );
 }
 
 #[test]
