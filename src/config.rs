@@ -4,6 +4,7 @@
 //! parse is an error, never silently replaced, so a typo cannot loosen a limit or open
 //! the worker.
 
+use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
 use crate::request::{Limits, OnDisconnect};
@@ -83,9 +84,29 @@ impl Config {
             number(name, default as u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
         };
         let defaults = Limits::default();
+        let sessions_claim = match var("JWT_SESSIONS_CLAIM") {
+            None => DEFAULT_SESSIONS_CLAIM.to_owned(),
+            Some(name) => {
+                let name = name.trim();
+                if name.is_empty() || REGISTERED_CLAIMS.contains(&name) {
+                    return Err(ConfigError(
+                        "JWT_SESSIONS_CLAIM must name a claim other than iss, sub, aud, exp, nbf, iat and jti".into(),
+                    ));
+                }
+                name.to_owned()
+            }
+        };
+        let jwt_rules = JwtRules {
+            sessions_claim,
+            max_age_secs: match var("JWT_MAX_AGE_S") {
+                None => None,
+                Some(_) => Some(number("JWT_MAX_AGE_S", 0)?),
+            },
+        };
         let auth = AuthMode::from_config(
             var("AUTH_MODE").as_deref().map(str::trim),
             var("AUTH_SECRET").as_deref(),
+            jwt_rules,
         )
         .map_err(|e| ConfigError(e.0))?;
         let demo_agent = match var("DEMO_AGENT").as_deref().map(str::trim) {
@@ -236,8 +257,49 @@ mod tests {
             ("AGENT_PATH", "ws"),
             ("AUTH_MODE", "jwt"),
             ("AUTH_MODE", "open"),
+            ("JWT_MAX_AGE_S", "0"),
+            ("JWT_MAX_AGE_S", "1h"),
+            ("JWT_MAX_AGE_S", ""),
+            ("JWT_SESSIONS_CLAIM", ""),
+            ("JWT_SESSIONS_CLAIM", "  "),
+            ("JWT_SESSIONS_CLAIM", "sub"),
+            ("JWT_SESSIONS_CLAIM", "exp"),
         ] {
             assert!(config(&[bad]).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn jwt_rules_are_read_as_given() {
+        let jwt = |pairs: &[(&str, &str)]| {
+            let mut all = vec![("AUTH_MODE", "jwt"), ("AUTH_SECRET", "k")];
+            all.extend_from_slice(pairs);
+            match config(&all).unwrap().auth {
+                AuthMode::Jwt { rules, .. } => rules,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(jwt(&[]), JwtRules::default());
+        assert_eq!(jwt(&[]).sessions_claim, "sessions");
+        assert_eq!(jwt(&[]).max_age_secs, None);
+        let rules = jwt(&[
+            ("JWT_SESSIONS_CLAIM", " https://example.com/sessions "),
+            ("JWT_MAX_AGE_S", "3_600"),
+        ]);
+        assert_eq!(
+            rules,
+            JwtRules {
+                sessions_claim: "https://example.com/sessions".into(),
+                max_age_secs: Some(3600),
+            }
+        );
+        assert_eq!(
+            config(&[("JWT_SESSIONS_CLAIM", "sub")]).unwrap_err().0,
+            "JWT_SESSIONS_CLAIM must name a claim other than iss, sub, aud, exp, nbf, iat and jti"
+        );
+        assert_eq!(
+            config(&[("JWT_MAX_AGE_S", "0")]).unwrap_err().0,
+            "JWT_MAX_AGE_S must be a positive integer"
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! CORS for widgets on other origins: an allow-list, preflights, and the response header.
 //!
 //! Allowed origins get `Access-Control-Allow-Origin: <their origin>` (never `*`, so a
-//! bearer token can ride along) and `Vary: Origin`; every other origin gets no CORS
-//! header at all, and the browser keeps the response from its page.
+//! bearer token can ride along), `Vary: Origin` and, on actual responses,
+//! `Access-Control-Expose-Headers: x-request-id`; every other origin gets no CORS header at
+//! all, and the browser keeps the response from its page.
 
 /// How long a browser may cache a preflight, in seconds: 7200 is Chromium's cap
 /// (Firefox allows 86400), so a higher value would buy nothing in most browsers.
@@ -11,6 +12,10 @@ pub const PREFLIGHT_MAX_AGE_SECS: u32 = 7200;
 /// Headers a preflight allows when the browser names none, or names an invalid one:
 /// what `DefaultChatTransport` sends (`content-type`) plus `authorization`.
 const DEFAULT_ALLOWED_HEADERS: &str = "authorization, content-type";
+
+/// Response headers a page may read beyond the CORS-safelisted ones: the request id, which
+/// every 5xx message asks the user to quote.
+const EXPOSED_HEADERS: &str = "x-request-id";
 
 /// The origins allowed to call the worker from a browser.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -53,6 +58,15 @@ impl AllowedOrigins {
     /// The headers for an actual (non-preflight) response to `origin`: empty for an origin
     /// that is not allowed or absent.
     pub fn response_headers(&self, origin: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut headers = self.origin_headers(origin);
+        if !headers.is_empty() {
+            headers.push(("access-control-expose-headers", EXPOSED_HEADERS.to_owned()));
+        }
+        headers
+    }
+
+    /// `Access-Control-Allow-Origin` and `Vary` for an allowed `origin`; empty for others.
+    fn origin_headers(&self, origin: Option<&str>) -> Vec<(&'static str, String)> {
         match origin {
             Some(origin) if self.allows(origin) => vec![
                 ("access-control-allow-origin", origin.to_owned()),
@@ -70,7 +84,7 @@ impl AllowedOrigins {
         requested_headers: Option<&str>,
         methods: &str,
     ) -> Vec<(&'static str, String)> {
-        let mut headers = self.response_headers(origin);
+        let mut headers = self.origin_headers(origin);
         if headers.is_empty() {
             return headers;
         }
@@ -111,7 +125,8 @@ mod tests {
                     "access-control-allow-origin",
                     "https://app.example".to_owned()
                 ),
-                ("vary", "Origin".to_owned())
+                ("vary", "Origin".to_owned()),
+                ("access-control-expose-headers", "x-request-id".to_owned())
             ]
         );
         assert!(allowed
@@ -133,6 +148,23 @@ mod tests {
                 "https://x.example".to_owned()
             )
         );
+    }
+
+    #[test]
+    fn actual_responses_expose_the_request_id_to_allowed_origins_only() {
+        let expose = ("access-control-expose-headers", "x-request-id".to_owned());
+        for config in ["https://app.example", "*"] {
+            let headers =
+                AllowedOrigins::parse(config).response_headers(Some("https://app.example"));
+            assert_eq!(headers.last(), Some(&expose), "{config}");
+        }
+        let allowed = AllowedOrigins::parse("https://app.example");
+        for origin in [Some("https://evil.example"), Some("null"), None] {
+            assert!(allowed.response_headers(origin).is_empty(), "{origin:?}");
+        }
+        // A preflight answers what may be sent; exposing is for what is read.
+        let preflight = allowed.preflight_headers(Some("https://app.example"), None, "POST");
+        assert!(!preflight.iter().any(|(name, _)| *name == expose.0));
     }
 
     #[test]

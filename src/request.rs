@@ -4,12 +4,13 @@
 //! `{ id, messages: UIMessage[], trigger, messageId?, …extra }` with the whole chat
 //! history. The Durable Object keeps its own history, so only the latest message
 //! matters: it must come from the user, and its text parts (joined by newlines) become
-//! the prompt, its file parts the prompt's attachments — unless it carries a `data-answer`
-//! part (`{ questionId, answer }`), which makes the request an answer to the agent's pending
-//! question instead of a prompt. Earlier messages are checked to be JSON values, never
-//! interpreted. The body may also carry `onDisconnect` (`"abort"` or `"detach"`): what the
-//! client's going away does to the turn. Every bad shape is a [`RequestError`] that carries
-//! its HTTP status, a stable code and a sentence saying what is wrong.
+//! the prompt, its file parts (`https:` or `data:` URLs only, [`is_forwardable_url`]) the
+//! prompt's attachments — unless it carries a `data-answer` part (`{ questionId, answer }`),
+//! which makes the request an answer to the agent's pending question instead of a prompt.
+//! Earlier messages are checked to be JSON values, never interpreted. The body may also carry
+//! `onDisconnect` (`"abort"` or `"detach"`): what the client's going away does to the turn.
+//! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
+//! sentence saying what is wrong.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -104,6 +105,7 @@ pub enum RequestError {
     NoMessages,
     TooManyMessages { limit: usize },
     InvalidMessage(String),
+    InvalidAttachment { part: usize },
     LastNotUser { role: String },
     EmptyMessage,
     PromptTooLong { limit: usize },
@@ -133,6 +135,7 @@ impl RequestError {
             RequestError::NoMessages => "no_messages",
             RequestError::TooManyMessages { .. } => "too_many_messages",
             RequestError::InvalidMessage(_) => "invalid_message",
+            RequestError::InvalidAttachment { .. } => "invalid_attachment",
             RequestError::LastNotUser { .. } => "last_message_not_from_user",
             RequestError::EmptyMessage => "empty_message",
             RequestError::PromptTooLong { .. } => "prompt_too_long",
@@ -156,6 +159,9 @@ impl RequestError {
                 format!("`messages` has more than the limit of {limit} messages.")
             }
             RequestError::InvalidMessage(why) => format!("The last message is malformed: {why}."),
+            RequestError::InvalidAttachment { part } => format!(
+                "File part {part} of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
+            ),
             RequestError::LastNotUser { role } => {
                 format!("The last message must come from the user, not `{role}`.")
             }
@@ -290,6 +296,9 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer
                         "file part {i} needs string `mediaType` and `url`"
                     )));
                 };
+                if !is_forwardable_url(url) {
+                    return Err(RequestError::InvalidAttachment { part: i });
+                }
                 files.push(Attachment {
                     media_type: media_type.to_owned(),
                     url: url.to_owned(),
@@ -326,6 +335,19 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer
         }
     }
     Ok((texts.join("\n"), files, answer))
+}
+
+/// Whether a file part's `url` may go to the agent, which may fetch it: only an `https:` or a
+/// `data:` URL (the scheme compared case-insensitively, RFC 3986 section 3.1). `http:`, `file:`,
+/// `ftp:`, `blob:`, `javascript:`, relative references and every other scheme are refused: they
+/// would let a client point the agent at what only the agent can reach (SSRF), or at nothing it
+/// can read. Anything accepted starts with `https:` or `data:` literally, so no parser on the
+/// agent's side can read another scheme into it. A `data:` URL carries its bytes in the request
+/// body, so it is bounded by the body limit (`MAX_BODY_BYTES`, [`Limits::max_body_bytes`]).
+pub fn is_forwardable_url(url: &str) -> bool {
+    url.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("data")
+    })
 }
 
 #[cfg(test)]

@@ -254,3 +254,58 @@ fn trace_is_read_and_checked() {
         assert!(err.message().contains("`trace` must be"), "{bad}");
     }
 }
+
+#[test]
+fn file_urls_must_be_https_or_data() {
+    let body = |url: &str| {
+        let part = serde_json::json!({"type": "file", "mediaType": "image/png", "url": url});
+        format!(
+            r#"{{"messages":[{{"role":"user","parts":[{{"type":"text","text":"x"}},{part}]}}]}}"#
+        )
+    };
+    for good in [
+        "https://files.example/a.png",
+        "HTTPS://files.example/a.png",
+        "hTtPs://x",
+        "data:image/png;base64,AA==",
+        "DATA:,hi",
+        "data:text/plain,a:b",
+    ] {
+        let req = parse(&body(good)).unwrap_or_else(|e| panic!("{good}: {e}"));
+        assert_eq!(req.attachments[0].url, good, "forwarded as sent");
+    }
+    for bad in [
+        "http://files.example/a.png",
+        "HTTP://x",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "ftp://x/y",
+        "blob:https://x/1",
+        "ws://x",
+        "gopher://x",
+        "/relative/a.png",
+        "a.png",
+        "//files.example/a.png",
+        "",
+        " https://x",
+        "\thttps://x",
+        "ht\ttps://x",
+        "https\n://x",
+        "https//x",
+        "httpsx://x",
+        "data",
+    ] {
+        let err = parse(&body(bad)).unwrap_err();
+        assert_eq!(err, RequestError::InvalidAttachment { part: 1 }, "{bad:?}");
+        assert_eq!((err.status(), err.code()), (400, "invalid_attachment"));
+        assert_eq!(
+            err.message(),
+            "File part 1 of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
+        );
+    }
+    // Only the last message is read: an old message's file is never forwarded, so never checked.
+    let old = r#"{"messages":[
+        {"role":"user","parts":[{"type":"file","mediaType":"text/plain","url":"file:///x"}]},
+        {"role":"user","parts":[{"type":"text","text":"x"}]}]}"#;
+    assert!(parse(old).unwrap().attachments.is_empty());
+}

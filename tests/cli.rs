@@ -1,4 +1,5 @@
-//! The `v2-to-sse` CLI, run as a user runs it: stdin or a file in, the worker's bytes out.
+//! The `v2-to-sse` CLI, run as a user runs it: stdin or a file in, the worker's bytes out, and
+//! its exit status when reading or writing fails.
 
 mod support;
 
@@ -111,4 +112,67 @@ fn usage_errors_exit_two() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
     }
+    let out = run(&["/no/such/file.jsonl"], b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "v2-to-sse: cannot read /no/such/file.jsonl: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn input_that_cannot_be_read_exits_one_with_a_message() {
+    // A directory opens but cannot be read.
+    let dir = std::env::temp_dir();
+    let out = run(&[dir.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("v2-to-sse: cannot read {}: ", dir.display())),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_exits_one_with_a_message() {
+    // /dev/full fails every write with ENOSPC, as a full disk does.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_v2-to-sse"))
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn v2-to-sse");
+    // Write errors from a child that already gave up are expected: only its exit matters.
+    let _ = child.stdin.take().expect("stdin").write_all(LOG.as_bytes());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.ends_with(
+            "v2-to-sse: cannot write the output: No space left on device (os error 28)\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_reader_that_hangs_up_early_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_v2-to-sse"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn v2-to-sse");
+    // Close the read end of stdout before a byte is written: the first write is EPIPE.
+    drop(child.stdout.take());
+    let _ = child.stdin.take().expect("stdin").write_all(LOG.as_bytes());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("cannot write"), "{stderr}");
 }

@@ -2,14 +2,17 @@
 //!
 //! * `token`: `Authorization: Bearer <token>` must equal the configured secret (compared in
 //!   constant time, through SHA-256 digests so not even the length leaks).
-//! * `jwt`: an HS256 JWT signed with the configured secret ([`jwt`]); its `sub` is the user
-//!   id sent to the agent, its `sessions` claim lists the sessions it may open.
+//! * `jwt`: an HS256 JWT signed with the configured secret ([`jwt`]), with an `exp` and, when
+//!   `JWT_MAX_AGE_S` is set, a lifetime within it; its `sub` is the user id sent to the agent
+//!   (so it must be fit for a header), its `sessions` claim (or the one `JWT_SESSIONS_CLAIM`
+//!   names) lists the sessions it may open.
 //!
 //! Missing or bad credentials are 401 (with `WWW-Authenticate: Bearer`); a valid token
 //! for another session is 403.
 
 pub mod jwt;
 
+use jwt::JwtRules;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -20,8 +23,8 @@ pub enum AuthMode {
     None,
     /// One shared bearer token.
     Token { secret: String },
-    /// HS256 JWTs signed with `secret`.
-    Jwt { secret: Vec<u8> },
+    /// HS256 JWTs signed with `secret`, whose claims meet `rules`.
+    Jwt { secret: Vec<u8>, rules: JwtRules },
 }
 
 impl std::fmt::Debug for AuthMode {
@@ -40,10 +43,14 @@ impl std::fmt::Debug for AuthMode {
 pub struct ConfigError(pub String);
 
 impl AuthMode {
-    /// The mode named by `AUTH_MODE`, with the secret it needs. An unknown mode, or a
-    /// mode without its secret, is an error: the worker then refuses every request
-    /// rather than run open.
-    pub fn from_config(mode: Option<&str>, secret: Option<&str>) -> Result<Self, ConfigError> {
+    /// The mode named by `AUTH_MODE`, with the secret it needs; `rules` apply to `jwt` only.
+    /// An unknown mode, or a mode without its secret, is an error: the worker then refuses
+    /// every request rather than run open.
+    pub fn from_config(
+        mode: Option<&str>,
+        secret: Option<&str>,
+        rules: JwtRules,
+    ) -> Result<Self, ConfigError> {
         let secret = secret.filter(|s| !s.is_empty());
         match (mode.unwrap_or("none"), secret) {
             ("none", _) => Ok(AuthMode::None),
@@ -52,6 +59,7 @@ impl AuthMode {
             }),
             ("jwt", Some(s)) => Ok(AuthMode::Jwt {
                 secret: s.as_bytes().to_vec(),
+                rules,
             }),
             ("token" | "jwt", None) => Err(ConfigError("AUTH_SECRET is not set".into())),
             (other, _) => Err(ConfigError(format!("unknown AUTH_MODE {other:?}"))),
@@ -71,10 +79,14 @@ pub struct Principal {
 pub enum AuthError {
     /// No `Authorization: Bearer …` header.
     Missing,
-    /// The credentials are wrong: bad token, bad signature, bad shape, wrong algorithm.
+    /// The credentials are wrong: bad token, bad signature, bad shape, wrong algorithm, no
+    /// `exp`, an `iat` missing under a lifetime cap or ahead of the clock, a `sub` unfit for a
+    /// header.
     Invalid(&'static str),
     /// The JWT's `exp` has passed.
     Expired,
+    /// The JWT lives longer (`exp - iat`) than `JWT_MAX_AGE_S` allows.
+    TooLongLived { max_age_secs: u64 },
     /// The JWT's `nbf` is still ahead.
     NotYetValid,
     /// Valid credentials that do not cover this session.
@@ -94,7 +106,7 @@ impl AuthError {
     pub fn code(&self) -> &'static str {
         match self {
             AuthError::Missing => "unauthorized",
-            AuthError::Invalid(_) => "invalid_token",
+            AuthError::Invalid(_) | AuthError::TooLongLived { .. } => "invalid_token",
             AuthError::Expired => "token_expired",
             AuthError::NotYetValid => "token_not_yet_valid",
             AuthError::Forbidden => "forbidden",
@@ -107,6 +119,9 @@ impl AuthError {
             AuthError::Missing => "This endpoint needs an `Authorization: Bearer` token.".into(),
             AuthError::Invalid(why) => format!("The bearer token is not valid: {why}."),
             AuthError::Expired => "The bearer token has expired.".into(),
+            AuthError::TooLongLived { max_age_secs } => format!(
+                "The bearer token is not valid: it lives longer (`exp` - `iat`) than the limit of {max_age_secs} seconds."
+            ),
             AuthError::NotYetValid => "The bearer token is not valid yet.".into(),
             AuthError::Forbidden => "The bearer token does not give access to this session.".into(),
         }
@@ -143,9 +158,9 @@ pub fn authorize(
                 Err(AuthError::Invalid("unknown token"))
             }
         }
-        AuthMode::Jwt { secret } => {
-            let claims = jwt::verify(token, secret, now)?;
-            if !claims.allows(session_id) {
+        AuthMode::Jwt { secret, rules } => {
+            let claims = jwt::verify(token, secret, rules, now)?;
+            if !claims.allows(&rules.sessions_claim, session_id) {
                 return Err(AuthError::Forbidden);
             }
             Ok(Principal {

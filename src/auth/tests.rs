@@ -4,20 +4,25 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde_json::json;
 
-use super::jwt::{sign, CLOCK_SKEW_SECS};
+use super::jwt::{sign, JwtRules, CLOCK_SKEW_SECS};
 use super::*;
 
 const NOW: u64 = 1_800_000_000;
 const SECRET: &[u8] = b"a-long-test-secret";
 
-fn jwt_mode() -> AuthMode {
-    AuthMode::Jwt {
+/// An expiry an hour ahead, for tokens whose test is about something else.
+const EXP: u64 = NOW + 3600;
+
+fn check_with(rules: JwtRules, token: &str, session: &str) -> Result<Principal, AuthError> {
+    let mode = AuthMode::Jwt {
         secret: SECRET.to_vec(),
-    }
+        rules,
+    };
+    authorize(&mode, Some(&format!("Bearer {token}")), session, NOW)
 }
 
 fn check(token: &str, session: &str) -> Result<Principal, AuthError> {
-    authorize(&jwt_mode(), Some(&format!("Bearer {token}")), session, NOW)
+    check_with(JwtRules::default(), token, session)
 }
 
 #[test]
@@ -60,11 +65,11 @@ fn jwt_gives_the_user_and_checks_sessions() {
     assert_eq!(check(&token, "b").unwrap().user_id.as_deref(), Some("u1"));
     let err = check(&token, "c").unwrap_err();
     assert_eq!((err.status(), err.code()), (403, "forbidden"));
-    let any = sign(&json!({"sessions": "*"}), SECRET);
+    let any = sign(&json!({"sessions": "*", "exp": EXP}), SECRET);
     assert_eq!(check(&any, "zzz").unwrap().user_id, None);
-    let none = sign(&json!({"sub": "u"}), SECRET);
+    let none = sign(&json!({"sub": "u", "exp": EXP}), SECRET);
     assert_eq!(check(&none, "a"), Err(AuthError::Forbidden));
-    let wrong_star = sign(&json!({"sessions": ["*"]}), SECRET);
+    let wrong_star = sign(&json!({"sessions": ["*"], "exp": EXP}), SECRET);
     assert_eq!(check(&wrong_star, "a"), Err(AuthError::Forbidden));
 }
 
@@ -74,7 +79,7 @@ fn jwt_time_claims_allow_small_skew_only() {
     let at = |exp: u64| sign(&json!({"sessions": "*", "exp": exp}), SECRET);
     assert!(check(&at(NOW - skew), "a").is_ok());
     assert_eq!(check(&at(NOW - skew - 1), "a"), Err(AuthError::Expired));
-    let nbf = |nbf: u64| sign(&json!({"sessions": "*", "nbf": nbf}), SECRET);
+    let nbf = |nbf: u64| sign(&json!({"sessions": "*", "nbf": nbf, "exp": EXP}), SECRET);
     assert!(check(&nbf(NOW + skew), "a").is_ok());
     assert_eq!(
         check(&nbf(NOW + skew + 1), "a"),
@@ -84,17 +89,17 @@ fn jwt_time_claims_allow_small_skew_only() {
 
 #[test]
 fn forged_tokens_are_refused() {
-    let good = sign(&json!({"sub": "u", "sessions": "*"}), SECRET);
+    let good = sign(&json!({"sub": "u", "sessions": "*", "exp": EXP}), SECRET);
     let (head, rest) = good.split_once('.').unwrap();
     let (_, sig) = rest.split_once('.').unwrap();
     let enc = |v: serde_json::Value| URL_SAFE_NO_PAD.encode(v.to_string());
     let cases = [
         // Another secret.
-        sign(&json!({"sub": "u", "sessions": "*"}), b"other"),
+        sign(&json!({"sub": "u", "sessions": "*", "exp": EXP}), b"other"),
         // The payload swapped under a valid signature.
         format!(
             "{head}.{}.{sig}",
-            enc(json!({"sub": "admin", "sessions": "*"}))
+            enc(json!({"sub": "admin", "sessions": "*", "exp": EXP}))
         ),
         // alg none, with and without a signature.
         format!(
@@ -129,19 +134,17 @@ fn forged_tokens_are_refused() {
 
 #[test]
 fn config_never_runs_open_by_accident() {
-    assert_eq!(AuthMode::from_config(None, None), Ok(AuthMode::None));
-    assert!(AuthMode::from_config(Some("jwt"), None).is_err());
-    assert!(AuthMode::from_config(Some("token"), Some("")).is_err());
-    assert!(AuthMode::from_config(Some("JWT"), Some("x")).is_err());
+    let from = |mode, secret| AuthMode::from_config(mode, secret, JwtRules::default());
+    assert_eq!(from(None, None), Ok(AuthMode::None));
+    assert!(from(Some("jwt"), None).is_err());
+    assert!(from(Some("token"), Some("")).is_err());
+    assert!(from(Some("JWT"), Some("x")).is_err());
     assert_eq!(
-        AuthMode::from_config(Some("token"), Some("x")),
+        from(Some("token"), Some("x")),
         Ok(AuthMode::Token { secret: "x".into() })
     );
     assert_eq!(
-        format!(
-            "{:?}",
-            AuthMode::from_config(Some("jwt"), Some("hush")).unwrap()
-        ),
+        format!("{:?}", from(Some("jwt"), Some("hush")).unwrap()),
         "AuthMode::Jwt"
     );
 }
@@ -151,4 +154,150 @@ fn messages_never_echo_credentials() {
     let err = check("secret-looking-token", "a").unwrap_err();
     assert!(!err.message().contains("secret-looking-token"));
     assert_eq!(AuthError::Missing.code(), "unauthorized");
+}
+
+/// The refusal of `token` for session "a", as (status, code, message).
+fn refusal(rules: JwtRules, token: &str) -> (u16, &'static str, String) {
+    let err = check_with(rules, token, "a").unwrap_err();
+    (err.status(), err.code(), err.message())
+}
+
+fn invalid(message: &str) -> (u16, &'static str, String) {
+    (401, "invalid_token", message.to_owned())
+}
+
+#[test]
+fn jwt_without_exp_is_refused() {
+    for claims in [
+        json!({"sub": "u", "sessions": "*"}),
+        json!({"sub": "u", "sessions": "*", "exp": null}),
+        json!({"sessions": "*", "nbf": NOW - 10, "iat": NOW - 10}),
+    ] {
+        assert_eq!(
+            refusal(JwtRules::default(), &sign(&claims, SECRET)),
+            invalid("The bearer token is not valid: it has no expiry (`exp`)."),
+            "{claims}"
+        );
+    }
+    // A far expiry is still an expiry when no cap is set.
+    let decade = sign(&json!({"sessions": "*", "exp": NOW + 315_360_000}), SECRET);
+    assert!(check(&decade, "a").is_ok());
+}
+
+#[test]
+fn jwt_max_age_caps_exp_minus_iat() {
+    let capped = || JwtRules {
+        max_age_secs: Some(3600),
+        ..JwtRules::default()
+    };
+    let token =
+        |iat: u64, exp: u64| sign(&json!({"sessions": "*", "iat": iat, "exp": exp}), SECRET);
+    assert!(check_with(capped(), &token(NOW, NOW + 3600), "a").is_ok());
+    assert!(check_with(capped(), &token(NOW - 100, NOW + 3500), "a").is_ok());
+    let too_long = "The bearer token is not valid: it lives longer (`exp` - `iat`) than the limit of 3600 seconds.";
+    assert_eq!(
+        refusal(capped(), &token(NOW, NOW + 3601)),
+        invalid(too_long)
+    );
+    assert_eq!(
+        check_with(capped(), &token(NOW - 7200, NOW + 3600), "a"),
+        Err(AuthError::TooLongLived { max_age_secs: 3600 })
+    );
+    // Without `iat` the lifetime is unknown: refused while the cap is set, fine without it.
+    let no_iat = sign(&json!({"sessions": "*", "exp": NOW + 60}), SECRET);
+    assert_eq!(
+        refusal(capped(), &no_iat),
+        invalid("The bearer token is not valid: it has no issue time (`iat`), which the lifetime limit needs.")
+    );
+    assert!(check(&no_iat, "a").is_ok());
+    // An `iat` ahead of the clock (past the skew) would hide a long lifetime.
+    let skew = CLOCK_SKEW_SECS;
+    assert!(check_with(capped(), &token(NOW + skew, NOW + skew + 60), "a").is_ok());
+    assert_eq!(
+        refusal(capped(), &token(NOW + skew + 1, NOW + skew + 61)),
+        invalid("The bearer token is not valid: its issue time (`iat`) is in the future.")
+    );
+    // The cap does not excuse an expired token.
+    assert_eq!(
+        check_with(capped(), &token(NOW - 4000, NOW - 3000), "a"),
+        Err(AuthError::Expired)
+    );
+}
+
+#[test]
+fn jwt_sub_must_be_a_header_value() {
+    let with_sub = |sub: &str| sign(&json!({"sub": sub, "sessions": "*", "exp": EXP}), SECRET);
+    for good in [
+        "u1",
+        "auth0|6543",
+        "user_2abc",
+        "a b",
+        "x@example.com",
+        "~!#$%&'*+-.^_`|",
+    ] {
+        assert_eq!(
+            check(&with_sub(good), "a").unwrap().user_id.as_deref(),
+            Some(good)
+        );
+    }
+    let message = "The bearer token is not valid: its `sub` must be visible ASCII characters, with spaces only between them.";
+    for bad in [
+        "",
+        " u",
+        "u ",
+        "u\r\nx-admin: 1",
+        "u\n",
+        "u\r",
+        "u\0",
+        "a\tb",
+        "\u{7f}",
+        "\u{1b}[31m",
+        "é",
+        "ü",
+        "用户",
+        "\u{2028}",
+    ] {
+        assert_eq!(
+            refusal(JwtRules::default(), &with_sub(bad)),
+            invalid(message),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn sessions_claim_is_configurable_and_read_as_one_key() {
+    let named = |claim: &str| JwtRules {
+        sessions_claim: claim.into(),
+        ..JwtRules::default()
+    };
+    let ns = "https://example.com/sessions";
+    let token = sign(&json!({"sub": "u", ns: ["a"], "exp": EXP}), SECRET);
+    assert_eq!(
+        check_with(named(ns), &token, "a")
+            .unwrap()
+            .user_id
+            .as_deref(),
+        Some("u")
+    );
+    assert_eq!(
+        check_with(named(ns), &token, "b"),
+        Err(AuthError::Forbidden)
+    );
+    // The default name does not read the namespaced claim, nor the other way round.
+    assert_eq!(check(&token, "a"), Err(AuthError::Forbidden));
+    let plain = sign(&json!({"sessions": "*", "exp": EXP}), SECRET);
+    assert!(check(&plain, "a").is_ok());
+    assert_eq!(
+        check_with(named(ns), &plain, "a"),
+        Err(AuthError::Forbidden)
+    );
+    // A dotted name is one key, never a path.
+    let nested = sign(&json!({"app": {"sessions": "*"}, "exp": EXP}), SECRET);
+    assert_eq!(
+        check_with(named("app.sessions"), &nested, "a"),
+        Err(AuthError::Forbidden)
+    );
+    let dotted = sign(&json!({"app.sessions": ["a"], "exp": EXP}), SECRET);
+    assert!(check_with(named("app.sessions"), &dotted, "a").is_ok());
 }

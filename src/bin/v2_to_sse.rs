@@ -7,7 +7,9 @@
 //! Reads one V2 frame per line from FILE (or stdin) and writes the UI message stream to
 //! stdout. Blank lines are skipped; lines that are not V2 frames are skipped and named
 //! on stderr, as the worker logs them. The end of input without an ending is the socket
-//! closing. Exits 0 on any input; 2 on a usage error or an unreadable file.
+//! closing. Exits 0 on any input, and when stdout is closed early (EPIPE, e.g. piped into
+//! `head`); 1 on an I/O error (input that cannot be read, output that cannot be written), named
+//! in one line on stderr; 2 on a usage error or a file that cannot be opened.
 #![forbid(unsafe_code)]
 
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -16,6 +18,23 @@ use std::process::ExitCode;
 use session_agent_chat::turn_stream::{EndCause, FrameOutcome, TurnStream};
 
 const USAGE: &str = "usage: v2-to-sse [--request-id ID] [FILE]";
+
+/// Exit status of an I/O error mid-replay: 1, the usual "it failed" status, apart from 2 for
+/// a command line that could not run at all (as `grep` and `diff` keep them apart).
+const EXIT_IO_ERROR: u8 = 1;
+/// Exit status of a usage error or a FILE that cannot be opened.
+const EXIT_USAGE: u8 = 2;
+
+/// Where a replay failed: reading the log or writing the stream.
+enum Failure {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Prints one line on stderr; a stderr that cannot take it is no reason to panic.
+fn say(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr(), "v2-to-sse: {line}");
+}
 
 struct Args {
     request_id: Option<String>,
@@ -50,35 +69,50 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(why) => {
             if !why.is_empty() {
-                eprintln!("v2-to-sse: {why}");
+                say(format_args!("{why}"));
             }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
+            let _ = writeln!(io::stderr(), "{USAGE}");
+            return ExitCode::from(EXIT_USAGE);
         }
     };
     let input: Box<dyn Read> = match &args.file {
         Some(path) => match std::fs::File::open(path) {
             Ok(file) => Box::new(file),
             Err(err) => {
-                eprintln!("v2-to-sse: cannot read {path}: {err}");
-                return ExitCode::from(2);
+                say(format_args!("cannot read {path}: {err}"));
+                return ExitCode::from(EXIT_USAGE);
             }
         },
         None => Box::new(io::stdin()),
     };
+    let name = args.file.as_deref().unwrap_or("stdin");
     match replay(input, args.request_id.as_deref(), &mut io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
-        // A closed stdout (e.g. piped into `head`) is not the input's fault.
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("v2-to-sse: {err}");
-            ExitCode::SUCCESS
+        // A closed stdout (e.g. piped into `head`): the reader has all it wanted.
+        Err(Failure::Write(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Write(err)) => {
+            say(format_args!("cannot write the output: {err}"));
+            ExitCode::from(EXIT_IO_ERROR)
+        }
+        Err(Failure::Read(err)) => {
+            say(format_args!("cannot read {name}: {err}"));
+            ExitCode::from(EXIT_IO_ERROR)
         }
     }
 }
 
 /// Streams the replay of `input` into `output`, flushing after every frame.
-fn replay(input: impl Read, request_id: Option<&str>, output: &mut impl Write) -> io::Result<()> {
+fn replay(
+    input: impl Read,
+    request_id: Option<&str>,
+    output: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut write = |bytes: &[u8]| {
+        output
+            .write_all(bytes)
+            .and_then(|()| output.flush())
+            .map_err(Failure::Write)
+    };
     let mut stream = TurnStream::new(request_id);
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
@@ -86,7 +120,7 @@ fn replay(input: impl Read, request_id: Option<&str>, output: &mut impl Write) -
     let mut number = 0u64;
     loop {
         line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
+        if reader.read_until(b'\n', &mut line).map_err(Failure::Read)? == 0 {
             break;
         }
         number += 1;
@@ -96,13 +130,11 @@ fn replay(input: impl Read, request_id: Option<&str>, output: &mut impl Write) -
             continue;
         }
         if let FrameOutcome::Malformed(why) = stream.push_frame(text, &mut out) {
-            eprintln!("v2-to-sse: line {number} skipped: {why}");
+            say(format_args!("line {number} skipped: {why}"));
         }
-        output.write_all(&out)?;
-        output.flush()?;
+        write(&out)?;
         out.clear();
     }
     stream.end(EndCause::SocketClosed, &mut out);
-    output.write_all(&out)?;
-    output.flush()
+    write(&out)
 }

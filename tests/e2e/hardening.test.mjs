@@ -58,9 +58,11 @@ describe("auth", { concurrency: true }, () => {
       [jwt({ sessions: "*" }, SECRET, { alg: "HS512" }), 401, "invalid_token"],
       ["not.a.jwt", 401, "invalid_token"],
       [jwt({ sessions: "*", exp: now() - 3600 }), 401, "token_expired"],
-      [jwt({ sessions: "*", nbf: now() + 3600 }), 401, "token_not_yet_valid"],
-      [jwt({ sub: "u1", sessions: ["someone-else"] }), 403, "forbidden"],
-      [jwt({ sub: "u1" }), 403, "forbidden"],
+      [jwt({ sessions: "*", nbf: now() + 3600, exp: now() + 7200 }), 401, "token_not_yet_valid"],
+      [jwt({ sub: "u1", sessions: ["someone-else"], exp: now() + 600 }), 403, "forbidden"],
+      [jwt({ sub: "u1", exp: now() + 600 }), 403, "forbidden"],
+      [jwt({ sessions: "*" }), 401, "invalid_token"], // no exp: a token that never expires
+      [jwt({ sub: "u1\r\nx-admin: 1", sessions: "*", exp: now() + 600 }), 401, "invalid_token"],
     ];
     for (const [token, status, code] of cases) {
       const response = await postChat(secured.base, s, chatBody("hi"), { headers: bearer(token) });
@@ -136,7 +138,7 @@ describe("cors", { concurrency: true }, () => {
 });
 
 describe("upstream faults and limits", { concurrency: true }, () => {
-  const open = (s) => ({ headers: bearer(jwt({ sub: "u", sessions: [s] })) });
+  const open = (s) => ({ headers: bearer(jwt({ sub: "u", sessions: [s], exp: now() + 600 })) });
 
   test("an agent silent past the idle timeout: in-band error and finish, one abort to the agent", { timeout: 20_000 }, async () => {
     const s = sessionId("idle");
