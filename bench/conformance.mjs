@@ -1,7 +1,9 @@
 // The TS adapter passes the same end-to-end checks as this adapter: the same turns through both
-// workers (behind the same demo agent) give the same UI chunks, and the AI SDK's own client
-// (ai@5.0.0, strict, and ai@6) ends each of them in the same state. Also: both forward one
-// `abort` when the client leaves, and both refuse bad bodies with the same status and code.
+// workers (behind the same demo agent) give the same UI chunks and the same bytes (keep-alives
+// and the metadata's clock readings aside), and the AI SDK's own client (ai@5.0.0, strict, and ai@6) ends each of them in the same
+// state. Also: both forward one `abort` when the client leaves, and both refuse bad bodies with
+// the same status and code. Checked for each TS worker running: `ts` (coalesced writes, the
+// benchmark's rival) and `ts-per-message` (one write per WebSocket message, the reference row).
 //
 //   node bench/conformance.mjs          (bench/run.mjs runs it first, as a gate)
 import assert from "node:assert/strict";
@@ -10,7 +12,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startWorkers, root } from "./lib/workers.mjs";
 import { chatBody, sessionId } from "./lib/client.mjs";
-import { postChat } from "../tests/e2e/harness.mjs";
+import { postChat, withoutTimes } from "../tests/e2e/harness.mjs";
 import { runChat } from "../tests/sdk/chat.mjs";
 import { SDK_SPECS, loadSdk } from "../tests/sdk/sdks.mjs";
 
@@ -24,6 +26,7 @@ function scenarios() {
     ["/flood 50", "/flood 50"],
     ["/error", "/error the model is overloaded"],
     ["/drop (socket lost mid-turn)", "/drop"],
+    ["/ask (the stream ends at a question)", "/ask Deploy now?"],
   ];
   for (const file of readdirSync(replays).filter((f) => f.endsWith(".v2.jsonl")).sort()) {
     list.push([`/replay ${file}`, `/replay\n${readFileSync(path.join(replays, file), "utf8")}`]);
@@ -31,8 +34,12 @@ function scenarios() {
   return list;
 }
 
-/** The SSE body without keep-alive comments, and its chunks with the turn id made neutral. */
-function normalise(text) {
+/**
+ * The SSE body without keep-alive comments, and its chunks, with the turn id and the metadata's
+ * times (`createdAt`, `durationMs`: clock readings) made neutral.
+ */
+function normalise(raw) {
+  const { text } = withoutTimes(raw);
   const events = text.split("\n\n");
   assert.equal(events.at(-1), "", "the body ends with a blank line");
   const kept = events.slice(0, -1).filter((e) => e !== ": keep-alive");
@@ -59,7 +66,12 @@ async function sdkOutcome(sdk, body) {
   };
 }
 
+/** The TS workers checked against `rust`: those of `urls` among these. */
+const TS_WORKERS = ["ts", "ts-per-message"];
+
 export async function runConformance(urls, { log = () => {} } = {}) {
+  const rivals = TS_WORKERS.filter((a) => urls[a]);
+  assert.ok(rivals.includes("ts"), "the conformance check needs the `ts` worker");
   const sdks = [];
   for (const spec of SDK_SPECS.filter((s) => s.label === "ai@5.0.0" || s.label === "ai@6")) {
     sdks.push(await loadSdk(spec));
@@ -67,26 +79,30 @@ export async function runConformance(urls, { log = () => {} } = {}) {
   const results = [];
   await Promise.all(
     scenarios().map(async ([name, prompt]) => {
-      const [rust, ts] = await Promise.all(
-        ["rust", "ts"].map(async (adapter) => {
+      const [rust, ...others] = await Promise.all(
+        ["rust", ...rivals].map(async (adapter) => {
           const response = await postChat(urls[adapter], sessionId("conf"), chatBody(prompt));
           assert.equal(response.status, 200, `${adapter}: ${name}: status`);
           return normalise(await response.text());
         }),
       );
-      assert.deepEqual(ts.chunks, rust.chunks, `${name}: the TS adapter's chunks differ from this adapter's`);
       const sdk = {};
-      for (const { label, mod } of sdks) {
-        const [r, t] = await Promise.all([sdkOutcome(mod, rust.body), sdkOutcome(mod, ts.body)]);
-        assert.deepEqual(t, r, `${name}: ${label} ends differently on the two streams`);
-        sdk[label] = r.status;
+      for (const [i, adapter] of rivals.entries()) {
+        const ts = others[i];
+        assert.deepEqual(ts.chunks, rust.chunks, `${name}: ${adapter}'s chunks differ from this adapter's`);
+        assert.equal(ts.body, rust.body, `${name}: ${adapter}'s bytes differ from this adapter's (same chunks)`);
+        for (const { label, mod } of sdks) {
+          const [r, t] = await Promise.all([sdkOutcome(mod, rust.body), sdkOutcome(mod, ts.body)]);
+          assert.deepEqual(t, r, `${name}: ${label} ends differently on ${adapter}'s stream and this adapter's`);
+          sdk[label] = r.status;
+        }
       }
-      results.push({ name, chunks: rust.chunks.length, sameBytes: ts.body === rust.body, sdk });
+      results.push({ name, chunks: rust.chunks.length, sameBytes: true, rivals, sdk });
     }),
   );
 
   // Abort: the client leaves mid-turn; exactly one abort with the prompt's requestId arrives.
-  for (const adapter of ["rust", "ts"]) {
+  for (const adapter of ["rust", ...rivals]) {
     const session = sessionId(`abort-${adapter}`);
     const controller = new AbortController();
     const response = await postChat(urls[adapter], session, chatBody("/slow 100 50"), { signal: controller.signal });
@@ -108,7 +124,7 @@ export async function runConformance(urls, { log = () => {} } = {}) {
     assert.equal(aborts.length, 1, `${adapter}: one abort reaches the agent`);
     assert.equal(aborts[0].frame.requestId, prompts[0].frame.requestId, `${adapter}: the abort names the prompt`);
   }
-  results.push({ name: "abort on client disconnect", chunks: 0, sameBytes: true, sdk: {} });
+  results.push({ name: `abort on client disconnect (rust, ${rivals.join(", ")})`, chunks: 0, sameBytes: true, sdk: {} });
 
   // Bad bodies: same status and code.
   const bad = [
@@ -119,26 +135,28 @@ export async function runConformance(urls, { log = () => {} } = {}) {
     ["text/plain", chatBody("hi"), { headers: { "content-type": "text/plain" } }],
   ];
   for (const [name, body, init] of bad) {
-    const [r, t] = await Promise.all(
-      ["rust", "ts"].map(async (adapter) => {
+    const [r, ...others] = await Promise.all(
+      ["rust", ...rivals].map(async (adapter) => {
         const response = await postChat(urls[adapter], "s", body, init);
         return { status: response.status, code: (await response.json()).error.code };
       }),
     );
-    assert.deepEqual(t, r, `bad body (${name}): status and code differ`);
+    for (const [i, adapter] of rivals.entries()) {
+      assert.deepEqual(others[i], r, `bad body (${name}): ${adapter}'s status and code differ`);
+    }
   }
   results.push({ name: `${bad.length} bad bodies: same status and error code`, chunks: 0, sameBytes: true, sdk: {} });
-  log(`conformance: ${results.length} checks, the TS adapter matches this adapter`);
+  log(`conformance: ${results.length} checks, ${rivals.join(" and ")} match this adapter`);
   return results;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const workers = await startWorkers({ adapters: ["rust", "ts"] });
+  const workers = await startWorkers({ adapters: ["rust", ...TS_WORKERS] });
   try {
     const results = await runConformance(workers.urls);
     for (const r of results) {
       const sdk = Object.entries(r.sdk).map(([k, v]) => `${k}: ${v}`).join(", ");
-      console.log(`ok  ${r.name}${r.chunks ? ` — ${r.chunks} chunks${r.sameBytes ? ", byte-identical" : ""}` : ""}${sdk ? ` (${sdk})` : ""}`);
+      console.log(`ok  ${r.name}${r.chunks ? ` — ${r.chunks} chunks, byte-identical` : ""}${sdk ? ` (${sdk})` : ""}`);
     }
   } finally {
     await workers.dispose();

@@ -3,11 +3,17 @@
 // collector; an isolate that retains nothing falls back to its first figure, one that leaks never does.
 //
 //   node bench/memory.mjs [rust|ts|pass] [TURNS=16] [EVENTS=100000] [RATE=40000]
+//   node bench/memory.mjs [rust|ts|pass] requests [N=10000] [CONCURRENCY=20]
+//
+// The second form sends N short chat requests (a two-delta turn each), CONCURRENCY at a time, and
+// prints the heap after a warm-up and after each fifth of them: what a request leaves behind (a
+// promise that never settles keeps its closures alive, a little per request) adds up there.
 import { startWorkers, buildTsAdapter } from "./lib/workers.mjs";
 import { runTurn } from "./lib/client.mjs";
 import { inspect } from "./lib/inspector.mjs";
 
 const [adapter = "rust", turns = "16", events = "100000", rate = "40000"] = process.argv.slice(2);
+const requestsMode = turns === "requests";
 const inspectorPort = 9300 + Math.floor(Math.random() * 600);
 const tsAdapterPath = adapter === "ts" ? await buildTsAdapter() : undefined;
 const w = await startWorkers({ adapters: [adapter], inspectorPort, tsAdapterPath });
@@ -19,6 +25,39 @@ const heapMB = async () => {
     i.close();
   }
 };
+/** `count` short turns, `concurrency` at a time; each must end with [DONE]. */
+async function shortTurns(url, count, concurrency) {
+  let next = 0;
+  const one = async () => {
+    while (next < count) {
+      next += 1;
+      const r = await runTurn(url, adapter, "/slow 2 1");
+      if (r.status !== 200 || !r.done) throw new Error(`a request ended with status ${r.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, one));
+}
+
+if (requestsMode) {
+  const n = Number(events === "100000" ? "10000" : events);
+  const concurrency = Number(rate === "40000" ? "20" : rate);
+  try {
+    const url = w.urls[adapter];
+    await shortTurns(url, 200, concurrency);
+    const figures = [await heapMB()];
+    for (let fifth = 0; fifth < 5; fifth++) {
+      await shortTurns(url, n / 5, concurrency);
+      figures.push(await heapMB());
+    }
+    console.log(`${adapter}: JS heap (MB) after 200 warm-up requests, then after each fifth of ${n} requests:`);
+    console.log(figures.map((mb) => mb.toFixed(1)).join("  "));
+    console.log(`warm-up ${figures[0].toFixed(1)} MB; lowest after it ${Math.min(...figures.slice(1)).toFixed(1)} MB; highest ${Math.max(...figures).toFixed(1)} MB`);
+  } finally {
+    await w.dispose();
+  }
+  process.exit(0);
+}
+
 try {
   const url = w.urls[adapter];
   await runTurn(url, adapter, "/flood 2000");

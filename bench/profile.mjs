@@ -3,7 +3,8 @@
 // self time, JS and WASM alike (WASM functions show as `$func…` or by name), and writes the
 // whole profile to bench/results/<worker>.cpuprofile (open it in Chrome DevTools).
 //
-//   node bench/profile.mjs [rust|ts|pass|agent] [N]        (default: rust 30000)
+//   node bench/profile.mjs [rust|ts|pass|ts-per-message|pass-per-message|agent] [N]   (default: rust 30000)
+//   (ts and pass coalesce writes as the Rust worker does; the -per-message ones write once per message)
 //   node bench/profile.mjs candidate [N] <build dir>        (another build, as in compare.mjs)
 //
 // Not part of `npm run bench`: the profiler itself slows the isolate down.

@@ -1,11 +1,15 @@
 // `npm run bench`: this adapter (Rust → WASM), a TypeScript adapter of the same endpoint and a
 // passthrough, side by side in ONE workerd, behind the same demo SessionAgent Durable Object.
-// Prints one table and writes bench/results/latest.json. Ratios are the claims; absolute numbers
-// are context for this machine. See bench/README.md for what each row measures.
+// Both rivals coalesce their writes exactly as this adapter does (the SSE text of one event-loop
+// turn is one write, flushed by a 0 ms timer and before the end); their one-write-per-message
+// variants (`ts-per-message`, `pass-per-message`) run beside them as labelled reference rows.
+// Prints the main table, the reference table and issue 9's goals (met or not, with the
+// figures), and writes bench/results/latest.json. Ratios are the claims; absolute numbers are
+// context for this machine. See bench/README.md for what each row measures.
 //
 //   node bench/run.mjs [--quick] [--no-build] [--reps N] [--rate R] [--big N]
 //
-//   --quick     small sizes, fewer repetitions: a smoke test of the harness (~1 min)
+//   --quick     small sizes, fewer repetitions: a smoke test of the harness (~1.5 min)
 //   --no-build  do not run scripts/build.sh first
 //   --reps N    repetitions of each timed measurement (median reported; default 3)
 //   --rate R    deltas a second the agent sends during the memory turns (default: 3/4 of the
@@ -17,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
-import { startWorkers, buildTsAdapter, benchDir, root } from "./lib/workers.mjs";
+import { startWorkers, buildTsAdapter, benchDir, root, PER_MESSAGE } from "./lib/workers.mjs";
 import { runTurn, runSink, newAgent } from "./lib/client.mjs";
 import { cpuSeconds, memory, rssSampler, machine, machineBusySeconds } from "./lib/proc.mjs";
 import { median, percentile, spread, rotate } from "./lib/stats.mjs";
@@ -44,7 +48,11 @@ const cfg = {
   rate: option("--rate", 0),
   coldReps: quick ? 2 : 3,
 };
+/** The main table: this adapter and its two rivals, all three coalescing writes. */
 const ADAPTERS = ["rust", "ts", "pass"];
+/** One write per WebSocket message: reference rows (throughput, first byte, latency, streams). */
+const REFERENCE = PER_MESSAGE;
+const TIMED = [...ADAPTERS, ...REFERENCE];
 const t0 = performance.now();
 const say = (...line) => console.error(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s]`, ...line);
 
@@ -83,17 +91,24 @@ async function measured(pid, fn) {
 }
 
 const results = { config: cfg, sizes, adapters: {}, notes: [] };
-for (const a of [...ADAPTERS, "rust-colocated"]) results.adapters[a] = {};
+for (const a of [...TIMED, "rust-colocated"]) results.adapters[a] = {};
+results.writes = Object.fromEntries([
+  ["rust", "coalesced"],
+  ["ts", "coalesced"],
+  ["pass", "coalesced"],
+  ...REFERENCE.map((a) => [a, "one per WebSocket message"]),
+  ["rust-colocated", "coalesced"],
+]);
 const noise = [];
 
-say("starting workerd: agent (demo DO) + rust + ts + pass");
-const main = await startWorkers({ tsAdapterPath });
-const urls = { rust: main.urls.rust, ts: main.urls.ts, pass: main.urls.pass, "rust-colocated": main.urls.agent };
+say(`starting workerd: agent (demo DO) + rust + ts + pass (coalescing) + ${REFERENCE.join(" + ")} (one write per message)`);
+const main = await startWorkers({ adapters: TIMED, tsAdapterPath });
+const urls = { ...Object.fromEntries(TIMED.map((a) => [a, main.urls[a]])), "rust-colocated": main.urls.agent };
 const fail = (what, r) => {
   throw new Error(`${what}: status ${r.status}, ${r.deltas} deltas, done=${r.done}\n${main.output().slice(-2000)}`);
 };
 try {
-  say("conformance: the TS adapter against this adapter (same chunks; AI SDK ai@5.0.0 and ai@6)");
+  say("conformance: the TS adapter (coalescing, and one write per message) against this adapter (same chunks and bytes; AI SDK ai@5.0.0 and ai@6)");
   results.conformance = await runConformance(main.urls);
   say(`conformance: ${results.conformance.length} checks passed`);
 
@@ -104,16 +119,16 @@ try {
 
   // First byte and first delta of a one-delta turn, warm.
   say(`first byte: ${cfg.firstByteReps} one-delta turns per worker`);
-  const first = Object.fromEntries(ADAPTERS.map((a) => [a, { byte: [], delta: [] }]));
+  const first = Object.fromEntries(TIMED.map((a) => [a, { byte: [], delta: [] }]));
   for (let i = 0; i < cfg.firstByteReps; i++) {
-    for (const a of rotate(ADAPTERS, i)) {
+    for (const a of rotate(TIMED, i)) {
       const r = await runTurn(urls[a], a, "/stamp 1", { stamps: true });
       if (r.deltas !== 1 || !r.done) fail(`first byte ${a}`, r);
       first[a].byte.push(r.ttfb);
       first[a].delta.push(r.firstDelta);
     }
   }
-  for (const a of ADAPTERS) {
+  for (const a of TIMED) {
     results.adapters[a].firstByteMs = spread(first[a].byte);
     results.adapters[a].firstDeltaMs = spread(first[a].delta);
   }
@@ -124,18 +139,24 @@ try {
   const thr = Object.fromEntries(Object.keys(urls).map((a) => [a, { rate: [], cpu: [], client: [] }]));
   const sink = [];
   for (let i = 0; i < cfg.reps; i++) {
-    for (const a of rotate([...ADAPTERS, "rust-colocated"], i)) {
+    for (const a of rotate([...TIMED, "rust-colocated", "agent alone"], i)) {
+      if (a === "agent alone") {
+        // The same turn into the passthrough's /sink: the agent and the socket hop, no stream.
+        const m = await measured(main.pid, () => runSink(urls.pass, `/flood ${n}`));
+        if (m.result.status !== 200) fail("the agent alone", m.result);
+        sink.push((m.workerd / n) * 1e7);
+        say(`  ${a.padEnd(16)}                  ${sink.at(-1).toFixed(0).padStart(4)} ms CPU/10k`);
+        continue;
+      }
       const m = await measured(main.pid, () => runTurn(urls[a], a, `/flood ${n}`));
       if (m.result.deltas !== n || !m.result.done) fail(`throughput ${a}`, m.result);
       thr[a].rate.push(n / (m.result.wall / 1000));
       thr[a].cpu.push((m.workerd / n) * 1e4 * 1000);
       thr[a].client.push((m.client / n) * 1e4 * 1000);
       noise.push(m.others / m.wall);
-      say(`  ${a.padEnd(14)} ${(n / (m.result.wall / 1000)).toFixed(0).padStart(7)} events/s  ` +
+      say(`  ${a.padEnd(16)} ${(n / (m.result.wall / 1000)).toFixed(0).padStart(7)} events/s  ` +
         `${((m.workerd / n) * 1e7).toFixed(0).padStart(4)} ms CPU/10k  (others on the machine: ${(100 * m.others / m.wall).toFixed(0)}% of a core)`);
     }
-    const m = await measured(main.pid, () => runSink(urls.pass, `/flood ${n}`));
-    sink.push((m.workerd / n) * 1e7);
   }
   results.agentAloneCpuMsPer10k = spread(sink);
   for (const a of Object.keys(urls)) {
@@ -147,43 +168,58 @@ try {
 
   // Latency: deltas 1 ms apart, each stamped with the agent's send time.
   say(`latency: /stamp ${cfg.stampEvents} ${cfg.stampIntervalMs}, ${cfg.reps} runs per worker`);
-  const lat = Object.fromEntries(ADAPTERS.map((a) => [a, []]));
+  const lat = Object.fromEntries(TIMED.map((a) => [a, []]));
   for (let i = 0; i < cfg.reps; i++) {
-    for (const a of rotate(ADAPTERS, i)) {
+    for (const a of rotate(TIMED, i)) {
       const r = await runTurn(urls[a], a, `/stamp ${cfg.stampEvents} ${cfg.stampIntervalMs}`, { stamps: true });
       if (r.deltas !== cfg.stampEvents || !r.done) fail(`latency ${a}`, r);
       lat[a].push(...r.latencies);
     }
   }
-  for (const a of ADAPTERS) {
+  for (const a of TIMED) {
     results.adapters[a].latencyMs = { p50: percentile(lat[a], 50), p99: percentile(lat[a], 99), samples: lat[a].length };
   }
 
-  // Many streams at once.
-  say(`concurrency: ${cfg.streams} concurrent /flood ${cfg.streamEvents} streams per worker`);
+  // Many streams at once; and as many turns at once into the passthrough's /sink (the agent
+  // alone), whose CPU per stream every worker's is also shown without.
+  say(`concurrency: ${cfg.streams} concurrent /flood ${cfg.streamEvents} streams per worker (+ the agent alone)`);
+  const sinkStreams = [];
   for (let i = 0; i < Math.max(1, cfg.reps - 1); i++) {
-    for (const a of rotate(ADAPTERS, i)) {
+    for (const a of rotate([...TIMED, "agent alone"], i)) {
       // Each stream on its own new connection, as from separate clients (reusing a pool of
       // idle keep-alive connections races with the server closing them: client-side resets).
       const agent = newAgent();
+      const alone = a === "agent alone";
       const m = await measured(main.pid, () =>
         Promise.allSettled(
           Array.from({ length: cfg.streams }, () =>
-            runTurn(urls[a], a, `/flood ${cfg.streamEvents}`, { timeoutMs: 120_000, agent }),
+            alone
+              ? runTurn(urls.pass, "pass", `/flood ${cfg.streamEvents}`, { timeoutMs: 120_000, agent, path: "sink", keepBody: true })
+              : runTurn(urls[a], a, `/flood ${cfg.streamEvents}`, { timeoutMs: 120_000, agent }),
           ),
         ),
       );
-      const completed = m.result.filter(
-        (s) => s.status === "fulfilled" && s.value.status === 200 && s.value.deltas === cfg.streamEvents && s.value.done,
+      const completed = m.result.filter((s) =>
+        alone
+          ? s.status === "fulfilled" && s.value.status === 200 && JSON.parse(s.value.body).frames > cfg.streamEvents
+          : s.status === "fulfilled" && s.value.status === 200 && s.value.deltas === cfg.streamEvents && s.value.done,
       ).length;
       const errors = [...new Set(m.result.filter((s) => s.status === "rejected").map((s) => String(s.reason?.message ?? s.reason)))];
       const run = { completed, lost: cfg.streams - completed, wallMs: m.wall * 1000, cpuMsPerStream: (m.workerd * 1000) / cfg.streams, errors };
-      (results.adapters[a].concurrentRuns ??= []).push(run);
-      say(`  ${a.padEnd(6)} completed ${completed}/${cfg.streams} in ${(m.wall * 1000).toFixed(0)} ms, ` +
+      if (alone) sinkStreams.push(run);
+      else (results.adapters[a].concurrentRuns ??= []).push(run);
+      say(`  ${a.padEnd(16)} completed ${completed}/${cfg.streams} in ${(m.wall * 1000).toFixed(0)} ms, ` +
         `${run.cpuMsPerStream.toFixed(1)} ms CPU per stream${errors.length ? ` (client errors: ${errors.join("; ")})` : ""}`);
     }
   }
-  for (const a of ADAPTERS) {
+  const sinkPerStream = median(sinkStreams.map((r) => r.cpuMsPerStream));
+  results.agentAloneConcurrent = {
+    streams: cfg.streams,
+    completed: Math.min(...sinkStreams.map((r) => r.completed)),
+    cpuMsPerStream: spread(sinkStreams.map((r) => r.cpuMsPerStream)),
+    wallMs: spread(sinkStreams.map((r) => r.wallMs)),
+  };
+  for (const a of TIMED) {
     const runs = results.adapters[a].concurrentRuns;
     results.adapters[a].concurrent = {
       streams: cfg.streams,
@@ -191,6 +227,7 @@ try {
       lost: Math.max(...runs.map((r) => r.lost)),
       wallMs: spread(runs.map((r) => r.wallMs)),
       cpuMsPerStream: spread(runs.map((r) => r.cpuMsPerStream)),
+      cpuMsPerStreamWithoutAgent: spread(runs.map((r) => r.cpuMsPerStream - sinkPerStream)),
     };
   }
 } finally {
@@ -293,7 +330,7 @@ results.machine = {
 };
 results.git = {
   commit: version("git", ["rev-parse", "--short", "HEAD"]),
-  dirty: version("git", ["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"]).split("\n").filter(Boolean),
+  dirty: version("git", ["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock", "bench/ts-adapter", "bench/passthrough"]).split("\n").filter(Boolean),
 };
 results.durationSeconds = (performance.now() - t0) / 1000;
 results.date = new Date().toISOString();
@@ -303,74 +340,193 @@ const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
 const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–");
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
-const flatLimitMB = 16;
-const goals = {
-  eventsPerSecond: A.rust.eventsPerSecond.median / A.ts.eventsPerSecond.median,
-  cpuVsPass: A.rust.cpuMsPer10k.median / A.pass.cpuMsPer10k.median,
+const x2 = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : "–");
+const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)} ms` : "–");
+const verdict = (met) => (met ? "met" : "NOT MET");
+/** a ÷ b; none (shown as –) when b is not positive or a is negative: a figure minus the agent alone can be ≤ 0 within noise. */
+const div = (a, b) => (b > 0 && a >= 0 ? a / b : NaN);
+
+// Issue 9's goals, in this run, against the coalescing rivals. Every CPU comparison uses the
+// figures minus the agent alone (the /sink turn's CPU), so the claim is about the adapter.
+const g = {
+  eventsVsTs: A.rust.eventsPerSecond.median / A.ts.eventsPerSecond.median,
+  eventsVsPass: A.rust.eventsPerSecond.median / A.pass.eventsPerSecond.median,
+  cpuVsTs: div(A.rust.cpuMsPer10kWithoutAgent.median, A.ts.cpuMsPer10kWithoutAgent.median),
   addedP99: A.rust.latencyMs.p99 - A.pass.latencyMs.p99,
   wasmGzipKB: sizes.wasmGzip / 1000,
+  streamCpuVsTs: A.rust.concurrent.cpuMsPerStream.median / A.ts.concurrent.cpuMsPerStream.median,
+  streamCpuVsTsWithoutAgent: div(A.rust.concurrent.cpuMsPerStreamWithoutAgent.median, A.ts.concurrent.cpuMsPerStreamWithoutAgent.median),
+};
+const goalStreams = 1_000;
+results.goals = {
+  eventsPerSecondVsTs: {
+    value: g.eventsVsTs,
+    goal: ">= 1.2× the coalescing TS adapter's events/s",
+    met: g.eventsVsTs >= 1.2,
+    figures: { rust: A.rust.eventsPerSecond.median, ts: A.ts.eventsPerSecond.median },
+  },
+  eventsPerSecondVsPassthrough: {
+    value: g.eventsVsPass,
+    goal: ">= 0.9× the coalescing passthrough's events/s",
+    met: g.eventsVsPass >= 0.9,
+    figures: { rust: A.rust.eventsPerSecond.median, pass: A.pass.eventsPerSecond.median },
+  },
+  cpuPer10kWithoutAgentVsTs: {
+    value: g.cpuVsTs,
+    goal: "workerd CPU per 10k events minus the agent alone <= 0.75× the coalescing TS adapter's",
+    met: A.ts.cpuMsPer10kWithoutAgent.median > 0 && A.rust.cpuMsPer10kWithoutAgent.median <= 0.75 * A.ts.cpuMsPer10kWithoutAgent.median,
+    figures: {
+      rust: A.rust.cpuMsPer10kWithoutAgent.median,
+      ts: A.ts.cpuMsPer10kWithoutAgent.median,
+      agentAlone: results.agentAloneCpuMsPer10k.median,
+    },
+  },
+  addedP99LatencyMs: {
+    value: g.addedP99,
+    goal: "p99 latency per event <= 1 ms over the coalescing passthrough's",
+    met: g.addedP99 <= 1,
+    figures: { rust: A.rust.latencyMs.p99, pass: A.pass.latencyMs.p99 },
+  },
+  wasmGzipKB: { value: g.wasmGzipKB, goal: "<= 250 KB gzip", met: g.wasmGzipKB <= 250 },
+  concurrentStreamsLost: {
+    value: A.rust.concurrent.lost,
+    goal: `${f0(goalStreams)} concurrent streams, 0 lost`,
+    met: cfg.streams >= goalStreams && A.rust.concurrent.lost === 0,
+    figures: { streams: cfg.streams, completed: A.rust.concurrent.completed, lost: A.rust.concurrent.lost },
+  },
+  concurrentCpuPerStreamVsTs: {
+    value: g.streamCpuVsTs,
+    goal: "workerd CPU per stream <= the coalescing TS adapter's",
+    met: g.streamCpuVsTs <= 1,
+    figures: {
+      rust: A.rust.concurrent.cpuMsPerStream.median,
+      ts: A.ts.concurrent.cpuMsPerStream.median,
+      agentAlone: results.agentAloneConcurrent.cpuMsPerStream.median,
+      ratioWithoutAgent: g.streamCpuVsTsWithoutAgent,
+    },
+  },
+};
+// Issue 5's goals (the first benchmark's), now against the coalescing rivals, for continuity.
+const flatLimitMB = 16;
+const issue5 = {
+  eventsPerSecond: A.rust.eventsPerSecond.median / A.ts.eventsPerSecond.median,
+  cpuVsPass: A.rust.cpuMsPer10k.median / A.pass.cpuMsPer10k.median,
   memoryGrowthMB: A.rust.memory.growthMB,
   memoryGrowthBeyondPassMB: A.rust.memory.growthMB - A.pass.memory.growthMB,
 };
-results.goals = {
-  eventsPerSecondVsTs: { value: goals.eventsPerSecond, goal: ">= 1.5", met: goals.eventsPerSecond >= 1.5 },
-  cpuPerEventVsPassthrough: { value: goals.cpuVsPass, goal: "<= 1.2", met: goals.cpuVsPass <= 1.2 },
-  addedP99LatencyMs: { value: goals.addedP99, goal: "<= 1 ms", met: goals.addedP99 <= 1 },
-  wasmGzipKB: { value: goals.wasmGzipKB, goal: "<= 250 KB", met: goals.wasmGzipKB <= 250 },
-  memoryFlat: { value: goals.memoryGrowthMB, goal: `workerd's peak RSS grows < ${flatLimitMB} MB from ${cfg.smallEvents} to ${cfg.bigEvents} events`, met: goals.memoryGrowthMB < flatLimitMB },
+results.goalsIssue5 = {
+  eventsPerSecondVsTs: { value: issue5.eventsPerSecond, goal: ">= 1.5", met: issue5.eventsPerSecond >= 1.5 },
+  cpuPerEventVsPassthrough: { value: issue5.cpuVsPass, goal: "<= 1.2", met: issue5.cpuVsPass <= 1.2 },
+  memoryFlat: { value: issue5.memoryGrowthMB, goal: `workerd's peak RSS grows < ${flatLimitMB} MB from ${cfg.smallEvents} to ${cfg.bigEvents} events`, met: issue5.memoryGrowthMB < flatLimitMB },
   memoryFlatBeyondPassthrough: {
-    value: goals.memoryGrowthBeyondPassMB,
+    value: issue5.memoryGrowthBeyondPassMB,
     goal: `grows < ${flatLimitMB} MB more than with the passthrough`,
-    met: goals.memoryGrowthBeyondPassMB < flatLimitMB,
+    met: issue5.memoryGrowthBeyondPassMB < flatLimitMB,
   },
 };
+const G = results.goals;
 
+/** A fixed-width text table; column 0 and `leftCols` are left-aligned. */
+function textTable(header, rows, leftCols = []) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const left = (i) => i === 0 || leftCols.includes(i);
+  const line = (cells) => cells.map((c, i) => (left(i) ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+// The main table: this adapter against the coalescing rivals.
 const rows = [];
 const row = (metric, rust, ts, pass, vsTs, vsPass, goal = "") => rows.push([metric, rust, ts, pass, vsTs, vsPass, goal]);
-const ratio = (key, sub = "median") => [r2(A.rust[key][sub] / A.ts[key][sub]), r2(A.rust[key][sub] / A.pass[key][sub])];
-const met = (g) => (g.met ? "met" : "MISSED");
+const ratio = (key, sub = "median") => [r2(div(A.rust[key][sub], A.ts[key][sub])), r2(div(A.rust[key][sub], A.pass[key][sub]))];
+const conc = (a, key) => A[a].concurrent[key].median;
 row(`events/s, ${f0(cfg.throughputEvents)}-delta turn`, f0(A.rust.eventsPerSecond.median), f0(A.ts.eventsPerSecond.median), f0(A.pass.eventsPerSecond.median),
-  ...ratio("eventsPerSecond"), `≥1.5× ts: ${met(results.goals.eventsPerSecondVsTs)}`);
-row("workerd CPU ms / 10k events", f0(A.rust.cpuMsPer10k.median), f0(A.ts.cpuMsPer10k.median), f0(A.pass.cpuMsPer10k.median),
-  ...ratio("cpuMsPer10k"), `≤1.2× pass: ${met(results.goals.cpuPerEventVsPassthrough)}`);
+  ...ratio("eventsPerSecond"), `≥1.2× ts: ${verdict(G.eventsPerSecondVsTs.met)}; ≥0.9× pass: ${verdict(G.eventsPerSecondVsPassthrough.met)}`);
+row("workerd CPU ms / 10k events", f0(A.rust.cpuMsPer10k.median), f0(A.ts.cpuMsPer10k.median), f0(A.pass.cpuMsPer10k.median), ...ratio("cpuMsPer10k"));
 row(`  same, minus the agent alone (${f0(results.agentAloneCpuMsPer10k.median)})`, f0(A.rust.cpuMsPer10kWithoutAgent.median), f0(A.ts.cpuMsPer10kWithoutAgent.median),
-  f0(A.pass.cpuMsPer10kWithoutAgent.median), ...ratio("cpuMsPer10kWithoutAgent"));
+  f0(A.pass.cpuMsPer10kWithoutAgent.median), ...ratio("cpuMsPer10kWithoutAgent"), `≤0.75× ts: ${verdict(G.cpuPer10kWithoutAgentVsTs.met)}`);
 row("first byte, ms (p50, warm)", f1(A.rust.firstByteMs.median), f1(A.ts.firstByteMs.median), f1(A.pass.firstByteMs.median), ...ratio("firstByteMs"), "pass: its first byte is `init`");
 row("first delta, ms (p50, warm)", f1(A.rust.firstDeltaMs.median), f1(A.ts.firstDeltaMs.median), f1(A.pass.firstDeltaMs.median), ...ratio("firstDeltaMs"));
 row("latency per event p50, ms", f2(A.rust.latencyMs.p50), f2(A.ts.latencyMs.p50), f2(A.pass.latencyMs.p50),
-  `${f2(A.rust.latencyMs.p50 - A.ts.latencyMs.p50)} ms`, `+${f2(A.rust.latencyMs.p50 - A.pass.latencyMs.p50)} ms`);
+  signed(A.rust.latencyMs.p50 - A.ts.latencyMs.p50), signed(A.rust.latencyMs.p50 - A.pass.latencyMs.p50));
 row("latency per event p99, ms", f2(A.rust.latencyMs.p99), f2(A.ts.latencyMs.p99), f2(A.pass.latencyMs.p99),
-  `${f2(A.rust.latencyMs.p99 - A.ts.latencyMs.p99)} ms`, `+${f2(A.rust.latencyMs.p99 - A.pass.latencyMs.p99)} ms`, `added p99 ≤1 ms: ${met(results.goals.addedP99LatencyMs)}`);
+  signed(A.rust.latencyMs.p99 - A.ts.latencyMs.p99), signed(A.rust.latencyMs.p99 - A.pass.latencyMs.p99), `added p99 ≤1 ms over pass: ${verdict(G.addedP99LatencyMs.met)}`);
 row(`peak RSS MB, ${f0(cfg.smallEvents)} events (at ${f0(rate)}/s)`, f0(A.rust.memory.peakSmallMB), f0(A.ts.memory.peakSmallMB), f0(A.pass.memory.peakSmallMB), "", "");
 row(`peak RSS MB, ${f0(cfg.bigEvents)} events`, f0(A.rust.memory.peakBigMB), f0(A.ts.memory.peakBigMB), f0(A.pass.memory.peakBigMB), "", "");
 row("  growth, MB", f0(A.rust.memory.growthMB), f0(A.ts.memory.growthMB), f0(A.pass.memory.growthMB),
   `${f0(A.rust.memory.growthMB - A.ts.memory.growthMB)} MB`, `${f0(A.rust.memory.growthMB - A.pass.memory.growthMB)} MB`,
-  `flat (<${flatLimitMB} MB): ${met(results.goals.memoryFlat)}; vs pass: ${met(results.goals.memoryFlatBeyondPassthrough)}`);
+  `issue 5: flat (<${flatLimitMB} MB): ${verdict(results.goalsIssue5.memoryFlat.met)}; vs pass: ${verdict(results.goalsIssue5.memoryFlatBeyondPassthrough.met)}`);
 row(`  adapter isolate's JS heap, MB (${f0(cfg.smallEvents)} → ${f0(cfg.bigEvents)})`, `${f1(A.rust.memory.adapterJsHeapSmallMB)} → ${f1(A.rust.memory.adapterJsHeapBigMB)}`,
   `${f1(A.ts.memory.adapterJsHeapSmallMB)} → ${f1(A.ts.memory.adapterJsHeapBigMB)}`, `${f1(A.pass.memory.adapterJsHeapSmallMB)} → ${f1(A.pass.memory.adapterJsHeapBigMB)}`, "", "");
 row(`${f0(cfg.streams)} × ${cfg.streamEvents}-event streams: completed (worst run)`, f0(A.rust.concurrent.completed), f0(A.ts.concurrent.completed), f0(A.pass.concurrent.completed), "", "");
-row("  lost (worst run)", f0(A.rust.concurrent.lost), f0(A.ts.concurrent.lost), f0(A.pass.concurrent.lost), "", "");
-row("  workerd CPU ms per stream", f1(A.rust.concurrent.cpuMsPerStream.median), f1(A.ts.concurrent.cpuMsPerStream.median), f1(A.pass.concurrent.cpuMsPerStream.median),
-  r2(A.rust.concurrent.cpuMsPerStream.median / A.ts.concurrent.cpuMsPerStream.median), r2(A.rust.concurrent.cpuMsPerStream.median / A.pass.concurrent.cpuMsPerStream.median));
-row("  wall time, ms", f0(A.rust.concurrent.wallMs.median), f0(A.ts.concurrent.wallMs.median), f0(A.pass.concurrent.wallMs.median),
-  r2(A.rust.concurrent.wallMs.median / A.ts.concurrent.wallMs.median), r2(A.rust.concurrent.wallMs.median / A.pass.concurrent.wallMs.median));
+row("  lost (worst run)", f0(A.rust.concurrent.lost), f0(A.ts.concurrent.lost), f0(A.pass.concurrent.lost), "", "",
+  `${f0(goalStreams)} streams, 0 lost: ${verdict(G.concurrentStreamsLost.met)}${cfg.streams < goalStreams ? ` (this run: ${f0(cfg.streams)} streams)` : ""}`);
+row("  workerd CPU ms per stream", f1(conc("rust", "cpuMsPerStream")), f1(conc("ts", "cpuMsPerStream")), f1(conc("pass", "cpuMsPerStream")),
+  r2(conc("rust", "cpuMsPerStream") / conc("ts", "cpuMsPerStream")), r2(conc("rust", "cpuMsPerStream") / conc("pass", "cpuMsPerStream")),
+  `≤ ts: ${verdict(G.concurrentCpuPerStreamVsTs.met)}`);
+row(`    same, minus the agent alone (${f1(results.agentAloneConcurrent.cpuMsPerStream.median)})`,
+  f1(conc("rust", "cpuMsPerStreamWithoutAgent")), f1(conc("ts", "cpuMsPerStreamWithoutAgent")), f1(conc("pass", "cpuMsPerStreamWithoutAgent")),
+  r2(div(conc("rust", "cpuMsPerStreamWithoutAgent"), conc("ts", "cpuMsPerStreamWithoutAgent"))),
+  r2(div(conc("rust", "cpuMsPerStreamWithoutAgent"), conc("pass", "cpuMsPerStreamWithoutAgent"))));
+row("  wall time, ms", f0(conc("rust", "wallMs")), f0(conc("ts", "wallMs")), f0(conc("pass", "wallMs")),
+  r2(conc("rust", "wallMs") / conc("ts", "wallMs")), r2(conc("rust", "wallMs") / conc("pass", "wallMs")));
 row("cold start → first byte, ms", f0(A.rust.coldStart.totalMs.median), f0(A.ts.coldStart.totalMs.median), f0(A.pass.coldStart.totalMs.median),
   r2(A.rust.coldStart.totalMs.median / A.ts.coldStart.totalMs.median), r2(A.rust.coldStart.totalMs.median / A.pass.coldStart.totalMs.median), "fresh workerd: agent + adapter");
 row("  of which the first request, ms", f0(A.rust.coldStart.firstRequestMs.median), f0(A.ts.coldStart.firstRequestMs.median), f0(A.pass.coldStart.firstRequestMs.median), "", "");
 row("code size, KB (raw / gzip)", `${f0(sizes.wasmRaw / 1000)} / ${f0(sizes.wasmGzip / 1000)} wasm`, `${f0(sizes.tsAdapterJs / 1000)} / ${f0(sizes.tsAdapterJsGzip / 1000)} js`, "", "", "",
-  `wasm ≤250 KB gzip: ${met(results.goals.wasmGzipKB)}`);
-
-const header = ["", "rust (this)", "ts", "pass", "rust/ts", "rust/pass", "goal (issue 5)"];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-const line = (cells) => cells.map((c, i) => (i === 0 || i === 6 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
-const table = [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+  `wasm ≤250 KB gzip: ${verdict(G.wasmGzipKB.met)}`);
+const table = textTable(["", "rust (this)", "ts", "pass", "rust/ts", "rust/pass", "goal (issue 9)"], rows, [6]);
 results.table = table;
+
+// The reference table: the rivals writing once per WebSocket message, and what coalescing buys
+// each (the coalescing variant's figure ÷ the per-message one's).
+const refRows = [];
+const [tsPm, passPm] = REFERENCE;
+const refRow = (metric, get, fmt) => {
+  const v = (a) => get(A[a]);
+  refRows.push([metric, fmt(v(tsPm)), r2(div(v("ts"), v(tsPm))), fmt(v(passPm)), r2(div(v("pass"), v(passPm))), r2(div(v("rust"), v(tsPm)))]);
+};
+refRow(`events/s, ${f0(cfg.throughputEvents)}-delta turn`, (a) => a.eventsPerSecond.median, f0);
+refRow("workerd CPU ms / 10k events", (a) => a.cpuMsPer10k.median, f0);
+refRow(`  same, minus the agent alone (${f0(results.agentAloneCpuMsPer10k.median)})`, (a) => a.cpuMsPer10kWithoutAgent.median, f0);
+refRow("first delta, ms (p50, warm)", (a) => a.firstDeltaMs.median, f1);
+refRow("latency per event p50, ms", (a) => a.latencyMs.p50, f2);
+refRow("latency per event p99, ms", (a) => a.latencyMs.p99, f2);
+refRow(`${f0(cfg.streams)} × ${cfg.streamEvents}-event streams: lost (worst run)`, (a) => a.concurrent.lost, f0);
+refRow("  workerd CPU ms per stream", (a) => a.concurrent.cpuMsPerStream.median, f1);
+refRow(`    same, minus the agent alone (${f1(results.agentAloneConcurrent.cpuMsPerStream.median)})`, (a) => a.concurrent.cpuMsPerStreamWithoutAgent.median, f1);
+refRow("  wall time, ms", (a) => a.concurrent.wallMs.median, f0);
+const referenceTable = textTable(
+  ["reference: one write per WebSocket message", "ts 1 write/msg", "ts ÷ it", "pass 1 write/msg", "pass ÷ it", "rust ÷ ts 1 write/msg"],
+  refRows,
+);
+results.referenceTable = referenceTable;
+
+// The goals, each with its figures; a miss is printed as NOT MET, never left out.
+const goalLines = [
+  [G.eventsPerSecondVsTs, `events/s ≥ 1.2× the coalescing TS adapter: ${x2(g.eventsVsTs)} (${f0(A.rust.eventsPerSecond.median)} vs ${f0(A.ts.eventsPerSecond.median)})`],
+  [G.eventsPerSecondVsPassthrough, `events/s ≥ 0.9× the coalescing passthrough: ${x2(g.eventsVsPass)} (${f0(A.rust.eventsPerSecond.median)} vs ${f0(A.pass.eventsPerSecond.median)})`],
+  [G.cpuPer10kWithoutAgentVsTs, `workerd CPU per 10k events minus the agent alone ≤ 0.75× the coalescing TS adapter's: ${x2(g.cpuVsTs)} ` +
+    `(${f0(A.rust.cpuMsPer10kWithoutAgent.median)} vs ${f0(A.ts.cpuMsPer10kWithoutAgent.median)} ms; the agent alone ${f0(results.agentAloneCpuMsPer10k.median)} ms)`],
+  [G.addedP99LatencyMs, `added p99 latency per event ≤ 1 ms over the passthrough: ${signed(g.addedP99)} (${f2(A.rust.latencyMs.p99)} vs ${f2(A.pass.latencyMs.p99)} ms)`],
+  [G.wasmGzipKB, `wasm ≤ 250 KB gzip: ${f0(g.wasmGzipKB)} KB`],
+  [G.concurrentStreamsLost, `${f0(goalStreams)} concurrent streams, 0 lost: ${f0(A.rust.concurrent.lost)} lost of ${f0(cfg.streams)}` +
+    `${cfg.streams < goalStreams ? ` (this run started only ${f0(cfg.streams)}: not a measure of the goal)` : ""}`],
+  [G.concurrentCpuPerStreamVsTs, `workerd CPU per stream ≤ the TS adapter's: ${x2(g.streamCpuVsTs)} (${f1(conc("rust", "cpuMsPerStream"))} vs ${f1(conc("ts", "cpuMsPerStream"))} ms; ` +
+    `minus the agent alone, ${f1(results.agentAloneConcurrent.cpuMsPerStream.median)} ms: ${x2(g.streamCpuVsTsWithoutAgent)})`],
+];
+const goalsText = [
+  `Goals (issue 9; this run, against the coalescing rivals): ${goalLines.filter(([x]) => x.met).length} of ${goalLines.length} met`,
+  ...goalLines.map(([x, text]) => `  ${verdict(x.met).padEnd(7)}  ${text}`),
+].join("\n");
+results.goalsText = goalsText;
 
 const colocated = A["rust-colocated"];
 const extra = [
   `rust-colocated (the agent's DO in the adapter's own isolate, the default wrangler.toml layout): ` +
     `${f0(colocated.eventsPerSecond.median)} events/s, ${f0(colocated.cpuMsPer10k.median)} ms CPU/10k, ` +
     `cold start ${f0(colocated.coldStart.totalMs.median)} ms`,
+  `writes: rust, ts and pass each write the SSE text of one event-loop turn as one chunk (a 0 ms timer; flushed before the end); ` +
+    `${REFERENCE.join(" and ")} are the same scripts writing once per WebSocket message (binding WRITES = "per-message"), for reference`,
   `memory: workerd's RSS grows with every WebSocket message it relays, adapter or not (the passthrough keeps no state ` +
     `and grows as much; so did a pure-JS agent with a frame-counting sink, in development), so the claim is the growth ` +
     `beyond the passthrough's`,
@@ -379,7 +535,8 @@ const extra = [
   `git ${results.git.commit}${results.git.dirty.length ? ` + uncommitted changes in ${results.git.dirty.length} file(s)` : ""}; ` +
     `${cfg.reps} runs per timed row, median shown; took ${results.durationSeconds.toFixed(0)} s`,
 ];
-console.log(`\n${table}\n\n${extra.join("\n")}\n`);
+console.log(`\n${table}\n\n${referenceTable}\n  (ts ÷ it, pass ÷ it: the coalescing worker's figure over its one-write-per-message twin's; ` +
+  `rust ÷ ts 1 write/msg: the comparison the first benchmark made)\n\n${goalsText}\n\n${extra.join("\n")}\n`);
 
 mkdirSync(path.join(benchDir, "results"), { recursive: true });
 const out = path.join(benchDir, "results", quick ? "quick.json" : "latest.json");

@@ -32,7 +32,7 @@ export function sessionId(label) {
 const ADAPTER_DELTA = 'data: {"type":"text-delta"';
 const FRAME_DELTA = '"type":"message.part.text-delta"}';
 export const isDelta = (kind, event) =>
-  kind === "pass" ? event.endsWith(FRAME_DELTA) : event.startsWith(ADAPTER_DELTA);
+  kind === "pass" || kind.startsWith("pass-") ? event.endsWith(FRAME_DELTA) : event.startsWith(ADAPTER_DELTA);
 
 /** Splits a byte stream into SSE events (text between blank lines). */
 export class SseScanner {
@@ -59,7 +59,7 @@ const STAMP = /"delta":"(\d+)@([\d.]+) "/;
 
 /**
  * POSTs `prompt` to `${base}/api/sessions/<new id>/chat` and reads the stream to its end.
- * `kind` picks how deltas are recognised. With `stamps`, each delta's `{i}@{ms}` stamp gives a
+ * `kind` (the worker's name) picks how deltas are recognised: `pass` and `pass-…` forward frames. With `stamps`, each delta's `{i}@{ms}` stamp gives a
  * latency (arrival − stamp, ms). With `keepBody`, the whole body is returned.
  * Returns { status, ttfb, firstDelta, wall, deltas, events, done, bytes, latencies?, body? } (times
  * in ms from the request's start).

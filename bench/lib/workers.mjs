@@ -2,7 +2,11 @@
 //   agent — build/index.js (this repo's worker) hosting the demo SessionAgent Durable Object;
 //   rust  — build/index.js again: this adapter, its SESSION_AGENT bound to agent's DemoSessionAgent;
 //   ts    — bench/ts-adapter (bundled by esbuild), SESSION_AGENT → agent's DemoSessionAgent;
-//   pass  — bench/passthrough, SESSION_AGENT → agent's DemoSessionAgent.
+//   pass  — bench/passthrough, SESSION_AGENT → agent's DemoSessionAgent;
+//   ts-per-message, pass-per-message — the same two scripts with the binding
+//           WRITES = "per-message": one write per WebSocket message instead of the coalesced
+//           writes (one per event-loop turn) that `ts` and `pass` do, as the Rust adapter does.
+//           For reference only: they show what coalescing buys each.
 // Every adapter thus talks to the same Durable Objects in another isolate, as in production
 // (wrangler.toml's `--env production` binds SESSION_AGENT to another worker's class). `agent` also
 // serves its own chat route with the object in its own isolate (the default `npm start` layout):
@@ -37,8 +41,24 @@ export async function buildTsAdapter() {
   return outfile;
 }
 
-/** The workers a process runs: "agent" always; then any of "rust", "ts", "pass". */
-export const ADAPTERS = ["rust", "ts", "pass"];
+/**
+ * The JS workers: which script, and its environment. `ts` and `pass` coalesce writes (their
+ * default); the `-per-message` variants write once per WebSocket message.
+ */
+export const JS_WORKERS = {
+  ts: { script: "ts", bindings: {} },
+  pass: { script: "pass", bindings: {} },
+  "ts-per-message": { script: "ts", bindings: { WRITES: "per-message" } },
+  "pass-per-message": { script: "pass", bindings: { WRITES: "per-message" } },
+};
+/** The one-write-per-message variants: extra, labelled rows of the benchmark. */
+export const PER_MESSAGE = ["ts-per-message", "pass-per-message"];
+
+/**
+ * The workers a process can run: "agent" always; then any of these. The first three are the
+ * benchmark's main table (this adapter and its two rivals, all coalescing writes).
+ */
+export const ADAPTERS = ["rust", "ts", "pass", ...PER_MESSAGE];
 
 function wranglerOptions() {
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
@@ -48,7 +68,7 @@ function wranglerOptions() {
 /**
  * Starts one workerd with `agent` plus the adapters named in `adapters`, plus `variants`
  * ({ name: path of another build's index.js }) as more Rust adapters.
- * Returns { mf, urls: { agent, rust?, ts?, pass? }, pid, dispose }.
+ * Returns { mf, urls: { agent, <each adapter started> }, pid, dispose }.
  */
 export async function startWorkers({
   adapters = ADAPTERS,
@@ -75,17 +95,22 @@ export async function startWorkers({
   if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent));
   // Other builds of this worker (e.g. a change to src/edge/ built elsewhere), as adapters.
   for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath));
-  const jsWorker = (name, scriptPath) => ({
-    name,
-    modules: true,
-    scriptPath,
-    compatibilityDate,
-    compatibilityFlags,
-    durableObjects: remoteAgent,
-    unsafeDirectSockets: socket,
-  });
-  if (adapters.includes("ts")) workers.push(jsWorker("ts", tsAdapterPath ?? (await buildTsAdapter())));
-  if (adapters.includes("pass")) workers.push(jsWorker("pass", path.join(benchDir, "passthrough/index.js")));
+  const scripts = {};
+  if (adapters.some((a) => JS_WORKERS[a]?.script === "ts")) scripts.ts = tsAdapterPath ?? (await buildTsAdapter());
+  scripts.pass = path.join(benchDir, "passthrough/index.js");
+  for (const name of Object.keys(JS_WORKERS).filter((a) => adapters.includes(a))) {
+    const { script, bindings } = JS_WORKERS[name];
+    workers.push({
+      name,
+      modules: true,
+      scriptPath: scripts[script],
+      compatibilityDate,
+      compatibilityFlags,
+      bindings,
+      durableObjects: remoteAgent,
+      unsafeDirectSockets: socket,
+    });
+  }
 
   const startedAt = performance.now();
   const before = new Set(workerdPids());

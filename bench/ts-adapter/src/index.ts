@@ -2,7 +2,13 @@
 // (bench/run.mjs): what a competent TS developer writes for the same endpoint as the Rust/WASM
 // worker. Not shipped. Opens a WebSocket to the session's SessionAgent Durable Object, sends the
 // `prompt`, translates each V2 frame (translator.ts) and writes its SSE events to a
-// TransformStream (one write per WebSocket message), forwards `abort` when the client leaves.
+// TransformStream, forwards `abort` when the client leaves.
+//
+// Writes are coalesced as a careful developer does (and as the Rust worker does): the SSE text of
+// every frame that arrives in one turn of the event loop is buffered and written once, by a
+// `setTimeout(…, 0)`, and flushed before the stream closes. With the binding
+// `WRITES = "per-message"` it writes once per WebSocket message instead (the benchmark's
+// labelled extra row).
 
 import { parseFrame, MalformedFrame, Translator, type UIChunk } from "./translator";
 import { parseChatRequest, RequestError, MAX_BODY_BYTES, type Attachment } from "./request";
@@ -11,7 +17,11 @@ interface DurableObjectNamespace {
   idFromName(name: string): unknown;
   get(id: unknown): { fetch(url: string, init?: RequestInit): Promise<Response & { webSocket?: WebSocket | null }> };
 }
-interface Env { SESSION_AGENT: DurableObjectNamespace }
+interface Env {
+  SESSION_AGENT: DurableObjectNamespace;
+  /** "per-message": one write per WebSocket message; anything else: coalesced writes. */
+  WRITES?: string;
+}
 interface ExecutionContext { waitUntil(promise: Promise<unknown>): void }
 // workerd's WebSocket has accept() for sockets it hands to the worker.
 type WorkerWebSocket = WebSocket & { accept(): void };
@@ -110,15 +120,33 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
+  const perMessage = env.WRITES === "per-message";
+  // Coalesced writes: the text of one event-loop turn, written by one 0 ms timer.
+  let pending = "";
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    flushTimer = undefined;
+    if (pending === "") return;
+    const text = pending;
+    pending = "";
+    writer.write(encoder.encode(text)).catch(() => clientGone());
+  };
   const write = (text: string) => {
     if (text === "") return;
     wroteSinceTick = true;
-    writer.write(encoder.encode(text)).catch(() => clientGone());
+    if (perMessage) {
+      writer.write(encoder.encode(text)).catch(() => clientGone());
+      return;
+    }
+    pending += text;
+    flushTimer ??= setTimeout(flush, 0);
   };
   const finish = () => {
     if (finished) return;
     finished = true;
     clearInterval(ticker);
+    clearTimeout(flushTimer);
+    flush();
     try {
       ws.close(1000, "done");
     } catch {

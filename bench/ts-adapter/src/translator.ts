@@ -2,7 +2,9 @@
 // correct. Same mapping as the README's table (and as the Rust core in src/translator/): one
 // turn followed (the `message.create` echoing our `requestId`, else the first on the default
 // channel), `start` + `start-step`, lazily opened text/reasoning parts closed before anything
-// else, tool chunks with `providerExecuted`/`dynamic`, and exactly one ending.
+// else, tool chunks with `providerExecuted`/`dynamic`, a question ending the stream, and exactly
+// one ending; `start` carries `messageMetadata` `{ turnId, createdAt }` and `finish`
+// `{ turnId, durationMs, toolCalls, toolErrors }` (the Rust core's metadata).
 //
 // Written the way a competent TypeScript developer would: `JSON.parse` each frame, validate it
 // by hand, push plain chunk objects, `JSON.stringify` each chunk into an SSE event.
@@ -31,7 +33,7 @@ export type Frame =
   | { type: "complete" }
   | { type: "agentStatus"; status: string; detail?: Json }
   | { type: "chunk"; content: string }
-  | { type: "question"; questionId: string; text: string; options?: Json }
+  | { type: "question"; questionId: string; text: string; options?: Json; answer?: Json }
   | { type: "error"; message?: Json; error?: Json }
   | { type: "other" };
 
@@ -99,7 +101,7 @@ export function parseFrame(text: string): Frame {
     case "chunk":
       return { type, content: str(o, "content") };
     case "question":
-      return { type, questionId: str(o, "questionId"), text: str(o, "text"), options: optJson(o, "options") };
+      return { type, questionId: str(o, "questionId"), text: str(o, "text"), options: optJson(o, "options"), answer: optJson(o, "answer") };
     case "error":
       return { type, message: optJson(o, "message"), error: optJson(o, "error") };
     default:
@@ -109,8 +111,12 @@ export function parseFrame(text: string): Frame {
 
 // ---- UI message chunks (what the AI SDK client reads) -----------------------------------------
 
+export interface StartMetadata { turnId: string; createdAt: number }
+export interface FinishMetadata { turnId: string; durationMs: number; toolCalls: number; toolErrors: number }
+type QuestionData = { questionId: string; text: string; options?: Json; answer?: Json };
+
 export type UIChunk =
-  | { type: "start"; messageId: string }
+  | { type: "start"; messageId: string; messageMetadata: StartMetadata }
   | { type: "start-step" }
   | { type: "finish-step" }
   | { type: "text-start" | "text-end" | "reasoning-start" | "reasoning-end"; id: string }
@@ -120,10 +126,10 @@ export type UIChunk =
   | { type: "tool-output-available"; toolCallId: string; output: Json; providerExecuted: true; dynamic: true }
   | { type: "tool-output-error"; toolCallId: string; errorText: string; providerExecuted: true; dynamic: true }
   | { type: "data-status"; data: { phase: string; label?: string }; transient: true }
-  | { type: "data-question"; id: string; data: { questionId: string; text: string; options?: Json } }
+  | { type: "data-question"; id: string; data: QuestionData }
   | { type: "error"; errorText: string }
   | { type: "abort" }
-  | { type: "finish" };
+  | { type: "finish"; messageMetadata?: FinishMetadata };
 
 export const CONNECTION_LOST = "connection to the agent was lost";
 export const AGENT_ERROR = "the agent reported an error";
@@ -166,7 +172,8 @@ const enum Stage { InputStarted, InputAvailable, Done }
 
 interface Call { name: string; args: Json | undefined; stage: Stage }
 
-type Ending = { kind: "finish" } | { kind: "error"; text: string } | { kind: "abort" };
+/** `awaiting-answer`: the turn asked the user something; the stream ends with `finish`. */
+type Ending = { kind: "finish" } | { kind: "error"; text: string } | { kind: "abort" } | { kind: "awaiting-answer" };
 
 export type EndCause = "socket-closed" | "client-gone";
 
@@ -178,8 +185,16 @@ export class Translator {
   private textParts = 0;
   /** Insertion order is first-appearance order: the end closes calls in that order. */
   private calls = new Map<string, Call>();
+  /** Tool calls shown, and how many ended in `tool-output-error` (the finish metadata). */
+  private toolCalls = 0;
+  private toolErrors = 0;
+  private startedMs = 0;
 
-  constructor(private readonly requestId: string | undefined) {}
+  /** `clock`: ms since the epoch, for the metadata (the worker's `Date.now`). */
+  constructor(
+    private readonly requestId: string | undefined,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   get ended(): boolean {
     return this.phase === "ended";
@@ -214,10 +229,13 @@ export class Translator {
         return;
       }
       case "question": {
+        // The turn waits for the user: the stream ends here, the answer's request goes on.
         this.closePart(out);
-        const data: { questionId: string; text: string; options?: Json } = { questionId: frame.questionId, text: frame.text };
+        const data: QuestionData = { questionId: frame.questionId, text: frame.text };
         if (frame.options !== undefined) data.options = frame.options;
+        if (frame.answer !== undefined) data.answer = frame.answer;
         out.push({ type: "data-question", id: frame.questionId, data });
+        this.endWith({ kind: "awaiting-answer" }, out);
         return;
       }
       case "message.finalize": {
@@ -252,7 +270,11 @@ export class Translator {
         ? create.requestId === this.requestId
         : create.channelType === undefined || create.channelType === "web";
     if (!ours) return;
-    out.push({ type: "start", messageId: create.turnId }, { type: "start-step" });
+    this.startedMs = this.clock();
+    out.push(
+      { type: "start", messageId: create.turnId, messageMetadata: { turnId: create.turnId, createdAt: this.startedMs } },
+      { type: "start-step" },
+    );
     this.turnId = create.turnId;
     this.phase = "open";
   }
@@ -294,6 +316,7 @@ export class Translator {
       out.push({ type: "tool-input-start", toolCallId: u.callId, toolName: u.toolName, providerExecuted: true, dynamic: true });
       call = { name: u.toolName, args: undefined, stage: Stage.InputStarted };
       this.calls.set(u.callId, call);
+      this.toolCalls += 1;
     }
     if (u.args !== undefined) call.args = u.args;
     if (call.stage === Stage.Done) return;
@@ -309,29 +332,40 @@ export class Translator {
       if (failure === undefined) {
         out.push({ type: "tool-output-available", toolCallId: u.callId, output: u.result ?? null, providerExecuted: true, dynamic: true });
       } else {
+        this.toolErrors += 1;
         out.push(outputError(u.callId, failure));
       }
     } else {
+      this.toolErrors += 1;
       out.push(outputError(u.callId, errorText(u.error) ?? failureText(u.result) ?? DEFAULT_TOOL_ERROR));
     }
   }
 
   private endWith(ending: Ending, out: UIChunk[]): void {
     if (this.phase === "ended") return;
+    let finish: UIChunk = { type: "finish" };
     if (this.phase === "open") {
       this.closePart(out);
-      const reason = ending.kind === "abort" ? "Canceled" : "Interrupted";
+      const reason = ending.kind === "abort" ? "Canceled" : ending.kind === "awaiting-answer" ? "Waiting for your answer" : "Interrupted";
       for (const [id, call] of this.calls) {
         if (call.stage === Stage.Done) continue;
         if (call.stage === Stage.InputStarted) out.push(inputAvailable(id, call));
         call.stage = Stage.Done;
+        this.toolErrors += 1;
         out.push(outputError(id, reason));
       }
       out.push({ type: "finish-step" });
+      const messageMetadata: FinishMetadata = {
+        turnId: this.turnId!,
+        durationMs: Math.max(0, this.clock() - this.startedMs),
+        toolCalls: this.toolCalls,
+        toolErrors: this.toolErrors,
+      };
+      finish = { type: "finish", messageMetadata };
     }
-    if (ending.kind === "finish") out.push({ type: "finish" });
-    else if (ending.kind === "error") out.push({ type: "error", errorText: ending.text }, { type: "finish" });
-    else out.push({ type: "abort" });
+    if (ending.kind === "error") out.push({ type: "error", errorText: ending.text }, finish);
+    else if (ending.kind === "abort") out.push({ type: "abort" });
+    else out.push(finish);
     this.phase = "ended";
   }
 }
