@@ -12,6 +12,7 @@
 //! | `/hang` | `message.create`, then silence until an abort |
 //! | `/drop` | a few deltas, then close every socket of the session with 1011 |
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
+//! | `/panic` | `message.create`, then the agent panics (the wasm instance is lost: tests only) |
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
@@ -74,6 +75,8 @@ pub(crate) enum Action {
     Drop { code: u16, reason: &'static str },
     /// Wait, with no timer, until the pending question is answered ([`Script::answered`]).
     AwaitAnswer,
+    /// Panic (`/panic`): the test that proves the reliability suite sees a panic of the worker.
+    Panic,
 }
 
 /// One step of a turn: wait `wait_ms` after the previous step, then act.
@@ -220,6 +223,12 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
             let mut script = Script::new(Some(turn));
             script.send(0, create(turn, request_id));
             script.hangs = true;
+            script
+        }
+        Some("/panic") => {
+            let mut script = Script::new(Some(turn));
+            script.send(0, create(turn, request_id));
+            script.act(DEFAULT_INTERVAL_MS, Action::Panic);
             script
         }
         Some("/drop") => {

@@ -120,6 +120,8 @@ fn run_due_steps(session: &Session, seq: u64, script: &mut Script) -> Batch {
                 return Batch::Ended;
             }
             Action::AwaitAnswer => return Batch::Await,
+            // On purpose, and only here: the demo's `/panic` checks that a panic is seen.
+            Action::Panic => panic!("demo agent: /panic asked for a panic"),
         };
         if !sent {
             return Batch::Ended;

@@ -10,11 +10,13 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 
 /**
  * Starts the worker on a free port of 127.0.0.1. `vars` override wrangler.toml's [vars].
- * Returns { base, dispose, logs }: `logs` collects the worker's structured log lines (one
- * JSON object per request). Set E2E_LOG=1 to see workerd's whole output.
+ * Returns { base, dispose, logs, stderr }: `logs` collects the worker's structured log lines (one
+ * JSON object per request), `stderr` workerd's error output line by line (where a Rust panic and
+ * an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
  */
 export async function startWorker({ vars = {} } = {}) {
   const logs = [];
+  const stderrLines = [];
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(
     path.join(root, "wrangler.toml"),
   );
@@ -32,16 +34,33 @@ export async function startWorker({ vars = {} } = {}) {
     log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
     handleRuntimeStdio: (stdout, stderr) => {
       collectLogLines(stdout, logs);
+      collectLines(stderr, stderrLines);
       if (process.env.E2E_LOG) {
         stdout.pipe(process.stdout);
         stderr.pipe(process.stderr);
-      } else {
-        stderr.resume();
       }
     },
   });
   const url = await mf.ready;
-  return { base: url.origin, dispose: () => mf.dispose(), logs };
+  return { base: url.origin, dispose: () => mf.dispose(), logs, stderr: stderrLines };
+}
+
+/** Collects `stream`'s lines, colour codes removed, into `lines`. */
+function collectLines(stream, lines) {
+  let pending = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (text) => {
+    pending += text;
+    const parts = pending.split("\n");
+    pending = parts.pop();
+    // eslint-disable-next-line no-control-regex
+    for (const line of parts) lines.push(line.replace(/\x1b\[[0-9;]*m/g, ""));
+  });
+}
+
+/** The lines of workerd's output that show a panic of the Rust code or an uncaught error. */
+export function panicsIn(lines) {
+  return lines.filter((line) => /panicked at|RuntimeError: unreachable|Uncaught/i.test(line));
 }
 
 /** Parses the worker's request log lines (JSON objects with a requestId) out of its stdout. */
