@@ -1,6 +1,8 @@
 //! The demo agent's inspection routes (only with `DEMO_AGENT = "on"`):
 //! `GET /demo/sessions/:id/received` (every frame the agent got, with its time) and
-//! `GET /demo/sessions/:id/sent` (every frame it sent). Both ask the session's object.
+//! `GET /demo/sessions/:id/sent` (every frame it sent). Both ask the session's object. They hold
+//! every prompt of the session, so they demand the chat route's credentials (the entry point
+//! checks them first, whatever `AUTH_MODE` is).
 
 use worker::{console_error, Env, Response};
 

@@ -145,6 +145,8 @@ async fn dispatch(
             session_routes::messages(req, env, config, session, exchange).await
         }
         Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
+            // The logs hold every prompt of the session: the chat route's credentials, always.
+            guard::or_answer!(guard::admit(&req, config, session, exchange));
             demo_routes::forward(env, session, log, exchange).await
         }
         Route::Playground if config.demo_agent && method == Method::Get => {

@@ -70,7 +70,8 @@ describe("auth", { concurrency: true }, () => {
       if (status === 401) assert.equal(response.headers.get("www-authenticate"), 'Bearer error="invalid_token"');
     }
     // Nothing reached the agent.
-    assert.deepEqual(await prompts(secured.base, s), []);
+    const reader = bearer(jwt({ sub: "u", sessions: [s], exp: now() + 600 }));
+    assert.deepEqual(await prompts(secured.base, s, reader), []);
   });
 
   test("jwt: a token for the session streams the turn, and its sub reaches the log, not the token", async () => {
@@ -86,7 +87,12 @@ describe("auth", { concurrency: true }, () => {
     assert.equal(line?.user, "user-42");
     assert.equal(line.outcome, "finished");
     // The agent got the protocol's headers, the user among them.
-    const [connection] = await demoLog(secured.base, s, "connections");
+    // The demo's logs demand the chat route's credentials too: they hold every prompt.
+    const logUrl = `${secured.base}/demo/sessions/${s}/connections`;
+    assert.equal((await fetch(logUrl)).status, 401);
+    const other = bearer(jwt({ sub: "u9", sessions: ["someone-else"], exp: now() + 600 }));
+    assert.equal((await fetch(logUrl, { headers: other })).status, 403);
+    const [connection] = await demoLog(secured.base, s, "connections", bearer(token));
     assert.deepEqual(connection.headers, { "x-session-id": s, "x-user-id": "user-42", "x-client": "ai-sdk-adapter" });
     assert.ok(!JSON.stringify(secured.logs).includes(token.split(".")[2]), "a token reached the logs");
   });
@@ -97,7 +103,7 @@ describe("auth", { concurrency: true }, () => {
     assert.equal(ok.status, 200);
     assert.equal(chunksOf((await readAll(ok)).text).at(-1).type, "finish");
     // A shared token names no user: no X-User-Id reaches the agent.
-    const [connection] = await demoLog(tokened.base, s, "connections");
+    const [connection] = await demoLog(tokened.base, s, "connections", bearer("tok-123"));
     assert.deepEqual(connection.headers, { "x-session-id": s, "x-user-id": null, "x-client": "ai-sdk-adapter" });
     for (const token of ["tok-12", "tok-1234", "TOK-123"]) {
       await jsonError(await postChat(tokened.base, s, chatBody("hi"), { headers: bearer(token) }), 401, "invalid_token");
@@ -150,7 +156,7 @@ describe("upstream faults and limits", { concurrency: true }, () => {
     assert.equal(chunks.at(-2).errorText, "the agent did not respond in time");
     assert.ok(Date.now() - started < 10_000, "the stream outlived its timeout by far");
     await sleep(200);
-    const received = await demoLog(secured.base, s, "received");
+    const received = await demoLog(secured.base, s, "received", open(s).headers);
     const requestId = response.headers.get("x-request-id");
     const aborts = received.filter((e) => e.frame.type === "abort");
     assert.deepEqual(aborts.map((e) => e.frame.requestId), [requestId]);
@@ -182,7 +188,7 @@ describe("upstream faults and limits", { concurrency: true }, () => {
     const line = secured.logs.find((l) => l.requestId === requestId);
     assert.equal(line?.skippedFrames, 2);
     assert.equal(line?.outcome, "frame_too_large");
-    const aborts = (await demoLog(secured.base, s, "received")).filter((e) => e.frame.type === "abort");
+    const aborts = (await demoLog(secured.base, s, "received", open(s).headers)).filter((e) => e.frame.type === "abort");
     assert.deepEqual(aborts.map((e) => e.frame.requestId), [requestId]);
   });
 

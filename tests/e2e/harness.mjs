@@ -162,16 +162,17 @@ export function chunksOf(text) {
     .map((e) => JSON.parse(e.slice("data: ".length)));
 }
 
-/** GETs one of the demo agent's logs ("received" or "sent") of `session`. */
-export async function demoLog(base, session, log) {
-  const response = await fetch(`${base}/demo/sessions/${session}/${log}`);
+/** GETs one of the demo agent's logs ("received" or "sent") of `session`, with `headers` (the
+ * chat route's credentials, where the worker asks for them). */
+export async function demoLog(base, session, log, headers = {}) {
+  const response = await fetch(`${base}/demo/sessions/${session}/${log}`, { headers });
   if (response.status !== 200) throw new Error(`${log}: status ${response.status}`);
   return response.json();
 }
 
 /** The `prompt` frames the demo agent received. */
-export async function prompts(base, session) {
-  return (await demoLog(base, session, "received")).filter((e) => e.frame.type === "prompt");
+export async function prompts(base, session, headers = {}) {
+  return (await demoLog(base, session, "received", headers)).filter((e) => e.frame.type === "prompt");
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
