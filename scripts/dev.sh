@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false
 export CLOUDFLARE_CF_FETCH_ENABLED=false
-exec node_modules/.bin/wrangler dev --ip 127.0.0.1 --port "${PORT:-8787}" "$@"
+# `--env demo`: the embedded demo agent, no auth (wrangler.toml); for 127.0.0.1 only.
+exec node_modules/.bin/wrangler dev --env demo --ip 127.0.0.1 --port "${PORT:-8787}" "$@"

@@ -61,7 +61,8 @@ export const PER_MESSAGE = ["ts-per-message", "pass-per-message"];
 export const ADAPTERS = ["rust", "ts", "pass", ...PER_MESSAGE];
 
 function wranglerOptions() {
-  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"));
+  // The local demo environment: the embedded agent, no auth.
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"), "demo");
   return { workerOptions, main };
 }
 

@@ -1,5 +1,5 @@
 // Shared by the end-to-end tests: starts the built worker (build/, made by scripts/build.sh) in
-// workerd through the Miniflare API, with the bindings, vars and flags of wrangler.toml's default
+// workerd through the Miniflare API, with the bindings, vars and flags of wrangler.toml's `demo`
 // environment, and talks to it over real HTTP on 127.0.0.1.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,17 +8,24 @@ import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** wrangler.toml's environment of the local demo: `npm start`, the tests and the benchmark. */
+export const DEMO_ENV = "demo";
+
 /**
- * Starts the worker on a free port of 127.0.0.1. `vars` override wrangler.toml's [vars].
+ * Starts the worker on a free port of 127.0.0.1, in wrangler.toml's environment `env` (the local
+ * demo's by default; `null` for the default environment). `vars` override its [vars].
  * Returns { base, dispose, logs, stderr }: `logs` collects the worker's structured log lines (one
  * JSON object per request), `stderr` workerd's error output line by line (where a Rust panic and
  * an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
  */
-export async function startWorker({ vars = {} } = {}) {
+export async function startWorker({ vars = {}, env = DEMO_ENV } = {}) {
   const logs = [];
   const stderrLines = [];
+  // The local demo environment (the embedded agent, no auth) unless `env` names another
+  // (`null`: the default one); `vars` adjust it per test.
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(
     path.join(root, "wrangler.toml"),
+    env ?? undefined,
   );
   const mf = new Miniflare({
     ...workerOptions,

@@ -17,7 +17,7 @@ const OK_PROMPT = "/slow 2 5";
 
 /**
  * The kinds. `on` names the worker: `jwt` (AUTH_MODE=jwt, small limits, one allowed origin),
- * `token` (AUTH_MODE=token), `default` (wrangler.toml's config: AUTH_MODE none, default limits).
+ * `token` (AUTH_MODE=token), `default` (wrangler.toml's `demo` environment: AUTH_MODE none, default limits).
  * `auth: false` sends no Authorization header; otherwise a valid token for every session.
  */
 export function kinds(ctx) {

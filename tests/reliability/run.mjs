@@ -67,7 +67,7 @@ function usage(problem) {
 
 const say = (text = "") => process.stdout.write(`${text}\n`);
 
-/** The configs the sections run against (wrangler.toml's default env, plus these vars). */
+/** The configs the sections run against (wrangler.toml's `demo` env, plus these vars). */
 const SECRET = "reliability-suite-secret-0123456789";
 const ORIGIN = "https://app.example";
 const LIMITS = { maxBodyBytes: 65_536, maxMessages: 50, maxPromptChars: 1000 };
