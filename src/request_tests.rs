@@ -209,49 +209,49 @@ fn bad_answers_are_refused_with_what_is_missing() {
         .contains("`data.questionId` (a string) and `data.answer`"));
 }
 
+/// The body's options beside `messages`: each read when given, and a clear 400 naming the field
+/// and its values when it is anything else.
 #[test]
-fn on_disconnect_is_read_and_checked() {
-    let body = |v: &str| {
+fn body_options_are_read_and_checked() {
+    let body = |field: &str, v: &str| {
         format!(
-            r#"{{"onDisconnect":{v},"messages":[{{"role":"user","parts":[{{"type":"text","text":"x"}}]}}]}}"#
+            r#"{{"{field}":{v},"messages":[{{"role":"user","parts":[{{"type":"text","text":"x"}}]}}]}}"#
         )
     };
+    let read = |field: &str, v: &str| parse(&body(field, v)).unwrap();
     assert_eq!(
-        parse(&body(r#""detach""#)).unwrap().on_disconnect,
+        read("onDisconnect", r#""detach""#).on_disconnect,
         Some(OnDisconnect::Detach)
     );
     assert_eq!(
-        parse(&body(r#""abort""#)).unwrap().on_disconnect,
+        read("onDisconnect", r#""abort""#).on_disconnect,
         Some(OnDisconnect::Abort)
     );
-    assert_eq!(parse(&body("null")).unwrap().on_disconnect, None);
-    for bad in [r#""later""#, "1", r#"["detach"]"#] {
-        let err = parse(&body(bad)).unwrap_err();
-        assert_eq!((err.status(), err.code()), (400, "invalid_field"), "{bad}");
-        assert!(err.message().contains("`onDisconnect` must be"), "{bad}");
-    }
-}
-
-#[test]
-fn trace_is_read_and_checked() {
-    let body = |v: &str| {
-        format!(
-            r#"{{"trace":{v},"messages":[{{"role":"user","parts":[{{"type":"text","text":"x"}}]}}]}}"#
-        )
-    };
+    assert_eq!(read("onDisconnect", "null").on_disconnect, None);
     assert_eq!(
-        parse(&body(r#""minimal""#)).unwrap().trace,
+        read("trace", r#""minimal""#).trace,
         Some(TraceMode::Minimal)
     );
-    assert_eq!(
-        parse(&body(r#""full""#)).unwrap().trace,
-        Some(TraceMode::Full)
-    );
-    assert_eq!(parse(&body("null")).unwrap().trace, None);
-    for bad in [r#""verbose""#, "2", "{}"] {
-        let err = parse(&body(bad)).unwrap_err();
-        assert_eq!((err.status(), err.code()), (400, "invalid_field"), "{bad}");
-        assert!(err.message().contains("`trace` must be"), "{bad}");
+    assert_eq!(read("trace", r#""full""#).trace, Some(TraceMode::Full));
+    assert_eq!(read("trace", "null").trace, None);
+    for (field, bad) in [
+        ("onDisconnect", r#""later""#),
+        ("onDisconnect", "1"),
+        ("onDisconnect", r#"["detach"]"#),
+        ("trace", r#""verbose""#),
+        ("trace", "2"),
+        ("trace", "{}"),
+    ] {
+        let err = parse(&body(field, bad)).unwrap_err();
+        assert_eq!(
+            (err.status(), err.code()),
+            (400, "invalid_field"),
+            "{field} {bad}"
+        );
+        assert!(
+            err.message().contains(&format!("`{field}` must be")),
+            "{field} {bad}"
+        );
     }
 }
 

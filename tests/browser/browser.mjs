@@ -3,7 +3,9 @@
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
+import { startWorker } from "../e2e/harness.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARGS = [
@@ -48,6 +50,23 @@ export async function launchBrowser() {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Registers the hooks of a test file that runs against one worker (the demo environment) in one
+ * browser; returns { worker, browser }, filled in before the first test.
+ */
+export function workerAndBrowser() {
+  const setup = { worker: undefined, browser: undefined };
+  before(async () => {
+    setup.worker = await startWorker();
+    setup.browser = await launchBrowser();
+  });
+  after(async () => {
+    await setup.browser?.close();
+    await setup.worker?.dispose();
+  });
+  return setup;
 }
 
 /** The panel's controls, by the accessible names a screen reader hears. */

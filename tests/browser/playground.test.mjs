@@ -1,32 +1,23 @@
 // The playground (GET /) in headless Chromium against the worker and its demo agent: a prompt's
 // streamed answer and tool card, Stop mid-turn, a question answered with a button, a reload
 // mid-turn that resumes, and the trace mode switch.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, sleep } from "../e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, until, squashed } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, squashed } from "./browser.mjs";
 
-let worker;
-let browser;
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await worker?.dispose();
-});
+const setup = workerAndBrowser();
 
 /** The playground on a session of its own, its history loaded. */
 async function openPlayground(label) {
   const session = sessionId(label);
-  const page = await browser.newPage();
-  await page.goto(`${worker.base}/?session=${session}`);
+  const page = await setup.browser.newPage();
+  await page.goto(`${setup.worker.base}/?session=${session}`);
   await panel(page).message.waitFor();
   return { page, session };
 }
 
-const frames = async (session, log) => (await demoLog(worker.base, session, log)).map((e) => e.frame);
+const frames = async (session, log) => (await demoLog(setup.worker.base, session, log)).map((e) => e.frame);
 
 /** The text the demo agent streamed in a session, deltas joined. */
 async function streamedText(session) {
@@ -50,7 +41,7 @@ const answerText = async (page, i = 0) => squashed(await panel(page).answers.nth
 
 describe("playground", () => {
   test("GET / serves the page, with a strict content security policy", async () => {
-    const response = await fetch(`${worker.base}/`);
+    const response = await fetch(`${setup.worker.base}/`);
     assert.equal(response.status, 200);
     assert.match(response.headers.get("content-type"), /^text\/html/);
     assert.match(response.headers.get("content-security-policy"), /script-src 'self'/);

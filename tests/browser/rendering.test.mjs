@@ -4,21 +4,12 @@
 // "Worked for …", an error gets a Retry, a question without options a free-text answer, every
 // request carries the trace mode and onDisconnect "detach", and on load the history and a
 // resumed turn show each message once.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, sessionId } from "../e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, squashed } from "./browser.mjs";
+import { sessionId } from "../e2e/harness.mjs";
+import { workerAndBrowser, panel, sendPrompt, squashed } from "./browser.mjs";
 
-let worker;
-let browser;
-before(async () => {
-  worker = await startWorker();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await worker?.dispose();
-});
+const setup = workerAndBrowser();
 
 const tool = { toolCallId: "c1", toolName: "grep", providerExecuted: true, dynamic: true };
 const HOSTILE_TEXT =
@@ -71,7 +62,7 @@ const STREAMS = {
  * the JSON body of each POST.
  */
 async function playgroundWith(streams) {
-  const page = await browser.newPage();
+  const page = await setup.browser.newPage();
   // Every test starts in the default trace mode, whatever an earlier one chose.
   await page.addInitScript(() => localStorage.removeItem("session-agent-chat:trace"));
   const bodies = [];
@@ -84,7 +75,7 @@ async function playgroundWith(streams) {
       body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
     });
   });
-  await page.goto(`${worker.base}/?session=${sessionId("render")}`);
+  await page.goto(`${setup.worker.base}/?session=${sessionId("render")}`);
   await panel(page).message.waitFor();
   return { page, bodies };
 }
@@ -150,7 +141,7 @@ describe("rendering", () => {
   });
 
   test("on load, the history then the resumed turn in flight, each message once", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     const user = (id, text) => ({ id, role: "user", parts: [{ type: "text", text }] });
     const history = [
       user("u1", "Hi"),
@@ -176,7 +167,7 @@ describe("rendering", () => {
         body: replay.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
       });
     });
-    await page.goto(`${worker.base}/?session=${sessionId("render-resume")}`);
+    await page.goto(`${setup.worker.base}/?session=${sessionId("render-resume")}`);
     await page.getByText("one two").waitFor();
     await panel(page).send.waitFor();
     assert.deepEqual(resumed, ["normal"], "the resume asks for the panel's trace mode");
