@@ -64,6 +64,8 @@ pub(crate) struct ClientStream {
     /// The sizes of the newest chunks written, newest last: the chunks still queued are the
     /// newest ones, so their bytes are the last sizes here.
     sizes: VecDeque<usize>,
+    /// The sum of `sizes`, kept as they change: it is read after every write.
+    sizes_total: usize,
 }
 
 /// Whether the reader drained anything since the last check.
@@ -101,6 +103,7 @@ impl ClientStream {
             stalled_checks: 0,
             read_any: false,
             sizes: VecDeque::new(),
+            sizes_total: 0,
         };
         Ok((stream, transform.readable()))
     }
@@ -126,6 +129,7 @@ impl ClientStream {
         // The runtime keeps the chunk, so it gets its own copy of the bytes.
         let chunk = Uint8Array::from(self.pending.as_slice());
         self.sizes.push_back(self.pending.len());
+        self.sizes_total += self.pending.len();
         self.pending.clear();
         self.writes_since_check += 1;
         // A failed write also errors the stream, which `closed` reports: the promise only
@@ -170,9 +174,9 @@ impl ClientStream {
             None => 0,
         };
         while self.sizes.len() > queued_chunks {
-            self.sizes.pop_front();
+            self.sizes_total -= self.sizes.pop_front().unwrap_or(0);
         }
-        self.sizes.iter().sum::<usize>() + self.pending.len()
+        self.sizes_total + self.pending.len()
     }
 
     /// Ready when the client is seen to be gone.

@@ -24,8 +24,8 @@ use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use super::{Init, Message, Part, Role, ToolCallPart};
-use crate::translator::{failure_text, tool_error_text, Ending};
-use crate::v2::{FinishReason, ToolStatus};
+use crate::translator::{tool_outcome, Ending};
+use crate::v2::FinishReason;
 
 /// The finished messages of `init`, oldest first, as `UIMessage` JSON values.
 pub fn ui_messages(init: &Init) -> Vec<Value> {
@@ -95,15 +95,12 @@ fn tool_part(call: &ToolCallPart, reason: FinishReason) -> Value {
     part.insert("toolName".into(), call.tool_name.clone().into());
     part.insert("toolCallId".into(), call.call_id.clone().into());
     let input = call.args.as_deref().map_or_else(|| json!({}), raw_to_value);
-    let outcome = match call.status {
-        ToolStatus::Completed => match call.result.as_deref().and_then(failure_text) {
-            Some(text) => Err(text),
-            None => Ok(call.result.as_deref().map_or(Value::Null, raw_to_value)),
-        },
-        ToolStatus::Error => Err(tool_error_text(call.error.as_ref(), call.result.as_deref())),
-        ToolStatus::Pending | ToolStatus::Running => {
-            Err(Ending::from_reason(reason, None).tool_reason().to_owned())
-        }
+    let result = call.result.as_deref();
+    let outcome = match tool_outcome(call.status, result, call.error.as_ref()) {
+        Some(Ok(())) => Ok(result.map_or(Value::Null, raw_to_value)),
+        Some(Err(text)) => Err(text),
+        // Still open in a finished message: it ended as the stream ended it.
+        None => Err(Ending::from_reason(reason, None).tool_reason().to_owned()),
     };
     match outcome {
         Ok(output) => {

@@ -30,7 +30,8 @@ mod tools;
 pub use ending::{
     EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE, READING_TOO_SLOWLY, TIMED_OUT,
 };
-pub use tools::{failure_text, tool_error_text, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
+pub use tools::{failure_text, tool_error_text};
+pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 
 use crate::session::{Message, Part};
 use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};

@@ -96,13 +96,10 @@ impl Tools {
         if wants_input && !call.has_input {
             out.push(input_available(&call_id, call));
         }
-        let outcome = match status {
-            ToolStatus::Pending | ToolStatus::Running => return,
-            ToolStatus::Completed => match result.as_deref().and_then(failure_text) {
-                Some(text) => Err(text),
-                None => Ok(result.map_or_else(null, one_line)),
-            },
-            ToolStatus::Error => Err(tool_error_text(error.as_ref(), result.as_deref())),
+        let outcome = match outcome(status, result.as_deref(), error.as_ref()) {
+            None => return,
+            Some(Ok(())) => Ok(result.map_or_else(null, one_line)),
+            Some(Err(text)) => Err(text),
         };
         self.open.remove(&call_id);
         self.finished.insert(id_hash);
@@ -199,6 +196,21 @@ fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
         .ok()
         .and_then(|value| serde_json::value::to_raw_value(&value).ok())
         .unwrap_or(raw)
+}
+
+/// How a call in `status` ended (seed 003): `None` while it is open; `Some(Ok(()))` when its
+/// `result` is its output; `Some(Err(text))` when it failed: an `error` status, or a `completed`
+/// one whose result reports a failure. The stream and the history both read it so.
+pub fn outcome(
+    status: ToolStatus,
+    result: Option<&RawValue>,
+    error: Option<&Value>,
+) -> Option<Result<(), String>> {
+    match status {
+        ToolStatus::Pending | ToolStatus::Running => None,
+        ToolStatus::Completed => Some(result.and_then(failure_text).map_or(Ok(()), Err)),
+        ToolStatus::Error => Some(Err(tool_error_text(error, result))),
+    }
 }
 
 /// The text of a tool in `error`: its `error` (a string or `{ message }`), else the failure its
