@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native core's
-# tests, the worker build, the AI SDK conformance of the CLI (tests/sdk/), the end-to-end tests
-# of the built worker in workerd (tests/e2e/) and the reliability suite's quick form
+# tests, the pump's JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance
+# of the CLI (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the
+# chat panel in Chromium (tests/browser/) and the reliability suite's quick form
 # (tests/reliability/). Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,8 @@ step "cargo test"
 cargo test
 step "worker build"
 bash scripts/build.sh
+step "the pump's JavaScript side (tests/js)"
+node --test tests/js/
 step "AI SDK conformance (tests/sdk)"
 node --test tests/sdk/
 step "end to end in workerd (tests/e2e)"

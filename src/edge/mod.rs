@@ -12,7 +12,6 @@
 //! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
 
 mod chat;
-mod client;
 pub(crate) mod config;
 mod demo_routes;
 mod drain;

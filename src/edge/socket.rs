@@ -66,6 +66,16 @@ impl SocketEvents {
         Ok(events)
     }
 
+    /// Stops listening and returns the events received and not yet read, in order: for a new
+    /// owner that registers its own listeners in the same call, so that no event is lost.
+    pub(crate) fn into_backlog(mut self) -> Vec<SocketEvent> {
+        let mut backlog = Vec::new();
+        while let Ok(event) = self.rx.try_recv() {
+            backlog.push(event);
+        }
+        backlog
+    }
+
     fn register(&self, kind: &str, callback: &JsValue) -> Result<(), JsValue> {
         self.socket
             .add_event_listener_with_callback(kind, callback.unchecked_ref())

@@ -4,8 +4,8 @@
 
 use worker::{Context, Date, Headers, Request, Response, WebSocket};
 
-use super::client::ClientStream;
 use super::exchange::Exchange;
+use super::pump::client::ClientStream;
 use super::pump::{AbortRule, Pump, PumpLimits};
 use super::upstream::{AgentSocket, UpstreamError};
 use crate::config::Config;
@@ -35,7 +35,7 @@ pub(crate) fn start(
     streaming: &mut bool,
 ) -> worker::Result<Response> {
     let AgentSocket { socket, events } = agent;
-    let (client, body) = match open_body(req, &socket, exchange) {
+    let (client, body) = match open_body(&socket, exchange) {
         Ok(opened) => opened,
         Err(answer) => return answer,
     };
@@ -51,6 +51,7 @@ pub(crate) fn start(
         socket,
         events,
         client,
+        signal: Some(req.inner().signal()),
         turn: plan.turn,
         early_frame: plan.early_frame,
         abort: plan.abort,
@@ -70,15 +71,14 @@ pub(crate) fn now_ms() -> u64 {
     Date::now().as_millis()
 }
 
-/// The response body and its writer, watching `req`'s signal for a client that goes away.
-/// Made before anything is sent to the agent, so that a failure here starts no turn. On
-/// failure the agent's socket is closed and the error answer returned.
+/// The response body and its writer. Made before anything is sent to the agent, so that a
+/// failure here starts no turn. On failure the agent's socket is closed and the error answer
+/// returned.
 fn open_body(
-    req: &Request,
     socket: &WebSocket,
     exchange: &mut Exchange,
 ) -> Result<(ClientStream, ReadableStream), worker::Result<Response>> {
-    ClientStream::open(Some(req.inner().signal())).map_err(|_| {
+    ClientStream::open().map_err(|_| {
         let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
         exchange.error(
             500,
@@ -96,9 +96,9 @@ fn respond(
     pump: Pump,
     streaming: &mut bool,
 ) -> worker::Result<Response> {
-    // `wait_until` runs the pump as a task tied to this request: it may finish (and must send
-    // the abort) after the client has gone and the response is cancelled.
-    ctx.wait_until(pump.run());
+    // The pump starts now; `wait_until` keeps this request's task alive until it ends, which
+    // may be after the client has gone and the response is cancelled.
+    ctx.wait_until(pump.start());
     *streaming = true;
     let headers = Headers::new();
     for (name, value) in RESPONSE_HEADERS {

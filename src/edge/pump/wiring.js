@@ -1,0 +1,101 @@
+// The pump's JavaScript side: the events of one stream (the agent's socket, the clock, a client
+// that went away) handed to the Rust pump in as few calls into WebAssembly as possible.
+//
+// workerd runs each WebSocket message as its own task. Calling into WebAssembly, and waking a
+// Rust future, once per message costs more than translating the frame. So the text frames that
+// arrive in one turn of the event loop are collected here and handed over in one call, after a
+// 0 ms timer, joined by U+001E, the record separator of RFC 7464: JSON text never holds it raw
+// (RFC 8259, section 7: control characters in strings are escaped, and none is whitespace).
+//
+// Ordering: every other event first hands over the frames that came before it, so the pump sees
+// the events in the order they happened. After `stop()`, nothing more is delivered.
+//
+// The event kinds are numbers shared with src/edge/pump/wiring.rs.
+
+const RECORD_SEPARATOR = "\u001e";
+const TICK = 0;
+const SOCKET_CLOSED = 1;
+const SOCKET_FAILED = 2;
+const CLIENT_SIGNAL = 3;
+const CLIENT_STREAM = 4;
+const BINARY_FRAME = 5;
+const UNSPLITTABLE_FRAME = 6;
+
+/**
+ * Starts delivering the events of one stream; returns the function that stops it.
+ *
+ * onFrames(text): the text frames of one burst, joined by U+001E.
+ * onEvent(kind, code): any other event; `code` is the close code for SOCKET_CLOSED, else 0.
+ */
+export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
+  let frames = [];
+  let timer;
+  let stopped = false;
+
+  const deliver = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (stopped || frames.length === 0) return;
+    const text = frames.length === 1 ? frames[0] : frames.join(RECORD_SEPARATOR);
+    frames = [];
+    onFrames(text);
+  };
+  const event = (kind, code = 0) => {
+    deliver();
+    if (!stopped) onEvent(kind, code);
+  };
+
+  const onMessage = (message) => {
+    if (stopped) return;
+    const data = message.data;
+    if (typeof data !== "string") return event(BINARY_FRAME);
+    if (data.includes(RECORD_SEPARATOR)) return event(UNSPLITTABLE_FRAME);
+    frames.push(data);
+    timer ??= setTimeout(deliver, 0);
+  };
+  const onClose = (close) => event(SOCKET_CLOSED, close.code);
+  const onError = () => event(SOCKET_FAILED);
+  const onAbort = () => event(CLIENT_SIGNAL);
+  const onStreamEnd = () => {
+    if (!stopped) event(CLIENT_STREAM);
+  };
+
+  socket.addEventListener("message", onMessage);
+  socket.addEventListener("close", onClose);
+  socket.addEventListener("error", onError);
+  // `closed` settles only when the body ends; the pump stops this wiring before it closes the
+  // body, so either outcome here means the client's side ended it.
+  writer.closed.then(onStreamEnd, onStreamEnd);
+  if (signal) {
+    if (signal.aborted) queueMicrotask(onAbort);
+    else signal.addEventListener("abort", onAbort);
+  }
+  const interval = setInterval(() => event(TICK), tickMs);
+
+  return () => {
+    stopped = true;
+    frames = [];
+    clearTimeout(timer);
+    clearInterval(interval);
+    socket.removeEventListener("message", onMessage);
+    socket.removeEventListener("close", onClose);
+    socket.removeEventListener("error", onError);
+    signal?.removeEventListener("abort", onAbort);
+  };
+}
+
+/**
+ * Writes a copy of `bytes` (a view of WebAssembly memory, valid only during this call) to the
+ * body. A failed write errors the body, which `writer.closed` reports: the promise only needs a
+ * handler.
+ */
+export function write(writer, bytes) {
+  writer.write(bytes.slice()).catch(ignore);
+}
+
+/** Closes the body after the chunks written; a client that left makes it reject, which is fine. */
+export function close(writer) {
+  writer.close().catch(ignore);
+}
+
+function ignore() {}

@@ -1,0 +1,148 @@
+//! The Rust side of `wiring.js`: the stream's events, delivered by JavaScript to the pump's two
+//! callbacks, and the copy of each SSE chunk into the response body.
+//!
+//! Ordering (kept by `wiring.js`): events reach the callbacks in the order they happened; the
+//! text frames of one turn of the event loop come in one [`Delivery::Frames`]; nothing comes
+//! after [`Wiring::stop`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Function;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{AbortSignal, WritableStreamDefaultWriter};
+
+use super::client::Gone;
+
+#[wasm_bindgen(module = "/src/edge/pump/wiring.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = wire)]
+    fn js_wire(
+        socket: &web_sys::WebSocket,
+        writer: &WritableStreamDefaultWriter,
+        signal: Option<AbortSignal>,
+        tick_ms: f64,
+        on_frames: &Function,
+        on_event: &Function,
+    ) -> Function;
+
+    #[wasm_bindgen(js_name = write)]
+    fn js_write(writer: &WritableStreamDefaultWriter, bytes: &[u8]);
+
+    #[wasm_bindgen(js_name = close)]
+    fn js_close(writer: &WritableStreamDefaultWriter);
+}
+
+/// The separator of the frames in one [`Delivery::Frames`] (RFC 7464's record separator).
+pub(crate) const RECORD_SEPARATOR: char = '\u{1e}';
+
+/// One event of the stream, as the pump receives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// The clock ticked.
+    Tick,
+    /// The agent's socket closed (with this code).
+    SocketClosed(u16),
+    /// The agent's socket failed.
+    SocketFailed,
+    /// The client went away.
+    ClientGone(Gone),
+    /// The agent sent a binary message (the protocol has none).
+    BinaryFrame,
+    /// The agent sent a text message holding a raw U+001E: no JSON text does.
+    UnsplittableFrame,
+}
+
+impl Event {
+    /// The event of `wiring.js`'s numbers, or `None` for a number it does not send.
+    fn from_js(kind: u32, code: u32) -> Option<Event> {
+        Some(match kind {
+            0 => Event::Tick,
+            1 => Event::SocketClosed(u16::try_from(code).unwrap_or(0)),
+            2 => Event::SocketFailed,
+            3 => Event::ClientGone(Gone::Signal),
+            4 => Event::ClientGone(Gone::StreamClosed),
+            5 => Event::BinaryFrame,
+            6 => Event::UnsplittableFrame,
+            _ => return None,
+        })
+    }
+}
+
+/// What the wiring delivers to.
+pub(crate) trait Receiver {
+    /// Text frames, one or more, joined by [`RECORD_SEPARATOR`].
+    fn frames(&mut self, text: &str);
+    /// Any other event.
+    fn event(&mut self, event: Event);
+}
+
+/// The listeners of one stream. Dropping it drops the callbacks: [`Wiring::stop`] must have
+/// run, or JavaScript may call a callback that is gone.
+pub(crate) struct Wiring {
+    stop: Function,
+    _on_frames: Closure<dyn FnMut(String)>,
+    _on_event: Closure<dyn FnMut(u32, u32)>,
+}
+
+impl Wiring {
+    /// Starts delivering `socket`'s messages, `writer`'s end, `signal`'s abort and a tick every
+    /// `tick_ms` to `receiver`.
+    pub(crate) fn attach<R: Receiver + 'static>(
+        socket: &web_sys::WebSocket,
+        writer: &WritableStreamDefaultWriter,
+        signal: Option<AbortSignal>,
+        tick_ms: u64,
+        receiver: Rc<RefCell<R>>,
+    ) -> Wiring {
+        let frames_to = Rc::clone(&receiver);
+        let on_frames = Closure::<dyn FnMut(String)>::new(move |text: String| {
+            // Borrowed only by these callbacks, which JavaScript never nests.
+            if let Ok(mut receiver) = frames_to.try_borrow_mut() {
+                receiver.frames(&text);
+            }
+        });
+        let on_event = Closure::<dyn FnMut(u32, u32)>::new(move |kind: u32, code: u32| {
+            if let (Some(event), Ok(mut receiver)) =
+                (Event::from_js(kind, code), receiver.try_borrow_mut())
+            {
+                receiver.event(event);
+            }
+        });
+        let stop = js_wire(
+            socket,
+            writer,
+            signal,
+            tick_ms as f64,
+            on_frames.as_ref().unchecked_ref(),
+            on_event.as_ref().unchecked_ref(),
+        );
+        Wiring {
+            stop,
+            _on_frames: on_frames,
+            _on_event: on_event,
+        }
+    }
+
+    /// The function that stops the delivery (callable from inside a callback).
+    pub(crate) fn stopper(&self) -> Function {
+        self.stop.clone()
+    }
+}
+
+/// Stops a wiring's delivery: no callback runs after this returns.
+pub(crate) fn stop(stopper: &Function) {
+    let _ = stopper.call0(&JsValue::UNDEFINED);
+}
+
+/// Writes a copy of `bytes` to the body behind `writer`, without waiting.
+pub(crate) fn write(writer: &WritableStreamDefaultWriter, bytes: &[u8]) {
+    js_write(writer, bytes);
+}
+
+/// Closes the body behind `writer` after the chunks written, without waiting.
+pub(crate) fn close(writer: &WritableStreamDefaultWriter) {
+    js_close(writer);
+}

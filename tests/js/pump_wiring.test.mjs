@@ -1,0 +1,122 @@
+// The pump's JavaScript side (src/edge/pump/wiring.js), in Node with stand-ins for the socket,
+// the body's writer and the request's signal: the frames of one turn of the event loop come in
+// one call, joined by U+001E; other events hand over the frames before them; a frame holding
+// U+001E is reported, not split; nothing is delivered after stop().
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { wire, write, close } from "../../src/edge/pump/wiring.js";
+
+const TICK = 0;
+const SOCKET_CLOSED = 1;
+const CLIENT_SIGNAL = 3;
+const CLIENT_STREAM = 4;
+const BINARY_FRAME = 5;
+const UNSPLITTABLE_FRAME = 6;
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function setup(t, { tickMs = 60_000 } = {}) {
+  const socket = new EventTarget();
+  const signal = new AbortController();
+  let endBody;
+  const writer = {
+    closed: new Promise((resolve) => (endBody = resolve)),
+    chunks: [],
+    write(chunk) {
+      this.chunks.push(chunk);
+      return Promise.reject(new Error("the client left"));
+    },
+    close() {
+      return Promise.reject(new Error("the client left"));
+    },
+  };
+  const got = [];
+  const stop = wire(
+    socket,
+    writer,
+    signal.signal,
+    tickMs,
+    (text) => got.push(["frames", text]),
+    (kind, code) => got.push(["event", kind, code]),
+  );
+  t.after(stop);
+  const message = (data) => socket.dispatchEvent(new MessageEvent("message", { data }));
+  return { socket, signal, writer, endBody, got, stop, message };
+}
+
+test("frames of one event-loop turn come in one call, joined by U+001E", async (t) => {
+  const { got, message, stop } = setup(t);
+  message('{"a":1}');
+  message('{"b":2}');
+  message('{"c":3}');
+  assert.deepEqual(got, [], "nothing is delivered before the turn ends");
+  await tick();
+  assert.deepEqual(got, [["frames", '{"a":1}\u001e{"b":2}\u001e{"c":3}']]);
+  message('{"d":4}');
+  await tick();
+  assert.deepEqual(got.at(-1), ["frames", '{"d":4}'], "a lone frame is handed over as is");
+  stop();
+});
+
+test("a close hands over the frames before it, then itself, in order", async (t) => {
+  const { got, message, socket, stop } = setup(t);
+  message('{"a":1}');
+  socket.dispatchEvent(Object.assign(new Event("close"), { code: 1011 }));
+  assert.deepEqual(got, [
+    ["frames", '{"a":1}'],
+    ["event", SOCKET_CLOSED, 1011],
+  ]);
+  await tick();
+  assert.equal(got.length, 2, "the frames are not handed over twice");
+  stop();
+});
+
+test("binary frames and frames holding U+001E are reported, never split", async (t) => {
+  const { got, message, stop } = setup(t);
+  message('{"a":1}');
+  message('{"x":1}\u001e{"type":"message.part.text-delta"}');
+  message(new ArrayBuffer(4));
+  await tick();
+  assert.deepEqual(got, [
+    ["frames", '{"a":1}'],
+    ["event", UNSPLITTABLE_FRAME, 0],
+    ["event", BINARY_FRAME, 0],
+  ]);
+  stop();
+});
+
+test("the signal and the body's end are a client gone; ticks tick", async (t) => {
+  const { got, signal, endBody, stop } = setup(t, { tickMs: 5 });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.ok(got.some(([, kind]) => kind === TICK), "the clock ticks");
+  signal.abort();
+  endBody();
+  await tick();
+  const kinds = got.map(([, kind]) => kind).filter((kind) => kind !== TICK);
+  assert.deepEqual(kinds, [CLIENT_SIGNAL, CLIENT_STREAM]);
+  stop();
+});
+
+test("after stop() nothing is delivered: no frame, tick, close, signal or body end", async (t) => {
+  const { got, message, socket, signal, endBody, stop } = setup(t, { tickMs: 5 });
+  message('{"a":1}');
+  stop();
+  message('{"b":2}');
+  socket.dispatchEvent(Object.assign(new Event("close"), { code: 1000 }));
+  signal.abort();
+  endBody();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(got, []);
+});
+
+test("write copies the bytes (the view is reused) and swallows a failed write", async (t) => {
+  const { writer, stop } = setup(t);
+  const memory = new Uint8Array([1, 2, 3]);
+  write(writer, memory);
+  memory[0] = 9;
+  assert.deepEqual([...writer.chunks[0]], [1, 2, 3]);
+  close(writer);
+  // A rejection left unhandled would fail this test run.
+  await tick();
+  stop();
+});
