@@ -45,3 +45,5 @@ mod demo_pure {
 }
 #[cfg(target_arch = "wasm32")]
 mod edge;
+#[cfg(target_arch = "wasm32")]
+mod platform;

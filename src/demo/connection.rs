@@ -15,7 +15,7 @@ use worker::console_warn;
 
 use super::incoming::{self, Incoming};
 use super::session::Session;
-use crate::edge::socket::{SocketEvent, SocketEvents};
+use crate::platform::socket::{SocketEvent, SocketEvents};
 
 /// An accepted socket, already in the session's broadcast.
 pub(crate) struct Connection {

@@ -37,9 +37,9 @@ use worker::{
     WebSocketPair,
 };
 
-use crate::edge::config::demo_enabled;
-use crate::edge::errors::{json_error, not_found};
-use crate::edge::socket::SocketEvents;
+use crate::platform::config::demo_enabled;
+use crate::platform::errors::{json_error, not_found};
+use crate::platform::socket::SocketEvents;
 use connection::Connection;
 use session::Session;
 

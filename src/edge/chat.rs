@@ -9,11 +9,12 @@
 //! or the rest of the answered turn as a new message whose id is the request id.
 
 use futures::StreamExt;
-use worker::{Context, Env, Request, Response};
+use worker::{Env, Request};
 
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
+use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{now_ms, start, Plan, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket};
@@ -26,28 +27,28 @@ use crate::v2::{answer_frame, prompt_frame};
 pub(crate) async fn handle(
     mut req: Request,
     env: &Env,
-    ctx: &Context,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
-    streaming: &mut bool,
-) -> worker::Result<Response> {
+) -> worker::Result<Outcome> {
     let principal = or_answer!(admit(&req, config, session_id, exchange));
     let content_type = req.headers().get("content-type").ok().flatten();
     if !is_json_content_type(content_type.as_deref()) {
-        return exchange.error(
-            415,
-            "unsupported_media_type",
-            "The request body must be JSON (Content-Type: application/json).",
-        );
+        return exchange
+            .error(
+                415,
+                "unsupported_media_type",
+                "The request body must be JSON (Content-Type: application/json).",
+            )
+            .map(Into::into);
     }
     let body = match read_body(&mut req, config.limits.max_body_bytes).await {
         Ok(body) => body,
-        Err(err) => return exchange.error(err.status(), err.code(), &err.message()),
+        Err(err) => return refuse(exchange, &err),
     };
     let chat = match parse_chat_request(&body, &config.limits) {
         Ok(chat) => chat,
-        Err(err) => return exchange.error(err.status(), err.code(), &err.message()),
+        Err(err) => return refuse(exchange, &err),
     };
 
     let agent = upstream::connect(env, config, session_id, principal.user_id.as_deref()).await;
@@ -75,7 +76,7 @@ pub(crate) async fn handle(
                 }
                 Err(refusal) => {
                     let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
-                    return match refusal {
+                    let answer = match refusal {
                         Refusal::NotPending => exchange.error(
                             409,
                             "question_not_pending",
@@ -87,6 +88,7 @@ pub(crate) async fn handle(
                             "The agent did not say which turn waits for this answer.",
                         ),
                     };
+                    return answer.map(Into::into);
                 }
             };
             let turn =
@@ -109,7 +111,14 @@ pub(crate) async fn handle(
         early_frame,
         abort,
     };
-    start(&req, ctx, config, agent, plan, exchange, streaming)
+    start(&req, config, agent, plan, exchange)
+}
+
+/// The error answer for a request the worker refuses.
+fn refuse(exchange: &mut Exchange, err: &RequestError) -> worker::Result<Outcome> {
+    exchange
+        .error(err.status(), err.code(), &err.message())
+        .map(Into::into)
 }
 
 /// Why an answer is not sent.
@@ -124,7 +133,7 @@ enum Refusal {
 /// read in its place when the agent sends no `init` (its first turn event, which the stream
 /// must not lose).
 async fn waiting_turn(
-    events: &mut super::socket::SocketEvents,
+    events: &mut crate::platform::socket::SocketEvents,
     answer: &Answer,
     request_id: &str,
 ) -> Result<(String, Option<String>), Refusal> {

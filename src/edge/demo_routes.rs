@@ -6,9 +6,9 @@
 
 use worker::{console_error, Env, Response};
 
-use super::config::AGENT_BINDING;
-use super::errors::json_response;
 use super::exchange::Exchange;
+use crate::platform::config::AGENT_BINDING;
+use crate::platform::errors::json_response;
 
 pub(crate) async fn forward(
     env: &Env,

@@ -2,7 +2,7 @@
 
 use worker::{console_log, Date, Response, Result};
 
-use super::errors::json_error;
+use crate::platform::errors::json_error;
 use crate::request_log::RequestLog;
 
 /// The request in flight. Exactly one log line is written for it: by the entry point for an

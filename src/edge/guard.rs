@@ -9,12 +9,12 @@ use crate::config::Config;
 use crate::routes::valid_session_id;
 
 /// The `Ok` value of a step that returns `Result<T, worker::Result<Response>>`, or the error
-/// answer, returned from the handler at once.
+/// answer, returned from the handler at once (as its own type: a `Response`, or an `Outcome`).
 macro_rules! or_answer {
     ($step:expr) => {
         match $step {
             Ok(value) => value,
-            Err(answer) => return answer,
+            Err(answer) => return answer.map(Into::into),
         }
     };
 }

@@ -13,7 +13,7 @@ use futures::future::{select, Either};
 use futures::StreamExt;
 use worker::{console_warn, Delay};
 
-use super::socket::{SocketEvent, SocketEvents};
+use crate::platform::socket::{SocketEvent, SocketEvents};
 use crate::session::{parse_init, Init};
 use crate::v2::{frame_type, parse_frame, INIT};
 

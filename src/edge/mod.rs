@@ -12,25 +12,25 @@
 //! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
 
 mod chat;
-pub(crate) mod config;
 mod demo_routes;
 mod drain;
-pub(crate) mod errors;
 mod exchange;
 mod guard;
 mod hydrate;
+mod outcome;
 mod playground;
 mod pump;
 mod session_routes;
-pub(crate) mod socket;
 mod stream;
 mod upstream;
 
 use worker::{console_error, event, Context, Env, Method, Request, Response};
 
 use crate::config::Config;
+use crate::platform::{config, errors};
 use crate::routes::Route;
 use exchange::Exchange;
+use outcome::Outcome;
 
 /// How much of an unread body is drained when the settings did not load: the default
 /// `MAX_BODY_BYTES`.
@@ -49,40 +49,44 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
     // The same JS request (not a copy of its body): what is left unread is drained below.
     let raw = Clone::clone(req.inner());
     let config = config::load(&env);
-    let mut streaming = false;
-    let answer = match &config {
+    let outcome = match &config {
         Err(err) => {
             console_error!("configuration: {err}");
-            exchange.error(500, "misconfigured", "The service is misconfigured.")
+            exchange
+                .error(500, "misconfigured", "The service is misconfigured.")
+                .map(Into::into)
         }
         Ok(config) => {
             let route = Route::match_path(&path);
             exchange.log.session = route.session().map(str::to_owned);
-            dispatch(
-                req,
-                &env,
-                &ctx,
-                config,
-                route,
-                &mut exchange,
-                &mut streaming,
-            )
-            .await
+            dispatch(req, &env, config, route, &mut exchange).await
         }
     };
-    let mut response = match answer {
-        Ok(response) => response,
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
         Err(err) => {
             console_error!("request {}: {err}", exchange.request_id());
-            exchange.error(500, "internal_error", "Something went wrong on our side.")?
+            exchange
+                .error(500, "internal_error", "Something went wrong on our side.")?
+                .into()
         }
     };
-    if !streaming {
-        let limit = config
-            .as_ref()
-            .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
-        drain::drain(&raw, limit).await;
-    }
+    // Exactly one log line: the pump's, when a stream ends; else this one, below.
+    let (mut response, log_here) = match outcome {
+        Outcome::Streaming { response, pump } => {
+            // `wait_until` keeps the pump's task alive until the stream ends, which may be after
+            // the client has gone and the response is cancelled.
+            ctx.wait_until(pump.start());
+            (response, false)
+        }
+        Outcome::Answered(response) => {
+            let limit = config
+                .as_ref()
+                .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
+            drain::drain(&raw, limit).await;
+            (response, true)
+        }
+    };
     let headers = response.headers_mut();
     headers.set("x-request-id", exchange.request_id())?;
     if let Ok(config) = &config {
@@ -90,24 +94,22 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
             headers.set(name, &value)?;
         }
     }
-    if !streaming {
+    if log_here {
         exchange.finish();
     }
     Ok(response)
 }
 
-/// Runs the route. Sets `streaming` when a stream started: its pump then owns the log line.
+/// Runs the route.
 async fn dispatch(
     req: Request,
     env: &Env,
-    ctx: &Context,
     config: &Config,
     route: Route<'_>,
     exchange: &mut Exchange,
-    streaming: &mut bool,
-) -> worker::Result<Response> {
+) -> worker::Result<Outcome> {
     let method = req.method();
-    match route {
+    let answer = match route {
         Route::NotFound => exchange.error(404, "not_found", errors::NOT_FOUND),
         Route::Chat { .. } | Route::Stop { .. } | Route::Resume { .. } | Route::Messages { .. }
             if method == Method::Options =>
@@ -132,13 +134,13 @@ async fn dispatch(
             Ok(response)
         }
         Route::Chat { session } if method == Method::Post => {
-            chat::handle(req, env, ctx, config, session, exchange, streaming).await
+            return chat::handle(req, env, config, session, exchange).await;
         }
         Route::Stop { session } if method == Method::Post => {
             session_routes::stop(req, env, config, session, exchange).await
         }
         Route::Resume { session, .. } if method == Method::Get => {
-            session_routes::resume(req, env, ctx, config, session, exchange, streaming).await
+            return session_routes::resume(req, env, config, session, exchange).await;
         }
         Route::Messages { session } if method == Method::Get => {
             session_routes::messages(req, env, config, session, exchange).await
@@ -164,5 +166,6 @@ async fn dispatch(
             response.headers_mut().set("allow", allow)?;
             Ok(response)
         }
-    }
+    };
+    answer.map(Into::into)
 }

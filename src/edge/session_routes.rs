@@ -10,16 +10,17 @@
 //! Each opens its own socket to the agent, reads `init` (see [`super::hydrate`] for an agent
 //! that sends none) and closes the socket when it is done: the adapter keeps no state.
 
-use worker::{Context, Env, Request, Response, WebSocket};
+use worker::{Env, Request, Response, WebSocket};
 
-use super::errors::json_response;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{next_turn_event, read_init, Hydration};
+use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{now_ms, start, Plan, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
 use crate::config::Config;
+use crate::platform::errors::json_response;
 use crate::session::history::history_json;
 use crate::trace::TraceMode;
 use crate::turn_stream::TurnStream;
@@ -51,12 +52,10 @@ fn close(socket: &WebSocket) {
 pub(crate) async fn resume(
     req: Request,
     env: &Env,
-    ctx: &Context,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
-    streaming: &mut bool,
-) -> worker::Result<Response> {
+) -> worker::Result<Outcome> {
     let (mut agent, hydration) = or_answer!(open(&req, env, config, session_id, exchange).await);
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
@@ -89,7 +88,7 @@ pub(crate) async fn resume(
         early_frame,
         abort: AbortRule::never(),
     };
-    start(&req, ctx, config, agent, plan, exchange, streaming)
+    start(&req, config, agent, plan, exchange)
 }
 
 /// The resume's trace mode: `?trace=minimal|normal|full` (the GET has no body; a client sets it
@@ -102,11 +101,11 @@ fn query_trace(req: &Request) -> Option<TraceMode> {
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
-fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Result<Response> {
+fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Result<Outcome> {
     close(socket);
     exchange.log.status = 204;
     exchange.log.outcome = "nothing_to_resume".into();
-    Ok(Response::empty()?.with_status(204))
+    Ok(Response::empty()?.with_status(204).into())
 }
 
 /// `POST …/chat/stop`.

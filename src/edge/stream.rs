@@ -2,9 +2,10 @@
 //! pump task, and the `200` with the UI message stream headers. Shared by the chat POST and the
 //! resume GET.
 
-use worker::{Context, Date, Headers, Request, Response, WebSocket};
+use worker::{Date, Headers, Request, Response, WebSocket};
 
 use super::exchange::Exchange;
+use super::outcome::Outcome;
 use super::pump::client::ClientStream;
 use super::pump::{AbortRule, Pump, PumpLimits};
 use super::upstream::{AgentSocket, UpstreamError};
@@ -24,26 +25,27 @@ pub(crate) struct Plan {
 }
 
 /// Opens the response body, then sends the plan's frame (so that a body that cannot be made
-/// starts no turn), then runs the pump and answers `200`. Errors before that are JSON answers.
+/// starts no turn), then answers `200` with the pump that fills the body. Errors before that
+/// are JSON answers.
 pub(crate) fn start(
     req: &Request,
-    ctx: &Context,
     config: &Config,
     agent: AgentSocket,
     plan: Plan,
     exchange: &mut Exchange,
-    streaming: &mut bool,
-) -> worker::Result<Response> {
+) -> worker::Result<Outcome> {
     let AgentSocket { socket, events } = agent;
     let (client, body) = match open_body(&socket, exchange) {
         Ok(opened) => opened,
-        Err(answer) => return answer,
+        Err(answer) => return answer.map(Into::into),
     };
     if let Some(frame) = plan.frame {
         if socket.send_with_str(frame).is_err() {
             let _ = socket.close(Some(INTERNAL_ERROR), Some("frame not sent"));
             let err = UpstreamError::SocketFailed;
-            return exchange.error(err.status(), err.code(), err.message());
+            return exchange
+                .error(err.status(), err.code(), err.message())
+                .map(Into::into);
         }
     }
     exchange.log.status = 200;
@@ -58,7 +60,18 @@ pub(crate) fn start(
         limits: PumpLimits::from(config),
         exchange: Exchange::handed_off(exchange),
     };
-    respond(ctx, body, pump, streaming)
+    let headers = Headers::new();
+    for (name, value) in RESPONSE_HEADERS {
+        headers.set(name, value)?;
+    }
+    let response = Response::builder()
+        .with_status(200)
+        .with_headers(headers)
+        .stream(body);
+    Ok(Outcome::Streaming {
+        response,
+        pump: Box::new(pump),
+    })
 }
 
 /// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
@@ -86,26 +99,4 @@ fn open_body(
             "The response stream could not be created.",
         )
     })
-}
-
-/// Runs `pump` as a task of this request and answers `200` with `body`. From here on the pump
-/// writes the request's log line; `streaming` tells the entry point so.
-fn respond(
-    ctx: &Context,
-    body: ReadableStream,
-    pump: Pump,
-    streaming: &mut bool,
-) -> worker::Result<Response> {
-    // The pump starts now; `wait_until` keeps this request's task alive until it ends, which
-    // may be after the client has gone and the response is cancelled.
-    ctx.wait_until(pump.start());
-    *streaming = true;
-    let headers = Headers::new();
-    for (name, value) in RESPONSE_HEADERS {
-        headers.set(name, value)?;
-    }
-    Ok(Response::builder()
-        .with_status(200)
-        .with_headers(headers)
-        .stream(body))
 }

@@ -10,9 +10,9 @@ use std::time::Duration;
 use futures::future::{select, Either};
 use worker::{console_error, Delay, Env, Headers, Method, Request, RequestInit, WebSocket};
 
-use super::config::AGENT_BINDING;
-use super::socket::SocketEvents;
 use crate::config::Config;
+use crate::platform::config::AGENT_BINDING;
+use crate::platform::socket::SocketEvents;
 
 /// How long the agent may take to accept the socket. A Durable Object normally answers in
 /// milliseconds; 10 s leaves room for a cold start of the agent's worker and its storage, and

@@ -39,8 +39,8 @@ use worker::WebSocket;
 use self::engine::Engine;
 use self::wiring::Wiring;
 use super::exchange::Exchange;
-use super::socket::SocketEvents;
 use crate::config::Config;
+use crate::platform::socket::SocketEvents;
 use crate::turn_stream::TurnStream;
 use client::ClientStream;
 
@@ -130,7 +130,7 @@ impl Pump {
     /// Starts pumping at once: what the stream holds already, the frame read early and the
     /// socket events queued so far are handled now, the rest as they arrive. The future
     /// completes when the stream has ended (and its log line is written).
-    pub(crate) fn start(self) -> impl Future<Output = ()> {
+    pub(crate) fn start(self: Box<Self>) -> impl Future<Output = ()> {
         let Pump {
             socket,
             events,
@@ -141,7 +141,7 @@ impl Pump {
             abort,
             limits,
             exchange,
-        } = self;
+        } = *self;
         // Dropping the events' listeners and registering the wiring's happen in this one call,
         // so no message falls between them.
         let backlog = events.into_backlog();
