@@ -6,16 +6,21 @@
 //   node bench/profile.mjs [rust|ts|pass|ts-per-message|pass-per-message|agent] [N]   (default: rust 30000)
 //   (ts and pass coalesce writes as the Rust worker does; the -per-message ones write once per message)
 //   node bench/profile.mjs candidate [N] <build dir>        (another build, as in compare.mjs)
+//   node bench/profile.mjs [worker] streams [K]   (K short turns, /flood 100, 20 at a time: the cost
+//                                                  of a stream's setup and end; default 500; per stream)
 //
 // Not part of `npm run bench`: the profiler itself slows the isolate down.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { inspect } from "./lib/inspector.mjs";
 import { startWorkers, benchDir } from "./lib/workers.mjs";
 import { runTurn } from "./lib/client.mjs";
 
 const worker = process.argv[2] ?? "rust";
-const n = Number(process.argv[3] ?? 30_000);
+const streamsMode = process.argv[3] === "streams";
+const n = Number((streamsMode ? process.argv[4] : process.argv[3]) ?? (streamsMode ? 500 : 30_000));
+const unit = streamsMode ? "stream" : "delta";
 const port = 9400 + Math.floor(Math.random() * 500);
 
 const variants = worker === "candidate" ? { candidate: path.resolve(process.argv[4], "index.js") } : {};
@@ -30,7 +35,7 @@ try {
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: 50 });
   await call("Profiler.start");
-  const turn = await runTurn(base, kind, `/flood ${n}`);
+  const turn = streamsMode ? await shortTurns(base, kind, n) : await runTurn(base, kind, `/flood ${n}`);
   const { result } = await call("Profiler.stop");
   inspector.close();
 
@@ -46,8 +51,9 @@ try {
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const idle = self.get("(idle)") ?? 0;
-  console.log(`${worker}: ${turn.deltas} deltas in ${turn.wall.toFixed(0)} ms; isolate busy ${((total - idle) / 1000).toFixed(0)} ms ` +
-    `= ${((total - idle) / turn.deltas).toFixed(2)} µs per delta (sampled; idle ${(idle / 1000).toFixed(0)} ms)`);
+  const units = streamsMode ? n : turn.deltas;
+  console.log(`${worker}: ${units} ${unit}s in ${turn.wall.toFixed(0)} ms; isolate busy ${((total - idle) / 1000).toFixed(0)} ms ` +
+    `= ${((total - idle) / units).toFixed(2)} µs per ${unit} (sampled; idle ${(idle / 1000).toFixed(0)} ms)`);
   // Totals by kind: WASM code, JS (the worker's own or wasm-bindgen's glue), the runtime.
   const kinds = new Map();
   for (const [key, us] of self) {
@@ -60,11 +66,11 @@ try {
     kinds.set(kind, (kinds.get(kind) ?? 0) + us);
   }
   for (const [kind, us] of [...kinds.entries()].sort((a, b) => b[1] - a[1])) {
-    console.log(`${(us / turn.deltas).toFixed(2).padStart(8)} µs/delta  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)}%  ${kind}`);
+    console.log(`${(us / units).toFixed(2).padStart(8)} µs/${unit}  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)}%  ${kind}`);
   }
-  console.log("self µs/delta  share  function");
+  console.log(`self µs/${unit}  share  function`);
   for (const [key, us] of [...self.entries()].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, 30)) {
-    console.log(`${(us / turn.deltas).toFixed(3).padStart(13)}  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)}%  ${key}`);
+    console.log(`${(us / units).toFixed(3).padStart(13)}  ${((100 * us) / (total - idle)).toFixed(1).padStart(5)}%  ${key}`);
   }
   mkdirSync(path.join(benchDir, "results"), { recursive: true });
   const out = path.join(benchDir, "results", `${worker}.cpuprofile`);
@@ -72,4 +78,19 @@ try {
   console.log(`profile: ${path.relative(process.cwd(), out)}`);
 } finally {
   await w.dispose();
+}
+
+/** `count` turns of /flood 100, 20 at a time; each must end with [DONE]. */
+async function shortTurns(base, kind, count) {
+  const started = performance.now();
+  let next = 0;
+  const one = async () => {
+    while (next < count) {
+      next += 1;
+      const r = await runTurn(base, kind, "/flood 100");
+      if (!r.done) throw new Error(`a stream ended without [DONE] (status ${r.status})`);
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, one));
+  return { wall: performance.now() - started };
 }

@@ -68,7 +68,8 @@ function wranglerOptions() {
 
 /**
  * Starts one workerd with `agent` plus the adapters named in `adapters`, plus `variants`
- * ({ name: path of another build's index.js }) as more Rust adapters.
+ * ({ name: path of another build's index.js }) as more Rust adapters, and `vars` ({ NAME: value })
+ * added to the Rust adapters' settings.
  * Returns { mf, urls: { agent, <each adapter started> }, pid, dispose }.
  */
 export async function startWorkers({
@@ -77,14 +78,16 @@ export async function startWorkers({
   log = false,
   inspectorPort,
   variants = {},
+  vars = {},
   probe = true,
 } = {}) {
   const { workerOptions, main } = wranglerOptions();
   const { compatibilityDate, compatibilityFlags } = workerOptions;
   const remoteAgent = { SESSION_AGENT: { className: "DemoSessionAgent", scriptName: "agent", useSQLite: true } };
   const socket = [{ host: "127.0.0.1", port: 0 }];
-  const rustWorker = (name, durableObjects, scriptPath = main) => ({
+  const rustWorker = (name, durableObjects, scriptPath = main, extra = {}) => ({
     ...workerOptions,
+    bindings: { ...workerOptions.bindings, ...extra },
     name,
     modules: true,
     scriptPath,
@@ -93,7 +96,7 @@ export async function startWorkers({
     unsafeDirectSockets: socket,
   });
   const workers = [rustWorker("agent", workerOptions.durableObjects)];
-  if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent));
+  if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent, main, vars));
   // Other builds of this worker (e.g. a change to src/edge/ built elsewhere), as adapters.
   for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath));
   const scripts = {};

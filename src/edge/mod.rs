@@ -48,7 +48,8 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
     let origin = req.headers().get("origin").ok().flatten();
     // The same JS request (not a copy of its body): what is left unread is drained below.
     let raw = Clone::clone(req.inner());
-    let config = config::load(&env);
+    let settings = config::load(&env);
+    let config = settings.as_ref();
     let outcome = match &config {
         Err(err) => {
             console_error!("configuration: {err}");

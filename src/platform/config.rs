@@ -1,6 +1,9 @@
 //! The worker's settings, read from its environment (`[vars]` and secrets) into
 //! [`crate::config::Config`].
 
+use std::cell::OnceCell;
+use std::rc::Rc;
+
 use worker::Env;
 
 use crate::config::{Config, ConfigError};
@@ -8,8 +11,19 @@ use crate::config::{Config, ConfigError};
 /// Name of the Durable Object namespace binding of the SessionAgent class.
 pub(crate) const AGENT_BINDING: &str = "SESSION_AGENT";
 
-/// The settings; a value that does not parse is an error (answered with a JSON 500).
-pub(crate) fn load(env: &Env) -> Result<Config, ConfigError> {
+thread_local! {
+    /// The settings, read once per isolate: an isolate runs one version of the worker, whose
+    /// variables and secrets do not change while it lives.
+    static SETTINGS: OnceCell<Rc<Result<Config, ConfigError>>> = const { OnceCell::new() };
+}
+
+/// The settings; a value that does not parse is an error (answered with a JSON 500). Read from
+/// `env` on the isolate's first request, then kept.
+pub(crate) fn load(env: &Env) -> Rc<Result<Config, ConfigError>> {
+    SETTINGS.with(|settings| Rc::clone(settings.get_or_init(|| Rc::new(read(env)))))
+}
+
+fn read(env: &Env) -> Result<Config, ConfigError> {
     Config::from_vars(|name| {
         env.var(name)
             .map(|v| v.to_string())
@@ -20,5 +34,8 @@ pub(crate) fn load(env: &Env) -> Result<Config, ConfigError> {
 
 /// Whether the demo agent and its routes are on (`DEMO_AGENT = "on"` in a valid config).
 pub(crate) fn demo_enabled(env: &Env) -> bool {
-    load(env).is_ok_and(|config| config.demo_agent)
+    load(env)
+        .as_ref()
+        .as_ref()
+        .is_ok_and(|config| config.demo_agent)
 }
