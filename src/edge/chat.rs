@@ -162,12 +162,27 @@ const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 async fn read_body(req: &mut Request, max: usize) -> Result<Vec<u8>, RequestError> {
     let too_large = RequestError::TooLarge { limit: max };
     let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
-    let declared = req.headers().get("content-length").ok().flatten();
-    if declared
-        .and_then(|len| len.trim().parse::<usize>().ok())
-        .is_some_and(|len| len > drain_limit)
-    {
+    let declared = req
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|len| len.trim().parse::<usize>().ok());
+    if declared.is_some_and(|len| len > drain_limit) {
         return Err(too_large);
+    }
+    if declared.is_some_and(|len| len <= max) {
+        // The runtime holds the body to its declared length: read it in one call, not chunk
+        // by chunk (a chat body is one or two chunks, each a reader round trip).
+        let body = req
+            .bytes()
+            .await
+            .map_err(|_| RequestError::NotJson("the body could not be read".into()))?;
+        return if body.len() > max {
+            Err(too_large)
+        } else {
+            Ok(body)
+        };
     }
     let Ok(mut stream) = req.stream() else {
         // No body at all: the parser says what is missing.
