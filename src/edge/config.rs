@@ -8,6 +8,9 @@ use crate::config::{Config, ConfigError};
 /// Name of the Durable Object namespace binding of the SessionAgent class.
 pub(crate) const AGENT_BINDING: &str = "SESSION_AGENT";
 
+/// Name of the Rate Limiting binding; without it, no rate limit.
+pub(crate) const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
+
 /// The settings; a value that does not parse is an error (answered with a JSON 500).
 pub(crate) fn load(env: &Env) -> Result<Config, ConfigError> {
     Config::from_vars(|name| {

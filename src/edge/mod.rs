@@ -20,8 +20,10 @@ pub(crate) mod errors;
 mod exchange;
 mod guard;
 mod hydrate;
+mod jwks;
 mod playground;
 mod pump;
+mod rate_limit;
 mod session_routes;
 pub(crate) mod socket;
 mod stream;
@@ -146,7 +148,7 @@ async fn dispatch(
         }
         Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
             // The logs hold every prompt of the session: the chat route's credentials, always.
-            guard::or_answer!(guard::admit(&req, config, session, exchange));
+            guard::or_answer!(guard::admit(&req, env, config, session, exchange).await);
             demo_routes::forward(env, session, log, exchange).await
         }
         Route::Playground if config.demo_agent && method == Method::Get => {
