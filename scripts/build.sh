@@ -5,9 +5,13 @@
 # and esbuild, so it is pointed at the ones scripts/ensure-tools.sh installed (its *_BIN
 # overrides).
 #
+# Then the wasm's name section loses its symbol hashes (scripts/wasm-names.mjs: 14 KB of the
+# gzipped wasm; the names themselves stay for stack traces).
+#
 # Incremental: the worker's build is skipped when no input changed since the last successful
-# one. The inputs are every file under src/, Cargo.toml, Cargo.lock and this script; their hash is
-# kept in build/.inputs.sha256. `FORCE_BUILD=1` builds anyway.
+# one. The inputs are every file under src/, Cargo.toml, Cargo.lock, this script and
+# scripts/wasm-names.mjs; their hash is kept in build/.inputs.sha256. `FORCE_BUILD=1` builds
+# anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +19,7 @@ node scripts/build-widget.mjs
 
 stamp=build/.inputs.sha256
 inputs_hash() {
-  find src Cargo.toml Cargo.lock scripts/build.sh -type f -print0 2>/dev/null \
+  find src Cargo.toml Cargo.lock scripts/build.sh scripts/wasm-names.mjs -type f -print0 2>/dev/null \
     | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1
 }
 
@@ -43,4 +47,5 @@ export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 
 rm -f "$stamp"
 "$cargo_bin/worker-build" --release
+node scripts/wasm-names.mjs build/index_bg.wasm
 echo "$hash" > "$stamp"

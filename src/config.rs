@@ -31,6 +31,10 @@ pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 8 * 1024 * 1024;
 /// absence means there is none, and a page load's resume should not wait.
 pub const DEFAULT_RESUME_WAIT_MS: u64 = 0;
 
+/// Default period of the Rate Limiting binding, in seconds: 60, the longer of the two periods
+/// the binding offers (10 or 60); `Retry-After` of a 429.
+pub const DEFAULT_RATE_LIMIT_PERIOD_S: u64 = 60;
+
 /// Everything the edge shell needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -53,6 +57,9 @@ pub struct Config {
     /// The trace mode of a stream whose request names none (`TRACE`), and the tool JSON limit
     /// of `normal` (`MAX_TOOL_JSON_CHARS`).
     pub trace: Trace,
+    /// The period of the `RATE_LIMITER` binding's `simple` rule, in seconds
+    /// (`RATE_LIMIT_PERIOD_S`: 10 or 60): what a 429's `Retry-After` says.
+    pub rate_limit_period_secs: u64,
 }
 
 /// A setting that cannot be used.
@@ -96,16 +103,26 @@ impl Config {
                 name.to_owned()
             }
         };
+        // Set means "checked": an empty value would be a check that is silently not made.
+        let text = |name: &str| -> Result<Option<String>, ConfigError> {
+            match var(name).map(|v| v.trim().to_owned()) {
+                Some(v) if v.is_empty() => Err(ConfigError(format!("{name} is set but empty"))),
+                v => Ok(v),
+            }
+        };
         let jwt_rules = JwtRules {
             sessions_claim,
             max_age_secs: match var("JWT_MAX_AGE_S") {
                 None => None,
                 Some(_) => Some(number("JWT_MAX_AGE_S", 0)?),
             },
+            issuer: text("JWT_ISSUER")?,
+            audience: text("JWT_AUDIENCE")?,
         };
         let auth = AuthMode::from_config(
             var("AUTH_MODE").as_deref().map(str::trim),
             var("AUTH_SECRET").as_deref(),
+            text("JWKS_URL")?.as_deref(),
             jwt_rules,
         )
         .map_err(|e| ConfigError(e.0))?;
@@ -156,6 +173,17 @@ impl Config {
                 None | Some("0") => DEFAULT_RESUME_WAIT_MS,
                 Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,
             },
+            rate_limit_period_secs: match number(
+                "RATE_LIMIT_PERIOD_S",
+                DEFAULT_RATE_LIMIT_PERIOD_S,
+            )? {
+                period @ (10 | 60) => period,
+                _ => {
+                    return Err(ConfigError(
+                        "RATE_LIMIT_PERIOD_S must be 10 or 60, the binding's period".into(),
+                    ))
+                }
+            },
         })
     }
 }
@@ -188,6 +216,43 @@ mod tests {
         assert_eq!(c.resume_wait_ms, 0);
         assert_eq!(c.trace, Trace::default());
         assert!(!c.origins.allows("https://a.example"));
+        assert_eq!(c.rate_limit_period_secs, 60);
+    }
+
+    #[test]
+    fn a_jwks_url_alone_makes_jwt_mode_valid() {
+        let c = config(&[
+            ("AUTH_MODE", "jwt"),
+            ("JWKS_URL", " https://tenant.example/.well-known/jwks.json "),
+            ("RATE_LIMIT_PERIOD_S", "10"),
+        ])
+        .unwrap();
+        match c.auth {
+            AuthMode::Jwt {
+                secret, jwks_url, ..
+            } => {
+                assert_eq!(secret, None);
+                assert_eq!(
+                    jwks_url.as_deref(),
+                    Some("https://tenant.example/.well-known/jwks.json")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(c.rate_limit_period_secs, 10);
+        assert_eq!(
+            config(&[("AUTH_MODE", "jwt")]).unwrap_err().0,
+            "AUTH_SECRET or JWKS_URL is not set"
+        );
+        assert_eq!(
+            config(&[
+                ("AUTH_MODE", "jwt"),
+                ("JWKS_URL", "http://tenant.example/jwks")
+            ])
+            .unwrap_err()
+            .0,
+            "JWKS_URL must be an https: URL (http: only to 127.0.0.1 or localhost)"
+        );
     }
 
     #[test]
@@ -264,6 +329,13 @@ mod tests {
             ("JWT_SESSIONS_CLAIM", "  "),
             ("JWT_SESSIONS_CLAIM", "sub"),
             ("JWT_SESSIONS_CLAIM", "exp"),
+            ("JWT_ISSUER", " "),
+            ("JWT_AUDIENCE", ""),
+            ("JWKS_URL", ""),
+            ("JWKS_URL", "https://tenant.example/jwks"),
+            ("RATE_LIMIT_PERIOD_S", "30"),
+            ("RATE_LIMIT_PERIOD_S", "0"),
+            ("RATE_LIMIT_PERIOD_S", "1m"),
         ] {
             assert!(config(&[bad]).is_err(), "{bad:?}");
         }
@@ -285,12 +357,16 @@ mod tests {
         let rules = jwt(&[
             ("JWT_SESSIONS_CLAIM", " https://example.com/sessions "),
             ("JWT_MAX_AGE_S", "3_600"),
+            ("JWT_ISSUER", " https://tenant.example/ "),
+            ("JWT_AUDIENCE", "https://api.example"),
         ]);
         assert_eq!(
             rules,
             JwtRules {
                 sessions_claim: "https://example.com/sessions".into(),
                 max_age_secs: Some(3600),
+                issuer: Some("https://tenant.example/".into()),
+                audience: Some("https://api.example".into()),
             }
         );
         assert_eq!(

@@ -1,6 +1,8 @@
-//! HS256 JWT verification (RFC 7519 / RFC 7515 compact form), nothing else accepted, and the
-//! claim rules: `exp` required, an optional lifetime cap, a `sub` fit for a header, and the
-//! configurable claim that lists the sessions.
+//! JWTs in the compact form (RFC 7519 / RFC 7515): the header's `alg` (HS256, RS256 or ES256,
+//! nothing else) and `kid`, HS256 verification with the shared secret, and the claim rules:
+//! `exp` required, an optional lifetime cap, `iss` and `aud` when configured, a `sub` fit for a
+//! header, and the configurable claim that lists the sessions. RS256 and ES256 signatures are
+//! verified by the edge with the platform's WebCrypto against a JWKS key ([`super::jwks`]).
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -22,6 +24,9 @@ pub const DEFAULT_SESSIONS_CLAIM: &str = "sessions";
 /// the sessions claim.
 pub const REGISTERED_CLAIMS: [&str; 7] = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti"];
 
+/// Length of an ES256 signature: `r || s`, 32 bytes each (RFC 7518 section 3.4).
+const ES256_SIGNATURE_LEN: usize = 64;
+
 /// What a JWT must satisfy beyond its signature, from the worker's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JwtRules {
@@ -31,6 +36,11 @@ pub struct JwtRules {
     pub sessions_claim: String,
     /// Longest lifetime accepted, `exp - iat` in seconds (`JWT_MAX_AGE_S`); `None`: no cap.
     pub max_age_secs: Option<u64>,
+    /// The `iss` a token must carry, exactly (`JWT_ISSUER`); `None`: not checked.
+    pub issuer: Option<String>,
+    /// The audience a token's `aud` (a string, or an array of strings) must name
+    /// (`JWT_AUDIENCE`); `None`: not checked.
+    pub audience: Option<String>,
 }
 
 impl Default for JwtRules {
@@ -38,13 +48,125 @@ impl Default for JwtRules {
         JwtRules {
             sessions_claim: DEFAULT_SESSIONS_CLAIM.to_owned(),
             max_age_secs: None,
+            issuer: None,
+            audience: None,
         }
+    }
+}
+
+/// The signature algorithms accepted: `none` and every other one are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alg {
+    /// HMAC SHA-256 with `AUTH_SECRET`.
+    Hs256,
+    /// RSASSA-PKCS1-v1_5 SHA-256 with a JWKS key.
+    Rs256,
+    /// ECDSA P-256 SHA-256 with a JWKS key.
+    Es256,
+}
+
+impl Alg {
+    /// The `alg` header value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Alg::Hs256 => "HS256",
+            Alg::Rs256 => "RS256",
+            Alg::Es256 => "ES256",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Self> {
+        [Alg::Hs256, Alg::Rs256, Alg::Es256]
+            .into_iter()
+            .find(|alg| alg.name() == name)
     }
 }
 
 #[derive(Deserialize)]
 struct Header {
     alg: String,
+    #[serde(default)]
+    kid: Option<String>,
+    #[serde(default)]
+    crit: Option<Value>,
+}
+
+/// A JWT taken apart, its signature not yet checked.
+pub struct Token<'a> {
+    pub alg: Alg,
+    /// The key it names (`kid`), for RS256 and ES256.
+    pub kid: Option<String>,
+    /// `header.payload`: the signed bytes.
+    signed: &'a str,
+    payload: &'a str,
+    pub signature: Vec<u8>,
+}
+
+impl std::fmt::Debug for Token<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The algorithm and key only: the rest is a bearer credential.
+        write!(f, "Token {{ alg: {:?}, kid: {:?} }}", self.alg, self.kid)
+    }
+}
+
+impl<'a> Token<'a> {
+    /// Splits and decodes `token`; refuses any `alg` but HS256, RS256 and ES256, and a `crit`
+    /// header (RFC 7515 section 4.1.11: extensions this service does not know).
+    pub fn parse(token: &'a str) -> Result<Self, AuthError> {
+        let mut segments = token.split('.');
+        let (Some(head), Some(payload), Some(signature), None) = (
+            segments.next(),
+            segments.next(),
+            segments.next(),
+            segments.next(),
+        ) else {
+            return Err(AuthError::Invalid("not a JWT"));
+        };
+        let header: Header = decode_json(head)?;
+        let alg = Alg::parse(&header.alg).ok_or(AuthError::Invalid(
+            "only HS256, RS256 and ES256 are accepted",
+        ))?;
+        if header.crit.is_some() {
+            return Err(AuthError::Invalid(
+                "it has critical header parameters (`crit`)",
+            ));
+        }
+        let signature = URL_SAFE_NO_PAD
+            .decode(signature)
+            .map_err(|_| AuthError::Invalid("bad signature encoding"))?;
+        if alg == Alg::Es256 && signature.len() != ES256_SIGNATURE_LEN {
+            return Err(AuthError::Invalid("bad signature"));
+        }
+        Ok(Token {
+            alg,
+            kid: header.kid,
+            signed: &token[..head.len() + 1 + payload.len()],
+            payload,
+            signature,
+        })
+    }
+
+    /// The signed input, `header.payload`.
+    pub fn signed_part(&self) -> &'a [u8] {
+        self.signed.as_bytes()
+    }
+
+    /// Checks an HS256 signature with `secret`.
+    pub fn verify_hs256(&self, secret: &[u8]) -> Result<(), AuthError> {
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
+            .map_err(|_| AuthError::Invalid("bad secret"))?;
+        mac.update(self.signed_part());
+        mac.verify_slice(&self.signature)
+            .map_err(|_| AuthError::Invalid("bad signature"))
+    }
+
+    /// The claims, checked against `rules` at unix time `now`. Only for a token whose signature
+    /// was verified: before that, nothing in the payload can be trusted.
+    pub fn verified_claims(&self, rules: &JwtRules, now: u64) -> Result<Claims, AuthError> {
+        let claims: Claims = decode_json(self.payload)?;
+        check_claims(&claims, rules, now)?;
+        Ok(claims)
+    }
 }
 
 /// The claims this worker reads.
@@ -59,6 +181,11 @@ pub struct Claims {
     nbf: Option<f64>,
     #[serde(default)]
     iat: Option<f64>,
+    #[serde(default)]
+    iss: Option<String>,
+    /// A string or an array of strings (RFC 7519 section 4.1.3).
+    #[serde(default)]
+    aud: Option<Value>,
     /// Every other claim, the sessions claim among them.
     #[serde(flatten)]
     other: Map<String, Value>,
@@ -74,37 +201,18 @@ impl Claims {
             _ => false,
         }
     }
-}
 
-/// Verifies `token` with `secret` at unix time `now` against `rules` and returns its claims.
-pub fn verify(token: &str, secret: &[u8], rules: &JwtRules, now: u64) -> Result<Claims, AuthError> {
-    let mut segments = token.split('.');
-    let (Some(header), Some(payload), Some(signature), None) = (
-        segments.next(),
-        segments.next(),
-        segments.next(),
-        segments.next(),
-    ) else {
-        return Err(AuthError::Invalid("not a JWT"));
-    };
-    let header: Header = decode_json(header)?;
-    if header.alg != "HS256" {
-        return Err(AuthError::Invalid("only HS256 is accepted"));
+    /// Whether `aud` names `audience`: equal to it, or an array with it among its strings.
+    fn names_audience(&self, audience: &str) -> bool {
+        match &self.aud {
+            Some(Value::String(aud)) => aud == audience,
+            Some(Value::Array(auds)) => auds.iter().any(|aud| aud.as_str() == Some(audience)),
+            _ => false,
+        }
     }
-    let signature = URL_SAFE_NO_PAD
-        .decode(signature)
-        .map_err(|_| AuthError::Invalid("bad signature encoding"))?;
-    let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
-        .map_err(|_| AuthError::Invalid("bad secret"))?;
-    mac.update(&token.as_bytes()[..header_and_payload_len(token)]);
-    mac.verify_slice(&signature)
-        .map_err(|_| AuthError::Invalid("bad signature"))?;
-    let claims: Claims = decode_json(payload)?;
-    check_claims(&claims, rules, now)?;
-    Ok(claims)
 }
 
-/// The time and subject checks of a signed token's claims.
+/// The time, issuer, audience and subject checks of a signed token's claims.
 fn check_claims(claims: &Claims, rules: &JwtRules, now: u64) -> Result<(), AuthError> {
     let skew = CLOCK_SKEW_SECS as f64;
     let now = now as f64;
@@ -132,6 +240,24 @@ fn check_claims(claims: &Claims, rules: &JwtRules, now: u64) -> Result<(), AuthE
             return Err(AuthError::TooLongLived { max_age_secs });
         }
     }
+    if rules
+        .issuer
+        .as_deref()
+        .is_some_and(|issuer| claims.iss.as_deref() != Some(issuer))
+    {
+        return Err(AuthError::Invalid(
+            "its issuer (`iss`) is not the one trusted",
+        ));
+    }
+    if rules
+        .audience
+        .as_deref()
+        .is_some_and(|audience| !claims.names_audience(audience))
+    {
+        return Err(AuthError::Invalid(
+            "its audience (`aud`) does not name this service",
+        ));
+    }
     if claims
         .sub
         .as_deref()
@@ -158,16 +284,12 @@ pub fn is_header_safe(sub: &str) -> bool {
         && sub.bytes().all(|b| b == b' ' || b.is_ascii_graphic())
 }
 
-/// Length of `header.payload`, the signed input.
-fn header_and_payload_len(token: &str) -> usize {
-    token.rfind('.').unwrap_or(token.len())
-}
-
 fn decode_json<T: for<'de> Deserialize<'de>>(segment: &str) -> Result<T, AuthError> {
     let bytes = URL_SAFE_NO_PAD
         .decode(segment)
         .map_err(|_| AuthError::Invalid("bad base64url"))?;
-    serde_json::from_slice(&bytes).map_err(|_| AuthError::Invalid("bad JSON"))
+    let text = String::from_utf8(bytes).map_err(|_| AuthError::Invalid("bad JSON"))?;
+    serde_json::from_str(&text).map_err(|_| AuthError::Invalid("bad JSON"))
 }
 
 /// Signs `claims` as an HS256 JWT. The worker never issues tokens; tests and tools do.

@@ -2,17 +2,21 @@
 //!
 //! * `token`: `Authorization: Bearer <token>` must equal the configured secret (compared in
 //!   constant time, through SHA-256 digests so not even the length leaks).
-//! * `jwt`: an HS256 JWT signed with the configured secret ([`jwt`]), with an `exp` and, when
-//!   `JWT_MAX_AGE_S` is set, a lifetime within it; its `sub` is the user id sent to the agent
-//!   (so it must be fit for a header), its `sessions` claim (or the one `JWT_SESSIONS_CLAIM`
-//!   names) lists the sessions it may open.
+//! * `jwt`: a JWT ([`jwt`]) signed with HS256 and the configured secret, or with RS256 or ES256
+//!   and a key of the provider's JWKS ([`jwks`], fetched per [`key_cache`] by the edge, which
+//!   verifies with WebCrypto); with an `exp` and, when `JWT_MAX_AGE_S` is set, a lifetime within
+//!   it, the `iss` and `aud` configured; its `sub` is the user id sent to the agent (so it must
+//!   be fit for a header), its `sessions` claim (or the one `JWT_SESSIONS_CLAIM` names) lists
+//!   the sessions it may open.
 //!
 //! Missing or bad credentials are 401 (with `WWW-Authenticate: Bearer`); a valid token
-//! for another session is 403.
+//! for another session is 403; a JWKS that cannot be fetched is 503.
 
+pub mod jwks;
 pub mod jwt;
+pub mod key_cache;
 
-use jwt::JwtRules;
+use jwt::{Alg, JwtRules, Token};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -23,8 +27,13 @@ pub enum AuthMode {
     None,
     /// One shared bearer token.
     Token { secret: String },
-    /// HS256 JWTs signed with `secret`, whose claims meet `rules`.
-    Jwt { secret: Vec<u8>, rules: JwtRules },
+    /// JWTs whose claims meet `rules`, signed with HS256 and `secret`, or with RS256 or ES256
+    /// and a key of the JWKS at `jwks_url`; at least one of the two is set.
+    Jwt {
+        secret: Option<Vec<u8>>,
+        jwks_url: Option<String>,
+        rules: JwtRules,
+    },
 }
 
 impl std::fmt::Debug for AuthMode {
@@ -43,25 +52,46 @@ impl std::fmt::Debug for AuthMode {
 pub struct ConfigError(pub String);
 
 impl AuthMode {
-    /// The mode named by `AUTH_MODE`, with the secret it needs; `rules` apply to `jwt` only.
-    /// An unknown mode, or a mode without its secret, is an error: the worker then refuses
+    /// The mode named by `AUTH_MODE`, with the keys it needs: `token` the secret, `jwt` the
+    /// secret (HS256) or a JWKS URL (RS256, ES256) or both; `rules` apply to `jwt` only. An
+    /// unknown mode, a mode without its keys, a JWKS URL that is neither `https:` nor local, or
+    /// one set for another mode (which would not check it) is an error: the worker then refuses
     /// every request rather than run open.
     pub fn from_config(
         mode: Option<&str>,
         secret: Option<&str>,
+        jwks_url: Option<&str>,
         rules: JwtRules,
     ) -> Result<Self, ConfigError> {
         let secret = secret.filter(|s| !s.is_empty());
-        match (mode.unwrap_or("none"), secret) {
+        let jwks_url = jwks_url.map(str::trim).filter(|u| !u.is_empty());
+        let mode = mode.unwrap_or("none");
+        if let Some(url) = jwks_url {
+            if mode != "jwt" {
+                return Err(ConfigError(
+                    "JWKS_URL is set but AUTH_MODE is not \"jwt\"".into(),
+                ));
+            }
+            if !jwks::allowed_url(url) {
+                return Err(ConfigError(
+                    "JWKS_URL must be an https: URL (http: only to 127.0.0.1 or localhost)".into(),
+                ));
+            }
+        }
+        match (mode, secret) {
             ("none", _) => Ok(AuthMode::None),
             ("token", Some(s)) => Ok(AuthMode::Token {
                 secret: s.to_owned(),
             }),
-            ("jwt", Some(s)) => Ok(AuthMode::Jwt {
-                secret: s.as_bytes().to_vec(),
+            ("token", None) => Err(ConfigError("AUTH_SECRET is not set".into())),
+            ("jwt", None) if jwks_url.is_none() => {
+                Err(ConfigError("AUTH_SECRET or JWKS_URL is not set".into()))
+            }
+            ("jwt", secret) => Ok(AuthMode::Jwt {
+                secret: secret.map(|s| s.as_bytes().to_vec()),
+                jwks_url: jwks_url.map(str::to_owned),
                 rules,
             }),
-            ("token" | "jwt", None) => Err(ConfigError("AUTH_SECRET is not set".into())),
             (other, _) => Err(ConfigError(format!("unknown AUTH_MODE {other:?}"))),
         }
     }
@@ -79,8 +109,9 @@ pub struct Principal {
 pub enum AuthError {
     /// No `Authorization: Bearer …` header.
     Missing,
-    /// The credentials are wrong: bad token, bad signature, bad shape, wrong algorithm, no
-    /// `exp`, an `iat` missing under a lifetime cap or ahead of the clock, a `sub` unfit for a
+    /// The credentials are wrong: bad token, bad signature, bad shape, an algorithm refused or
+    /// without a configured key, no `kid` or one the JWKS lacks, no `exp`, an `iat` missing
+    /// under a lifetime cap or ahead of the clock, a wrong `iss` or `aud`, a `sub` unfit for a
     /// header.
     Invalid(&'static str),
     /// The JWT's `exp` has passed.
@@ -91,13 +122,18 @@ pub enum AuthError {
     NotYetValid,
     /// Valid credentials that do not cover this session.
     Forbidden,
+    /// The JWKS cannot be fetched (network error, non-2xx, not a key set): the token cannot be
+    /// checked, so it is not let through. Worth a retry after that many seconds.
+    Unavailable { retry_after_secs: u64 },
 }
 
 impl AuthError {
-    /// 401 for missing or bad credentials, 403 for a session the token does not cover.
+    /// 401 for missing or bad credentials, 403 for a session the token does not cover, 503
+    /// when the keys to check it cannot be had.
     pub fn status(&self) -> u16 {
         match self {
             AuthError::Forbidden => 403,
+            AuthError::Unavailable { .. } => 503,
             _ => 401,
         }
     }
@@ -110,6 +146,7 @@ impl AuthError {
             AuthError::Expired => "token_expired",
             AuthError::NotYetValid => "token_not_yet_valid",
             AuthError::Forbidden => "forbidden",
+            AuthError::Unavailable { .. } => "auth_unavailable",
         }
     }
 
@@ -124,6 +161,9 @@ impl AuthError {
             ),
             AuthError::NotYetValid => "The bearer token is not valid yet.".into(),
             AuthError::Forbidden => "The bearer token does not give access to this session.".into(),
+            AuthError::Unavailable { retry_after_secs } => format!(
+                "The keys that bearer tokens are checked with cannot be fetched right now. Try again in {retry_after_secs} seconds."
+            ),
         }
     }
 }
@@ -135,40 +175,101 @@ pub fn bearer_token(header: Option<&str>) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-/// Checks the caller of `session_id` at unix time `now`.
-pub fn authorize(
-    mode: &AuthMode,
-    authorization: Option<&str>,
+/// How far [`authorize`] got.
+#[derive(Debug)]
+pub enum Admission<'a> {
+    /// The caller is let in.
+    Admitted(Principal),
+    /// An RS256 or ES256 token: the edge verifies its signature with the JWKS key it names, then
+    /// calls [`KeyedToken::admit`].
+    NeedsKey(KeyedToken<'a>),
+}
+
+/// A JWT whose signature needs a JWKS key.
+#[derive(Debug)]
+pub struct KeyedToken<'a> {
+    pub token: Token<'a>,
+    /// Where its key is published (`JWKS_URL`).
+    pub jwks_url: &'a str,
+    /// The key it names (`kid`).
+    pub kid: String,
+    rules: &'a JwtRules,
+}
+
+impl KeyedToken<'_> {
+    /// The caller of `session_id` at unix time `now`, once the signature was verified.
+    pub fn admit(&self, session_id: &str, now: u64) -> Result<Principal, AuthError> {
+        admit_claims(&self.token, self.rules, session_id, now)
+    }
+}
+
+/// Checks the caller of `session_id` at unix time `now`, as far as this can be done without a
+/// JWKS key.
+pub fn authorize<'a>(
+    mode: &'a AuthMode,
+    authorization: Option<&'a str>,
     session_id: &str,
     now: u64,
-) -> Result<Principal, AuthError> {
+) -> Result<Admission<'a>, AuthError> {
     if *mode == AuthMode::None {
-        return Ok(Principal::default());
+        return Ok(Admission::Admitted(Principal::default()));
     }
     let token = bearer_token(authorization).ok_or(AuthError::Missing)?;
     match mode {
-        AuthMode::None => Ok(Principal::default()),
+        AuthMode::None => Ok(Admission::Admitted(Principal::default())),
         AuthMode::Token { secret } => {
             let same: bool = Sha256::digest(token.as_bytes())
                 .ct_eq(&Sha256::digest(secret.as_bytes()))
                 .into();
             if same {
-                Ok(Principal::default())
+                Ok(Admission::Admitted(Principal::default()))
             } else {
                 Err(AuthError::Invalid("unknown token"))
             }
         }
-        AuthMode::Jwt { secret, rules } => {
-            let claims = jwt::verify(token, secret, rules, now)?;
-            if !claims.allows(&rules.sessions_claim, session_id) {
-                return Err(AuthError::Forbidden);
+        AuthMode::Jwt {
+            secret,
+            jwks_url,
+            rules,
+        } => {
+            let mut token = Token::parse(token)?;
+            let no_key = || AuthError::Invalid("no key is configured for its algorithm (`alg`)");
+            if token.alg == Alg::Hs256 {
+                token.verify_hs256(secret.as_deref().ok_or_else(no_key)?)?;
+                return admit_claims(&token, rules, session_id, now).map(Admission::Admitted);
             }
-            Ok(Principal {
-                user_id: claims.sub,
-            })
+            let jwks_url = jwks_url.as_deref().ok_or_else(no_key)?;
+            let kid = token
+                .kid
+                .take()
+                .ok_or(AuthError::Invalid("it names no key (`kid`)"))?;
+            Ok(Admission::NeedsKey(KeyedToken {
+                token,
+                jwks_url,
+                kid,
+                rules,
+            }))
         }
     }
 }
 
+/// The claims of a verified `token` against `rules`, and the session it opens.
+fn admit_claims(
+    token: &Token<'_>,
+    rules: &JwtRules,
+    session_id: &str,
+    now: u64,
+) -> Result<Principal, AuthError> {
+    let claims = token.verified_claims(rules, now)?;
+    if !claims.allows(&rules.sessions_claim, session_id) {
+        return Err(AuthError::Forbidden);
+    }
+    Ok(Principal {
+        user_id: claims.sub,
+    })
+}
+
+#[cfg(test)]
+mod keyed_tests;
 #[cfg(test)]
 mod tests;

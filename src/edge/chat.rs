@@ -31,7 +31,7 @@ pub(crate) async fn handle(
     session_id: &str,
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
-    let principal = or_answer!(admit(&req, config, session_id, exchange));
+    let principal = or_answer!(admit(&req, env, config, session_id, exchange).await);
     let content_type = req.headers().get("content-type").ok().flatten();
     if !is_json_content_type(content_type.as_deref()) {
         return exchange

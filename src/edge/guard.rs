@@ -1,10 +1,13 @@
-//! The checks every session route makes before it touches the agent: the session id (400) and
-//! the caller's credentials (401 with `WWW-Authenticate`, 403 for another session's token).
+//! The checks every session route makes before it touches the agent: the session id (400), the
+//! caller's credentials (401 with `WWW-Authenticate`, 403 for another session's token, 503 with
+//! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
+//! `Retry-After`, where the binding is configured).
 
-use worker::{Date, Request, Response};
+use worker::{Date, Env, Request, Response};
 
 use super::exchange::Exchange;
-use crate::auth::{authorize, AuthError, Principal};
+use super::{jwks, rate_limit};
+use crate::auth::{authorize, Admission, AuthError, Principal};
 use crate::config::Config;
 use crate::routes::valid_session_id;
 
@@ -21,8 +24,9 @@ macro_rules! or_answer {
 pub(crate) use or_answer;
 
 /// The caller, when the request may go on; else the error answer to send.
-pub(crate) fn admit(
+pub(crate) async fn admit(
     req: &Request,
+    env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
@@ -36,13 +40,18 @@ pub(crate) fn admit(
     }
     let authorization = req.headers().get("authorization").ok().flatten();
     let now_secs = Date::now().as_millis() / 1000;
-    match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
-        Ok(principal) => {
-            exchange.log.user = principal.user_id.clone();
-            Ok(principal)
-        }
-        Err(err) => Err(auth_error(exchange, &err)),
-    }
+    let checked = match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
+        Ok(Admission::Admitted(principal)) => Ok(principal),
+        Ok(Admission::NeedsKey(token)) => match jwks::verify(&token).await {
+            Ok(()) => token.admit(session_id, now_secs),
+            Err(err) => Err(err),
+        },
+        Err(err) => Err(err),
+    };
+    let principal = checked.map_err(|err| auth_error(exchange, &err))?;
+    exchange.log.user = principal.user_id.clone();
+    rate_limit::check(req, env, config, &principal, exchange).await?;
+    Ok(principal)
 }
 
 fn auth_error(exchange: &mut Exchange, err: &AuthError) -> worker::Result<Response> {
@@ -54,6 +63,11 @@ fn auth_error(exchange: &mut Exchange, err: &AuthError) -> worker::Result<Respon
             _ => "Bearer error=\"invalid_token\"".to_owned(),
         };
         response.headers_mut().set("www-authenticate", &challenge)?;
+    }
+    if let AuthError::Unavailable { retry_after_secs } = err {
+        response
+            .headers_mut()
+            .set("retry-after", &retry_after_secs.to_string())?;
     }
     Ok(response)
 }

@@ -17,9 +17,11 @@ mod drain;
 mod exchange;
 mod guard;
 mod hydrate;
+mod jwks;
 mod outcome;
 mod playground;
 mod pump;
+mod rate_limit;
 mod session_routes;
 mod stream;
 mod upstream;
@@ -148,7 +150,7 @@ async fn dispatch(
         }
         Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
             // The logs hold every prompt of the session: the chat route's credentials, always.
-            guard::or_answer!(guard::admit(&req, config, session, exchange));
+            guard::or_answer!(guard::admit(&req, env, config, session, exchange).await);
             demo_routes::forward(env, session, log, exchange).await
         }
         Route::Playground if config.demo_agent && method == Method::Get => {

@@ -35,7 +35,7 @@ async fn open(
     session_id: &str,
     exchange: &mut Exchange,
 ) -> Result<(AgentSocket, Hydration), worker::Result<Response>> {
-    let principal = admit(req, config, session_id, exchange)?;
+    let principal = admit(req, env, config, session_id, exchange).await?;
     let mut agent = upstream::connect(env, config, session_id, principal.user_id.as_deref())
         .await
         .map_err(|err| exchange.error(err.status(), err.code(), err.message()))?;

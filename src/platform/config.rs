@@ -11,6 +11,9 @@ use crate::config::{Config, ConfigError};
 /// Name of the Durable Object namespace binding of the SessionAgent class.
 pub(crate) const AGENT_BINDING: &str = "SESSION_AGENT";
 
+/// Name of the Rate Limiting binding; without it, no rate limit.
+pub(crate) const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
+
 thread_local! {
     /// The settings, read once per isolate: an isolate runs one version of the worker, whose
     /// variables and secrets do not change while it lives.

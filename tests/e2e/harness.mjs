@@ -13,12 +13,14 @@ export const DEMO_ENV = "demo";
 
 /**
  * Starts the worker on a free port of 127.0.0.1, in wrangler.toml's environment `env` (the local
- * demo's by default; `null` for the default environment). `vars` override its [vars].
+ * demo's by default; `null` for the default environment). `vars` override its [vars];
+ * `ratelimits` adds Rate Limiting bindings, as wrangler.toml's `[[ratelimits]]` would, e.g.
+ * `{ RATE_LIMITER: { simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
  * Returns { base, dispose, logs, stderr }: `logs` collects the worker's structured log lines (one
  * JSON object per request), `stderr` workerd's error output line by line (where a Rust panic and
  * an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
  */
-export async function startWorker({ vars = {}, env = DEMO_ENV } = {}) {
+export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {} } = {}) {
   const logs = [];
   const stderrLines = [];
   // The local demo environment (the embedded agent, no auth) unless `env` names another
@@ -30,6 +32,7 @@ export async function startWorker({ vars = {}, env = DEMO_ENV } = {}) {
   const mf = new Miniflare({
     ...workerOptions,
     bindings: { ...workerOptions.bindings, ...vars },
+    ratelimits: { ...workerOptions.ratelimits, ...ratelimits },
     name: "session-agent-chat",
     modules: true,
     scriptPath: main,

@@ -3,6 +3,7 @@
 // controls) prove the checks do not simply refuse everything: a token inside the clock skew, a
 // body exactly at the size limit, a prompt exactly at the length limit, an allowed preflight.
 import { request, checkStream, checkJsonError, jwt, nowSecs, pool } from "./lib.mjs";
+import { rsaKey, ecKey, signJwt } from "../e2e/jwks.mjs";
 
 /** A body with one user message whose parts are `parts`, plus `extra` top-level fields. */
 const body = (parts, extra = {}) => JSON.stringify({
@@ -16,14 +17,19 @@ const textBody = (text, extra) => body([{ type: "text", text }], extra);
 const OK_PROMPT = "/slow 2 5";
 
 /**
- * The kinds. `on` names the worker: `jwt` (AUTH_MODE=jwt, small limits, one allowed origin),
- * `token` (AUTH_MODE=token), `default` (wrangler.toml's `demo` environment: AUTH_MODE none, default limits).
+ * The kinds. `on` names the worker: `jwt` (AUTH_MODE=jwt, small limits, one allowed origin, HS256
+ * with the secret and RS256 / ES256 from a JWKS, `iss` and `aud` checked), `token`
+ * (AUTH_MODE=token), `default` (wrangler.toml's `demo` environment: AUTH_MODE none, default
+ * limits), `jwksDown` (AUTH_MODE=jwt with a JWKS that answers 500).
  * `auth: false` sends no Authorization header; otherwise a valid token for every session.
+ * `unavailable: true` marks the one kind whose 5xx is the documented answer (the JWKS is down).
  */
 export function kinds(ctx) {
-  const { secret, limits, origin, marker } = ctx;
+  const { secret, limits, origin, marker, issuer, audience, keys } = ctx;
   const now = nowSecs();
-  const claims = (extra = {}) => ({ sub: "user-rel", exp: now + 3600, nbf: now - 10, sessions: "*", ...extra });
+  const claims = (extra = {}) => ({ sub: "user-rel", exp: now + 3600, nbf: now - 10, sessions: "*", iss: issuer, aud: audience, ...extra });
+  // The same kid as the JWKS's keys, another key pair: a forgery that names a real key.
+  const impostor = { rsa: { ...rsaKey(keys.rsa.kid) }, ec: ecKey(keys.ec.kid) };
   const good = jwt(claims(), secret);
   const bearer = (t) => ({ authorization: `Bearer ${t}` });
   const json = { "content-type": "application/json" };
@@ -129,6 +135,22 @@ export function kinds(ctx) {
     { kind: "jwt: valid, sessions claim is a number", auth: false, headers: { ...json, ...bearer(jwt(claims({ sessions: 7 }), secret)) }, body: okBody, expect: err(403, "forbidden") },
     { kind: "jwt: valid, for another session", auth: false, headers: { ...json, ...bearer(jwt(claims({ sessions: ["someone-else"] }), secret)) }, body: okBody, expect: err(403, "forbidden") },
     { kind: "jwt: valid, no sessions claim", auth: false, headers: { ...json, ...bearer(jwt(claims({ sessions: undefined }), secret)) }, body: okBody, expect: err(403, "forbidden") },
+    { kind: "jwt: HS256, wrong iss", auth: false, headers: { ...json, ...bearer(jwt(claims({ iss: "https://evil.example/" }), secret)) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwt: HS256, no aud", auth: false, headers: { ...json, ...bearer(jwt(claims({ aud: undefined }), secret)) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    // --- JWKS (RS256 / ES256 keys of the suite's JWKS server) ---
+    { kind: "jwks: RS256 signed by another key under a known kid", auth: false, headers: { ...json, ...bearer(signJwt(impostor.rsa, claims())) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: ES256 signed by another key under a known kid", auth: false, headers: { ...json, ...bearer(signJwt(impostor.ec, claims())) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: RS256 payload changed after signing", auth: false, headers: { ...json, ...bearer(tamper(signJwt(keys.rsa, claims({ sessions: ["someone-else"] })), claims())) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: RS256 expired an hour ago", auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims({ exp: now - 3600 }))) }, body: okBody, expect: err(401, "token_expired"), check: bearerChallenge },
+    { kind: "jwks: ES256 wrong iss", auth: false, headers: { ...json, ...bearer(signJwt(keys.ec, claims({ iss: "https://evil.example/" }))) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: RS256 wrong aud", auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims({ aud: ["https://other.example"] }))) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: ES256 no exp", auth: false, headers: { ...json, ...bearer(signJwt(keys.ec, claims({ exp: undefined }))) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: RS256 without kid", auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims(), { kid: undefined })) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: a kid the JWKS does not have", auth: false, headers: { ...json, ...bearer(signJwt({ ...keys.rsa, kid: "no-such-key" }, claims())) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: RS256 key's kid in an ES256 header", auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims(), { alg: "ES256" })) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: alg none with a JWKS kid", auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims(), { alg: "none" }).replace(/[^.]+$/, "")) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
+    { kind: "jwks: ES256 valid, for another session", auth: false, headers: { ...json, ...bearer(signJwt(keys.ec, claims({ sessions: ["someone-else"] }))) }, body: okBody, expect: err(403, "forbidden") },
+    { kind: "jwks down: RS256 token while the JWKS answers 500", on: "jwksDown", unavailable: true, auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims())) }, body: okBody, expect: err(503, "auth_unavailable"), check: retryAfter },
     // --- AUTH_MODE=token ---
     { kind: "token: no Authorization", on: "token", auth: false, body: okBody, expect: err(401, "unauthorized"), check: bearerChallenge },
     { kind: "token: wrong token", on: "token", auth: false, headers: { ...json, ...bearer(`${secret}x`) }, body: okBody, expect: err(401, "invalid_token"), check: bearerChallenge },
@@ -151,6 +173,8 @@ export function kinds(ctx) {
     { kind: `ok: prompt of exactly ${limits.maxPromptChars} characters, 2-byte UTF-8`, control: true, body: textBody(`${OK_PROMPT} ${"é".repeat(limits.maxPromptChars - OK_PROMPT.length - 1)}`), expect: { stream: true } },
     { kind: "ok: Content-Type application/json; charset=utf-8", control: true, headers: { "content-type": "application/json; charset=utf-8" }, body: okBody, expect: { stream: true } },
     { kind: "ok: query string on the chat path", control: true, path: (s) => `${chat(s)}?x=1`, body: okBody, expect: { stream: true } },
+    { kind: "ok: RS256 token from the JWKS", control: true, auth: false, headers: { ...json, ...bearer(signJwt(keys.rsa, claims())) }, body: okBody, expect: { stream: true } },
+    { kind: "ok: ES256 token from the JWKS, aud in an array", control: true, auth: false, headers: { ...json, ...bearer(signJwt(keys.ec, claims({ aud: ["x", audience] }))) }, body: okBody, expect: { stream: true } },
     { kind: "ok: token mode, right token", on: "token", control: true, auth: false, headers: { ...json, ...bearer(secret) }, body: okBody, expect: { stream: true } },
   ].map((k) => ({ on: "jwt", method: "POST", ...k, goodToken: good }));
 }
@@ -164,6 +188,11 @@ function tamper(token, claims) {
 function bearerChallenge(res) {
   const value = res.headers?.["www-authenticate"] ?? "";
   return /^Bearer\b/i.test(value) ? [] : [`WWW-Authenticate: ${JSON.stringify(value || null)}`];
+}
+
+function retryAfter(res) {
+  const value = Number(res.headers?.["retry-after"]);
+  return value >= 1 && value <= 10 ? [] : [`Retry-After: ${JSON.stringify(res.headers?.["retry-after"] ?? null)}`];
 }
 
 function allowHasPost(res) {
@@ -191,7 +220,7 @@ export async function malformed(ctx) {
     if (k.auth !== false && k.on === "jwt") headers = { ...headers, authorization: `Bearer ${k.goodToken}` };
     const payload = typeof k.body === "function" ? k.body() : k.body;
     const res = await request(`${worker.base}${path}`, { method: k.method, headers, body: payload, timeoutMs: 30_000 });
-    const row = { kind: k.kind, on: k.on, status: res.status, code: null, problems: [], control: !!k.control };
+    const row = { kind: k.kind, on: k.on, status: res.status, code: null, problems: [], control: !!k.control, unavailable: !!k.unavailable };
     const single = (v) => (Array.isArray(v) ? null : v);
     expectLog(worker, res, {
       label: k.kind,
@@ -233,14 +262,14 @@ export async function malformed(ctx) {
       if (!h["x-request-id"]) row.problems.push("no x-request-id");
     }
     if (k.check && res.status !== null) row.problems.push(...k.check(res));
-    if (res.status >= 500) row.problems.unshift(`5xx: ${res.status}`);
+    if (res.status >= 500 && !k.unavailable) row.problems.unshift(`5xx: ${res.status}`);
     if (res.networkError || res.timedOut) row.problems.unshift(res.timedOut ? "timed out" : `network error: ${res.networkError}`);
     row.expected = k.expect.error ? `${[k.expect.error.status].flat().join("|")} ${[k.expect.error.code].flat().join("|")}` : k.expect.stream ? "200 stream" : "204 preflight";
     return row;
   });
 
   const bad = rows.filter((r) => !r.control && !r.kind.startsWith("cors: preflight"));
-  const fiveXX = rows.filter((r) => r.status >= 500 || r.status === null);
+  const fiveXX = rows.filter((r) => (r.status >= 500 && !r.unavailable) || r.status === null);
   const wrong = rows.filter((r) => r.problems.length);
   return {
     name: "malformed",

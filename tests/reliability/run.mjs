@@ -30,6 +30,7 @@ import { concurrency } from "./concurrency.mjs";
 import { malformed } from "./malformed.mjs";
 import { faults } from "./faults.mjs";
 import { detach } from "./detach.mjs";
+import { rsaKey, ecKey, startJwksServer } from "../e2e/jwks.mjs";
 
 const FORMS = {
   quick: { disconnects: 20, disconnectConcurrency: 10, streams: 30, detaches: 10, deadlineMs: 120_000 },
@@ -70,6 +71,11 @@ const say = (text = "") => process.stdout.write(`${text}\n`);
 /** The configs the sections run against (wrangler.toml's `demo` env, plus these vars). */
 const SECRET = "reliability-suite-secret-0123456789";
 const ORIGIN = "https://app.example";
+/** The `jwt` worker also takes RS256 / ES256 tokens from a JWKS server of the suite's own, and
+ * checks `iss` and `aud` (of HS256 tokens too); `jwksDown`'s JWKS answers 500. */
+const ISSUER = "https://issuer.reliability.example/";
+const AUDIENCE = "https://api.reliability.example";
+const KEYS = { rsa: rsaKey("rel-rsa"), ec: ecKey("rel-ec") };
 const LIMITS = { maxBodyBytes: 65_536, maxMessages: 50, maxPromptChars: 1000 };
 const WORKERS = {
   // Its own worker, so that the first batch of disconnects meets a worker that just started.
@@ -80,10 +86,11 @@ const WORKERS = {
     MAX_BODY_BYTES: String(LIMITS.maxBodyBytes), MAX_MESSAGES: String(LIMITS.maxMessages), MAX_PROMPT_CHARS: String(LIMITS.maxPromptChars),
   },
   token: { AUTH_MODE: "token", AUTH_SECRET: SECRET },
+  jwksDown: { AUTH_MODE: "jwt", JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE },
   faults: { FIRST_EVENT_TIMEOUT_MS: "1000", IDLE_TIMEOUT_MS: "1000", MAX_FRAME_BYTES: "65536", MAX_PROMPT_CHARS: "2000000" },
 };
 /** Which workers each section needs. */
-const NEEDS = { disconnects: ["disconnects"], concurrency: ["default"], malformed: ["jwt", "token", "default"], faults: ["faults"], detach: ["default"] };
+const NEEDS = { disconnects: ["disconnects"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"] };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -107,20 +114,28 @@ async function main() {
   const { list: logChecks, expectLog } = logExpectations();
   const marker = `PROMPT-MARKER-${seed}`;
   const rand = random(seed);
-  const demoToken = jwt({ sub: "suite", exp: nowSecs() + 3600, sessions: "*" }, SECRET);
+  const demoToken = jwt({ sub: "suite", exp: nowSecs() + 3600, sessions: "*", iss: ISSUER, aud: AUDIENCE }, SECRET);
 
   say(`reliability suite: ${form} form, seed ${seed}, ${os.cpus().length} CPUs, node ${process.version}`);
   const needed = [...new Set(args.only.flatMap((s) => NEEDS[s]))];
   const workers = {};
+  const jwks = await startJwksServer();
+  jwks.serve("/keys", { keys: [KEYS.rsa, KEYS.ec], cacheControl: "public, max-age=3600" });
+  jwks.serve("/down", { status: 500 });
+  const jwksUrl = { jwt: jwks.url("/keys"), jwksDown: jwks.url("/down") };
   try {
     await Promise.all(needed.map(async (name) => {
-      const w = await startWorker({ vars: WORKERS[name] });
+      const vars = jwksUrl[name]
+        ? { ...WORKERS[name], JWKS_URL: jwksUrl[name], JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE }
+        : WORKERS[name];
+      const w = await startWorker({ vars });
       const auth = WORKERS[name].AUTH_MODE === "jwt" ? demoToken : WORKERS[name].AUTH_MODE === "token" ? SECRET : null;
       workers[name] = { ...w, name, vars: WORKERS[name], demoHeaders: auth ? { authorization: `Bearer ${auth}` } : {} };
     }));
   } catch (err) {
     process.stderr.write(`reliability: the worker did not start (run scripts/build.sh first?): ${err?.stack ?? err}\n`);
     for (const w of Object.values(workers)) await w.dispose();
+    await jwks.close();
     process.exit(2);
   }
 
@@ -149,6 +164,7 @@ async function main() {
         } else if (name === "malformed") {
           result = await malformed({
             ...common, workers, secret: SECRET, origin: ORIGIN, limits: LIMITS, session: () => sessionId("rel-bad"),
+            issuer: ISSUER, audience: AUDIENCE, keys: KEYS,
           });
         } else if (name === "faults") {
           result = await faults({ ...common, worker: workers.faults, vars: WORKERS.faults });
@@ -165,6 +181,7 @@ async function main() {
     await sleep(1000);
   } finally {
     for (const w of Object.values(workers)) await w.dispose();
+    await jwks.close();
   }
 
   // The worker's request log: one record per answered request, with its status and outcome;

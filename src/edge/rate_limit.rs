@@ -1,0 +1,82 @@
+//! Per-caller rate limiting with Cloudflare's Rate Limiting binding `RATE_LIMITER`, where it is
+//! configured (`[[ratelimits]]` in wrangler.toml); without it, no limit. The binding counts: its
+//! `limit({ key })` answers `{ success }` for the caller's key ([`crate::rate_limit`]).
+//!
+//! The binding is reached through its documented method only: workers-rs' `Env::rate_limiter`
+//! also checks the JS class's name, which has changed between releases (`RateLimiter`,
+//! `Ratelimit`), and a name that does not match would turn the limit into a 500 for everyone.
+
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use worker::{console_error, Env, Request, Response};
+
+use super::exchange::Exchange;
+use crate::auth::Principal;
+use crate::config::Config;
+use crate::platform::config::RATE_LIMIT_BINDING;
+use crate::rate_limit::{caller_key, RateLimited};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The binding: `limit(options: { key: string }): Promise<{ success: boolean }>`.
+    type RateLimit;
+    #[wasm_bindgen(method, catch)]
+    fn limit(this: &RateLimit, options: &Object) -> Result<Promise, JsValue>;
+}
+
+/// `Ok` when the caller is within its budget or no binding is configured; else the answer: 429
+/// `rate_limited` with `Retry-After`, or 500 `misconfigured` for a `RATE_LIMITER` that is not a
+/// Rate Limiting binding. A binding that fails is logged and lets the request through: the limit
+/// protects the agent's capacity, it is not a credential.
+pub(crate) async fn check(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    principal: &Principal,
+    exchange: &mut Exchange,
+) -> Result<(), worker::Result<Response>> {
+    let binding =
+        Reflect::get(env, &JsValue::from_str(RATE_LIMIT_BINDING)).unwrap_or(JsValue::UNDEFINED);
+    if binding.is_undefined() {
+        return Ok(());
+    }
+    let has_limit =
+        Reflect::get(&binding, &JsValue::from_str("limit")).is_ok_and(|limit| limit.is_function());
+    if !has_limit {
+        console_error!("configuration: {RATE_LIMIT_BINDING} is not a Rate Limiting binding");
+        return Err(exchange.error(500, "misconfigured", "The service is misconfigured."));
+    }
+    let client_ip = req.headers().get("cf-connecting-ip").ok().flatten();
+    let key = caller_key(principal.user_id.as_deref(), client_ip.as_deref());
+    match within_budget(binding.unchecked_ref(), &key).await {
+        Ok(true) => Ok(()),
+        Ok(false) => {
+            let limited = RateLimited {
+                retry_after_secs: config.rate_limit_period_secs,
+            };
+            Err(answer(exchange, limited))
+        }
+        Err(err) => {
+            console_error!("rate limiter: {err:?}");
+            Ok(())
+        }
+    }
+}
+
+async fn within_budget(binding: &RateLimit, key: &str) -> Result<bool, JsValue> {
+    let options = Object::new();
+    Reflect::set(&options, &JsValue::from_str("key"), &JsValue::from_str(key))?;
+    let outcome = JsFuture::from(binding.limit(&options)?).await?;
+    // Only an explicit `success: false` refuses.
+    Ok(Reflect::get(&outcome, &JsValue::from_str("success"))?.as_bool() != Some(false))
+}
+
+fn answer(exchange: &mut Exchange, limited: RateLimited) -> worker::Result<Response> {
+    let mut response = exchange.error(limited.status(), limited.code(), &limited.message())?;
+    response
+        .headers_mut()
+        .set("retry-after", &limited.retry_after_secs.to_string())?;
+    Ok(response)
+}

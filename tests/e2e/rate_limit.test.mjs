@@ -1,0 +1,97 @@
+// Per-caller rate limiting with the Rate Limiting binding RATE_LIMITER (Miniflare simulates it):
+// past the binding's limit a caller gets 429 rate_limited with Retry-After, on every route that
+// reaches the agent; another caller still gets through; refused credentials and preflights spend
+// nothing. Without the binding, no limit; a RATE_LIMITER that is not the binding is a 500.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "./harness.mjs";
+
+const SECRET = "e2e-rate-limit-secret-long-enough";
+const LIMIT = 4;
+const ORIGIN = "https://widget.example";
+const now = () => Math.floor(Date.now() / 1000);
+
+function jwt(sub) {
+  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const input = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ sub, sessions: "*", exp: now() + 600 })}`;
+  return `${input}.${createHmac("sha256", SECRET).update(input).digest("base64url")}`;
+}
+const auth = (sub) => ({ authorization: `Bearer ${jwt(sub)}` });
+const vars = { AUTH_MODE: "jwt", AUTH_SECRET: SECRET, ALLOWED_ORIGINS: ORIGIN };
+
+let limited;
+let unlimited;
+let misbound;
+before(async () => {
+  [limited, unlimited, misbound] = await Promise.all([
+    startWorker({ vars, ratelimits: { RATE_LIMITER: { simple: { limit: LIMIT, period: 60 } } } }),
+    startWorker({ vars }),
+    startWorker({ vars: { ...vars, RATE_LIMITER: "100" } }),
+  ]);
+});
+after(() => Promise.all([limited, unlimited, misbound].map((w) => w?.dispose())));
+
+const history = (worker, session, headers) => fetch(`${worker.base}/api/sessions/${session}/messages`, { headers });
+
+test("the caller past the limit gets 429 with Retry-After on each agent route; another caller does not", async () => {
+  const s = sessionId("rl");
+  // Refused credentials are answered before the limit and spend nothing.
+  for (let i = 0; i < LIMIT + 2; i++) {
+    assert.equal((await history(limited, s, { authorization: "Bearer nope" })).status, 401);
+  }
+  // The limit counts every route that reaches the agent: chat, history, resume, stop.
+  const chat = await postChat(limited.base, s, chatBody("/slow 2 5"), { headers: { "content-type": "application/json", ...auth("alice") } });
+  assert.equal(chat.status, 200);
+  await readAll(chat);
+  assert.equal((await history(limited, s, auth("alice"))).status, 200);
+  const resume = await fetch(`${limited.base}/api/sessions/${s}/chat/c1/stream`, { headers: auth("alice") });
+  assert.equal(resume.status, 204);
+  const stop = await fetch(`${limited.base}/api/sessions/${s}/chat/stop`, { method: "POST", headers: auth("alice") });
+  assert.equal(stop.status, 200);
+  await stop.arrayBuffer();
+  // The next one, on any of them, is over the limit.
+  const over = [
+    await history(limited, s, { ...auth("alice"), origin: ORIGIN }),
+    await postChat(limited.base, s, chatBody("hi"), { headers: { "content-type": "application/json", ...auth("alice") } }),
+    await fetch(`${limited.base}/api/sessions/${s}/chat/c1/stream`, { headers: auth("alice") }),
+  ];
+  for (const response of over) {
+    assert.equal(response.status, 429);
+    assert.equal(response.headers.get("retry-after"), "60");
+    assert.deepEqual(await response.json(), {
+      error: { code: "rate_limited", message: "Too many requests from this caller. Try again in 60 seconds." },
+    });
+  }
+  // A page on an allowed origin can read Retry-After.
+  assert.equal(over[0].headers.get("access-control-allow-origin"), ORIGIN);
+  assert.match(over[0].headers.get("access-control-expose-headers"), /retry-after/);
+  // Another user has a budget of their own.
+  assert.equal((await history(limited, s, auth("bob"))).status, 200);
+  // A preflight is never limited.
+  const preflight = await fetch(`${limited.base}/api/sessions/${s}/chat`, {
+    method: "OPTIONS",
+    headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+  });
+  assert.equal(preflight.status, 204);
+  // The log says why.
+  await sleep(100);
+  const line = limited.logs.find((l) => l.requestId === over[0].headers.get("x-request-id"));
+  assert.equal(line?.outcome, "rate_limited");
+  assert.equal(line.user, "alice");
+});
+
+test("without the binding there is no limit", async () => {
+  const s = sessionId("rl-off");
+  for (let i = 0; i < LIMIT * 3; i++) {
+    const response = await history(unlimited, s, auth("alice"));
+    assert.equal(response.status, 200, `request ${i + 1}`);
+    await response.arrayBuffer();
+  }
+});
+
+test("a RATE_LIMITER that is not a Rate Limiting binding refuses, never runs unlimited", async () => {
+  const response = await history(misbound, sessionId("rl-bad"), auth("alice"));
+  assert.equal(response.status, 500);
+  assert.equal((await response.json()).error.code, "misconfigured");
+});
