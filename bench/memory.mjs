@@ -1,13 +1,14 @@
 // Whether an adapter's isolate keeps anything between turns: runs N turns of /flood and prints its
-// JS heap after each. workerd's inspector cannot force a GC, so the heap saws up and down with the
-// collector; an isolate that retains nothing falls back to its first figure, one that leaks never does.
+// JS heap after each, garbage included, so it saws up and down with the collector; an isolate that
+// retains nothing falls back to its first figure, one that leaks never does.
 //
 //   node bench/memory.mjs [rust|ts|pass] [TURNS=16] [EVENTS=100000] [RATE=40000]
 //   node bench/memory.mjs [rust|ts|pass] requests [N=10000] [CONCURRENCY=20]
 //
 // The second form sends N short chat requests (a two-delta turn each), CONCURRENCY at a time, and
-// prints the heap after a warm-up and after each fifth of them: what a request leaves behind (a
-// promise that never settles keeps its closures alive, a little per request) adds up there.
+// prints the live heap (after a full GC: a heap snapshot forces one) after a warm-up and after
+// each fifth of them: what a request leaves behind (a promise that never settles keeps its
+// closures alive, a little per request) adds up there.
 import { startWorkers, buildTsAdapter } from "./lib/workers.mjs";
 import { runTurn } from "./lib/client.mjs";
 import { inspect } from "./lib/inspector.mjs";
@@ -17,10 +18,11 @@ const requestsMode = turns === "requests";
 const inspectorPort = 9300 + Math.floor(Math.random() * 600);
 const tsAdapterPath = adapter === "ts" ? await buildTsAdapter() : undefined;
 const w = await startWorkers({ adapters: [adapter], inspectorPort, tsAdapterPath });
-const heapMB = async () => {
+/** The heap in MB; `live`: after a full collection (what is still reachable). */
+const heapMB = async ({ live = false } = {}) => {
   const i = await inspect(inspectorPort, adapter);
   try {
-    return (await i.heap()).used / 2 ** 20;
+    return (await (live ? i.liveHeap() : i.heap())).used / 2 ** 20;
   } finally {
     i.close();
   }
@@ -44,14 +46,20 @@ if (requestsMode) {
   try {
     const url = w.urls[adapter];
     await shortTurns(url, 200, concurrency);
-    const figures = [await heapMB()];
+    const figures = [await heapMB({ live: true })];
     for (let fifth = 0; fifth < 5; fifth++) {
       await shortTurns(url, n / 5, concurrency);
-      figures.push(await heapMB());
+      figures.push(await heapMB({ live: true }));
     }
-    console.log(`${adapter}: JS heap (MB) after 200 warm-up requests, then after each fifth of ${n} requests:`);
-    console.log(figures.map((mb) => mb.toFixed(1)).join("  "));
-    console.log(`warm-up ${figures[0].toFixed(1)} MB; lowest after it ${Math.min(...figures.slice(1)).toFixed(1)} MB; highest ${Math.max(...figures).toFixed(1)} MB`);
+    console.log(`${adapter}: live JS heap (MB, after a full GC) after 200 warm-up requests, then after each fifth of ${n} requests:`);
+    console.log(figures.map((mb) => mb.toFixed(2)).join("  "));
+    const kb = (mb) => `${mb >= 0 ? "+" : ""}${(mb * 1024).toFixed(0)} KB`;
+    const late = figures.at(-1) - figures[1];
+    console.log(
+      `warm-up ${figures[0].toFixed(2)} MB; after all ${n}: ${figures.at(-1).toFixed(2)} MB (${kb(figures.at(-1) - figures[0])}); ` +
+        `over the last ${(4 * n) / 5}: ${kb(late)}, ${((late * 2 ** 20) / ((4 * n) / 5)).toFixed(1)} bytes per request`,
+    );
+
   } finally {
     await w.dispose();
   }
