@@ -10,7 +10,7 @@
 // each fifth of them: what a request leaves behind (a promise that never settles keeps its
 // closures alive, a little per request) adds up there.
 import { startWorkers, buildTsAdapter } from "./lib/workers.mjs";
-import { runTurn } from "./lib/client.mjs";
+import { runTurn, manyTurns } from "./lib/client.mjs";
 import { inspect } from "./lib/inspector.mjs";
 
 const [adapter = "rust", turns = "16", events = "100000", rate = "40000"] = process.argv.slice(2);
@@ -27,18 +27,8 @@ const heapMB = async ({ live = false } = {}) => {
     i.close();
   }
 };
-/** `count` short turns, `concurrency` at a time; each must end with [DONE]. */
-async function shortTurns(url, count, concurrency) {
-  let next = 0;
-  const one = async () => {
-    while (next < count) {
-      next += 1;
-      const r = await runTurn(url, adapter, "/slow 2 1");
-      if (r.status !== 200 || !r.done) throw new Error(`a request ended with status ${r.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, one));
-}
+/** `count` short turns (a two-delta turn each), `concurrency` at a time. */
+const shortTurns = (url, count, concurrency) => manyTurns(url, adapter, "/slow 2 1", count, concurrency);
 
 if (requestsMode) {
   const n = Number(events === "100000" ? "10000" : events);

@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { inspect } from "./lib/inspector.mjs";
 import { startWorkers, benchDir } from "./lib/workers.mjs";
-import { runTurn } from "./lib/client.mjs";
+import { runTurn, manyTurns } from "./lib/client.mjs";
 
 const worker = process.argv[2] ?? "rust";
 const streamsMode = process.argv[3] === "streams";
@@ -80,17 +80,9 @@ try {
   await w.dispose();
 }
 
-/** `count` turns of /flood 100, 20 at a time; each must end with [DONE]. */
+/** `count` turns of /flood 100, 20 at a time, and how long they took. */
 async function shortTurns(base, kind, count) {
   const started = performance.now();
-  let next = 0;
-  const one = async () => {
-    while (next < count) {
-      next += 1;
-      const r = await runTurn(base, kind, "/flood 100");
-      if (!r.done) throw new Error(`a stream ended without [DONE] (status ${r.status})`);
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, one));
+  await manyTurns(base, kind, "/flood 100", count, 20);
   return { wall: performance.now() - started };
 }

@@ -132,6 +132,22 @@ export function runTurn(
   });
 }
 
+/**
+ * `count` turns of `prompt`, `concurrency` at a time; each must answer 200 and end with [DONE].
+ * For many short requests (a stream's setup and end, what each request leaves behind).
+ */
+export async function manyTurns(base, kind, prompt, count, concurrency) {
+  let next = 0;
+  const one = async () => {
+    while (next < count) {
+      next += 1;
+      const r = await runTurn(base, kind, prompt);
+      if (r.status !== 200 || !r.done) throw new Error(`a request ended with status ${r.status}, done: ${r.done}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, one));
+}
+
 /** A fresh connection pool: each of many concurrent clients gets its own connection. */
 export const newAgent = () => new http.Agent({ keepAlive: false, maxSockets: Infinity });
 

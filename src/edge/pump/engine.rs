@@ -153,7 +153,7 @@ impl Engine {
         };
         if self.silent_ticks >= limit {
             self.end(EndCause::Timeout, self.abort.on_agent_fault);
-        } else if !self.wrote_since_tick && self.out.is_empty() {
+        } else if !self.wrote_since_tick {
             self.out.extend_from_slice(KEEP_ALIVE);
         }
         self.wrote_since_tick = false;

@@ -56,9 +56,7 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
   const onClose = (close) => event(SOCKET_CLOSED, close.code);
   const onError = () => event(SOCKET_FAILED);
   const onAbort = () => event(CLIENT_SIGNAL);
-  const onStreamEnd = () => {
-    if (!stopped) event(CLIENT_STREAM);
-  };
+  const onStreamEnd = () => event(CLIENT_STREAM);
 
   socket.addEventListener("message", onMessage);
   socket.addEventListener("close", onClose);
