@@ -16,7 +16,7 @@ use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
 use super::outcome::Outcome;
 use super::pump::AbortRule;
-use super::stream::{now_ms, start, Plan, NORMAL_CLOSURE};
+use super::stream::{now_ms, start, Agent, Plan, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket};
 use crate::config::Config;
 use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
@@ -51,24 +51,29 @@ pub(crate) async fn handle(
         Err(err) => return refuse(exchange, &err),
     };
 
-    let agent = upstream::connect(env, config, session_id, principal.user_id.as_deref()).await;
-    let mut agent: AgentSocket =
-        or_answer!(agent.map_err(|err| exchange.error(err.status(), err.code(), err.message())));
+    let user_id = principal.user_id.as_deref();
     let request_id = exchange.request_id().to_owned();
     let on_client_gone = chat.on_disconnect.unwrap_or(config.on_disconnect) == OnDisconnect::Abort;
     let trace = config.trace.with_mode(chat.trace);
     let mut early_frame = None;
-    let (frame, turn, abort) = match &chat.answer {
-        None => (
-            prompt_frame(&chat.text, &request_id, &chat.attachments),
-            TurnStream::with_clock(Some(&request_id), now_ms).with_trace(trace),
-            AbortRule {
-                on_client_gone,
-                on_agent_fault: true,
-                request_id: Some(request_id.clone()),
-            },
-        ),
+    let (agent, frame, turn, abort) = match &chat.answer {
+        None => {
+            let socket = upstream::connect_for_stream(env, config, session_id, user_id).await;
+            let socket = or_answer!(socket.map_err(|err| err.answer(exchange)));
+            (
+                Agent::Accepted(socket),
+                prompt_frame(&chat.text, &request_id, &chat.attachments),
+                TurnStream::with_clock(Some(&request_id), now_ms).with_trace(trace),
+                AbortRule {
+                    on_client_gone,
+                    on_agent_fault: true,
+                    request_id: Some(request_id.clone()),
+                },
+            )
+        }
         Some(answer) => {
+            let agent = upstream::connect(env, config, session_id, user_id).await;
+            let mut agent: AgentSocket = or_answer!(agent.map_err(|err| err.answer(exchange)));
             let turn_id = match waiting_turn(&mut agent.events, answer, &request_id).await {
                 Ok((turn_id, frame)) => {
                     early_frame = frame;
@@ -94,6 +99,7 @@ pub(crate) async fn handle(
             let turn =
                 TurnStream::continuing(&turn_id, request_id.clone(), now_ms).with_trace(trace);
             (
+                Agent::Listening(agent),
                 answer_frame(&answer.question_id, &answer.answer),
                 turn,
                 AbortRule {

@@ -17,7 +17,7 @@ use super::guard::{admit, or_answer};
 use super::hydrate::{next_turn_event, read_init, Hydration};
 use super::outcome::Outcome;
 use super::pump::AbortRule;
-use super::stream::{now_ms, start, Plan, INTERNAL_ERROR, NORMAL_CLOSURE};
+use super::stream::{now_ms, start, Agent, Plan, INTERNAL_ERROR, NORMAL_CLOSURE};
 use super::upstream::{self, AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::platform::errors::json_response;
@@ -38,7 +38,7 @@ async fn open(
     let principal = admit(req, env, config, session_id, exchange).await?;
     let mut agent = upstream::connect(env, config, session_id, principal.user_id.as_deref())
         .await
-        .map_err(|err| exchange.error(err.status(), err.code(), err.message()))?;
+        .map_err(|err| err.answer(exchange))?;
     let hydration = read_init(&mut agent.events, exchange.request_id()).await;
     Ok((agent, hydration))
 }
@@ -88,7 +88,7 @@ pub(crate) async fn resume(
         early_frame,
         abort: AbortRule::never(),
     };
-    start(&req, config, agent, plan, exchange)
+    start(&req, config, Agent::Listening(agent), plan, exchange)
 }
 
 /// The resume's trace mode: `?trace=minimal|normal|full` (the GET has no body; a client sets it
@@ -133,7 +133,7 @@ pub(crate) async fn stop(
     if socket.send_with_str(abort_frame(None)).is_err() {
         let _ = socket.close(Some(INTERNAL_ERROR), Some("abort not sent"));
         let err = UpstreamError::SocketFailed;
-        return exchange.error(err.status(), err.code(), err.message());
+        return err.answer(exchange);
     }
     // The abort is queued before the close frame, so the agent reads it first.
     close(&socket);

@@ -14,6 +14,14 @@ use crate::sse::RESPONSE_HEADERS;
 use crate::turn_stream::TurnStream;
 use web_sys::ReadableStream;
 
+/// The agent's socket, as the handler leaves it.
+pub(crate) enum Agent {
+    /// Listened to since before `accept()`: the pump takes over what was queued and not read.
+    Listening(AgentSocket),
+    /// Accepted in the running call with no listener: the pump's are the first.
+    Accepted(WebSocket),
+}
+
 /// What a stream follows, and how it starts.
 pub(crate) struct Plan {
     /// The frame that asks the agent for the turn (a `prompt`, an `answer`); none for a resume.
@@ -30,11 +38,14 @@ pub(crate) struct Plan {
 pub(crate) fn start(
     req: &Request,
     config: &Config,
-    agent: AgentSocket,
+    agent: Agent,
     plan: Plan,
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
-    let AgentSocket { socket, events } = agent;
+    let (socket, events) = match agent {
+        Agent::Listening(AgentSocket { socket, events }) => (socket, Some(events)),
+        Agent::Accepted(socket) => (socket, None),
+    };
     let (client, body) = match open_body(&socket, exchange) {
         Ok(opened) => opened,
         Err(answer) => return answer.map(Into::into),
@@ -42,10 +53,7 @@ pub(crate) fn start(
     if let Some(frame) = plan.frame {
         if socket.send_with_str(frame).is_err() {
             let _ = socket.close(Some(INTERNAL_ERROR), Some("frame not sent"));
-            let err = UpstreamError::SocketFailed;
-            return exchange
-                .error(err.status(), err.code(), err.message())
-                .map(Into::into);
+            return UpstreamError::SocketFailed.answer(exchange).map(Into::into);
         }
     }
     exchange.log.status = 200;

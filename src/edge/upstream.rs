@@ -8,7 +8,11 @@
 use std::time::Duration;
 
 use futures::future::{select, Either};
-use worker::{console_error, Delay, Env, Headers, Method, Request, RequestInit, WebSocket};
+use worker::{
+    console_error, Delay, Env, Headers, Method, Request, RequestInit, Response, WebSocket,
+};
+
+use super::exchange::Exchange;
 
 use crate::config::Config;
 use crate::platform::config::AGENT_BINDING;
@@ -72,18 +76,62 @@ impl UpstreamError {
     }
 }
 
+impl UpstreamError {
+    /// The JSON error answer for it, recorded in `exchange`'s log.
+    pub(crate) fn answer(self, exchange: &mut Exchange) -> worker::Result<Response> {
+        exchange.error(self.status(), self.code(), self.message())
+    }
+}
+
 fn fail<E: std::fmt::Display>(kind: UpstreamError, what: &str, err: E) -> UpstreamError {
     console_error!("agent socket: {what}: {err}");
     kind
 }
 
-/// Opens and accepts the socket to the agent of `session_id`.
+/// Opens and accepts the socket to the agent of `session_id`, listening from before `accept()`
+/// on: for a handler that reads from the agent before it answers (an answer's or a resume's
+/// `init`).
 pub(crate) async fn connect(
     env: &Env,
     config: &Config,
     session_id: &str,
     user_id: Option<&str>,
 ) -> Result<AgentSocket, UpstreamError> {
+    let socket = open(env, config, session_id, user_id).await?;
+    let events = SocketEvents::listen(&socket)
+        .map_err(|e| fail(UpstreamError::SocketFailed, "listen", format!("{e:?}")))?;
+    accept(&socket)?;
+    Ok(AgentSocket { socket, events })
+}
+
+/// Opens and accepts the socket to the agent of `session_id`, with no listener: for a handler
+/// that starts its stream's pump in the same call (a prompt). The pump's listeners are then the
+/// first, and nothing is missed: workerd delivers each message as a task of its own, never inside
+/// the one running, so none can arrive before the handler returns.
+pub(crate) async fn connect_for_stream(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+) -> Result<WebSocket, UpstreamError> {
+    let socket = open(env, config, session_id, user_id).await?;
+    accept(&socket)?;
+    Ok(socket)
+}
+
+fn accept(socket: &WebSocket) -> Result<(), UpstreamError> {
+    socket
+        .accept()
+        .map_err(|e| fail(UpstreamError::SocketFailed, "accept", e))
+}
+
+/// The agent's socket, upgraded and not yet accepted.
+async fn open(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+) -> Result<WebSocket, UpstreamError> {
     use UpstreamError::*;
     let namespace = env
         .durable_object(AGENT_BINDING)
@@ -118,10 +166,5 @@ pub(crate) async fn connect(
         Some(socket) if status == SWITCHING_PROTOCOLS => socket,
         _ => return Err(fail(NoWebSocket, "upgrade", format!("status {status}"))),
     };
-    let events = SocketEvents::listen(&socket)
-        .map_err(|e| fail(SocketFailed, "listen", format!("{e:?}")))?;
-    socket
-        .accept()
-        .map_err(|e| fail(SocketFailed, "accept", e))?;
-    Ok(AgentSocket { socket, events })
+    Ok(socket)
 }

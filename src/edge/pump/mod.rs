@@ -110,8 +110,9 @@ impl AbortRule {
 /// Everything one stream's pump owns.
 pub(crate) struct Pump {
     pub(crate) socket: WebSocket,
-    /// The socket's events so far: the pump takes over what they queued.
-    pub(crate) events: SocketEvents,
+    /// The socket's events so far, if anything listened before the pump: it takes over what
+    /// they queued.
+    pub(crate) events: Option<SocketEvents>,
     pub(crate) client: ClientStream,
     /// The request's `signal`, which fires when the client goes away (where workerd has it).
     pub(crate) signal: Option<AbortSignal>,
@@ -144,7 +145,7 @@ impl Pump {
         } = *self;
         // Dropping the events' listeners and registering the wiring's happen in this one call,
         // so no message falls between them.
-        let backlog = events.into_backlog();
+        let backlog = events.map(SocketEvents::into_backlog).unwrap_or_default();
         let js_socket: web_sys::WebSocket = socket.as_ref().clone();
         let writer = client.writer().clone();
         let mut engine = Engine::new(socket, client, turn, abort, limits, exchange);
