@@ -235,15 +235,39 @@ pub fn frame_type(text: &str) -> Result<Cow<'_, str>, FrameError> {
         #[serde(rename = "type", borrow)]
         kind: Cow<'a, str>,
     }
-    let sniffed = text
-        .strip_prefix(r#"{"type":""#)
-        .and_then(|rest| rest.split_once('"'))
-        .map(|(kind, _)| kind)
-        .filter(|kind| !kind.contains('\\'));
-    Ok(match sniffed {
+    Ok(match sniff_type(text) {
         Some(kind) => Cow::Borrowed(kind),
         None => typed::<Tag<'_>>(text)?.kind,
     })
+}
+
+/// The `type` read straight from the text where it stands at either end of the object, with no
+/// whitespace around it: first, as agents that build their frames by hand write it, or last, as
+/// writers that sort keys do (`serde_json::Value`, the demo agent). `None` otherwise (spaces, an
+/// escape in the kind): the caller parses.
+///
+/// In valid JSON the answer is the top level's `type`. At the start: the object's first key.
+/// At the end: the final `}` closes the top level, the `"` before it ends its last string
+/// (`<kind>`, which holds no quote), whose opening quote follows the `:` of a member whose key
+/// is `"type"` — its opening quote follows a `,` or `{`, so it is no escaped quote. Text that is
+/// not valid JSON fails the whole parse that follows, as it would fail the tag pass.
+fn sniff_type(text: &str) -> Option<&str> {
+    const KEY: &str = r#""type":""#;
+    let first = || {
+        Some(
+            text.strip_prefix('{')?
+                .strip_prefix(KEY)?
+                .split_once('"')?
+                .0,
+        )
+    };
+    let last = || {
+        let (before, kind) = text.strip_suffix("\"}")?.rsplit_once(KEY)?;
+        before.ends_with([',', '{']).then_some(kind)
+    };
+    first()
+        .or_else(last)
+        .filter(|kind| !kind.contains(['\\', '"']))
 }
 
 /// The human text of an error value: a non-empty string, or an object's `message` string.
@@ -318,158 +342,5 @@ pub fn answer_frame(question_id: &str, answer: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn parses_every_known_frame() {
-        let create = parse_frame(
-            r#"{"type":"message.create","turnId":"t1","channelType":"web","requestId":"r1","x":1}"#,
-        )
-        .unwrap();
-        let Frame::MessageCreate(create) = create else {
-            panic!("not a message.create")
-        };
-        assert_eq!(
-            create,
-            MessageCreate {
-                turn_id: "t1".into(),
-                channel_type: Some("web".into()),
-                request_id: Some("r1".into()),
-            }
-        );
-        let tool = parse_frame(
-            r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"ls","status":"running","args":{"p":1}}"#,
-        )
-        .unwrap();
-        let Frame::ToolUpdate(tool) = tool else {
-            panic!("not a tool update")
-        };
-        assert_eq!(tool.status, ToolStatus::Running);
-        assert_eq!(
-            tool.args.map(|a| a.get().to_owned()).as_deref(),
-            Some(r#"{"p":1}"#)
-        );
-        assert!(matches!(
-            parse_frame(r#"{"type":"complete"}"#),
-            Ok(Frame::Complete)
-        ));
-        let fin = parse_frame(r#"{"type":"message.finalize","turnId":"t","reason":"later"}"#);
-        assert!(matches!(fin, Ok(Frame::Finalize(f)) if f.reason == FinishReason::Unknown));
-    }
-
-    #[test]
-    fn the_type_may_stand_anywhere() {
-        let late = r#"{"turnId":"t","delta":"x","type":"message.part.text-delta"}"#;
-        let spaced = r#" { "type" : "message.part.text-delta", "turnId":"t","delta":"x"}"#;
-        let escaped = r#"{"type":"message.part.text\u002ddelta","turnId":"t","delta":"x"}"#;
-        for text in [late, spaced, escaped] {
-            assert!(
-                matches!(parse_frame(text), Ok(Frame::TextDelta(_))),
-                "{text}"
-            );
-        }
-        assert!(matches!(
-            parse_frame(r#"{"x":1,"type":"complete"}"#),
-            Ok(Frame::Complete)
-        ));
-    }
-
-    #[test]
-    fn unknown_types_are_other_and_garbage_is_an_error() {
-        assert!(matches!(
-            parse_frame(r#"{"type":"git-state","x":[1]}"#),
-            Ok(Frame::Other)
-        ));
-        assert!(matches!(
-            parse_frame(r#"{"type":"init","messages":[]}"#),
-            Ok(Frame::Other)
-        ));
-        for bad in [
-            "",
-            "not json",
-            "[1,2]",
-            "42",
-            r#"{"no":"type"}"#,
-            r#"{"type":7}"#,
-            r#"{"type":"message.part.text-delta","turnId":"t","delta":5}"#,
-            r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"x","status":"weird"}"#,
-            r#"{"type":"complete""#,
-            r#"{"type":"git-state",}"#,
-            r#"{"type":"message.create"}"#,
-        ] {
-            assert!(parse_frame(bad).is_err(), "{bad:?} parsed");
-        }
-    }
-
-    #[test]
-    fn turn_events_name_their_turn() {
-        for (text, turn) in [
-            (r#"{"type":"message.create","turnId":"a"}"#, Some("a")),
-            (
-                r#"{"type":"message.part.reasoning-delta","turnId":"b","delta":""}"#,
-                Some("b"),
-            ),
-            (
-                r#"{"type":"message.finalize","turnId":"c","reason":"end_turn"}"#,
-                Some("c"),
-            ),
-            (r#"{"type":"complete"}"#, None),
-            (r#"{"type":"chunk","content":"x"}"#, None),
-        ] {
-            assert_eq!(parse_frame(text).unwrap().turn_id(), turn, "{text}");
-        }
-    }
-
-    #[test]
-    fn default_channel_is_absent_or_web() {
-        let mk = |c: Option<&str>| MessageCreate {
-            turn_id: "t".into(),
-            channel_type: c.map(Into::into),
-            request_id: None,
-        };
-        assert!(mk(None).is_default_channel());
-        assert!(mk(Some("web")).is_default_channel());
-        assert!(!mk(Some("slack")).is_default_channel());
-    }
-
-    #[test]
-    fn error_text_reads_strings_and_messages() {
-        assert_eq!(error_text(&json!("boom")), Some("boom".into()));
-        assert_eq!(error_text(&json!({"message": "bad"})), Some("bad".into()));
-        assert_eq!(error_text(&json!("  ")), None);
-        assert_eq!(error_text(&json!(3)), None);
-        let e = SessionError {
-            message: None,
-            error: Some(json!("x")),
-        };
-        assert_eq!(e.text(), Some("x".into()));
-    }
-
-    #[test]
-    fn outgoing_frames_are_exact() {
-        assert_eq!(
-            prompt_frame("hi \"you\"", "r1", &[]),
-            r#"{"type":"prompt","content":"hi \"you\"","requestId":"r1"}"#
-        );
-        let files = [Attachment {
-            media_type: "image/png".into(),
-            url: "data:image/png;base64,AA==".into(),
-            filename: None,
-        }];
-        assert_eq!(
-            prompt_frame("x", "r", &files),
-            r#"{"type":"prompt","content":"x","requestId":"r","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
-        );
-        assert_eq!(
-            abort_frame(Some("r9")),
-            r#"{"type":"abort","requestId":"r9"}"#
-        );
-        assert_eq!(abort_frame(None), r#"{"type":"abort"}"#);
-        assert_eq!(
-            answer_frame("q\"1", &json!({"pick": ["a", 1]})),
-            r#"{"type":"answer","questionId":"q\"1","answer":{"pick":["a",1]}}"#
-        );
-    }
-}
+#[path = "v2_tests.rs"]
+mod tests;

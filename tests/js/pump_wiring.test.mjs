@@ -13,6 +13,7 @@ const CLIENT_STREAM = 4;
 const BINARY_FRAME = 5;
 const UNSPLITTABLE_FRAME = 6;
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function setup(t, { tickMs = 60_000 } = {}) {
@@ -36,7 +37,7 @@ function setup(t, { tickMs = 60_000 } = {}) {
     writer,
     signal.signal,
     tickMs,
-    (text) => got.push(["frames", text]),
+    (bytes) => got.push(["frames", utf8.decode(bytes)]),
     (kind, code) => got.push(["event", kind, code]),
   );
   t.after(stop);
@@ -56,6 +57,14 @@ test("frames of one event-loop turn come in one call, joined by U+001E", async (
   await tick();
   assert.deepEqual(got.at(-1), ["frames", '{"d":4}'], "a lone frame is handed over as is");
   stop();
+});
+
+test("frames go over as UTF-8 bytes, any text intact", async (t) => {
+  const { got, message } = setup(t);
+  const frames = ['{"delta":"café ☕ 𝄞"}', '{"delta":"日本語"}'];
+  for (const frame of frames) message(frame);
+  await tick();
+  assert.deepEqual(got, [["frames", frames.join("\u001e")]]);
 });
 
 test("a close hands over the frames before it, then itself, in order", async (t) => {

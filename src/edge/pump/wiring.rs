@@ -83,7 +83,7 @@ pub(crate) trait Receiver {
 /// run, or JavaScript may call a callback that is gone.
 pub(crate) struct Wiring {
     stop: Function,
-    _on_frames: Closure<dyn FnMut(String)>,
+    _on_frames: Closure<dyn FnMut(Vec<u8>)>,
     _on_event: Closure<dyn FnMut(u32, u32)>,
 }
 
@@ -98,7 +98,11 @@ impl Wiring {
         receiver: Rc<RefCell<R>>,
     ) -> Wiring {
         let frames_to = Rc::clone(&receiver);
-        let on_frames = Closure::<dyn FnMut(String)>::new(move |text: String| {
+        let on_frames = Closure::<dyn FnMut(Vec<u8>)>::new(move |bytes: Vec<u8>| {
+            // TextEncoder's output is UTF-8 (it replaces a lone surrogate): the lossy path
+            // only keeps a broken runtime from panicking here.
+            let text = String::from_utf8(bytes)
+                .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned());
             // Borrowed only by these callbacks, which JavaScript never nests.
             if let Ok(mut receiver) = frames_to.try_borrow_mut() {
                 receiver.frames(&text);
