@@ -6,8 +6,8 @@
 //   node bench/profile.mjs [rust|ts|pass|ts-per-message|pass-per-message|agent] [N]   (default: rust 30000)
 //   (ts and pass coalesce writes as the Rust worker does; the -per-message ones write once per message)
 //   node bench/profile.mjs candidate [N] <build dir>        (another build, as in compare.mjs)
-//   node bench/profile.mjs [worker] streams [K]   (K short turns, /flood 100, 20 at a time: the cost
-//                                                  of a stream's setup and end; default 500; per stream)
+//   node bench/profile.mjs [worker] streams [K] [C]   (K short turns, /flood 100, C at a time: the
+//                                                  cost of a stream's setup and end; default 500, 20)
 //
 // Not part of `npm run bench`: the profiler itself slows the isolate down.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -20,6 +20,7 @@ import { runTurn, manyTurns } from "./lib/client.mjs";
 const worker = process.argv[2] ?? "rust";
 const streamsMode = process.argv[3] === "streams";
 const n = Number((streamsMode ? process.argv[4] : process.argv[3]) ?? (streamsMode ? 500 : 30_000));
+const atOnce = Number((streamsMode && process.argv[5]) || 20);
 const unit = streamsMode ? "stream" : "delta";
 const port = 9400 + Math.floor(Math.random() * 500);
 
@@ -80,9 +81,9 @@ try {
   await w.dispose();
 }
 
-/** `count` turns of /flood 100, 20 at a time, and how long they took. */
+/** `count` turns of /flood 100, `atOnce` at a time, and how long they took. */
 async function shortTurns(base, kind, count) {
   const started = performance.now();
-  await manyTurns(base, kind, "/flood 100", count, 20);
+  await manyTurns(base, kind, "/flood 100", count, atOnce);
   return { wall: performance.now() - started };
 }
