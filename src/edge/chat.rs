@@ -11,6 +11,7 @@
 use futures::StreamExt;
 use worker::{Env, Request};
 
+use super::drain::declared_length;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
@@ -168,12 +169,7 @@ const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 async fn read_body(req: &mut Request, max: usize) -> Result<Vec<u8>, RequestError> {
     let too_large = RequestError::TooLarge { limit: max };
     let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
-    let declared = req
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|len| len.trim().parse::<usize>().ok());
+    let declared = declared_length(&req.inner().headers());
     if declared.is_some_and(|len| len > drain_limit) {
         return Err(too_large);
     }

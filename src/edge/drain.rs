@@ -19,12 +19,7 @@ pub(crate) async fn drain(req: &web_sys::Request, limit: usize) {
     if req.body_used() {
         return;
     }
-    let declared = req
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|len| len.trim().parse::<usize>().ok());
+    let declared = declared_length(&req.headers());
     if declared == Some(0) {
         return;
     }
@@ -51,4 +46,10 @@ pub(crate) async fn drain(req: &web_sys::Request, limit: usize) {
             break;
         }
     }
+}
+
+/// The body's length as its `Content-Length` declares it, if it does (and the value is a number).
+pub(crate) fn declared_length(headers: &web_sys::Headers) -> Option<usize> {
+    let value = headers.get("content-length").ok().flatten()?;
+    value.trim().parse().ok()
 }
