@@ -25,7 +25,7 @@ import { performance } from "node:perf_hooks";
 import { startWorkers, buildTsAdapter, benchDir, root, PER_MESSAGE } from "./lib/workers.mjs";
 import { runTurn, runSink, newAgent } from "./lib/client.mjs";
 import { cpuSeconds, memory, rssSampler, machine, machineBusySeconds } from "./lib/proc.mjs";
-import { median, percentile, spread, rotate } from "./lib/stats.mjs";
+import { median, pairedRatios, percentile, spread, rotate } from "./lib/stats.mjs";
 import { runConformance } from "./conformance.mjs";
 import { inspect } from "./lib/inspector.mjs";
 
@@ -352,17 +352,16 @@ const div = (a, b) => (b > 0 && a >= 0 ? a / b : NaN);
 
 // Issue 9's goals, in this run, against the coalescing rivals. Every CPU comparison uses the
 // figures minus the agent alone (the /sink turn's CPU), so the claim is about the adapter.
+// Paired: each run's ratio (the same rotation), so drift between runs cancels.
+const streamRatios = pairedRatios(...["rust", "ts"].map((a) => A[a].concurrentRuns.map((r) => r.cpuMsPerStream)));
 const g = {
   eventsVsTs: A.rust.eventsPerSecond.median / A.ts.eventsPerSecond.median,
   eventsVsPass: A.rust.eventsPerSecond.median / A.pass.eventsPerSecond.median,
   cpuVsTs: div(A.rust.cpuMsPer10kWithoutAgent.median, A.ts.cpuMsPer10kWithoutAgent.median),
   addedP99: A.rust.latencyMs.p99 - A.pass.latencyMs.p99,
   wasmGzipKB: sizes.wasmGzip / 1000,
-  // Paired: each run's ratio (the same rotation, moments apart), so drift between runs cancels.
-  streamCpuVsTsRuns: A.rust.concurrentRuns.map((r, i) => r.cpuMsPerStream / A.ts.concurrentRuns[i].cpuMsPerStream),
-  get streamCpuVsTs() {
-    return median(this.streamCpuVsTsRuns);
-  },
+  streamCpuVsTsRuns: streamRatios,
+  streamCpuVsTs: median(streamRatios),
   streamCpuVsTsWithoutAgent: div(A.rust.concurrent.cpuMsPerStreamWithoutAgent.median, A.ts.concurrent.cpuMsPerStreamWithoutAgent.median),
 };
 const goalStreams = 1_000;

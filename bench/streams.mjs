@@ -10,7 +10,7 @@ import path from "node:path";
 import { startWorkers } from "./lib/workers.mjs";
 import { runTurn, newAgent } from "./lib/client.mjs";
 import { cpuSeconds } from "./lib/proc.mjs";
-import { median, rotate } from "./lib/stats.mjs";
+import { median, pairedRatios, rotate } from "./lib/stats.mjs";
 
 const args = process.argv.slice(2);
 const VALUE_FLAGS = ["--reps", "--streams", "--events", "--warm"];
@@ -69,7 +69,6 @@ for (const a of [...workers, ALONE]) {
   console.log(`  ${a.padEnd(12)} ${median(v).toFixed(2)} (${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)})${net}`);
 }
 for (const a of workers.filter((x) => x !== "ts")) {
-  // Paired per run: the ratio of each run's figures, so drift between runs cancels.
-  const ratios = perStream[a].map((x, i) => x / perStream.ts[i]);
+  const ratios = pairedRatios(perStream[a], perStream.ts);
   console.log(`  ${a} / ts: median ×${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`);
 }

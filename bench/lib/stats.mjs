@@ -26,3 +26,8 @@ export function rotate(order, i) {
   const k = i % order.length;
   return [...order.slice(k), ...order.slice(0, k)];
 }
+
+/** Each run's `a[i] / b[i]`: runs taken moments apart, so drift between runs cancels. */
+export function pairedRatios(a, b) {
+  return a.map((x, i) => x / b[i]);
+}
