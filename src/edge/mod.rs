@@ -77,9 +77,11 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
     // Exactly one log line: the pump's, when a stream ends; else this one, below.
     let (mut response, log_here) = match outcome {
         Outcome::Streaming { response, pump } => {
-            // `wait_until` keeps the pump's task alive until the stream ends, which may be after
-            // the client has gone and the response is cancelled.
-            ctx.wait_until(pump.start());
+            // `waitUntil` keeps the request alive until the stream ends, which may be after the
+            // client has gone and the response is cancelled.
+            if let Some(ended) = pump.start() {
+                let _ = ctx.as_ref().wait_until(&ended);
+            }
             (response, false)
         }
         Outcome::Answered(response) => {

@@ -1,7 +1,7 @@
 // The pump's JavaScript side (src/edge/pump/wiring.js), in Node with stand-ins for the socket,
 // the body's writer and the request's signal: the frames of one turn of the event loop come in
 // one call, joined by U+001E; other events hand over the frames before them; a frame holding
-// U+001E is reported, not split; nothing is delivered after stop().
+// U+001E is reported, not split; nothing is delivered after stop(), and `done` settles then (not before).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { wire, write, close } from "../../src/edge/pump/wiring.js";
@@ -32,7 +32,7 @@ function setup(t, { tickMs = 60_000 } = {}) {
     },
   };
   const got = [];
-  const stop = wire(
+  const { stop, done } = wire(
     socket,
     writer,
     signal.signal,
@@ -42,7 +42,7 @@ function setup(t, { tickMs = 60_000 } = {}) {
   );
   t.after(stop);
   const message = (data) => socket.dispatchEvent(new MessageEvent("message", { data }));
-  return { socket, signal, writer, endBody, got, stop, message };
+  return { socket, signal, writer, endBody, got, stop, done, message };
 }
 
 test("frames of one event-loop turn come in one call, joined by U+001E", async (t) => {
@@ -128,4 +128,16 @@ test("write copies the bytes (the view is reused) and swallows a failed write", 
   // A rejection left unhandled would fail this test run.
   await tick();
   stop();
+});
+
+test("done settles when the wiring is stopped, not before", async (t) => {
+  const { done, stop, message } = setup(t, { tickMs: 5 });
+  let settled = false;
+  done.then(() => (settled = true));
+  message('{"a":1}');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(settled, false);
+  stop();
+  await done;
+  assert.equal(settled, true);
 });

@@ -8,7 +8,6 @@
 //!   when the [`AbortRule`] says so, the socket is closed with 1000, the body is closed, and the
 //!   log line is written, in that order and exactly once.
 
-use futures::channel::oneshot;
 use js_sys::Function;
 use worker::{console_log, console_warn, WebSocket};
 
@@ -43,8 +42,8 @@ pub(crate) struct Engine {
     silent_ticks: u64,
     wrote_since_tick: bool,
     send_abort: bool,
-    /// Stops the wiring, and tells the pump's task that the stream ended.
-    on_end: Option<(Function, oneshot::Sender<()>)>,
+    /// Stops the wiring (which settles the promise the request waits for).
+    stop_wiring: Option<Function>,
 }
 
 impl Engine {
@@ -66,7 +65,7 @@ impl Engine {
             silent_ticks: 0,
             wrote_since_tick: false,
             send_abort: false,
-            on_end: None,
+            stop_wiring: None,
         }
     }
 
@@ -95,9 +94,9 @@ impl Engine {
         self.emit();
     }
 
-    /// Hands over what stops the wiring and ends the pump's task; used at the stream's end.
-    pub(crate) fn on_end(&mut self, stopper: Function, done: oneshot::Sender<()>) {
-        self.on_end = Some((stopper, done));
+    /// Hands over what stops the wiring; used at the stream's end.
+    pub(crate) fn on_end(&mut self, stopper: Function) {
+        self.stop_wiring = Some(stopper);
     }
 
     /// One text frame: translated into `out`, or the stream ended if it is too large.
@@ -208,10 +207,9 @@ impl Engine {
         else {
             return;
         };
-        let done = self.on_end.take().map(|(stopper, done)| {
+        if let Some(stopper) = self.stop_wiring.take() {
             wiring::stop(&stopper);
-            done
-        });
+        }
         let request_id = exchange.request_id().to_owned();
         if self.send_abort {
             let frame = abort_frame(self.abort.request_id.as_deref());
@@ -231,10 +229,6 @@ impl Engine {
         }
         .to_owned();
         exchange.finish();
-        if let Some(done) = done {
-            // The task waiting for it may be gone already: nothing then waits.
-            let _ = done.send(());
-        }
     }
 
     fn request_id(&self) -> &str {
@@ -260,6 +254,10 @@ impl Receiver for Engine {
             self.apply(event);
         }
         self.emit();
+    }
+
+    fn is_over(&self) -> bool {
+        Engine::is_over(self)
     }
 }
 

@@ -20,19 +20,18 @@
 //! event loop in one call, and each other event (a tick, the socket's end, the client's) as it
 //! happens; the [`Engine`](engine::Engine) translates them synchronously and writes what they made
 //! as one chunk. Time is kept by one ticking timer ([`TICK_MS`]): a frame costs no timer, and
-//! each tick decides on keep-alives and timeouts. The pump's task only waits for the end, to
-//! drop the callbacks once JavaScript no longer calls them.
+//! each tick decides on keep-alives and timeouts. The pump has no task: the callbacks own the
+//! engine, and the request waits (`waitUntil`) for the promise the wiring settles when the
+//! engine stops it.
 
 pub(crate) mod client;
 mod engine;
 mod wiring;
 
 use std::cell::RefCell;
-use std::future::Future;
 use std::rc::Rc;
 
-use futures::channel::oneshot;
-use futures::future::{ready, Either};
+use js_sys::Promise;
 use web_sys::AbortSignal;
 use worker::WebSocket;
 
@@ -129,9 +128,10 @@ pub(crate) struct Pump {
 
 impl Pump {
     /// Starts pumping at once: what the stream holds already, the frame read early and the
-    /// socket events queued so far are handled now, the rest as they arrive. The future
-    /// completes when the stream has ended (and its log line is written).
-    pub(crate) fn start(self: Box<Self>) -> impl Future<Output = ()> {
+    /// socket events queued so far are handled now, the rest as they arrive. Returns the promise
+    /// that settles when the stream has ended (and its log line is written), or `None` when it
+    /// ended already.
+    pub(crate) fn start(self: Box<Self>) -> Option<Promise> {
         let Pump {
             socket,
             events,
@@ -151,16 +151,14 @@ impl Pump {
         let mut engine = Engine::new(socket, client, turn, abort, limits, exchange);
         engine.begin(early_frame, backlog);
         if engine.is_over() {
-            return Either::Left(ready(()));
+            return None;
         }
-        let (done_tx, done_rx) = oneshot::channel();
-        let engine = Rc::new(RefCell::new(engine));
+        let engine = Rc::new(RefCell::new(Some(engine)));
         let wiring = Wiring::attach(&js_socket, &writer, signal, TICK_MS, Rc::clone(&engine));
-        engine.borrow_mut().on_end(wiring.stopper(), done_tx);
-        Either::Right(async move {
-            // Ends after the engine stopped the wiring: no callback can run once it is dropped.
-            let _ = done_rx.await;
-            drop(wiring);
-        })
+        // No callback runs before this returns: the wiring delivers from later tasks only.
+        if let Some(engine) = engine.borrow_mut().as_mut() {
+            engine.on_end(wiring.stopper());
+        }
+        Some(wiring.done())
     }
 }

@@ -11,7 +11,9 @@
 // than parsing the frames; a byte array is copied in one native call.
 //
 // Ordering: every other event first hands over the frames that came before it, so the pump sees
-// the events in the order they happened. After `stop()`, nothing more is delivered.
+// the events in the order they happened. After `stop()`, nothing more is delivered, and `done`
+// settles: the request's `waitUntil` holds it, so the stream's end is all that keeps the request
+// alive (no task or promise of the pump's own waits for it).
 //
 // The event kinds are numbers shared with src/edge/pump/wiring.rs.
 
@@ -26,7 +28,8 @@ const BINARY_FRAME = 5;
 const UNSPLITTABLE_FRAME = 6;
 
 /**
- * Starts delivering the events of one stream; returns the function that stops it.
+ * Starts delivering the events of one stream; returns `{ stop, done }`: the function that stops
+ * it, and a promise that resolves when it has been stopped.
  *
  * onFrames(bytes): the text frames of one burst, joined by U+001E, as UTF-8 (a Uint8Array).
  * onEvent(kind, code): any other event; `code` is the close code for SOCKET_CLOSED, else 0.
@@ -35,6 +38,8 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
   let frames = [];
   let timer;
   let stopped = false;
+  let settle;
+  const done = new Promise((resolve) => (settle = resolve));
 
   const deliver = () => {
     clearTimeout(timer);
@@ -74,7 +79,7 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
   }
   const interval = setInterval(() => event(TICK), tickMs);
 
-  return () => {
+  const stop = () => {
     stopped = true;
     frames = [];
     clearTimeout(timer);
@@ -83,7 +88,9 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
     socket.removeEventListener("close", onClose);
     socket.removeEventListener("error", onError);
     signal?.removeEventListener("abort", onAbort);
+    settle();
   };
+  return { stop, done };
 }
 
 /**

@@ -2,31 +2,45 @@
 //! callbacks, and the copy of each SSE chunk into the response body.
 //!
 //! Ordering (kept by `wiring.js`): events reach the callbacks in the order they happened; the
-//! text frames of one turn of the event loop come in one [`Delivery::Frames`]; nothing comes
-//! after [`Wiring::stop`].
+//! text frames of one turn of the event loop come in one [`Receiver::frames`] call; nothing comes
+//! after [`stop`], and [`Wiring::done`] settles then.
+//!
+//! Ownership: the callbacks belong to JavaScript (the garbage collector frees them once nothing
+//! can call them), and the receiver belongs to the callbacks until it reports
+//! [`Receiver::is_over`], when they drop it. So a stream needs no task of its own: the request
+//! waits for [`Wiring::done`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::Function;
+use js_sys::{Function, Promise};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use web_sys::{AbortSignal, WritableStreamDefaultWriter};
 
 use super::client::Gone;
 
 #[wasm_bindgen(module = "/src/edge/pump/wiring.js")]
 extern "C" {
+    /// What `wire` returns: `{ stop, done }`.
+    type Wired;
+
     #[wasm_bindgen(js_name = wire)]
     fn js_wire(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
         signal: Option<AbortSignal>,
         tick_ms: f64,
-        on_frames: &Function,
-        on_event: &Function,
-    ) -> Function;
+        on_frames: &JsValue,
+        on_event: &JsValue,
+    ) -> Wired;
+
+    #[wasm_bindgen(method, getter)]
+    fn stop(this: &Wired) -> Function;
+
+    #[wasm_bindgen(method, getter)]
+    fn done(this: &Wired) -> Promise;
 
     #[wasm_bindgen(js_name = write)]
     fn js_write(writer: &WritableStreamDefaultWriter, bytes: &[u8]);
@@ -77,25 +91,51 @@ pub(crate) trait Receiver {
     fn frames(&mut self, text: &str);
     /// Any other event.
     fn event(&mut self, event: Event);
+    /// Whether it has ended (and stopped the wiring): the callbacks then drop it.
+    fn is_over(&self) -> bool;
 }
 
-/// The listeners of one stream. Dropping it drops the callbacks: [`Wiring::stop`] must have
-/// run, or JavaScript may call a callback that is gone.
+/// The delivery of one stream's events.
 pub(crate) struct Wiring {
     stop: Function,
-    _on_frames: Closure<dyn FnMut(Vec<u8>)>,
-    _on_event: Closure<dyn FnMut(u32, u32)>,
+    done: Promise,
+}
+
+/// The receiver, shared by the two callbacks until it is over. Borrowed only by them, which
+/// JavaScript never nests.
+type Slot<R> = Rc<RefCell<Option<R>>>;
+
+/// Hands one delivery to the receiver in `slot`; drops the receiver once it is over.
+fn deliver<R: Receiver>(slot: &Slot<R>, handle: impl FnOnce(&mut R)) {
+    let over = match slot.try_borrow_mut() {
+        Ok(mut receiver) => match receiver.as_mut() {
+            Some(receiver) => {
+                handle(receiver);
+                receiver.is_over()
+            }
+            None => false,
+        },
+        Err(_) => false,
+    };
+    if over {
+        // Outside the borrow: what the receiver owns goes now, not when the collector gets to
+        // the callbacks.
+        let receiver = slot.borrow_mut().take();
+        drop(receiver);
+    }
 }
 
 impl Wiring {
     /// Starts delivering `socket`'s messages, `writer`'s end, `signal`'s abort and a tick every
-    /// `tick_ms` to `receiver`.
+    /// `tick_ms` to `receiver`, which the callbacks own from now on. The receiver must stop the
+    /// wiring (with [`Wiring::stopper`]'s function) when it ends, before it reports
+    /// [`Receiver::is_over`].
     pub(crate) fn attach<R: Receiver + 'static>(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
         signal: Option<AbortSignal>,
         tick_ms: u64,
-        receiver: Rc<RefCell<R>>,
+        receiver: Slot<R>,
     ) -> Wiring {
         let frames_to = Rc::clone(&receiver);
         let on_frames = Closure::<dyn FnMut(Vec<u8>)>::new(move |bytes: Vec<u8>| {
@@ -103,36 +143,35 @@ impl Wiring {
             // only keeps a broken runtime from panicking here.
             let text = String::from_utf8(bytes)
                 .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned());
-            // Borrowed only by these callbacks, which JavaScript never nests.
-            if let Ok(mut receiver) = frames_to.try_borrow_mut() {
-                receiver.frames(&text);
-            }
+            deliver(&frames_to, |receiver| receiver.frames(&text));
         });
         let on_event = Closure::<dyn FnMut(u32, u32)>::new(move |kind: u32, code: u32| {
-            if let (Some(event), Ok(mut receiver)) =
-                (Event::from_js(kind, code), receiver.try_borrow_mut())
-            {
-                receiver.event(event);
+            if let Some(event) = Event::from_js(kind, code) {
+                deliver(&receiver, |receiver| receiver.event(event));
             }
         });
-        let stop = js_wire(
+        let wired = js_wire(
             socket,
             writer,
             signal,
             tick_ms as f64,
-            on_frames.as_ref().unchecked_ref(),
-            on_event.as_ref().unchecked_ref(),
+            &on_frames.into_js_value(),
+            &on_event.into_js_value(),
         );
         Wiring {
-            stop,
-            _on_frames: on_frames,
-            _on_event: on_event,
+            stop: wired.stop(),
+            done: wired.done(),
         }
     }
 
     /// The function that stops the delivery (callable from inside a callback).
     pub(crate) fn stopper(&self) -> Function {
         self.stop.clone()
+    }
+
+    /// The promise that settles when the delivery has been stopped.
+    pub(crate) fn done(self) -> Promise {
+        self.done
     }
 }
 
