@@ -8,7 +8,7 @@
 // A build dir (another build of this worker, as in compare.mjs) adds it as c1, c2, … .
 import path from "node:path";
 import { startWorkers } from "./lib/workers.mjs";
-import { runTurn, newAgent } from "./lib/client.mjs";
+import { runTurn, newAgent, waveOutcome } from "./lib/client.mjs";
 import { cpuSeconds } from "./lib/proc.mjs";
 import { median, pairedRatios, rotate } from "./lib/stats.mjs";
 
@@ -39,8 +39,7 @@ async function wave(urls, a, count) {
         : runTurn(urls[a], kind(a), `/flood ${events}`, { timeoutMs: 120_000, agent }),
     ),
   );
-  return all.filter((s) => s.status !== "fulfilled" || s.value.status !== 200 || (!alone && (s.value.deltas !== events || !s.value.done)))
-    .length;
+  return waveOutcome(all, events, { sink: alone });
 }
 
 const w = await startWorkers({ adapters: ["rust", "ts", "pass"], variants: candidates });
@@ -51,10 +50,10 @@ try {
     const line = [];
     for (const a of rotate([...workers, ALONE], i)) {
       const c0 = cpuSeconds(w.pid);
-      const lost = await wave(w.urls, a, streams);
+      const { lost, reasons } = await wave(w.urls, a, streams);
       const ms = ((cpuSeconds(w.pid) - c0) * 1000) / streams;
       perStream[a].push(ms);
-      line.push(`${a} ${ms.toFixed(2)}${lost ? ` (${lost} lost)` : ""}`);
+      line.push(`${a} ${ms.toFixed(2)}${lost ? ` (${lost} lost: ${reasons.join("; ")})` : ""}`);
     }
     console.error(`run ${i + 1}: ${line.join(", ")}`);
   }

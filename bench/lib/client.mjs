@@ -157,3 +157,25 @@ export async function runSink(base, prompt) {
   const result = await runTurn(base, "pass", prompt, { path: "sink", keepBody: true });
   return { ...result, wall: nowMs() - started, frames: JSON.parse(result.body).frames };
 }
+
+/**
+ * What a wave of concurrent turns (`Promise.allSettled` of `runTurn`) lost, and why: a turn is
+ * complete when it answered 200 and, for a chat stream, carried `events` deltas and `[DONE]`
+ * (a /sink turn: reported more than `events` frames, its body kept). Returns
+ * { completed, lost, reasons: ["<reason> ×N", …] }.
+ */
+export function waveOutcome(settled, events, { sink = false } = {}) {
+  const reasons = new Map();
+  let completed = 0;
+  for (const s of settled) {
+    let why = null;
+    if (s.status !== "fulfilled") why = `client error: ${s.reason?.code ?? s.reason?.message ?? s.reason}`;
+    else if (s.value.status !== 200) why = `status ${s.value.status}`;
+    else if (sink ? !(JSON.parse(s.value.body).frames > events) : s.value.deltas !== events || !s.value.done) {
+      why = sink ? "sink: too few frames" : `${s.value.deltas} deltas${s.value.done ? "" : ", no [DONE]"}`;
+    }
+    if (why === null) completed += 1;
+    else reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+  return { completed, lost: settled.length - completed, reasons: [...reasons].map(([why, n]) => `${why} ×${n}`) };
+}
