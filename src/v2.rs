@@ -261,8 +261,13 @@ fn sniff_type(text: &str) -> Option<&str> {
                 .0,
         )
     };
+    // The kind holds no quote, so it starts after the last quote: one byte search from the end
+    // (a search for the whole key sets up a substring searcher per frame, which cost more than
+    // the rest of this function).
     let last = || {
-        let (before, kind) = text.strip_suffix("\"}")?.rsplit_once(KEY)?;
+        let body = text.strip_suffix("\"}")?;
+        let (before, kind) = body.split_at(body.rfind('"')? + 1);
+        let before = before.strip_suffix(KEY)?;
         before.ends_with([',', '{']).then_some(kind)
     };
     first()
