@@ -10,25 +10,18 @@
 // concurrent streams for: rust (build/), each candidate (c1, c2, …), ts, pass; with
 // `--per-message`, also ts-per-message and pass-per-message (the rivals writing once per
 // WebSocket message). With no build dir it compares the workers alone.
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startWorkers, PER_MESSAGE } from "./lib/workers.mjs";
 import { runTurn, runSink, newAgent } from "./lib/client.mjs";
 import { cpuSeconds } from "./lib/proc.mjs";
+import { candidateArgs } from "./lib/args.mjs";
 import { median, percentile, rotate } from "./lib/stats.mjs";
 
-const args = process.argv.slice(2);
-const VALUE_FLAGS = ["--reps", "--events", "--streams"];
-const dirs = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && VALUE_FLAGS.includes(args[i - 1])));
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { candidates, option, flag } = candidateArgs(process.argv.slice(2), ["--reps", "--events", "--streams"]);
 const reps = option("--reps", 3);
 const n = option("--events", 100_000);
 const streams = option("--streams", 1_000);
-const perMessage = args.includes("--per-message");
-const candidates = Object.fromEntries(dirs.map((d, i) => [`c${i + 1}`, path.resolve(d, "index.js")]));
+const perMessage = flag("--per-message");
 for (const [name, file] of Object.entries(candidates)) console.error(`${name}: ${file}`);
 const rivals = ["ts", "pass", ...(perMessage ? PER_MESSAGE : [])];
 const names = ["rust", ...Object.keys(candidates), ...rivals];

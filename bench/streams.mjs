@@ -6,24 +6,17 @@
 //   node bench/streams.mjs [<build dir> …] [--reps N] [--streams N] [--events N] [--warm N]
 //
 // A build dir (another build of this worker, as in compare.mjs) adds it as c1, c2, … .
-import path from "node:path";
 import { startWorkers } from "./lib/workers.mjs";
 import { runTurn, newAgent, waveOutcome } from "./lib/client.mjs";
 import { cpuSeconds } from "./lib/proc.mjs";
+import { candidateArgs } from "./lib/args.mjs";
 import { median, pairedRatios, rotate } from "./lib/stats.mjs";
 
-const args = process.argv.slice(2);
-const VALUE_FLAGS = ["--reps", "--streams", "--events", "--warm"];
-const dirs = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && VALUE_FLAGS.includes(args[i - 1])));
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { candidates, option, flag } = candidateArgs(process.argv.slice(2), ["--reps", "--streams", "--events", "--warm"]);
 const reps = option("--reps", 8);
 const streams = option("--streams", 1_000);
 const events = option("--events", 100);
 const warm = option("--warm", 200);
-const candidates = Object.fromEntries(dirs.map((d, i) => [`c${i + 1}`, path.resolve(d, "index.js")]));
 const ALONE = "agent alone";
 const workers = ["rust", ...Object.keys(candidates), "ts", "pass"];
 const kind = (a) => (a in candidates ? "rust" : a);
