@@ -80,7 +80,11 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
             // `waitUntil` keeps the request alive until the stream ends, which may be after the
             // client has gone and the response is cancelled.
             if let Some(ended) = pump.start() {
-                let _ = ctx.as_ref().wait_until(&ended);
+                if let Err(err) = ctx.as_ref().wait_until(&ended) {
+                    // The body stream still keeps the request alive while the client reads;
+                    // after a client leaves, the rest of the turn may then be cut short.
+                    console_error!("request {}: waitUntil: {err:?}", exchange.request_id());
+                }
             }
             (response, false)
         }

@@ -5,12 +5,11 @@
 //! without a WebSocket or the socket cannot be accepted → 502, no answer in time → 504. The
 //! messages say nothing internal; the detail goes to the log.
 
-use std::time::Duration;
-
-use futures::future::{select, Either};
-use worker::{
-    console_error, Delay, Env, Headers, Method, Request, RequestInit, Response, WebSocket,
-};
+use js_sys::Promise;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use worker::{console_error, Env, Response, WebSocket};
 
 use super::exchange::Exchange;
 
@@ -25,9 +24,6 @@ const CONNECT_TIMEOUT_MS: u64 = 10_000;
 
 /// The `X-Client` header value the agent sees (`shared/protocol/session-agent.md`).
 const CLIENT_NAME: &str = "ai-sdk-adapter";
-
-/// Status of a successful WebSocket upgrade.
-const SWITCHING_PROTOCOLS: u16 = 101;
 
 /// An accepted socket to the agent, with its event stream already listening.
 pub(crate) struct AgentSocket {
@@ -125,7 +121,8 @@ fn accept(socket: &WebSocket) -> Result<(), UpstreamError> {
         .map_err(|e| fail(UpstreamError::SocketFailed, "accept", e))
 }
 
-/// The agent's socket, upgraded and not yet accepted.
+/// The agent's socket, upgraded and not yet accepted. The steps run in `upstream.js`, one call
+/// into JavaScript; this decides what each failure means.
 async fn open(
     env: &Env,
     config: &Config,
@@ -133,38 +130,68 @@ async fn open(
     user_id: Option<&str>,
 ) -> Result<WebSocket, UpstreamError> {
     use UpstreamError::*;
-    let namespace = env
-        .durable_object(AGENT_BINDING)
-        .map_err(|e| fail(Unavailable, "binding", e))?;
-    let stub = namespace
-        .id_from_name(session_id)
-        .and_then(|id| id.get_stub())
-        .map_err(|e| fail(Unavailable, "stub", e))?;
-
-    let headers = Headers::new();
-    let set = |name: &str, value: &str| headers.set(name, value);
-    set("upgrade", "websocket")
-        .and_then(|_| set("x-session-id", session_id))
-        .and_then(|_| set("x-client", CLIENT_NAME))
-        .and_then(|_| user_id.map_or(Ok(()), |user| set("x-user-id", user)))
-        .map_err(|e| fail(SocketFailed, "headers", e))?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Get).with_headers(headers);
     // The host is never resolved: a stub's fetch goes to the object whatever the URL says.
     let url = format!("https://session-agent{}", config.agent_path);
-    let request =
-        Request::new_with_init(&url, &init).map_err(|e| fail(SocketFailed, "request", e))?;
+    let opened = js_open_agent(
+        env,
+        AGENT_BINDING,
+        &url,
+        session_id,
+        CLIENT_NAME,
+        user_id,
+        CONNECT_TIMEOUT_MS as f64,
+    );
+    // `openAgent` never rejects; a rejection would be a broken runtime, and reads as a failed fetch.
+    let opened: Opened = match JsFuture::from(opened).await {
+        Ok(opened) => opened.unchecked_into(),
+        Err(err) => return Err(fail(Unavailable, "fetch", format!("{err:?}"))),
+    };
+    let detail = || opened.detail();
+    match opened.kind() {
+        OPENED => opened
+            .socket()
+            .map(WebSocket::from)
+            .ok_or_else(|| fail(NoWebSocket, "upgrade", "no socket")),
+        NO_BINDING => Err(fail(Unavailable, "binding", detail())),
+        STUB_FAILED => Err(fail(Unavailable, "stub", detail())),
+        FETCH_FAILED => Err(fail(Unavailable, "fetch", detail())),
+        TIMED_OUT => Err(fail(Timeout, "connect", detail())),
+        NOT_UPGRADED => Err(fail(NoWebSocket, "upgrade", detail())),
+        // REQUEST_FAILED (a header value the runtime refuses), or a kind this file does not know.
+        _ => Err(fail(SocketFailed, "request", detail())),
+    }
+}
 
-    let answer = Box::pin(stub.fetch_with_request(request));
-    let timeout = Box::pin(Delay::from(Duration::from_millis(CONNECT_TIMEOUT_MS)));
-    let response = match select(answer, timeout).await {
-        Either::Left((answer, _)) => answer.map_err(|e| fail(Unavailable, "fetch", e))?,
-        Either::Right(_) => return Err(fail(Timeout, "connect", "no answer in time")),
-    };
-    let status = response.status_code();
-    let socket = match response.websocket() {
-        Some(socket) if status == SWITCHING_PROTOCOLS => socket,
-        _ => return Err(fail(NoWebSocket, "upgrade", format!("status {status}"))),
-    };
-    Ok(socket)
+// The outcome kinds of `upstream.js`'s `openAgent`.
+const OPENED: u32 = 0;
+const NO_BINDING: u32 = 1;
+const STUB_FAILED: u32 = 2;
+const FETCH_FAILED: u32 = 4;
+const TIMED_OUT: u32 = 5;
+const NOT_UPGRADED: u32 = 6;
+
+#[wasm_bindgen(module = "/src/edge/upstream.js")]
+extern "C" {
+    /// What `openAgent` resolves to: `{ kind, socket, detail }`.
+    type Opened;
+
+    #[wasm_bindgen(js_name = openAgent)]
+    fn js_open_agent(
+        env: &JsValue,
+        binding: &str,
+        url: &str,
+        session_id: &str,
+        client: &str,
+        user_id: Option<&str>,
+        timeout_ms: f64,
+    ) -> Promise;
+
+    #[wasm_bindgen(method, getter)]
+    fn kind(this: &Opened) -> u32;
+
+    #[wasm_bindgen(method, getter)]
+    fn socket(this: &Opened) -> Option<web_sys::WebSocket>;
+
+    #[wasm_bindgen(method, getter)]
+    fn detail(this: &Opened) -> String;
 }
