@@ -192,7 +192,8 @@ export function workerdPids() {
       const close = stat.lastIndexOf(")");
       const comm = stat.slice(stat.indexOf("(") + 1, close);
       const ppid = Number(stat.slice(close + 2).split(" ")[1]);
-      if (comm.startsWith("workerd") && ppid === process.pid) pids.push(Number(entry));
+      // Under Valgrind (bench/instructions.mjs) the process is named after the tool.
+      if ((comm.startsWith("workerd") || comm.startsWith("callgrind")) && ppid === process.pid) pids.push(Number(entry));
     } catch {
       // the process ended meanwhile
     }

@@ -1,0 +1,156 @@
+// Instructions, not seconds: what each worker costs, counted by Valgrind's callgrind in workerd's
+// main thread, where every worker's JavaScript and WebAssembly runs (the agent, the adapters and
+// the runtime's own work for them). A turn's count repeats to within about 1% from run to run,
+// where CPU time on a shared machine swings by ±20% (bench/README.md): this is the measure that
+// can show a change worth a few percent. Instructions are not time (WebAssembly and JIT-compiled
+// JavaScript do not retire instructions at the same rate), so `npm run bench` keeps the timed
+// figures; this says which build does less work, and by how much.
+//
+//   node bench/instructions.mjs [build dir…] [--streams N] [--long N] [--events N] [--warm N] [--reps N]
+//
+//   build dir   another build of this worker (scripts/build.sh's build/), measured as c1, c2, …
+//   --streams N short turns (/flood 100) per measurement (default 30): the per-stream figure
+//   --long N    long turns (/flood --events) per measurement (default 3)
+//   --events N  events of a long turn (default 2000); per 10k events = the long turn minus a
+//               short one, per event, so the stream's setup and end cancel out
+//   --warm N    unmeasured short turns per worker first (default 40), and two long ones: until
+//               V8 has tiered up what it will, which under Valgrind takes many turns
+//   --reps N    measurements per worker (default 2), interleaved: their spread is shown
+//
+// Needs valgrind (Debian: apt-get install valgrind). Takes 3–6 minutes. Not part of `npm run
+// bench`, which measures time; threads other than the main one (V8's compilers and collector
+// helpers) are shown beside it, not in the ratios: when they run depends on timing.
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { candidateArgs } from "./lib/args.mjs";
+import { runTurn } from "./lib/client.mjs";
+import { median } from "./lib/stats.mjs";
+import { startWorkers } from "./lib/workers.mjs";
+
+const { candidates, option } = candidateArgs(process.argv.slice(2), ["--streams", "--long", "--events", "--warm", "--reps"]);
+const cfg = {
+  streams: option("--streams", 30),
+  long: option("--long", 3),
+  events: option("--events", 2000),
+  warm: option("--warm", 40),
+  reps: option("--reps", 2),
+};
+/** Events of a short turn: a stream's setup and end, with a few events, as a chat turn has. */
+const SHORT_EVENTS = 100;
+
+try {
+  execFileSync("valgrind", ["--version"], { stdio: "ignore" });
+} catch {
+  console.error("valgrind is not installed (Debian: apt-get install valgrind)");
+  process.exit(2);
+}
+
+// Miniflare starts whatever MINIFLARE_WORKERD_PATH names: a script that runs workerd under
+// callgrind, counting nothing until told to (callgrind_control -i on), one file per thread.
+const out = mkdtempSync(path.join(os.tmpdir(), "callgrind-"));
+const workerd = createRequire(import.meta.url)("workerd").default; // the binary's path
+const wrapper = path.join(out, "workerd.sh");
+writeFileSync(
+  wrapper,
+  `#!/bin/sh\nexec valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes ` +
+    // JIT-compiled code rewrites itself: every block is checked, not only those on the stack.
+    `--smc-check=all-non-file --callgrind-out-file=${out}/out.%p --log-file=${out}/valgrind.log ${workerd} "$@"\n`,
+);
+chmodSync(wrapper, 0o755);
+process.env.MINIFLARE_WORKERD_PATH = wrapper;
+
+const control = (...args) => execFileSync("callgrind_control", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+
+// "agent" is the agent alone: the same turns into the passthrough's /sink (the agent and the
+// socket hop, no stream to the client), subtracted from every ratio.
+const names = ["rust", "ts", "pass", ...Object.keys(candidates), "agent"];
+const started = performance.now();
+const w = await startWorkers({ adapters: ["rust", "ts", "pass"], variants: candidates });
+const turn = (name, events) =>
+  name === "agent"
+    ? runTurn(w.urls.pass, "pass", `/flood ${events}`, { path: "sink", keepBody: true })
+    : runTurn(w.urls[name], name === "ts" || name === "pass" ? name : "rust", `/flood ${events}`);
+
+async function turns(name, count, events) {
+  for (let i = 0; i < count; i++) {
+    const result = await turn(name, events);
+    const complete = name === "agent" ? result.status === 200 : result.deltas === events && result.done;
+    if (!complete) throw new Error(`${name}: /flood ${events} did not complete (status ${result.status}, ${result.deltas} deltas)`);
+  }
+}
+
+let part = 0;
+/** Instructions of `run()`: { main, others } (workerd's main thread, and all other threads). */
+async function counted(run) {
+  control("-z", String(w.pid));
+  control("-i", "on", String(w.pid));
+  await run();
+  control("-i", "off", String(w.pid));
+  control("-d", String(w.pid));
+  part += 1;
+  const files = readdirSync(out).filter((f) => f.startsWith(`out.${w.pid}.${part}-`));
+  const totals = files.map((f) => ({
+    main: f.endsWith("-01"),
+    ir: Number(/^totals: (\d+)/m.exec(readFileSync(path.join(out, f), "utf8"))?.[1] ?? NaN),
+  }));
+  if (!totals.some((t) => t.main)) throw new Error(`no dump of the main thread for part ${part} in ${out}`);
+  return {
+    main: totals.filter((t) => t.main).reduce((a, t) => a + t.ir, 0),
+    others: totals.filter((t) => !t.main).reduce((a, t) => a + t.ir, 0),
+  };
+}
+
+const runs = Object.fromEntries(names.map((n) => [n, []]));
+try {
+  console.log(`workerd under callgrind, started in ${((performance.now() - started) / 1000).toFixed(0)} s; warming up`);
+  for (const name of names) {
+    await turns(name, cfg.warm, SHORT_EVENTS);
+    await turns(name, 2, cfg.events);
+  }
+  for (let rep = 0; rep < cfg.reps; rep++) {
+    for (const name of rep % 2 ? [...names].reverse() : names) {
+      const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS));
+      const long = await counted(() => turns(name, cfg.long, cfg.events));
+      const perStream = short.main / cfg.streams;
+      const per10k = ((long.main / cfg.long - perStream) / (cfg.events - SHORT_EVENTS)) * 1e4;
+      const others = (short.others + long.others) / (cfg.streams + cfg.long);
+      runs[name].push({ perStream, per10k, others });
+      console.log(
+        `  ${name.padEnd(6)} ${(perStream / 1e6).toFixed(2).padStart(7)} M instr/stream  ` +
+          `${(per10k / 1e6).toFixed(1).padStart(7)} M instr/10k events  (other threads ${(others / 1e6).toFixed(2)} M/turn)`,
+      );
+    }
+  }
+} finally {
+  await w.dispose();
+  rmSync(out, { recursive: true, force: true });
+}
+
+const med = (name, key) => median(runs[name].map((r) => r[key]));
+const spreadOf = (name, key) => {
+  const v = runs[name].map((r) => r[key]);
+  return ((Math.max(...v) - Math.min(...v)) / median(v)) * 100;
+};
+console.log(`\nmedian of ${cfg.reps} (spread between runs in brackets); "−agent": minus the agent alone`);
+console.log("worker   instr/stream   −agent     instr/10k events   −agent");
+for (const name of names) {
+  const less = (key) => (name === "agent" ? "" : `${((med(name, key) - med("agent", key)) / 1e6).toFixed(2)} M`);
+  console.log(
+    `${name.padEnd(8)} ${(med(name, "perStream") / 1e6).toFixed(2).padStart(6)} M (${spreadOf(name, "perStream").toFixed(1)}%)`.padEnd(32) +
+      less("perStream").padEnd(11) +
+      `${(med(name, "per10k") / 1e6).toFixed(1).padStart(6)} M (${spreadOf(name, "per10k").toFixed(1)}%)`.padEnd(19) +
+      less("per10k"),
+  );
+}
+const ratio = (a, b, key) => (med(a, key) - med("agent", key)) / (med(b, key) - med("agent", key));
+console.log("\nratios, minus the agent alone (per stream, per 10k events)");
+for (const a of ["rust", ...Object.keys(candidates)]) {
+  console.log(`  ${a}/ts    ${ratio(a, "ts", "perStream").toFixed(3)}   ${ratio(a, "ts", "per10k").toFixed(3)}`);
+  console.log(`  ${a}/pass  ${ratio(a, "pass", "perStream").toFixed(3)}   ${ratio(a, "pass", "per10k").toFixed(3)}`);
+}
+for (const c of Object.keys(candidates)) {
+  console.log(`  ${c}/rust  ${ratio(c, "rust", "perStream").toFixed(3)}   ${ratio(c, "rust", "per10k").toFixed(3)}`);
+}
