@@ -6,13 +6,13 @@
 //
 // The outcome kinds are numbers shared with src/edge/upstream.rs.
 
-const OPENED = 0;
-const NO_BINDING = 1;
-const STUB_FAILED = 2;
-const REQUEST_FAILED = 3;
-const FETCH_FAILED = 4;
-const TIMED_OUT = 5;
-const NOT_UPGRADED = 6;
+export const OPENED = 0;
+export const NO_BINDING = 1;
+export const STUB_FAILED = 2;
+export const REQUEST_FAILED = 3;
+export const FETCH_FAILED = 4;
+export const TIMED_OUT = 5;
+export const NOT_UPGRADED = 6;
 
 /** The status of a successful WebSocket upgrade (RFC 6455, section 4.2.2). */
 const SWITCHING_PROTOCOLS = 101;

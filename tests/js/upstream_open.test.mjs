@@ -3,15 +3,16 @@
 // reported as the step that failed (never a rejection), with the timeout's timer cleared.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openAgent } from "../../src/edge/upstream.js";
-
-const OPENED = 0;
-const NO_BINDING = 1;
-const STUB_FAILED = 2;
-const REQUEST_FAILED = 3;
-const FETCH_FAILED = 4;
-const TIMED_OUT = 5;
-const NOT_UPGRADED = 6;
+import {
+  openAgent,
+  OPENED,
+  NO_BINDING,
+  STUB_FAILED,
+  REQUEST_FAILED,
+  FETCH_FAILED,
+  TIMED_OUT,
+  NOT_UPGRADED,
+} from "../../src/edge/upstream.js";
 
 const URL = "https://session-agent/ws";
 
