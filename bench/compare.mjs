@@ -17,7 +17,7 @@ import { cpuSeconds } from "./lib/proc.mjs";
 import { candidateArgs } from "./lib/args.mjs";
 import { median, percentile, rotate } from "./lib/stats.mjs";
 
-const { candidates, option, flag } = candidateArgs(process.argv.slice(2), ["--reps", "--events", "--streams"]);
+const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--reps", "--events", "--streams"]);
 const reps = option("--reps", 3);
 const n = option("--events", 100_000);
 const streams = option("--streams", 1_000);
@@ -26,7 +26,6 @@ for (const [name, file] of Object.entries(candidates)) console.error(`${name}: $
 const rivals = ["ts", "pass", ...(perMessage ? PER_MESSAGE : [])];
 const names = ["rust", ...Object.keys(candidates), ...rivals];
 const w = await startWorkers({ adapters: ["rust", ...rivals], variants: candidates });
-const kind = (a) => (a in candidates ? "rust" : a);
 const table = Object.fromEntries(names.map((a) => [a, { rate: [], cpu: [], lat: [], conc: [], concCpu: [], lost: 0 }]));
 const sink = [];
 try {

@@ -26,11 +26,11 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
-import { runTurn } from "./lib/client.mjs";
-import { median } from "./lib/stats.mjs";
+import { runSink, runTurn, waveOutcome } from "./lib/client.mjs";
+import { median, spread } from "./lib/stats.mjs";
 import { startWorkers } from "./lib/workers.mjs";
 
-const { candidates, option } = candidateArgs(process.argv.slice(2), ["--streams", "--long", "--events", "--warm", "--reps"]);
+const { candidates, kind, option } = candidateArgs(process.argv.slice(2), ["--streams", "--long", "--events", "--warm", "--reps"]);
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),
@@ -70,15 +70,13 @@ const names = ["rust", "ts", "pass", ...Object.keys(candidates), "agent"];
 const started = performance.now();
 const w = await startWorkers({ adapters: ["rust", "ts", "pass"], variants: candidates });
 const turn = (name, events) =>
-  name === "agent"
-    ? runTurn(w.urls.pass, "pass", `/flood ${events}`, { path: "sink", keepBody: true })
-    : runTurn(w.urls[name], name === "ts" || name === "pass" ? name : "rust", `/flood ${events}`);
+  name === "agent" ? runSink(w.urls.pass, `/flood ${events}`) : runTurn(w.urls[name], kind(name), `/flood ${events}`);
 
 async function turns(name, count, events) {
   for (let i = 0; i < count; i++) {
-    const result = await turn(name, events);
-    const complete = name === "agent" ? result.status === 200 : result.deltas === events && result.done;
-    if (!complete) throw new Error(`${name}: /flood ${events} did not complete (status ${result.status}, ${result.deltas} deltas)`);
+    const value = await turn(name, events);
+    const { lost, reasons } = waveOutcome([{ status: "fulfilled", value }], events, { sink: name === "agent" });
+    if (lost) throw new Error(`${name}: /flood ${events} did not complete (${reasons.join(", ")})`);
   }
 }
 
@@ -131,8 +129,8 @@ try {
 
 const med = (name, key) => median(runs[name].map((r) => r[key]));
 const spreadOf = (name, key) => {
-  const v = runs[name].map((r) => r[key]);
-  return ((Math.max(...v) - Math.min(...v)) / median(v)) * 100;
+  const { min, max, median: mid } = spread(runs[name].map((r) => r[key]));
+  return ((max - min) / mid) * 100;
 };
 console.log(`\nmedian of ${cfg.reps} (spread between runs in brackets); "−agent": minus the agent alone`);
 console.log("worker   instr/stream   −agent     instr/10k events   −agent");

@@ -12,14 +12,13 @@ import { cpuSeconds } from "./lib/proc.mjs";
 import { candidateArgs } from "./lib/args.mjs";
 import { median, pairedRatios, rotate } from "./lib/stats.mjs";
 
-const { candidates, option, flag } = candidateArgs(process.argv.slice(2), ["--reps", "--streams", "--events", "--warm"]);
+const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--reps", "--streams", "--events", "--warm"]);
 const reps = option("--reps", 8);
 const streams = option("--streams", 1_000);
 const events = option("--events", 100);
 const warm = option("--warm", 200);
 const ALONE = "agent alone";
 const workers = ["rust", ...Object.keys(candidates), "ts", "pass"];
-const kind = (a) => (a in candidates ? "rust" : a);
 
 /** `streams` turns at once into worker `a` (the agent alone: into the passthrough's /sink). */
 async function wave(urls, a, count) {

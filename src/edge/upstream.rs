@@ -70,9 +70,7 @@ impl UpstreamError {
             UpstreamError::Timeout => "The agent did not answer in time.",
         }
     }
-}
 
-impl UpstreamError {
     /// The JSON error answer for it, recorded in `exchange`'s log.
     pub(crate) fn answer(self, exchange: &mut Exchange) -> worker::Result<Response> {
         exchange.error(self.status(), self.code(), self.message())
@@ -157,8 +155,9 @@ async fn open(
         FETCH_FAILED => Err(fail(Unavailable, "fetch", detail())),
         TIMED_OUT => Err(fail(Timeout, "connect", detail())),
         NOT_UPGRADED => Err(fail(NoWebSocket, "upgrade", detail())),
-        // REQUEST_FAILED (a header value the runtime refuses), or a kind this file does not know.
-        _ => Err(fail(SocketFailed, "request", detail())),
+        // A header value the runtime refuses (a caller's id it will not send, say).
+        REQUEST_FAILED => Err(fail(SocketFailed, "request", detail())),
+        unknown => Err(fail(SocketFailed, "unknown outcome", unknown)),
     }
 }
 
@@ -166,6 +165,7 @@ async fn open(
 const OPENED: u32 = 0;
 const NO_BINDING: u32 = 1;
 const STUB_FAILED: u32 = 2;
+const REQUEST_FAILED: u32 = 3;
 const FETCH_FAILED: u32 = 4;
 const TIMED_OUT: u32 = 5;
 const NOT_UPGRADED: u32 = 6;
