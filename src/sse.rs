@@ -5,6 +5,7 @@
 //! no text a chunk carries (newlines, CR, NUL, `data:` …) can end an event early.
 
 use crate::ui::UiChunk;
+use crate::v2::DeltaKind;
 
 /// The response headers of a UI message stream
 /// (`ui-message-stream-headers.ts` in the AI SDK, plus the stream marker header).
@@ -36,6 +37,26 @@ pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
             out.extend_from_slice(b"\n\n");
         }
     }
+}
+
+/// Appends a delta chunk of part `id` whose strings need no escaping (a
+/// [`crate::v2::PlainDelta`]'s delta, a part id the translator made): written as they are,
+/// byte for byte what [`write_chunk`] writes for the same chunk.
+pub fn write_plain_delta(out: &mut Vec<u8>, kind: DeltaKind, id: &str, delta: &str) {
+    debug_assert!(needs_no_escape(id) && needs_no_escape(delta));
+    out.extend_from_slice(match kind {
+        DeltaKind::Text => b"data: {\"type\":\"text-delta\",\"id\":\"",
+        DeltaKind::Reasoning => b"data: {\"type\":\"reasoning-delta\",\"id\":\"",
+    });
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(b"\",\"delta\":\"");
+    out.extend_from_slice(delta.as_bytes());
+    out.extend_from_slice(b"\"}\n\n");
+}
+
+/// Whether JSON writes `text` as it is: no quote, backslash or control character.
+fn needs_no_escape(text: &str) -> bool {
+    !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
 }
 
 fn write_delta(out: &mut Vec<u8>, kind: &[u8], id: &str, delta: &str) {
@@ -105,6 +126,26 @@ mod tests {
             ] {
                 let derived = format!("data: {}\n\n", serde_json::to_string(&chunk).unwrap());
                 assert_eq!(event(&chunk), derived);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_deltas_are_written_as_write_chunk_writes_them() {
+        for text in ["", "plain", "\u{7f} \u{2028}😀 é"] {
+            for (kind, chunk) in [
+                (DeltaKind::Text, delta(text)),
+                (
+                    DeltaKind::Reasoning,
+                    UiChunk::ReasoningDelta {
+                        id: "a".into(),
+                        delta: text.into(),
+                    },
+                ),
+            ] {
+                let mut out = Vec::new();
+                write_plain_delta(&mut out, kind, "a", text);
+                assert_eq!(String::from_utf8(out).unwrap(), event(&chunk));
             }
         }
     }

@@ -14,6 +14,7 @@ use serde_json::json;
 use serde_json::value::RawValue;
 
 use crate::ui::UiChunk;
+use crate::v2::DeltaKind;
 
 /// Default `MAX_TOOL_JSON_CHARS`: 16,384 characters, a screenful of JSON many times over, and
 /// far below what a large file read or a test run's log sends as a tool result.
@@ -76,6 +77,12 @@ impl Trace {
             mode: mode.unwrap_or(self.mode),
             ..self
         }
+    }
+
+    /// Whether this mode streams the deltas of `kind` as they are ([`Trace::apply`] keeps them
+    /// unchanged): text in every mode, reasoning in all but `minimal`.
+    pub fn keeps_deltas(&self, kind: DeltaKind) -> bool {
+        kind == DeltaKind::Text || self.mode != TraceMode::Minimal
     }
 
     /// The chunk as this mode streams it, or `None` when the mode leaves it out.
@@ -165,6 +172,35 @@ mod tests {
         Trace {
             mode,
             max_tool_json_chars: max,
+        }
+    }
+
+    #[test]
+    fn keeps_deltas_says_what_apply_does() {
+        for mode in [TraceMode::Full, TraceMode::Normal, TraceMode::Minimal] {
+            let t = trace(mode, 10);
+            for (kind, chunk) in [
+                (
+                    DeltaKind::Text,
+                    UiChunk::TextDelta {
+                        id: "t".into(),
+                        delta: "d".into(),
+                    },
+                ),
+                (
+                    DeltaKind::Reasoning,
+                    UiChunk::ReasoningDelta {
+                        id: "r".into(),
+                        delta: "d".into(),
+                    },
+                ),
+            ] {
+                let applied = t.apply(chunk.clone());
+                assert_eq!(t.keeps_deltas(kind), applied.is_some(), "{mode:?} {kind:?}");
+                if let Some(kept) = applied {
+                    assert_eq!(kept.to_json(), chunk.to_json());
+                }
+            }
         }
     }
 

@@ -8,7 +8,7 @@ use crate::sse;
 use crate::trace::Trace;
 use crate::translator::{Clock, Step, Translator};
 use crate::ui::UiChunk;
-use crate::v2::parse_frame;
+use crate::v2::{parse_frame, read_plain_delta, PlainDelta};
 
 pub use crate::translator::EndCause;
 
@@ -92,13 +92,21 @@ impl TurnStream {
     }
 
     /// Consumes one WebSocket text message, appending the SSE bytes it causes to `out`.
+    ///
+    /// Most of a stream is deltas that extend the open part. One whose strings need no
+    /// escaping ([`read_plain_delta`]) is written straight from the frame's text, with nothing
+    /// parsed into a tree or copied; the bytes are those the full path writes for it.
     pub fn push_frame(&mut self, text: &str, out: &mut Vec<u8>) -> FrameOutcome {
         if self.done {
             return FrameOutcome::Ignored;
         }
-        let frame = match parse_frame(text) {
-            Ok(frame) => frame,
-            Err(err) => return FrameOutcome::Malformed(err.0),
+        let frame = match read_plain_delta(text) {
+            Some(delta) if self.extend_open_part(delta, out) => return FrameOutcome::Forwarded,
+            Some(delta) => delta.to_frame(),
+            None => match parse_frame(text) {
+                Ok(frame) => frame,
+                Err(err) => return FrameOutcome::Malformed(err.0),
+            },
         };
         let step = self.translator.push(frame, &mut self.scratch);
         self.flush(out);
@@ -107,6 +115,21 @@ impl TurnStream {
             Step::Ignored => FrameOutcome::Ignored,
             Step::Ended => FrameOutcome::Ended,
         }
+    }
+
+    /// Writes `delta`'s one chunk when it extends the open part of its kind and streams as it
+    /// is ([`Translator::extended_part`], [`Trace::keeps_deltas`]); `false`, with nothing
+    /// written, when it takes the full path (it opens a part, is empty, is not ours, …).
+    fn extend_open_part(&mut self, delta: PlainDelta<'_>, out: &mut Vec<u8>) -> bool {
+        if delta.delta.is_empty() || !self.trace.keeps_deltas(delta.kind) {
+            return false;
+        }
+        let Some(id) = self.translator.extended_part(delta.kind, delta.turn_id) else {
+            return false;
+        };
+        sse::write_plain_delta(out, delta.kind, id, delta.delta);
+        self.chunks += 1;
+        true
     }
 
     /// Ends the stream for `cause`, appending the closing chunks and `[DONE]`.
@@ -151,133 +174,5 @@ impl TurnStream {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn body(frames: &[&str], end: Option<EndCause>) -> String {
-        let mut stream = TurnStream::new(Some("r1"));
-        let mut out = Vec::new();
-        for f in frames {
-            stream.push_frame(f, &mut out);
-        }
-        if let Some(cause) = end {
-            stream.end(cause, &mut out);
-        }
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn a_turn_is_framed_exactly() {
-        let out = body(
-            &[
-                r#"{"type":"message.create","turnId":"t1","requestId":"r1"}"#,
-                r#"{"type":"message.part.text-delta","turnId":"t1","delta":"Hi"}"#,
-                r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
-            ],
-            None,
-        );
-        assert_eq!(
-            out,
-            "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
-             data: {\"type\":\"start-step\"}\n\n\
-             data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
-             data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
-             data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
-             data: {\"type\":\"finish-step\"}\n\n\
-             data: {\"type\":\"finish\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0}}\n\n\
-             data: [DONE]\n\n"
-        );
-    }
-
-    #[test]
-    fn socket_loss_before_the_turn_is_an_error_and_done() {
-        assert_eq!(
-            body(&[], Some(EndCause::SocketClosed)),
-            "data: {\"type\":\"error\",\"errorText\":\"connection to the agent was lost\"}\n\n\
-             data: {\"type\":\"finish\"}\n\n\
-             data: [DONE]\n\n"
-        );
-    }
-
-    #[test]
-    fn a_resume_writes_its_replay_at_once() {
-        let init = crate::session::parse_init(
-            r#"{"type":"init","messages":[{"id":"t1","role":"assistant","parts":[{"type":"text","text":"Hi"}]}]}"#,
-        )
-        .unwrap();
-        let mut out = Vec::new();
-        let mut stream = TurnStream::resume(init.in_flight().unwrap(), crate::translator::no_clock);
-        assert!(stream.turn_started());
-        assert_eq!(
-            stream.chunks_emitted(),
-            0,
-            "nothing written before it is asked for"
-        );
-        stream.write_pending(&mut out);
-        assert_eq!(stream.chunks_emitted(), 4);
-        stream.push_frame(
-            r#"{"type":"message.finalize","turnId":"t1","reason":"canceled"}"#,
-            &mut out,
-        );
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
-             data: {\"type\":\"start-step\"}\n\n\
-             data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
-             data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
-             data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
-             data: {\"type\":\"finish-step\"}\n\n\
-             data: {\"type\":\"abort\"}\n\n\
-             data: [DONE]\n\n"
-        );
-        assert_eq!(stream.outcome(), Some("canceled"));
-    }
-
-    #[test]
-    fn an_answer_opens_its_message_at_once() {
-        let mut out = Vec::new();
-        let mut stream = TurnStream::continuing("t1", "m2".into(), crate::translator::no_clock);
-        stream.write_pending(&mut out);
-        assert!(stream.turn_started() && !stream.is_done());
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "data: {\"type\":\"start\",\"messageId\":\"m2\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
-             data: {\"type\":\"start-step\"}\n\n"
-        );
-    }
-
-    #[test]
-    fn outcomes_are_reported_and_nothing_follows_done() {
-        let mut stream = TurnStream::new(None);
-        let mut out = Vec::new();
-        assert!(matches!(
-            stream.push_frame("{oops", &mut out),
-            FrameOutcome::Malformed(_)
-        ));
-        assert_eq!(
-            stream.push_frame(r#"{"type":"git-state"}"#, &mut out),
-            FrameOutcome::Ignored
-        );
-        assert_eq!(
-            stream.push_frame(r#"{"type":"message.create","turnId":"t"}"#, &mut out),
-            FrameOutcome::Forwarded
-        );
-        assert!(stream.turn_started());
-        assert_eq!(
-            stream.push_frame(r#"{"type":"complete"}"#, &mut out),
-            FrameOutcome::Ended
-        );
-        assert!(stream.is_done());
-        assert_eq!(stream.chunks_emitted(), 4);
-        let len = out.len();
-        stream.end(EndCause::SocketClosed, &mut out);
-        assert_eq!(
-            stream.push_frame(r#"{"type":"complete"}"#, &mut out),
-            FrameOutcome::Ignored
-        );
-        assert_eq!(out.len(), len);
-        assert!(String::from_utf8(out)
-            .unwrap()
-            .ends_with("data: [DONE]\n\n"));
-    }
-}
+#[path = "turn_stream_tests.rs"]
+mod tests;

@@ -5,12 +5,16 @@
 //! object with a string `type`, or a known frame whose fields have the wrong shape, is a
 //! [`FrameError`]: the caller skips and logs it; nothing panics.
 
+mod plain;
+
 use std::borrow::Cow;
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
 /// ([`crate::session::parse_init`] reads it; [`parse_frame`] leaves it as [`Frame::Other`]).

@@ -35,7 +35,7 @@ pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 
 use crate::session::{Message, Part};
 use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
-use crate::v2::{error_text, Frame, MessageCreate, Question, TurnDelta};
+use crate::v2::{error_text, DeltaKind, Frame, MessageCreate, Question, TurnDelta};
 use parts::{OpenParts, PartKind};
 use tools::Tools;
 
@@ -157,6 +157,17 @@ impl Translator {
     /// outside cause `connection_lost`, `timeout`, `client_gone`. For logs.
     pub fn outcome(&self) -> Option<&'static str> {
         self.outcome
+    }
+
+    /// The id of the part that a non-empty delta of `kind` from turn `turn_id` extends as things
+    /// stand, if it extends one: the turn is ours and open, and a part of that kind is open.
+    /// Pushed, such a delta emits exactly one delta chunk with that id and changes nothing
+    /// else, so a caller may write that chunk itself instead ([`crate::turn_stream`] does).
+    pub fn extended_part(&self, kind: DeltaKind, turn_id: &str) -> Option<&str> {
+        if self.phase != Phase::Open || !self.is_ours(turn_id) {
+            return None;
+        }
+        self.parts.open_id(kind.into())
     }
 
     /// Consumes one frame, appending the chunks it causes to `out`.

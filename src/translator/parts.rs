@@ -1,12 +1,22 @@
 //! Text and reasoning parts: opened lazily on the first delta, closed before anything else.
 
 use crate::ui::UiChunk;
+use crate::v2::DeltaKind;
 
 /// Which kind of streamed part is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PartKind {
     Text,
     Reasoning,
+}
+
+impl From<DeltaKind> for PartKind {
+    fn from(kind: DeltaKind) -> Self {
+        match kind {
+            DeltaKind::Text => PartKind::Text,
+            DeltaKind::Reasoning => PartKind::Reasoning,
+        }
+    }
 }
 
 /// At most one streamed part is open at a time. Ids are `text-N` / `reasoning-N`, with
@@ -33,6 +43,15 @@ impl OpenParts {
             PartKind::Text => UiChunk::TextDelta { id, delta },
             PartKind::Reasoning => UiChunk::ReasoningDelta { id, delta },
         });
+    }
+
+    /// The id of the open part, when it is of `kind`: the part a delta of that kind extends
+    /// without opening or closing one.
+    pub fn open_id(&self, kind: PartKind) -> Option<&str> {
+        match &self.open {
+            Some((open_kind, id)) if *open_kind == kind => Some(id),
+            _ => None,
+        }
     }
 
     /// Closes the open part, if any.
