@@ -15,6 +15,19 @@ fn body(frames: &[&str], end: Option<EndCause>) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The bytes of turn `t1` having streamed "Hi", through its `finish-step`.
+const HI_TURN: &str = "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
+         data: {\"type\":\"start-step\"}\n\n\
+         data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
+         data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
+         data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
+         data: {\"type\":\"finish-step\"}\n\n";
+
+/// [`HI_TURN`], then `ending` and `[DONE]`.
+fn hi_turn_then(ending: &str) -> String {
+    format!("{HI_TURN}data: {ending}\n\ndata: [DONE]\n\n")
+}
+
 #[test]
 fn a_turn_is_framed_exactly() {
     let out = body(
@@ -27,14 +40,9 @@ fn a_turn_is_framed_exactly() {
     );
     assert_eq!(
         out,
-        "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
-         data: {\"type\":\"start-step\"}\n\n\
-         data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
-         data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
-         data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
-         data: {\"type\":\"finish-step\"}\n\n\
-         data: {\"type\":\"finish\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0}}\n\n\
-         data: [DONE]\n\n"
+        hi_turn_then(
+            "{\"type\":\"finish\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0}}"
+        )
     );
 }
 
@@ -70,14 +78,7 @@ fn a_resume_writes_its_replay_at_once() {
     );
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "data: {\"type\":\"start\",\"messageId\":\"t1\",\"messageMetadata\":{\"turnId\":\"t1\",\"createdAt\":0}}\n\n\
-         data: {\"type\":\"start-step\"}\n\n\
-         data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n\
-         data: {\"type\":\"text-delta\",\"id\":\"text-1\",\"delta\":\"Hi\"}\n\n\
-         data: {\"type\":\"text-end\",\"id\":\"text-1\"}\n\n\
-         data: {\"type\":\"finish-step\"}\n\n\
-         data: {\"type\":\"abort\"}\n\n\
-         data: [DONE]\n\n"
+        hi_turn_then("{\"type\":\"abort\"}")
     );
     assert_eq!(stream.outcome(), Some("canceled"));
 }
@@ -184,7 +185,7 @@ mod shortcut {
         let deltas = (
             prop::sample::select(vec!["text", "reasoning"]),
             prop::sample::select(vec!["t1", "t1", "t1", "t2"]),
-            prop::sample::select(vec!["w", " w2", "", "é 😀", r"a\nb", r#"say \"hi\""#]),
+            prop::sample::select(vec!["w", " w2", "", "é 😀", r"a\nb", r#"say \"hi\""#, "\t"]),
             any::<bool>(),
         )
             .prop_map(move |(kind, turn, text, last)| delta(kind, turn, text, last));

@@ -132,7 +132,11 @@ impl<'a> Reader<'a> {
             .iter()
             .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         self.at = start + len;
-        self.expect(b'"')?;
+        // The closing quote itself, with nothing skipped: whitespace inside a string is its text.
+        if self.bytes.get(self.at) != Some(&b'"') {
+            return None;
+        }
+        self.at += 1;
         // Both ends sit next to an ASCII quote, so they are character boundaries.
         self.text.get(start..start + len)
     }
