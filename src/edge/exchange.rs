@@ -3,7 +3,7 @@
 use worker::{console_log, Date, Response, Result};
 
 use crate::platform::errors::json_error;
-use crate::request_log::RequestLog;
+use crate::request_log::{uuid_v4, RequestLog};
 
 /// The request in flight. Exactly one log line is written for it: by the entry point for an
 /// answer that is complete when returned, by the pump when a stream ends.
@@ -67,15 +67,5 @@ fn new_request_id() -> String {
         let now = Date::now().as_millis().to_le_bytes();
         bytes[..8].copy_from_slice(&now);
     }
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
+    uuid_v4(bytes)
 }

@@ -21,6 +21,11 @@ use crate::sse::KEEP_ALIVE;
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;
 
+/// The delivery buffer's first capacity: a stream's opening (`start` with its metadata,
+/// `start-step`, ~150 bytes) and a burst of some fifty small deltas (~75 bytes each) fit without
+/// growing it; it is kept, cleared, between deliveries, and grows once for a larger burst.
+const OUT_CAPACITY: usize = 4096;
+
 /// What lives until the stream is closed.
 struct Open {
     client: ClientStream,
@@ -61,7 +66,7 @@ impl Engine {
             turn,
             abort,
             limits,
-            out: Vec::new(),
+            out: Vec::with_capacity(OUT_CAPACITY),
             silent_ticks: 0,
             wrote_since_tick: false,
             send_abort: false,
