@@ -12,9 +12,13 @@
 //! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
 //! sentence saying what is wrong.
 
+mod messages;
+
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+use messages::Messages;
 
 use crate::trace::TraceMode;
 use crate::v2::Attachment;
@@ -192,7 +196,7 @@ struct Body<'a> {
     #[serde(default, rename = "messageId")]
     message_id: Option<String>,
     #[serde(default, borrow)]
-    messages: Option<&'a RawValue>,
+    messages: Option<Messages<'a>>,
     #[serde(default, rename = "onDisconnect")]
     on_disconnect: Option<Value>,
     #[serde(default)]
@@ -213,13 +217,7 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         });
     }
     let text = std::str::from_utf8(body).map_err(|_| RequestError::NotJson("not UTF-8".into()))?;
-    let raw: &RawValue =
-        serde_json::from_str(text).map_err(|e| RequestError::NotJson(e.to_string()))?;
-    if !raw.get().starts_with('{') {
-        return Err(RequestError::NotObject);
-    }
-    let parsed: Body<'_> =
-        serde_json::from_str(raw.get()).map_err(|e| RequestError::InvalidField(e.to_string()))?;
+    let parsed = read_body(text)?;
     let trace = match &parsed.trace {
         None | Some(Value::Null) => None,
         Some(value) => Some(value.as_str().and_then(TraceMode::parse).ok_or_else(|| {
@@ -239,16 +237,15 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
                 })?,
         ),
     };
-    let messages: Vec<&RawValue> = parsed
-        .messages
-        .and_then(|m| serde_json::from_str(m.get()).ok())
-        .ok_or(RequestError::MissingMessages)?;
-    if messages.len() > limits.max_messages {
+    let Some(Messages::Array { count, last }) = parsed.messages else {
+        return Err(RequestError::MissingMessages);
+    };
+    if count > limits.max_messages {
         return Err(RequestError::TooManyMessages {
             limit: limits.max_messages,
         });
     }
-    let last = messages.last().ok_or(RequestError::NoMessages)?;
+    let last = last.ok_or(RequestError::NoMessages)?;
     let last: LastMessage = serde_json::from_str(last.get())
         .map_err(|e| RequestError::InvalidMessage(e.to_string()))?;
     if last.role != "user" {
@@ -273,6 +270,27 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         on_disconnect,
         trace,
     })
+}
+
+/// The body, read in one pass. When that fails, a second look says why: the text is not JSON
+/// (`invalid_json`), or JSON but not an object (`not_object`), or an object with a field of the
+/// wrong shape (`invalid_field`). Errors say where they are counted from the value's first byte.
+fn read_body(text: &str) -> Result<Body<'_>, RequestError> {
+    let value = text.trim_start_matches([' ', '\t', '\n', '\r']);
+    match serde_json::from_str::<Body<'_>>(value) {
+        // An array may fill a struct by position: only an object is a body.
+        Ok(body) if value.starts_with('{') => Ok(body),
+        Ok(_) => Err(RequestError::NotObject),
+        Err(err) => {
+            let raw: &RawValue =
+                serde_json::from_str(text).map_err(|e| RequestError::NotJson(e.to_string()))?;
+            Err(if raw.get().starts_with('{') {
+                RequestError::InvalidField(err.to_string())
+            } else {
+                RequestError::NotObject
+            })
+        }
+    }
 }
 
 /// The part type that answers a question (`sendMessage({ parts: [{ type: "data-answer", … }] })`).

@@ -309,3 +309,69 @@ fn file_urls_must_be_https_or_data() {
         {"role":"user","parts":[{"type":"text","text":"x"}]}]}"#;
     assert!(parse(old).unwrap().attachments.is_empty());
 }
+
+#[test]
+fn the_envelope_is_refused_as_it_always_was() {
+    // Each case's code and sentence, checked against the parser that read the body in three
+    // passes (the body, then `messages`, then each message) before it was read in one.
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            " \n {\"id\":5,\"messages\":[]} ",
+            "invalid_field",
+            "The request body is malformed: invalid type: integer `5`, expected a string at line 1 column 7.",
+        ),
+        (
+            r#"[{"messages":[]}]"#,
+            "invalid_body",
+            "The request body must be a JSON object.",
+        ),
+        (
+            " [] ",
+            "invalid_body",
+            "The request body must be a JSON object.",
+        ),
+        (
+            r#"{"messages":[{"role":"user","parts":[]}]} x"#,
+            "invalid_json",
+            "The request body is not valid JSON: trailing characters at line 1 column 43.",
+        ),
+        (
+            "{\"messages\":[1,\n2,",
+            "invalid_json",
+            "The request body is not valid JSON: EOF while parsing a value at line 2 column 2.",
+        ),
+        (
+            r#"{"messages":true}"#,
+            "missing_messages",
+            "The request body must have a `messages` array.",
+        ),
+        (
+            r#"{"messages":-5.5}"#,
+            "missing_messages",
+            "The request body must have a `messages` array.",
+        ),
+        (
+            r#"{"messages":[1,{"x":[2]},"old"],"messages2":1}"#,
+            "invalid_message",
+            "The last message is malformed: invalid type: string \"old\", expected struct LastMessage at line 1 column 5.",
+        ),
+    ];
+    for (body, code, message) in cases {
+        let err = parse(body).expect_err(body);
+        assert_eq!(
+            (err.code(), err.message().as_str()),
+            (*code, *message),
+            "{body}"
+        );
+    }
+}
+#[test]
+fn an_out_of_range_number_as_messages_is_a_malformed_field() {
+    // The one answer the one-pass reading changed: `messages` is read as whatever value it is,
+    // and a number past f64's range cannot be read at all. It was `missing_messages` when the
+    // field was first kept as raw text.
+    assert_eq!(
+        parse(r#"{"messages":1e400}"#).unwrap_err().message(),
+        "The request body is malformed: number out of range at line 1 column 17."
+    );
+}
