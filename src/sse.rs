@@ -29,8 +29,10 @@ pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
     // Writing into a Vec cannot fail, and a UiChunk always serialises.
     match chunk {
         // Most of a stream: written by hand, byte for byte what the derived form writes.
-        UiChunk::TextDelta { id, delta } => write_delta(out, b"text-delta", id, delta),
-        UiChunk::ReasoningDelta { id, delta } => write_delta(out, b"reasoning-delta", id, delta),
+        UiChunk::TextDelta { id, delta } => write_delta(out, DeltaKind::Text, id, delta, json),
+        UiChunk::ReasoningDelta { id, delta } => {
+            write_delta(out, DeltaKind::Reasoning, id, delta, json)
+        }
         chunk => {
             out.extend_from_slice(b"data: ");
             let _ = serde_json::to_writer(&mut *out, chunk);
@@ -44,14 +46,11 @@ pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
 /// byte for byte what [`write_chunk`] writes for the same chunk.
 pub fn write_plain_delta(out: &mut Vec<u8>, kind: DeltaKind, id: &str, delta: &str) {
     debug_assert!(needs_no_escape(id) && needs_no_escape(delta));
-    out.extend_from_slice(match kind {
-        DeltaKind::Text => b"data: {\"type\":\"text-delta\",\"id\":\"",
-        DeltaKind::Reasoning => b"data: {\"type\":\"reasoning-delta\",\"id\":\"",
+    write_delta(out, kind, id, delta, |out, text| {
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
     });
-    out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(b"\",\"delta\":\"");
-    out.extend_from_slice(delta.as_bytes());
-    out.extend_from_slice(b"\"}\n\n");
 }
 
 /// Whether JSON writes `text` as it is: no quote, backslash or control character.
@@ -59,14 +58,28 @@ fn needs_no_escape(text: &str) -> bool {
     !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
 }
 
-fn write_delta(out: &mut Vec<u8>, kind: &[u8], id: &str, delta: &str) {
-    out.extend_from_slice(b"data: {\"type\":\"");
-    out.extend_from_slice(kind);
-    out.extend_from_slice(b"\",\"id\":");
-    let _ = serde_json::to_writer(&mut *out, id);
+/// The one layout of a delta chunk, its two strings written by `string`.
+fn write_delta(
+    out: &mut Vec<u8>,
+    kind: DeltaKind,
+    id: &str,
+    delta: &str,
+    string: impl Fn(&mut Vec<u8>, &str),
+) {
+    out.extend_from_slice(match kind {
+        DeltaKind::Text => b"data: {\"type\":\"text-delta\",\"id\":",
+        DeltaKind::Reasoning => b"data: {\"type\":\"reasoning-delta\",\"id\":",
+    });
+    string(out, id);
     out.extend_from_slice(b",\"delta\":");
-    let _ = serde_json::to_writer(&mut *out, delta);
+    string(out, delta);
     out.extend_from_slice(b"}\n\n");
+}
+
+/// A string as JSON, escaped as `serde_json` escapes it.
+fn json(out: &mut Vec<u8>, text: &str) {
+    // Writing into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
 }
 
 #[cfg(test)]

@@ -79,15 +79,21 @@ impl Trace {
         }
     }
 
-    /// Whether this mode streams the deltas of `kind` as they are ([`Trace::apply`] keeps them
-    /// unchanged): text in every mode, reasoning in all but `minimal`.
-    pub fn keeps_deltas(&self, kind: DeltaKind) -> bool {
+    /// Whether this mode streams the parts of `kind` (their start, deltas and end) as they are:
+    /// text in every mode, reasoning in all but `minimal`. [`Trace::apply`] follows it.
+    pub fn keeps_parts(&self, kind: DeltaKind) -> bool {
         kind == DeltaKind::Text || self.mode != TraceMode::Minimal
     }
 
     /// The chunk as this mode streams it, or `None` when the mode leaves it out.
     pub fn apply(&self, chunk: UiChunk) -> Option<UiChunk> {
         match (self.mode, chunk) {
+            (
+                _,
+                chunk @ (UiChunk::ReasoningStart { .. }
+                | UiChunk::ReasoningDelta { .. }
+                | UiChunk::ReasoningEnd { .. }),
+            ) => self.keeps_parts(DeltaKind::Reasoning).then_some(chunk),
             (TraceMode::Full, chunk) => Some(chunk),
             (
                 TraceMode::Minimal,
@@ -95,9 +101,6 @@ impl Trace {
                 | UiChunk::ToolInputAvailable { .. }
                 | UiChunk::ToolOutputAvailable { .. }
                 | UiChunk::ToolOutputError { .. }
-                | UiChunk::ReasoningStart { .. }
-                | UiChunk::ReasoningDelta { .. }
-                | UiChunk::ReasoningEnd { .. }
                 | UiChunk::DataStatus { .. },
             ) => None,
             (TraceMode::Minimal, chunk) => Some(chunk),
@@ -176,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    fn keeps_deltas_says_what_apply_does() {
+    fn keeps_parts_says_what_apply_does() {
         for mode in [TraceMode::Full, TraceMode::Normal, TraceMode::Minimal] {
             let t = trace(mode, 10);
             for (kind, chunk) in [
@@ -196,7 +199,7 @@ mod tests {
                 ),
             ] {
                 let applied = t.apply(chunk.clone());
-                assert_eq!(t.keeps_deltas(kind), applied.is_some(), "{mode:?} {kind:?}");
+                assert_eq!(t.keeps_parts(kind), applied.is_some(), "{mode:?} {kind:?}");
                 if let Some(kept) = applied {
                     assert_eq!(kept.to_json(), chunk.to_json());
                 }

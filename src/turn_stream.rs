@@ -118,10 +118,10 @@ impl TurnStream {
     }
 
     /// Writes `delta`'s one chunk when it extends the open part of its kind and streams as it
-    /// is ([`Translator::extended_part`], [`Trace::keeps_deltas`]); `false`, with nothing
+    /// is ([`Translator::extended_part`], [`Trace::keeps_parts`]); `false`, with nothing
     /// written, when it takes the full path (it opens a part, is empty, is not ours, …).
     fn extend_open_part(&mut self, delta: PlainDelta<'_>, out: &mut Vec<u8>) -> bool {
-        if delta.delta.is_empty() || !self.trace.keeps_deltas(delta.kind) {
+        if delta.delta.is_empty() || !self.trace.keeps_parts(delta.kind) {
             return false;
         }
         let Some(id) = self.translator.extended_part(delta.kind, delta.turn_id) else {

@@ -36,7 +36,7 @@ pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 use crate::session::{Message, Part};
 use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
 use crate::v2::{error_text, DeltaKind, Frame, MessageCreate, Question, TurnDelta};
-use parts::{OpenParts, PartKind};
+use parts::OpenParts;
 use tools::Tools;
 
 /// Where the translator is in the turn it follows.
@@ -167,7 +167,7 @@ impl Translator {
         if self.phase != Phase::Open || !self.is_ours(turn_id) {
             return None;
         }
-        self.parts.open_id(kind.into())
+        self.parts.open_id(kind)
     }
 
     /// Consumes one frame, appending the chunks it causes to `out`.
@@ -259,12 +259,12 @@ impl Translator {
     fn push_open(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
         match frame {
             Frame::TextDelta(d) if self.is_ours(&d.turn_id) => {
-                self.parts.delta(PartKind::Text, d.delta, out)
+                self.parts.delta(DeltaKind::Text, d.delta, out)
             }
             Frame::ReasoningDelta(d) if self.is_ours(&d.turn_id) => {
-                self.parts.delta(PartKind::Reasoning, d.delta, out)
+                self.parts.delta(DeltaKind::Reasoning, d.delta, out)
             }
-            Frame::Chunk(c) => self.parts.delta(PartKind::Text, c.content, out),
+            Frame::Chunk(c) => self.parts.delta(DeltaKind::Text, c.content, out),
             Frame::ToolUpdate(update) if self.is_ours(&update.turn_id) => {
                 if self.tools.would_emit(&update) {
                     self.parts.close(out);
@@ -286,7 +286,7 @@ impl Translator {
             Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
                 if let Some(text) = fin.final_text {
                     if !self.parts.streamed_text() {
-                        self.parts.delta(PartKind::Text, text, out);
+                        self.parts.delta(DeltaKind::Text, text, out);
                     }
                 }
                 let reason_error = fin.error.as_ref().and_then(error_text);

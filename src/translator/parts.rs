@@ -3,27 +3,11 @@
 use crate::ui::UiChunk;
 use crate::v2::DeltaKind;
 
-/// Which kind of streamed part is open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PartKind {
-    Text,
-    Reasoning,
-}
-
-impl From<DeltaKind> for PartKind {
-    fn from(kind: DeltaKind) -> Self {
-        match kind {
-            DeltaKind::Text => PartKind::Text,
-            DeltaKind::Reasoning => PartKind::Reasoning,
-        }
-    }
-}
-
 /// At most one streamed part is open at a time. Ids are `text-N` / `reasoning-N`, with
 /// `N` counting every part this stream opened, so no two parts share an id.
 #[derive(Debug, Default)]
 pub struct OpenParts {
-    open: Option<(PartKind, String)>,
+    open: Option<(DeltaKind, String)>,
     opened: u64,
     text_parts: u64,
 }
@@ -31,23 +15,23 @@ pub struct OpenParts {
 impl OpenParts {
     /// Appends `delta` to the open part of `kind`, first closing a part of the other kind
     /// and opening a new one where needed. An empty delta emits nothing.
-    pub fn delta(&mut self, kind: PartKind, delta: String, out: &mut Vec<UiChunk>) {
+    pub fn delta(&mut self, kind: DeltaKind, delta: String, out: &mut Vec<UiChunk>) {
         if delta.is_empty() {
             return;
         }
-        let id = match &self.open {
-            Some((open_kind, id)) if *open_kind == kind => id.clone(),
-            _ => self.open_new(kind, out),
+        let id = match self.open_id(kind) {
+            Some(id) => id.to_owned(),
+            None => self.open_new(kind, out),
         };
         out.push(match kind {
-            PartKind::Text => UiChunk::TextDelta { id, delta },
-            PartKind::Reasoning => UiChunk::ReasoningDelta { id, delta },
+            DeltaKind::Text => UiChunk::TextDelta { id, delta },
+            DeltaKind::Reasoning => UiChunk::ReasoningDelta { id, delta },
         });
     }
 
     /// The id of the open part, when it is of `kind`: the part a delta of that kind extends
     /// without opening or closing one.
-    pub fn open_id(&self, kind: PartKind) -> Option<&str> {
+    pub fn open_id(&self, kind: DeltaKind) -> Option<&str> {
         match &self.open {
             Some((open_kind, id)) if *open_kind == kind => Some(id),
             _ => None,
@@ -58,8 +42,8 @@ impl OpenParts {
     pub fn close(&mut self, out: &mut Vec<UiChunk>) {
         if let Some((kind, id)) = self.open.take() {
             out.push(match kind {
-                PartKind::Text => UiChunk::TextEnd { id },
-                PartKind::Reasoning => UiChunk::ReasoningEnd { id },
+                DeltaKind::Text => UiChunk::TextEnd { id },
+                DeltaKind::Reasoning => UiChunk::ReasoningEnd { id },
             });
         }
     }
@@ -69,19 +53,19 @@ impl OpenParts {
         self.text_parts > 0
     }
 
-    fn open_new(&mut self, kind: PartKind, out: &mut Vec<UiChunk>) -> String {
+    fn open_new(&mut self, kind: DeltaKind, out: &mut Vec<UiChunk>) -> String {
         self.close(out);
         self.opened += 1;
         let id = match kind {
-            PartKind::Text => {
+            DeltaKind::Text => {
                 self.text_parts += 1;
                 format!("text-{}", self.opened)
             }
-            PartKind::Reasoning => format!("reasoning-{}", self.opened),
+            DeltaKind::Reasoning => format!("reasoning-{}", self.opened),
         };
         out.push(match kind {
-            PartKind::Text => UiChunk::TextStart { id: id.clone() },
-            PartKind::Reasoning => UiChunk::ReasoningStart { id: id.clone() },
+            DeltaKind::Text => UiChunk::TextStart { id: id.clone() },
+            DeltaKind::Reasoning => UiChunk::ReasoningStart { id: id.clone() },
         });
         self.open = Some((kind, id.clone()));
         id
@@ -92,7 +76,7 @@ impl OpenParts {
 mod tests {
     use super::*;
 
-    fn run(steps: &[(Option<PartKind>, &str)]) -> Vec<String> {
+    fn run(steps: &[(Option<DeltaKind>, &str)]) -> Vec<String> {
         let mut parts = OpenParts::default();
         let mut out = Vec::new();
         for (kind, delta) in steps {
@@ -108,8 +92,8 @@ mod tests {
     fn opens_lazily_and_reuses_the_open_part() {
         assert_eq!(
             run(&[
-                (Some(PartKind::Text), "a"),
-                (Some(PartKind::Text), "b"),
+                (Some(DeltaKind::Text), "a"),
+                (Some(DeltaKind::Text), "b"),
                 (None, "")
             ]),
             [
@@ -125,10 +109,10 @@ mod tests {
     fn switching_kind_closes_first_and_ids_never_repeat() {
         assert_eq!(
             run(&[
-                (Some(PartKind::Reasoning), "r"),
-                (Some(PartKind::Text), "t"),
+                (Some(DeltaKind::Reasoning), "r"),
+                (Some(DeltaKind::Text), "t"),
                 (None, ""),
-                (Some(PartKind::Text), "u"),
+                (Some(DeltaKind::Text), "u"),
             ]),
             [
                 r#"{"type":"reasoning-start","id":"reasoning-1"}"#,
@@ -145,16 +129,16 @@ mod tests {
 
     #[test]
     fn empty_deltas_and_double_close_emit_nothing() {
-        assert!(run(&[(Some(PartKind::Text), ""), (None, ""), (None, "")]).is_empty());
+        assert!(run(&[(Some(DeltaKind::Text), ""), (None, ""), (None, "")]).is_empty());
     }
 
     #[test]
     fn streamed_text_counts_only_text() {
         let mut parts = OpenParts::default();
         let mut out = Vec::new();
-        parts.delta(PartKind::Reasoning, "r".into(), &mut out);
+        parts.delta(DeltaKind::Reasoning, "r".into(), &mut out);
         assert!(!parts.streamed_text());
-        parts.delta(PartKind::Text, "t".into(), &mut out);
+        parts.delta(DeltaKind::Text, "t".into(), &mut out);
         assert!(parts.streamed_text());
     }
 }

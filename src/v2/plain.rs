@@ -7,7 +7,8 @@
 //! not JSON), which the caller then parses in full. So a frame it declines loses nothing and
 //! is judged, and logged when malformed, exactly as before.
 
-/// Which delta a [`PlainDelta`] is.
+/// Text or reasoning: which delta a frame (or a [`PlainDelta`]) is, and so which kind of
+/// streamed part it extends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeltaKind {
     /// `message.part.text-delta`.
