@@ -6,16 +6,21 @@
 // JavaScript do not retire instructions at the same rate), so `npm run bench` keeps the timed
 // figures; this says which build does less work, and by how much.
 //
-//   node bench/instructions.mjs [build dir…] [--streams N] [--long N] [--events N] [--warm N] [--reps N]
+//   node bench/instructions.mjs [build dir…] [--streams N] [--short N] [--long N] [--events N] [--warm N] [--reps N] [--keep]
 //
 //   build dir   another build of this worker (scripts/build.sh's build/), measured as c1, c2, …
 //   --streams N short turns (/flood 100) per measurement (default 30): the per-stream figure
+//   --short N   events of a short turn (default 100, a chat turn's few); 1 counts a stream's
+//               setup and end nearly alone
 //   --long N    long turns (/flood --events) per measurement (default 3)
 //   --events N  events of a long turn (default 2000); per 10k events = the long turn minus a
 //               short one, per event, so the stream's setup and end cancel out
 //   --warm N    unmeasured short turns per worker first (default 40), and two long ones: until
 //               V8 has tiered up what it will, which under Valgrind takes many turns
 //   --reps N    measurements per worker (default 2), interleaved: their spread is shown
+//   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
+//               has its symbols, so `callgrind_annotate <file>` names the runtime's functions (not
+//               JIT-compiled JavaScript or WebAssembly) that one worker's turns spent more in
 //
 // Needs valgrind (Debian: apt-get install valgrind). Takes 3–6 minutes. Not part of `npm run
 // bench`, which measures time; threads other than the main one (V8's compilers and collector
@@ -30,7 +35,7 @@ import { runSink, runTurn, waveOutcome } from "./lib/client.mjs";
 import { median, spread } from "./lib/stats.mjs";
 import { startWorkers } from "./lib/workers.mjs";
 
-const { candidates, kind, option } = candidateArgs(process.argv.slice(2), ["--streams", "--long", "--events", "--warm", "--reps"]);
+const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps"]);
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),
@@ -39,7 +44,7 @@ const cfg = {
   reps: option("--reps", 2),
 };
 /** Events of a short turn: a stream's setup and end, with a few events, as a chat turn has. */
-const SHORT_EVENTS = 100;
+const SHORT_EVENTS = option("--short", 100);
 
 try {
   execFileSync("valgrind", ["--version"], { stdio: "ignore" });
@@ -81,6 +86,8 @@ async function turns(name, count, events) {
 }
 
 let part = 0;
+/** What each part counted: { part, worker, turns, events }, for --keep. */
+const parts = [];
 /** Instructions of `run()`: { main, others } (workerd's main thread, and all other threads). */
 async function counted(run) {
   control("-z", String(w.pid));
@@ -111,7 +118,9 @@ try {
   for (let rep = 0; rep < cfg.reps; rep++) {
     for (const name of rep % 2 ? [...names].reverse() : names) {
       const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS));
+      parts.push({ part, worker: name, turns: cfg.streams, events: SHORT_EVENTS });
       const long = await counted(() => turns(name, cfg.long, cfg.events));
+      parts.push({ part, worker: name, turns: cfg.long, events: cfg.events });
       const perStream = short.main / cfg.streams;
       const per10k = ((long.main / cfg.long - perStream) / (cfg.events - SHORT_EVENTS)) * 1e4;
       const others = (short.others + long.others) / (cfg.streams + cfg.long);
@@ -124,7 +133,12 @@ try {
   }
 } finally {
   await w.dispose();
-  rmSync(out, { recursive: true, force: true });
+  if (flag("--keep")) {
+    writeFileSync(path.join(out, "parts.json"), JSON.stringify({ pid: w.pid, parts }, null, 1));
+    console.log(`callgrind files kept in ${out} (parts.json: which part is which)`);
+  } else {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 const med = (name, key) => median(runs[name].map((r) => r[key]));

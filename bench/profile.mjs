@@ -6,8 +6,9 @@
 //   node bench/profile.mjs [rust|ts|pass|ts-per-message|pass-per-message|agent] [N]   (default: rust 30000)
 //   (ts and pass coalesce writes as the Rust worker does; the -per-message ones write once per message)
 //   node bench/profile.mjs candidate [N] <build dir>        (another build, as in compare.mjs)
-//   node bench/profile.mjs [worker] streams [K] [C]   (K short turns, /flood 100, C at a time: the
-//                                                  cost of a stream's setup and end; default 500, 20)
+//   node bench/profile.mjs [worker] streams [K] [C] [E]   (K short turns of E events (/flood E), C
+//                                                  at a time: the cost of a stream's setup and end;
+//                                                  default 500, 20, 100; E = 1: the setup nearly alone)
 //
 // Not part of `npm run bench`: the profiler itself slows the isolate down.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ const worker = process.argv[2] ?? "rust";
 const streamsMode = process.argv[3] === "streams";
 const n = Number((streamsMode ? process.argv[4] : process.argv[3]) ?? (streamsMode ? 500 : 30_000));
 const atOnce = Number((streamsMode && process.argv[5]) || 20);
+const shortEvents = Number((streamsMode && process.argv[6]) || 100);
 const unit = streamsMode ? "stream" : "delta";
 const port = 9400 + Math.floor(Math.random() * 500);
 
@@ -81,9 +83,9 @@ try {
   await w.dispose();
 }
 
-/** `count` turns of /flood 100, `atOnce` at a time, and how long they took. */
+/** `count` turns of /flood `shortEvents`, `atOnce` at a time, and how long they took. */
 async function shortTurns(base, kind, count) {
   const started = performance.now();
-  await manyTurns(base, kind, "/flood 100", count, atOnce);
+  await manyTurns(base, kind, `/flood ${shortEvents}`, count, atOnce);
   return { wall: performance.now() - started };
 }
