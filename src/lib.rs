@@ -17,6 +17,7 @@ pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod error_body;
+mod json_out;
 pub mod rate_limit;
 pub mod request;
 pub mod request_log;

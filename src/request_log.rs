@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use crate::json_out;
+
 /// One request's log record, written as a single JSON line when the request is over
 /// (for a streamed turn, when the stream ends).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -33,10 +35,32 @@ pub struct RequestLog {
     pub duration_ms: u64,
 }
 
+/// A log line's usual length: about 130 constant bytes, a UUID, a chat route's path and
+/// session id, and the numbers.
+const LINE_CAPACITY: usize = 320;
+
 impl RequestLog {
-    /// The record as one line of JSON.
+    /// The record as one line of JSON: written by hand, as serde writes the struct (the tests
+    /// compare the two), since every request writes one.
     pub fn to_line(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        json_out::to_string(LINE_CAPACITY, |out| {
+            json_out::field(out, br#"{"requestId":"#, &self.request_id);
+            json_out::field(out, br#","method":"#, &self.method);
+            json_out::field(out, br#","path":"#, &self.path);
+            if let Some(session) = &self.session {
+                json_out::field(out, br#","session":"#, session);
+            }
+            if let Some(user) = &self.user {
+                json_out::field(out, br#","user":"#, user);
+            }
+            json_out::number_field(out, br#","status":"#, u64::from(self.status));
+            json_out::field(out, br#","outcome":"#, &self.outcome);
+            json_out::number_field(out, br#","chunks":"#, self.chunks);
+            json_out::number_field(out, br#","bytes":"#, self.bytes);
+            json_out::number_field(out, br#","skippedFrames":"#, self.skipped_frames);
+            json_out::number_field(out, br#","durationMs":"#, self.duration_ms);
+            out.push(b'}');
+        })
     }
 }
 
@@ -70,6 +94,33 @@ mod tests {
             0x43, 0x21,
         ];
         assert_eq!(uuid_v4(bytes), "12345678-9abc-4ef0-8fed-cba987654321");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+        #[test]
+        fn the_line_is_what_serde_writes(
+            texts in proptest::collection::vec(crate::json_out::any_text(), 6),
+            has in proptest::prelude::any::<(bool, bool)>(),
+            status in proptest::prelude::any::<u16>(),
+            counts in proptest::prelude::any::<[u64; 4]>(),
+        ) {
+            let log = RequestLog {
+                request_id: texts[0].clone(),
+                method: texts[1].clone(),
+                path: texts[2].clone(),
+                session: has.0.then(|| texts[3].clone()),
+                user: has.1.then(|| texts[4].clone()),
+                status,
+                outcome: texts[5].clone(),
+                chunks: counts[0],
+                bytes: counts[1],
+                skipped_frames: counts[2],
+                duration_ms: counts[3],
+            };
+            proptest::prop_assert_eq!(log.to_line(), serde_json::to_string(&log).unwrap());
+        }
     }
 
     #[test]

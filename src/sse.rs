@@ -24,62 +24,25 @@ pub const DONE: &[u8] = b"data: [DONE]\n\n";
 /// and lets the runtime notice a client that went away.
 pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
 
+mod layout;
+
 /// Appends one chunk as an SSE event.
 pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
-    // Writing into a Vec cannot fail, and a UiChunk always serialises.
-    match chunk {
-        // Most of a stream: written by hand, byte for byte what the derived form writes.
-        UiChunk::TextDelta { id, delta } => write_delta(out, DeltaKind::Text, id, delta, json),
-        UiChunk::ReasoningDelta { id, delta } => {
-            write_delta(out, DeltaKind::Reasoning, id, delta, json)
-        }
-        chunk => {
-            out.extend_from_slice(b"data: ");
-            let _ = serde_json::to_writer(&mut *out, chunk);
-            out.extend_from_slice(b"\n\n");
-        }
+    out.extend_from_slice(b"data: ");
+    if !layout::write_json(out, chunk) {
+        // Writing into a Vec cannot fail, and a UiChunk always serialises.
+        let _ = serde_json::to_writer(&mut *out, chunk);
     }
+    out.extend_from_slice(b"\n\n");
 }
 
 /// Appends a delta chunk of part `id` whose strings need no escaping (a
 /// [`crate::v2::PlainDelta`]'s delta, a part id the translator made): written as they are,
 /// byte for byte what [`write_chunk`] writes for the same chunk.
 pub fn write_plain_delta(out: &mut Vec<u8>, kind: DeltaKind, id: &str, delta: &str) {
-    debug_assert!(needs_no_escape(id) && needs_no_escape(delta));
-    write_delta(out, kind, id, delta, |out, text| {
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
-    });
-}
-
-/// Whether JSON writes `text` as it is: no quote, backslash or control character.
-fn needs_no_escape(text: &str) -> bool {
-    !text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
-}
-
-/// The one layout of a delta chunk, its two strings written by `string`.
-fn write_delta(
-    out: &mut Vec<u8>,
-    kind: DeltaKind,
-    id: &str,
-    delta: &str,
-    string: impl Fn(&mut Vec<u8>, &str),
-) {
-    out.extend_from_slice(match kind {
-        DeltaKind::Text => b"data: {\"type\":\"text-delta\",\"id\":",
-        DeltaKind::Reasoning => b"data: {\"type\":\"reasoning-delta\",\"id\":",
-    });
-    string(out, id);
-    out.extend_from_slice(b",\"delta\":");
-    string(out, delta);
+    out.extend_from_slice(b"data: ");
+    layout::delta_fields(out, kind, id, delta, crate::json_out::plain_string);
     out.extend_from_slice(b"}\n\n");
-}
-
-/// A string as JSON, escaped as `serde_json` escapes it.
-fn json(out: &mut Vec<u8>, text: &str) {
-    // Writing into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut *out, text);
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::sse;
 use crate::trace::Trace;
 use crate::translator::{Clock, Step, Translator};
 use crate::ui::UiChunk;
-use crate::v2::{parse_frame, read_plain_delta, PlainDelta};
+use crate::v2::{read_frame, Incoming, PlainDelta};
 
 pub use crate::translator::EndCause;
 
@@ -94,19 +94,20 @@ impl TurnStream {
     /// Consumes one WebSocket text message, appending the SSE bytes it causes to `out`.
     ///
     /// Most of a stream is deltas that extend the open part. One whose strings need no
-    /// escaping ([`read_plain_delta`]) is written straight from the frame's text, with nothing
-    /// parsed into a tree or copied; the bytes are those the full path writes for it.
+    /// escaping ([`crate::v2::read_plain_delta`]) is written straight from the frame's text,
+    /// with nothing parsed into a tree or copied; the bytes are those the full path writes for
+    /// it. Any other frame is parsed once ([`read_frame`]).
     pub fn push_frame(&mut self, text: &str, out: &mut Vec<u8>) -> FrameOutcome {
         if self.done {
             return FrameOutcome::Ignored;
         }
-        let frame = match read_plain_delta(text) {
-            Some(delta) if self.extend_open_part(delta, out) => return FrameOutcome::Forwarded,
-            Some(delta) => delta.to_frame(),
-            None => match parse_frame(text) {
-                Ok(frame) => frame,
-                Err(err) => return FrameOutcome::Malformed(err.0),
-            },
+        let frame = match read_frame(text) {
+            Ok(Incoming::Plain(delta)) if self.extend_open_part(delta, out) => {
+                return FrameOutcome::Forwarded
+            }
+            Ok(Incoming::Plain(delta)) => delta.to_frame(),
+            Ok(Incoming::Parsed(frame)) => frame,
+            Err(err) => return FrameOutcome::Malformed(err.0),
         };
         let step = self.translator.push(frame, &mut self.scratch);
         self.flush(out);

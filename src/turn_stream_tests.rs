@@ -2,6 +2,7 @@
 //! writing what the full path writes.
 
 use super::*;
+use crate::v2::parse_frame;
 
 fn body(frames: &[&str], end: Option<EndCause>) -> String {
     let mut stream = TurnStream::new(Some("r1"));

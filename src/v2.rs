@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::json_out;
+
+pub(crate) use plain::plain_len;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
@@ -202,8 +205,33 @@ impl std::fmt::Display for FrameError {
 /// agents write it, else in a tag-only pass — and then the frame is parsed once, into the
 /// struct of that type: no intermediate tree of the whole frame is built.
 pub fn parse_frame(text: &str) -> Result<Frame, FrameError> {
-    let kind = frame_type(text)?;
-    Ok(match kind.as_ref() {
+    parse_as(text, &frame_type(text)?)
+}
+
+/// A frame as the stream reads it: a [`PlainDelta`] when [`read_plain_delta`] reads it, else
+/// what [`parse_frame`] makes of it.
+#[derive(Debug)]
+pub enum Incoming<'a> {
+    Plain(PlainDelta<'a>),
+    Parsed(Frame),
+}
+
+/// [`read_plain_delta`], then [`parse_frame`] for a frame it declines, with the look at the
+/// frame's ends for its type taken once: a frame that is no delta is parsed as the type the look
+/// found.
+pub fn read_frame(text: &str) -> Result<Incoming<'_>, FrameError> {
+    match plain::glance(text) {
+        plain::Glance::Other(kind) => parse_as(text, kind).map(Incoming::Parsed),
+        plain::Glance::MaybeDelta => match plain::read_members(text) {
+            Some(delta) => Ok(Incoming::Plain(delta)),
+            None => parse_frame(text).map(Incoming::Parsed),
+        },
+    }
+}
+
+/// Parses `text` as a frame of type `kind`.
+fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
+    Ok(match kind {
         "message.create" => Frame::MessageCreate(typed(text)?),
         "message.part.text-delta" => Frame::TextDelta(typed(text)?),
         "message.part.reasoning-delta" => Frame::ReasoningDelta(typed(text)?),
@@ -270,13 +298,15 @@ fn sniff_type(text: &str) -> Option<&str> {
     // the rest of this function).
     let last = || {
         let body = text.strip_suffix("\"}")?;
-        let (before, kind) = body.split_at(body.rfind('"')? + 1);
+        // A byte loop: a kind is a few bytes long, shorter than a memrchr's set-up.
+        let quote = body.bytes().rposition(|b| b == b'"')?;
+        let (before, kind) = body.split_at(quote + 1);
         let before = before.strip_suffix(KEY)?;
-        before.ends_with([',', '{']).then_some(kind)
+        matches!(before.bytes().last(), Some(b',' | b'{')).then_some(kind)
     };
     first()
         .or_else(last)
-        .filter(|kind| !kind.contains(['\\', '"']))
+        .filter(|kind| !kind.bytes().any(|b| b == b'\\' || b == b'"'))
 }
 
 /// The human text of an error value: a non-empty string, or an object's `message` string.
@@ -301,6 +331,8 @@ pub struct Attachment {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 enum Outgoing<'a> {
+    /// Written by hand ([`prompt_frame`]); serde's form is the tests' reference.
+    #[cfg(test)]
     #[serde(rename_all = "camelCase")]
     Prompt {
         content: &'a str,
@@ -326,12 +358,21 @@ fn to_json(frame: &Outgoing<'_>) -> String {
     serde_json::to_string(frame).unwrap_or_default()
 }
 
-/// The `prompt` frame the adapter sends once per POST, right after the socket opens.
+/// The `prompt` frame the adapter sends once per POST, right after the socket opens: written by
+/// hand, as serde writes `Outgoing::Prompt` (the tests compare the two), since every request
+/// sends one.
 pub fn prompt_frame(content: &str, request_id: &str, attachments: &[Attachment]) -> String {
-    to_json(&Outgoing::Prompt {
-        content,
-        request_id,
-        attachments,
+    // The constant bytes are 45; 32 more cover a few escapes.
+    let capacity = content.len() + request_id.len() + 77;
+    json_out::to_string(capacity, |out| {
+        json_out::field(out, br#"{"type":"prompt","content":"#, content);
+        json_out::field(out, br#","requestId":"#, request_id);
+        if !attachments.is_empty() {
+            out.extend_from_slice(br#","attachments":"#);
+            // Writing into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut *out, attachments);
+        }
+        out.push(b'}');
     })
 }
 

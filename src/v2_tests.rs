@@ -159,6 +159,28 @@ fn error_text_reads_strings_and_messages() {
     assert_eq!(e.text(), Some("x".into()));
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_prompt_is_what_serde_writes(
+        content in crate::json_out::any_text(),
+        request_id in crate::json_out::any_text(),
+        files in proptest::collection::vec((crate::json_out::any_text(), proptest::option::of(crate::json_out::any_text())), 0..3),
+    ) {
+        let attachments: Vec<Attachment> = files
+            .into_iter()
+            .map(|(url, filename)| Attachment { media_type: "text/plain".into(), url, filename })
+            .collect();
+        let derived = to_json(&Outgoing::Prompt {
+            content: &content,
+            request_id: &request_id,
+            attachments: &attachments,
+        });
+        proptest::prop_assert_eq!(prompt_frame(&content, &request_id, &attachments), derived);
+    }
+}
+
 #[test]
 fn outgoing_frames_are_exact() {
     assert_eq!(

@@ -2,7 +2,7 @@
 //! the full parser reads as the same delta.
 
 use super::*;
-use crate::v2::{parse_frame, Frame};
+use crate::v2::{parse_frame, read_frame, Frame, Incoming};
 use proptest::prelude::*;
 
 fn read(text: &str) -> Option<(DeltaKind, &str, &str)> {
@@ -224,5 +224,38 @@ proptest! {
             .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
             .unwrap_or(input.len());
         prop_assert_eq!(plain_len(&input), expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// `read_frame`, which looks at a frame's ends once, answers what the two readers answer on
+    /// their own: the plain delta, else the full parse, its error included.
+    #[test]
+    fn read_frame_is_the_two_readers(text in frame()) {
+        let expected = match read_plain_delta(&text) {
+            Some(delta) => Ok(format!("{:?}", Incoming::Plain(delta))),
+            None => parse_frame(&text).map(|frame| format!("{:?}", Incoming::Parsed(frame))),
+        };
+        prop_assert_eq!(read_frame(&text).map(|read| format!("{read:?}")), expected);
+    }
+}
+
+#[test]
+fn read_frame_parses_other_frames_as_the_type_at_their_ends() {
+    for text in [
+        r#"{"type":"agentStatus","status":"thinking"}"#,
+        r#"{"status":"idle","type":"agentStatus"}"#,
+        r#"{"type":"complete"}"#,
+        r#"{"messages":[],"session":{"id":"s"},"type":"init"}"#,
+        r#"{"finalText":"w1","reason":"end_turn","turnId":"t","type":"message.finalize"}"#,
+        r#"{"turnId":"t","type":"message.create"}"#,
+        r#"{"turnId":"t","type":"message.create""#,
+        r#"{"type":"message.finalize","turnId":"t"}"#,
+    ] {
+        let read = read_frame(text).map(|read| format!("{read:?}"));
+        let parsed = parse_frame(text).map(|frame| format!("{:?}", Incoming::Parsed(frame)));
+        assert_eq!(read, parsed, "{text}");
     }
 }

@@ -1,0 +1,101 @@
+//! JSON written by hand, byte for byte as `serde_json` writes it: the few shapes a stream writes
+//! for every request (its fixed chunks, the prompt, the log line), where serde's map of small
+//! writes, one per key, quote and comma, costs more than the rest of the work.
+//!
+//! Callers write the constant bytes of their shape (the braces, the quoted keys and their
+//! colons) and the values through these functions; each caller's tests compare its bytes with
+//! serde's.
+
+use serde_json::value::RawValue;
+
+use crate::v2::plain_len;
+
+/// `"`, `text`, `"`: a string JSON writes as it is (no quote, backslash or control character).
+pub(crate) fn plain_string(out: &mut Vec<u8>, text: &str) {
+    debug_assert_eq!(plain_len(text.as_bytes()), text.len());
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
+}
+
+/// A string as JSON, escaped as `serde_json` escapes it (most strings need no escape at all).
+pub(crate) fn string(out: &mut Vec<u8>, text: &str) {
+    if plain_len(text.as_bytes()) == text.len() {
+        plain_string(out, text);
+    } else {
+        // Writing into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, text);
+    }
+}
+
+/// `key` (the bytes before the value: a separator, the quoted name and its colon), then `value`
+/// as a JSON string.
+pub(crate) fn field(out: &mut Vec<u8>, key: &[u8], value: &str) {
+    out.extend_from_slice(key);
+    string(out, value);
+}
+
+/// `key`, then `value`'s JSON text as it is (serde writes a raw value verbatim).
+pub(crate) fn raw_field(out: &mut Vec<u8>, key: &[u8], value: &RawValue) {
+    out.extend_from_slice(key);
+    out.extend_from_slice(value.get().as_bytes());
+}
+
+/// `key`, then `value` in decimal, as serde writes integers (through the same `itoa`).
+pub(crate) fn number_field(out: &mut Vec<u8>, key: &[u8], value: u64) {
+    out.extend_from_slice(key);
+    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+}
+
+/// `key`, then `true` or `false`.
+pub(crate) fn bool_field(out: &mut Vec<u8>, key: &[u8], value: bool) {
+    out.extend_from_slice(key);
+    out.extend_from_slice(if value { b"true" } else { b"false" });
+}
+
+/// The bytes written by `write` as a `String` (UTF-8, being JSON made of `&str`s), in a buffer
+/// of `capacity` bytes to start with: the caller's estimate, so that it seldom grows.
+pub(crate) fn to_string(capacity: usize, write: impl FnOnce(&mut Vec<u8>)) -> String {
+    let mut out = Vec::with_capacity(capacity);
+    write(&mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+pub(crate) use tests::any_text;
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Strings that need no escape, every kind of escape, and text beyond ASCII.
+    pub(crate) fn any_text() -> impl Strategy<Value = String> {
+        let chars = [
+            'a', '"', '\\', '\n', '\u{1}', '\u{7f}', 'é', '\u{2028}', '😀', '\t',
+        ];
+        prop_oneof![
+            "[a-z0-9_-]{0,12}",
+            any::<String>(),
+            prop::collection::vec(prop::sample::select(chars.to_vec()), 0..10)
+                .prop_map(|chars| chars.into_iter().collect()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn strings_are_escaped_as_serde_escapes_them(text in any_text()) {
+            let written = to_string(0, |out| string(out, &text));
+            prop_assert_eq!(written, serde_json::to_string(&text).unwrap());
+        }
+
+        #[test]
+        fn numbers_are_written_as_serde_writes_them(n in any::<u64>()) {
+            prop_assert_eq!(to_string(0, |out| number_field(out, b"", n)), n.to_string());
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The JSON of a UI chunk written by hand, byte for byte what `serde_json` writes for it.
+//!
+//! A stream's own work is mostly its few fixed chunks (`start`, the steps, a part's start and
+//! end, `finish`) and its deltas. Through serde each is a tagged enum's map, one small write per
+//! key, quote and comma; here each is a few copies of its constant bytes and its strings. The
+//! field order is the enum's declaration order (`src/ui/chunk.rs`), which serde follows; the
+//! tests compare every variant with serde's bytes.
+
+use crate::json_out::{bool_field, field, number_field, raw_field, string as json_string};
+use crate::ui::{FinishMetadata, StartMetadata, StatusData, StatusPhase, UiChunk};
+use crate::v2::DeltaKind;
+
+/// Appends `chunk` as JSON. `false`, with nothing written, for the one chunk whose data is an
+/// arbitrary JSON tree (`data-question`): serde writes that one.
+pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
+    match chunk {
+        UiChunk::Start {
+            message_id,
+            message_metadata,
+        } => {
+            out.extend_from_slice(br#"{"type":"start""#);
+            if let Some(id) = message_id {
+                field(out, br#","messageId":"#, id);
+            }
+            if let Some(meta) = message_metadata {
+                start_metadata(out, meta);
+            }
+        }
+        UiChunk::StartStep => out.extend_from_slice(br#"{"type":"start-step""#),
+        UiChunk::FinishStep => out.extend_from_slice(br#"{"type":"finish-step""#),
+        UiChunk::TextStart { id } => field(out, br#"{"type":"text-start","id":"#, id),
+        UiChunk::TextDelta { id, delta } => {
+            delta_fields(out, DeltaKind::Text, id, delta, json_string)
+        }
+        UiChunk::TextEnd { id } => field(out, br#"{"type":"text-end","id":"#, id),
+        UiChunk::ReasoningStart { id } => field(out, br#"{"type":"reasoning-start","id":"#, id),
+        UiChunk::ReasoningDelta { id, delta } => {
+            delta_fields(out, DeltaKind::Reasoning, id, delta, json_string)
+        }
+        UiChunk::ReasoningEnd { id } => field(out, br#"{"type":"reasoning-end","id":"#, id),
+        UiChunk::ToolInputStart {
+            tool_call_id,
+            tool_name,
+            provider_executed,
+            dynamic,
+        } => {
+            field(
+                out,
+                br#"{"type":"tool-input-start","toolCallId":"#,
+                tool_call_id,
+            );
+            field(out, br#","toolName":"#, tool_name);
+            tool_flags(out, *provider_executed, *dynamic);
+        }
+        UiChunk::ToolInputAvailable {
+            tool_call_id,
+            tool_name,
+            input,
+            provider_executed,
+            dynamic,
+        } => {
+            let key = br#"{"type":"tool-input-available","toolCallId":"#;
+            field(out, key, tool_call_id);
+            field(out, br#","toolName":"#, tool_name);
+            raw_field(out, br#","input":"#, input);
+            tool_flags(out, *provider_executed, *dynamic);
+        }
+        UiChunk::ToolOutputAvailable {
+            tool_call_id,
+            output,
+            provider_executed,
+            dynamic,
+        } => {
+            let key = br#"{"type":"tool-output-available","toolCallId":"#;
+            field(out, key, tool_call_id);
+            raw_field(out, br#","output":"#, output);
+            tool_flags(out, *provider_executed, *dynamic);
+        }
+        UiChunk::ToolOutputError {
+            tool_call_id,
+            error_text,
+            provider_executed,
+            dynamic,
+        } => {
+            let key = br#"{"type":"tool-output-error","toolCallId":"#;
+            field(out, key, tool_call_id);
+            field(out, br#","errorText":"#, error_text);
+            tool_flags(out, *provider_executed, *dynamic);
+        }
+        UiChunk::DataStatus { data, transient } => {
+            out.extend_from_slice(br#"{"type":"data-status","data":"#);
+            status_data(out, data);
+            bool_field(out, br#","transient":"#, *transient);
+        }
+        UiChunk::DataQuestion { .. } => return false,
+        UiChunk::Error { error_text } => field(out, br#"{"type":"error","errorText":"#, error_text),
+        UiChunk::Abort => out.extend_from_slice(br#"{"type":"abort""#),
+        UiChunk::Finish { message_metadata } => {
+            out.extend_from_slice(br#"{"type":"finish""#);
+            if let Some(meta) = message_metadata {
+                finish_metadata(out, meta);
+            }
+        }
+    }
+    out.push(b'}');
+    true
+}
+
+/// A delta chunk of `kind` without its closing brace, each string written by `string`.
+pub(super) fn delta_fields(
+    out: &mut Vec<u8>,
+    kind: DeltaKind,
+    id: &str,
+    delta: &str,
+    string: fn(&mut Vec<u8>, &str),
+) {
+    out.extend_from_slice(match kind {
+        DeltaKind::Text => br#"{"type":"text-delta","id":"#,
+        DeltaKind::Reasoning => br#"{"type":"reasoning-delta","id":"#,
+    });
+    string(out, id);
+    out.extend_from_slice(br#","delta":"#);
+    string(out, delta);
+}
+
+fn tool_flags(out: &mut Vec<u8>, provider_executed: bool, dynamic: bool) {
+    bool_field(out, br#","providerExecuted":"#, provider_executed);
+    bool_field(out, br#","dynamic":"#, dynamic);
+}
+
+fn start_metadata(out: &mut Vec<u8>, meta: &StartMetadata) {
+    field(out, br#","messageMetadata":{"turnId":"#, &meta.turn_id);
+    number_field(out, br#","createdAt":"#, meta.created_at);
+    out.push(b'}');
+}
+
+fn finish_metadata(out: &mut Vec<u8>, meta: &FinishMetadata) {
+    field(out, br#","messageMetadata":{"turnId":"#, &meta.turn_id);
+    number_field(out, br#","durationMs":"#, meta.duration_ms);
+    number_field(out, br#","toolCalls":"#, meta.tool_calls);
+    number_field(out, br#","toolErrors":"#, meta.tool_errors);
+    out.push(b'}');
+}
+
+fn status_data(out: &mut Vec<u8>, data: &StatusData) {
+    out.extend_from_slice(match data.phase {
+        StatusPhase::Thinking => br#"{"phase":"thinking""#,
+        StatusPhase::ToolUse => br#"{"phase":"tool_use""#,
+        StatusPhase::Compacting => br#"{"phase":"compacting""#,
+    });
+    if let Some(label) = &data.label {
+        field(out, br#","label":"#, label);
+    }
+    out.push(b'}');
+}
+
+#[cfg(test)]
+#[path = "layout_tests.rs"]
+mod tests;

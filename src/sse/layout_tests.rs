@@ -1,0 +1,166 @@
+//! The hand-written JSON against `serde_json`'s, for every chunk and any strings.
+
+use proptest::prelude::*;
+use serde_json::value::{to_raw_value, RawValue};
+use serde_json::{json, Value};
+
+use super::*;
+use crate::json_out::any_text;
+use crate::ui::QuestionData;
+
+fn derived(chunk: &UiChunk) -> String {
+    serde_json::to_string(chunk).unwrap()
+}
+
+fn by_hand(chunk: &UiChunk) -> Option<String> {
+    let mut out = Vec::new();
+    write_json(&mut out, chunk).then(|| String::from_utf8(out).unwrap())
+}
+
+fn raw(value: Value) -> Box<RawValue> {
+    to_raw_value(&value).unwrap()
+}
+
+fn any_raw() -> impl Strategy<Value = Box<RawValue>> {
+    prop::sample::select(vec![
+        json!(null),
+        json!({"path": "/", "n": [1, 2.5, -3], "s": "a\"b"}),
+        json!("text"),
+        json!([]),
+    ])
+    .prop_map(raw)
+}
+
+fn any_chunk() -> impl Strategy<Value = UiChunk> {
+    let text = any_text;
+    let phase = prop::sample::select(vec![
+        StatusPhase::Thinking,
+        StatusPhase::ToolUse,
+        StatusPhase::Compacting,
+    ]);
+    prop_oneof![
+        (
+            prop::option::of(text()),
+            prop::option::of((text(), any::<u64>()))
+        )
+            .prop_map(|(message_id, meta)| UiChunk::Start {
+                message_id,
+                message_metadata: meta.map(|(turn_id, created_at)| StartMetadata {
+                    turn_id,
+                    created_at
+                }),
+            }),
+        Just(UiChunk::StartStep),
+        Just(UiChunk::FinishStep),
+        text().prop_map(|id| UiChunk::TextStart { id }),
+        (text(), text()).prop_map(|(id, delta)| UiChunk::TextDelta { id, delta }),
+        text().prop_map(|id| UiChunk::TextEnd { id }),
+        text().prop_map(|id| UiChunk::ReasoningStart { id }),
+        (text(), text()).prop_map(|(id, delta)| UiChunk::ReasoningDelta { id, delta }),
+        text().prop_map(|id| UiChunk::ReasoningEnd { id }),
+        (text(), text(), any::<bool>(), any::<bool>()).prop_map(|(c, n, p, d)| {
+            UiChunk::ToolInputStart {
+                tool_call_id: c,
+                tool_name: n,
+                provider_executed: p,
+                dynamic: d,
+            }
+        }),
+        (text(), text(), any_raw(), any::<bool>()).prop_map(|(c, n, input, f)| {
+            UiChunk::ToolInputAvailable {
+                tool_call_id: c,
+                tool_name: n,
+                input,
+                provider_executed: f,
+                dynamic: !f,
+            }
+        }),
+        (text(), any_raw(), any::<bool>()).prop_map(|(c, output, f)| {
+            UiChunk::ToolOutputAvailable {
+                tool_call_id: c,
+                output,
+                provider_executed: f,
+                dynamic: f,
+            }
+        }),
+        (text(), text(), any::<bool>()).prop_map(|(c, error_text, f)| {
+            UiChunk::ToolOutputError {
+                tool_call_id: c,
+                error_text,
+                provider_executed: !f,
+                dynamic: f,
+            }
+        }),
+        (phase, prop::option::of(text()), any::<bool>()).prop_map(|(phase, label, transient)| {
+            UiChunk::DataStatus {
+                data: StatusData { phase, label },
+                transient,
+            }
+        }),
+        text().prop_map(|error_text| UiChunk::Error { error_text }),
+        Just(UiChunk::Abort),
+        prop::option::of((text(), any::<u64>(), any::<u64>(), any::<u64>())).prop_map(|meta| {
+            UiChunk::Finish {
+                message_metadata: meta.map(|(turn_id, duration_ms, tool_calls, tool_errors)| {
+                    FinishMetadata {
+                        turn_id,
+                        duration_ms,
+                        tool_calls,
+                        tool_errors,
+                    }
+                }),
+            }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn every_chunk_is_written_as_serde_writes_it(chunk in any_chunk()) {
+        prop_assert_eq!(by_hand(&chunk), Some(derived(&chunk)));
+    }
+
+}
+
+#[test]
+fn the_question_is_left_to_serde() {
+    let question = UiChunk::DataQuestion {
+        id: "q".into(),
+        data: QuestionData {
+            question_id: "q".into(),
+            text: "Go?".into(),
+            options: Some(json!(["y", "n"])),
+            answer: None,
+        },
+    };
+    assert_eq!(by_hand(&question), None);
+}
+
+#[test]
+fn the_fixed_chunks_of_a_turn_are_exact() {
+    let start = UiChunk::Start {
+        message_id: Some("t1".into()),
+        message_metadata: Some(StartMetadata {
+            turn_id: "t1".into(),
+            created_at: 1_700_000_000_000,
+        }),
+    };
+    assert_eq!(
+        by_hand(&start).unwrap(),
+        r#"{"type":"start","messageId":"t1","messageMetadata":{"turnId":"t1","createdAt":1700000000000}}"#
+    );
+    let finish = UiChunk::Finish {
+        message_metadata: Some(FinishMetadata {
+            turn_id: "t\"1".into(),
+            duration_ms: 12,
+            tool_calls: 0,
+            tool_errors: u64::MAX,
+        }),
+    };
+    assert_eq!(
+        by_hand(&finish).unwrap(),
+        r#"{"type":"finish","messageMetadata":{"turnId":"t\"1","durationMs":12,"toolCalls":0,"toolErrors":18446744073709551615}}"#
+    );
+}
