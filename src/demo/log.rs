@@ -10,7 +10,9 @@
 use std::cell::{Cell, RefCell};
 
 use serde_json::{json, Value};
-use worker::{Date, ListOptions, Storage};
+use worker::{ListOptions, Storage};
+
+use crate::platform::clock::now_ms;
 
 /// Storage key prefix of the received log; keys sort by time, then arrival order.
 const RECEIVED_PREFIX: &str = "received:";
@@ -35,7 +37,7 @@ pub(crate) struct Logs {
 /// its JSON, or the raw text when it is not JSON.
 fn entry(conn: u32, frame: &str) -> String {
     let frame = serde_json::from_str::<Value>(frame).unwrap_or_else(|_| json!(frame));
-    json!({"at": Date::now().as_millis(), "conn": conn, "frame": frame}).to_string()
+    json!({"at": now_ms(), "conn": conn, "frame": frame}).to_string()
 }
 
 impl Logs {
@@ -53,7 +55,7 @@ impl Logs {
     pub(crate) async fn received(&self, conn: u32, frame: &str) -> worker::Result<()> {
         let seq = self.seq.get() + 1;
         self.seq.set(seq);
-        let key = format!("{RECEIVED_PREFIX}{:015}:{seq:09}", Date::now().as_millis());
+        let key = format!("{RECEIVED_PREFIX}{:015}:{seq:09}", now_ms());
         self.storage.put(&key, entry(conn, frame)).await
     }
 
@@ -84,7 +86,7 @@ impl Logs {
 
     /// Records the adapter headers of connection `conn` (in memory: a test reads them at once).
     pub(crate) fn connected(&self, conn: u32, headers: Value) {
-        let entry = json!({"at": Date::now().as_millis(), "conn": conn, "headers": headers});
+        let entry = json!({"at": now_ms(), "conn": conn, "headers": headers});
         self.connections.borrow_mut().push(entry.to_string());
     }
 

@@ -25,6 +25,7 @@ use super::incoming::Prompt;
 use super::log::Logs;
 use super::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
 use super::{script, turn};
+use crate::platform::clock::now_ms;
 use crate::session::Message;
 use crate::v2::parse_frame;
 
@@ -73,7 +74,7 @@ pub(crate) struct Session {
 fn new_id(prefix: &str) -> String {
     let mut bytes = [0u8; 8];
     if getrandom::fill(&mut bytes).is_err() {
-        bytes = worker::Date::now().as_millis().to_le_bytes();
+        bytes = now_ms().to_le_bytes();
     }
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     format!("{prefix}{hex}")

@@ -1,7 +1,8 @@
 //! One request's bookkeeping: its id, its clock, its log line, and the headers every answer gets.
 
-use worker::{console_log, Date, Response, Result};
+use worker::{console_log, Response, Result};
 
+use crate::platform::clock::now_ms;
 use crate::platform::errors::json_error;
 use crate::request_log::{uuid_v4, RequestLog};
 
@@ -21,7 +22,7 @@ impl Exchange {
                 path: path.to_owned(),
                 ..RequestLog::default()
             },
-            started_ms: Date::now().as_millis(),
+            started_ms: now_ms(),
         }
     }
 
@@ -53,7 +54,7 @@ impl Exchange {
 
     /// Writes the log line.
     pub(crate) fn finish(mut self) {
-        self.log.duration_ms = Date::now().as_millis().saturating_sub(self.started_ms);
+        self.log.duration_ms = now_ms().saturating_sub(self.started_ms);
         console_log!("{}", self.log.to_line());
     }
 }
@@ -64,7 +65,7 @@ fn new_request_id() -> String {
     if getrandom::fill(&mut bytes).is_err() {
         // crypto.getRandomValues does not fail in workerd; a clock-based id still tells
         // requests apart should it ever do so.
-        let now = Date::now().as_millis().to_le_bytes();
+        let now = now_ms().to_le_bytes();
         bytes[..8].copy_from_slice(&now);
     }
     uuid_v4(bytes)

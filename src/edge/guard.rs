@@ -3,12 +3,13 @@
 //! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
 //! `Retry-After`, where the binding is configured).
 
-use worker::{Date, Env, Request, Response};
+use worker::{Env, Request, Response};
 
 use super::exchange::Exchange;
 use super::{jwks, rate_limit};
 use crate::auth::{authorize, Admission, AuthError, Principal};
 use crate::config::Config;
+use crate::platform::clock::now_ms;
 use crate::routes::valid_session_id;
 
 /// The `Ok` value of a step that returns `Result<T, worker::Result<Response>>`, or the error
@@ -39,7 +40,7 @@ pub(crate) async fn admit(
         ));
     }
     let authorization = req.headers().get("authorization").ok().flatten();
-    let now_secs = Date::now().as_millis() / 1000;
+    let now_secs = now_ms() / 1000;
     let checked = match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
         Ok(Admission::Admitted(principal)) => Ok(principal),
         Ok(Admission::NeedsKey(token)) => match jwks::verify(&token).await {

@@ -13,7 +13,9 @@ use js_sys::{Array, Object, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{CryptoKey, WorkerGlobalScope};
-use worker::{console_error, Date, Delay};
+use worker::{console_error, Delay};
+
+use crate::platform::clock::now_ms;
 
 use crate::auth::jwks::{self, Jwk, KeySet, MAX_JWKS_BYTES};
 use crate::auth::key_cache::{Decision, KeyCache, FETCH_TIMEOUT_SECS};
@@ -33,7 +35,7 @@ pub(crate) async fn verify(token: &KeyedToken<'_>) -> Result<(), AuthError> {
     let alg = token.token.alg;
     let mut fetched = false;
     let key = loop {
-        let now = Date::now().as_millis();
+        let now = now_ms();
         let decision = CACHE.with(|cache| {
             let cache = cache.borrow();
             if fetched {
@@ -49,7 +51,7 @@ pub(crate) async fn verify(token: &KeyedToken<'_>) -> Result<(), AuthError> {
             Decision::Fetch(reason) => {
                 CACHE.with(|cache| cache.borrow_mut().begin_fetch(reason, now));
                 let answer = fetch_keys(token.jwks_url).await;
-                let now = Date::now().as_millis();
+                let now = now_ms();
                 CACHE.with(|cache| {
                     let mut cache = cache.borrow_mut();
                     match answer {

@@ -44,7 +44,7 @@ fn start() {
 }
 
 #[event(fetch)]
-async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response> {
+async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<web_sys::Response> {
     let path = req.path();
     let mut exchange = Exchange::new(req.method().as_ref(), &path);
     let origin = req.headers().get("origin").ok().flatten();
@@ -75,7 +75,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
         }
     };
     // Exactly one log line: the pump's, when a stream ends; else this one, below.
-    let (mut response, log_here) = match outcome {
+    let (response, log_here): (web_sys::Response, bool) = match outcome {
         Outcome::Streaming { response, pump } => {
             // `waitUntil` keeps the request alive until the stream ends, which may be after the
             // client has gone and the response is cancelled.
@@ -93,10 +93,10 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<Response>
                 .as_ref()
                 .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
             drain::drain(&raw, limit).await;
-            (response, true)
+            (response.into(), true)
         }
     };
-    let headers = response.headers_mut();
+    let headers = response.headers();
     headers.set("x-request-id", exchange.request_id())?;
     if let Ok(config) = &config {
         for (name, value) in config.origins.response_headers(origin.as_deref()) {

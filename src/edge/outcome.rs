@@ -11,7 +11,8 @@ pub(crate) enum Outcome {
     Answered(Response),
     /// A `200` whose body the pump fills; the entry point starts the pump.
     Streaming {
-        response: Response,
+        /// Made in JavaScript with the body it streams (`ClientStream::open`).
+        response: web_sys::Response,
         /// Boxed: the answer path, far more common, stays small.
         pump: Box<Pump>,
     },

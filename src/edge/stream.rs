@@ -2,7 +2,9 @@
 //! pump task, and the `200` with the UI message stream headers. Shared by the chat POST and the
 //! resume GET.
 
-use worker::{Date, Headers, Request, Response, WebSocket};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::JsValue;
+use worker::{Request, Response, WebSocket};
 
 use super::exchange::Exchange;
 use super::outcome::Outcome;
@@ -12,7 +14,6 @@ use super::upstream::{AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::sse::RESPONSE_HEADERS;
 use crate::turn_stream::TurnStream;
-use web_sys::ReadableStream;
 
 /// The agent's socket, as the handler leaves it.
 pub(crate) enum Agent {
@@ -46,7 +47,7 @@ pub(crate) fn start(
         Agent::Listening(AgentSocket { socket, events }) => (socket, Some(events)),
         Agent::Accepted(socket) => (socket, None),
     };
-    let (client, body) = match open_body(&socket, exchange) {
+    let (client, response) = match open_body(&socket, exchange) {
         Ok(opened) => opened,
         Err(answer) => return answer.map(Into::into),
     };
@@ -68,18 +69,28 @@ pub(crate) fn start(
         limits: PumpLimits::from(config),
         exchange: Exchange::handed_off(exchange),
     };
-    let headers = Headers::new();
-    for (name, value) in RESPONSE_HEADERS {
-        headers.set(name, value)?;
-    }
-    let response = Response::builder()
-        .with_status(200)
-        .with_headers(headers)
-        .stream(body);
     Ok(Outcome::Streaming {
         response,
         pump: Box::new(pump),
     })
+}
+
+thread_local! {
+    /// The `ResponseInit` of every streamed answer: `200` and the UI message stream's headers,
+    /// as a plain object made once per isolate (the response copies it).
+    static STREAM_INIT: JsValue = stream_init();
+}
+
+fn stream_init() -> JsValue {
+    let headers = Object::new();
+    for (name, value) in RESPONSE_HEADERS {
+        // Setting a property of a new plain object does not fail.
+        let _ = Reflect::set(&headers, &name.into(), &value.into());
+    }
+    let init = Object::new();
+    let _ = Reflect::set(&init, &"status".into(), &200.into());
+    let _ = Reflect::set(&init, &"headers".into(), &headers);
+    init.into()
 }
 
 /// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
@@ -87,19 +98,14 @@ pub(crate) const NORMAL_CLOSURE: u16 = 1000;
 /// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
 pub(crate) const INTERNAL_ERROR: u16 = 1011;
 
-/// The clock of the streams' metadata: `Date.now()` (in workerd, the time of the last I/O).
-pub(crate) fn now_ms() -> u64 {
-    Date::now().as_millis()
-}
-
-/// The response body and its writer. Made before anything is sent to the agent, so that a
-/// failure here starts no turn. On failure the agent's socket is closed and the error answer
-/// returned.
+/// The response body's writer, and the `200` that streams the body. Made before anything is
+/// sent to the agent, so that a failure here starts no turn. On failure the agent's socket is
+/// closed and the error answer returned.
 fn open_body(
     socket: &WebSocket,
     exchange: &mut Exchange,
-) -> Result<(ClientStream, ReadableStream), worker::Result<Response>> {
-    ClientStream::open().map_err(|_| {
+) -> Result<(ClientStream, web_sys::Response), worker::Result<Response>> {
+    STREAM_INIT.with(ClientStream::open).map_err(|_| {
         let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
         exchange.error(
             500,

@@ -4,7 +4,7 @@
 // U+001E is reported, not split; nothing is delivered after stop(), and `done` settles then (not before).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wire, write, close } from "../../src/edge/pump/wiring.js";
+import { wire, write, close, openBody } from "../../src/edge/pump/wiring.js";
 
 const TICK = 0;
 const SOCKET_CLOSED = 1;
@@ -140,4 +140,21 @@ test("done settles when the wiring is stopped, not before", async (t) => {
   stop();
   await done;
   assert.equal(settled, true);
+});
+
+test("openBody answers with the init's status and headers, and streams what the writer writes", async () => {
+  const init = { status: 200, headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" } };
+  const { writer, response, desiredSize } = openBody(init);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "text/event-stream");
+  assert.equal(response.headers.get("x-vercel-ai-ui-message-stream"), "v1");
+  // The writable side's default strategy: one chunk of room before anything is written.
+  assert.equal(desiredSize, 1);
+  write(writer, new TextEncoder().encode("data: [DONE]\n\n"));
+  close(writer);
+  assert.equal(await response.text(), "data: [DONE]\n\n");
+  // Each call is a body of its own; the init is only read.
+  const other = openBody(init);
+  assert.notEqual(other.response, response);
+  assert.equal(init.headers["content-type"], "text/event-stream");
 });

@@ -20,7 +20,7 @@
 use std::collections::VecDeque;
 
 use wasm_bindgen::JsValue;
-use web_sys::{ReadableStream, TransformStream, WritableStreamDefaultWriter};
+use web_sys::{Response, WritableStreamDefaultWriter};
 
 use super::wiring;
 
@@ -61,11 +61,12 @@ pub(crate) enum Progress {
 }
 
 impl ClientStream {
-    /// A new response body. Returns the writer side and the stream to answer with.
-    pub(crate) fn open() -> Result<(Self, ReadableStream), JsValue> {
-        let transform = TransformStream::new()?;
-        let writer = transform.writable().get_writer()?;
-        let last_desired_size = writer.desired_size().ok().flatten().unwrap_or(0.0);
+    /// A new response body, and the response that streams it with `init` (a `ResponseInit`:
+    /// its status and headers). Made in one call into JavaScript (`openBody` in `wiring.js`).
+    pub(crate) fn open(init: &JsValue) -> Result<(Self, Response), JsValue> {
+        let opened = wiring::js_open_body(init)?;
+        let writer = opened.writer();
+        let last_desired_size = opened.desired_size().unwrap_or(0.0);
         let stream = ClientStream {
             writer,
             writes_since_check: 0,
@@ -75,7 +76,7 @@ impl ClientStream {
             sizes: VecDeque::new(),
             sizes_total: 0,
         };
-        Ok((stream, transform.readable()))
+        Ok((stream, opened.response()))
     }
 
     /// The body's writer, which the pump's wiring watches for a client that went away.

@@ -1,5 +1,6 @@
 // The pump's JavaScript side: the events of one stream (the agent's socket, the clock, a client
-// that went away) handed to the Rust pump in as few calls into WebAssembly as possible.
+// that went away) handed to the Rust pump in as few calls into WebAssembly as possible, and the
+// response body the pump writes to.
 //
 // workerd runs each WebSocket message as its own task. Calling into WebAssembly, and waking a
 // Rust future, once per message costs more than translating the frame. So the text frames that
@@ -91,6 +92,17 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
     settle();
   };
   return { stop, done };
+}
+
+/**
+ * Opens the response body of one stream, in one call: returns `{ writer, response, desiredSize }`,
+ * the writable side's writer, the response that streams the readable side with `init` (its
+ * status and headers), and the writer's `desiredSize` to start with.
+ */
+export function openBody(init) {
+  const { readable, writable } = new TransformStream();
+  const writer = writable.getWriter();
+  return { writer, response: new Response(readable, init), desiredSize: writer.desiredSize };
 }
 
 /**

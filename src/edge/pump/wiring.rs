@@ -42,6 +42,21 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     fn done(this: &Wired) -> Promise;
 
+    /// What `openBody` returns: `{ writer, response, desiredSize }`.
+    pub(crate) type OpenedBody;
+
+    #[wasm_bindgen(catch, js_name = openBody)]
+    pub(crate) fn js_open_body(init: &JsValue) -> Result<OpenedBody, JsValue>;
+
+    #[wasm_bindgen(method, getter)]
+    pub(crate) fn writer(this: &OpenedBody) -> WritableStreamDefaultWriter;
+
+    #[wasm_bindgen(method, getter)]
+    pub(crate) fn response(this: &OpenedBody) -> web_sys::Response;
+
+    #[wasm_bindgen(method, getter, js_name = desiredSize)]
+    pub(crate) fn desired_size(this: &OpenedBody) -> Option<f64>;
+
     #[wasm_bindgen(js_name = write)]
     fn js_write(writer: &WritableStreamDefaultWriter, bytes: &[u8]);
 
