@@ -79,7 +79,9 @@ const turn = (name, events) =>
 
 async function turns(name, count, events) {
   for (let i = 0; i < count; i++) {
-    const value = await turn(name, events);
+    const value = await turn(name, events).catch((err) => {
+      throw new Error(`${name}: /flood ${events}, turn ${i + 1} of ${count}: ${err.message}`, { cause: err });
+    });
     const { lost, reasons } = waveOutcome([{ status: "fulfilled", value }], events, { sink: name === "agent" });
     if (lost) throw new Error(`${name}: /flood ${events} did not complete (${reasons.join(", ")})`);
   }

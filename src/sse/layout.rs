@@ -39,54 +39,39 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
         }
         UiChunk::ReasoningEnd { id } => field(out, br#"{"type":"reasoning-end","id":"#, id),
         UiChunk::ToolInputStart {
-            tool_call_id,
+            tool_call_id: id,
             tool_name,
-            provider_executed,
+            provider_executed: executed,
             dynamic,
-        } => {
-            field(
-                out,
-                br#"{"type":"tool-input-start","toolCallId":"#,
-                tool_call_id,
-            );
+        } => tool(out, b"input-start", id, (*executed, *dynamic), |out| {
             field(out, br#","toolName":"#, tool_name);
-            tool_flags(out, *provider_executed, *dynamic);
-        }
+        }),
         UiChunk::ToolInputAvailable {
-            tool_call_id,
+            tool_call_id: id,
             tool_name,
             input,
-            provider_executed,
+            provider_executed: executed,
             dynamic,
-        } => {
-            let key = br#"{"type":"tool-input-available","toolCallId":"#;
-            field(out, key, tool_call_id);
+        } => tool(out, b"input-available", id, (*executed, *dynamic), |out| {
             field(out, br#","toolName":"#, tool_name);
             raw_field(out, br#","input":"#, input);
-            tool_flags(out, *provider_executed, *dynamic);
-        }
+        }),
         UiChunk::ToolOutputAvailable {
-            tool_call_id,
+            tool_call_id: id,
             output,
-            provider_executed,
+            provider_executed: executed,
             dynamic,
-        } => {
-            let key = br#"{"type":"tool-output-available","toolCallId":"#;
-            field(out, key, tool_call_id);
+        } => tool(out, b"output-available", id, (*executed, *dynamic), |out| {
             raw_field(out, br#","output":"#, output);
-            tool_flags(out, *provider_executed, *dynamic);
-        }
+        }),
         UiChunk::ToolOutputError {
-            tool_call_id,
+            tool_call_id: id,
             error_text,
-            provider_executed,
+            provider_executed: executed,
             dynamic,
-        } => {
-            let key = br#"{"type":"tool-output-error","toolCallId":"#;
-            field(out, key, tool_call_id);
+        } => tool(out, b"output-error", id, (*executed, *dynamic), |out| {
             field(out, br#","errorText":"#, error_text);
-            tool_flags(out, *provider_executed, *dynamic);
-        }
+        }),
         UiChunk::DataStatus { data, transient } => {
             out.extend_from_slice(br#"{"type":"data-status","data":"#);
             status_data(out, data);
@@ -112,7 +97,7 @@ pub(super) fn delta_fields(
     kind: DeltaKind,
     id: &str,
     delta: &str,
-    string: fn(&mut Vec<u8>, &str),
+    string: impl Fn(&mut Vec<u8>, &str),
 ) {
     out.extend_from_slice(match kind {
         DeltaKind::Text => br#"{"type":"text-delta","id":"#,
@@ -123,7 +108,19 @@ pub(super) fn delta_fields(
     string(out, delta);
 }
 
-fn tool_flags(out: &mut Vec<u8>, provider_executed: bool, dynamic: bool) {
+/// A tool chunk, `tool-<kind>`: its call id, the fields `fields` writes, then its two flags
+/// (`providerExecuted`, `dynamic`), without the closing brace.
+fn tool(
+    out: &mut Vec<u8>,
+    kind: &[u8],
+    call_id: &str,
+    (provider_executed, dynamic): (bool, bool),
+    fields: impl FnOnce(&mut Vec<u8>),
+) {
+    out.extend_from_slice(br#"{"type":"tool-"#);
+    out.extend_from_slice(kind);
+    field(out, br#"","toolCallId":"#, call_id);
+    fields(out);
     bool_field(out, br#","providerExecuted":"#, provider_executed);
     bool_field(out, br#","dynamic":"#, dynamic);
 }

@@ -126,14 +126,16 @@ proptest! {
 
 #[test]
 fn the_question_is_left_to_serde() {
+    // Its data holds whatever JSON the agent sent: here an answer already given.
+    let data = QuestionData {
+        question_id: "q7".into(),
+        text: "Which file?".into(),
+        options: None,
+        answer: Some(json!({"file": "a.txt"})),
+    };
     let question = UiChunk::DataQuestion {
-        id: "q".into(),
-        data: QuestionData {
-            question_id: "q".into(),
-            text: "Go?".into(),
-            options: Some(json!(["y", "n"])),
-            answer: None,
-        },
+        id: "q7".into(),
+        data,
     };
     assert_eq!(by_hand(&question), None);
 }
