@@ -6,7 +6,7 @@
 // JavaScript do not retire instructions at the same rate), so `npm run bench` keeps the timed
 // figures; this says which build does less work, and by how much.
 //
-//   node bench/instructions.mjs [build dir…] [--streams N] [--short N] [--long N] [--events N] [--warm N] [--reps N] [--keep]
+//   node bench/instructions.mjs [build dir…] [--streams N] [--short N] [--long N] [--events N] [--warm N] [--reps N] [--concurrent N] [--keep]
 //
 //   build dir   another build of this worker (scripts/build.sh's build/), measured as c1, c2, …
 //   --streams N short turns (/flood 100) per measurement (default 30): the per-stream figure
@@ -18,6 +18,9 @@
 //   --warm N    unmeasured short turns per worker first (default 40), and two long ones: until
 //               V8 has tiered up what it will, which under Valgrind takes many turns
 //   --reps N    measurements per worker (default 2), interleaved: their spread is shown
+//   --concurrent N  the measured short turns N at a time, each on its own connection (default 1:
+//               one after another): what a stream costs among others, as in run.mjs's
+//               concurrency row
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
 //               has its symbols, so `callgrind_annotate <file>` names the runtime's functions (not
 //               JIT-compiled JavaScript or WebAssembly) that one worker's turns spent more in
@@ -31,17 +34,18 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
-import { runSink, runTurn, waveOutcome } from "./lib/client.mjs";
+import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
 import { median, spread } from "./lib/stats.mjs";
 import { startWorkers } from "./lib/workers.mjs";
 
-const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps"]);
+const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent"]);
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),
   events: option("--events", 2000),
   warm: option("--warm", 40),
   reps: option("--reps", 2),
+  concurrent: option("--concurrent", 1),
 };
 /** Events of a short turn: a stream's setup and end, with a few events, as a chat turn has. */
 const SHORT_EVENTS = option("--short", 100);
@@ -74,16 +78,26 @@ const control = (...args) => execFileSync("callgrind_control", args, { encoding:
 const names = ["rust", "ts", "pass", ...Object.keys(candidates), "agent"];
 const started = performance.now();
 const w = await startWorkers({ adapters: ["rust", "ts", "pass"], variants: candidates });
-const turn = (name, events) =>
-  name === "agent" ? runSink(w.urls.pass, `/flood ${events}`) : runTurn(w.urls[name], kind(name), `/flood ${events}`);
+// Concurrent turns each get a connection of their own (see bench/README.md on keep-alive
+// connections under overload, which Valgrind's slowness makes likely).
+const fresh = newAgent();
+const turn = (name, events, agent) =>
+  name === "agent"
+    ? runSink(w.urls.pass, `/flood ${events}`, { agent })
+    : runTurn(w.urls[name], kind(name), `/flood ${events}`, { agent });
 
-async function turns(name, count, events) {
-  for (let i = 0; i < count; i++) {
-    const value = await turn(name, events).catch((err) => {
-      throw new Error(`${name}: /flood ${events}, turn ${i + 1} of ${count}: ${err.message}`, { cause: err });
-    });
-    const { lost, reasons } = waveOutcome([{ status: "fulfilled", value }], events, { sink: name === "agent" });
-    if (lost) throw new Error(`${name}: /flood ${events} did not complete (${reasons.join(", ")})`);
+/** `count` turns of worker `name`, `atOnce` at a time. */
+async function turns(name, count, events, atOnce = 1) {
+  for (let i = 0; i < count; i += atOnce) {
+    const batch = Array.from({ length: Math.min(atOnce, count - i) }, (_, k) =>
+      turn(name, events, atOnce > 1 ? fresh : undefined).catch((err) => {
+        throw new Error(`${name}: /flood ${events}, turn ${i + k + 1} of ${count}: ${err.message}`, { cause: err });
+      }),
+    );
+    for (const value of await Promise.all(batch)) {
+      const { lost, reasons } = waveOutcome([{ status: "fulfilled", value }], events, { sink: name === "agent" });
+      if (lost) throw new Error(`${name}: /flood ${events} did not complete (${reasons.join(", ")})`);
+    }
   }
 }
 
@@ -119,7 +133,7 @@ try {
   }
   for (let rep = 0; rep < cfg.reps; rep++) {
     for (const name of rep % 2 ? [...names].reverse() : names) {
-      const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS));
+      const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS, cfg.concurrent));
       parts.push({ part, worker: name, turns: cfg.streams, events: SHORT_EVENTS });
       const long = await counted(() => turns(name, cfg.long, cfg.events));
       parts.push({ part, worker: name, turns: cfg.long, events: cfg.events });

@@ -151,10 +151,10 @@ export async function manyTurns(base, kind, prompt, count, concurrency) {
 /** A fresh connection pool: each of many concurrent clients gets its own connection. */
 export const newAgent = () => new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
-/** POSTs to the passthrough's sink route: the turn runs, nothing is streamed. */
-export async function runSink(base, prompt) {
+/** POSTs to the passthrough's sink route: the turn runs, nothing is streamed. `options` as runTurn's. */
+export async function runSink(base, prompt, options = {}) {
   const started = nowMs();
-  const result = await runTurn(base, "pass", prompt, { path: "sink", keepBody: true });
+  const result = await runTurn(base, "pass", prompt, { ...options, path: "sink", keepBody: true });
   return { ...result, wall: nowMs() - started, frames: JSON.parse(result.body).frames };
 }
 
