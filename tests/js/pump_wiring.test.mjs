@@ -1,7 +1,8 @@
 // The pump's JavaScript side (src/edge/pump/wiring.js), in Node with stand-ins for the socket,
 // the body's writer and the request's signal: the frames of one turn of the event loop come in
 // one call, joined by U+001E; other events hand over the frames before them; a frame holding
-// U+001E is reported, not split; nothing is delivered after stop(), and `done` settles then (not before).
+// U+001E is reported, not split; nothing is delivered after stop(), and `done` settles then (not before);
+// a tick the pump called quiet is counted, not delivered, and the count goes with the next delivery.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { wire, write, close, openBody } from "../../src/edge/pump/wiring.js";
@@ -16,7 +17,7 @@ const UNSPLITTABLE_FRAME = 6;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function setup(t, { tickMs = 60_000 } = {}) {
+function setup(t, { tickMs = 60_000, quiet = () => 0 } = {}) {
   const socket = new EventTarget();
   const signal = new AbortController();
   let endBody;
@@ -37,8 +38,16 @@ function setup(t, { tickMs = 60_000 } = {}) {
     writer,
     signal.signal,
     tickMs,
-    (bytes) => got.push(["frames", utf8.decode(bytes)]),
-    (kind, code) => got.push(["event", kind, code]),
+    (bytes, absorbed) => {
+      got.push(["frames", utf8.decode(bytes)]);
+      if (absorbed) got.push(["absorbed", absorbed]);
+      return quiet();
+    },
+    (kind, code, absorbed) => {
+      got.push(["event", kind, code]);
+      if (absorbed) got.push(["absorbed", absorbed]);
+      return quiet();
+    },
   );
   t.after(stop);
   const message = (data) => socket.dispatchEvent(new MessageEvent("message", { data }));
@@ -157,4 +166,55 @@ test("openBody answers with the init's status and headers, and streams what the 
   const other = openBody(init);
   assert.notEqual(other.response, response);
   assert.equal(init.headers["content-type"], "text/event-stream");
+});
+
+test("a quiet tick is counted, not delivered; its count goes with the next delivery", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  let answer = 1;
+  const { got, message, stop } = setup(t, { tickMs: 100, quiet: () => answer });
+  message('{"a":1}');
+  t.mock.timers.tick(0);
+  assert.deepEqual(got, [["frames", '{"a":1}']]);
+  t.mock.timers.tick(100);
+  assert.deepEqual(got, [["frames", '{"a":1}']], "the quiet tick is not delivered");
+  message('{"b":2}');
+  t.mock.timers.tick(0);
+  assert.deepEqual(got.slice(1), [["frames", '{"b":2}'], ["absorbed", 1]], "it goes with the next delivery");
+  answer = 0;
+  message('{"c":3}');
+  t.mock.timers.tick(0);
+  t.mock.timers.tick(100);
+  assert.deepEqual(got.slice(3), [["frames", '{"c":3}'], ["event", TICK, 0]], "a tick after a loud answer is delivered");
+  stop();
+});
+
+test("only the first tick after a delivery is absorbed; the next one is delivered with the count", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  const { got, message, stop } = setup(t, { tickMs: 100, quiet: () => 1 });
+  message('{"a":1}');
+  t.mock.timers.tick(0);
+  t.mock.timers.tick(100);
+  t.mock.timers.tick(100);
+  assert.deepEqual(got, [["frames", '{"a":1}'], ["event", TICK, 0], ["absorbed", 1]]);
+  // That delivery answered quiet again: the tick after it is absorbed, and a close carries it.
+  t.mock.timers.tick(100);
+  stop();
+  assert.equal(got.length, 3, "nothing is delivered after stop()");
+});
+
+test("a tick with frames still waiting is delivered after them, never absorbed before them", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  // Set before the wiring's clock, so it runs first when both come due: the frame then waits
+  // for its 0 ms timer while the tick comes due.
+  let late;
+  setTimeout(() => late(), 100);
+  const { got, message, socket, stop } = setup(t, { tickMs: 100, quiet: () => 1 });
+  late = () => message('{"b":2}');
+  message('{"a":1}');
+  t.mock.timers.tick(0);
+  t.mock.timers.tick(100);
+  assert.deepEqual(got, [["frames", '{"a":1}'], ["frames", '{"b":2}'], ["event", TICK, 0]]);
+  socket.dispatchEvent(Object.assign(new Event("close"), { code: 1000 }));
+  assert.deepEqual(got.at(-1), ["event", SOCKET_CLOSED, 1000]);
+  stop();
 });

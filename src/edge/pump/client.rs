@@ -103,6 +103,10 @@ impl ClientStream {
     /// one per chunk the reader takes, so the chunks read since the last check are the writes
     /// since then plus the rise of `desiredSize`.
     pub(crate) fn check_progress(&mut self) -> Progress {
+        if self.read_any {
+            // The rule no longer applies: no need to look at the queue.
+            return Progress::Moving;
+        }
         let Some(desired) = self.writer.desired_size().ok().flatten() else {
             // The stream errored or closed: the wiring reports that.
             return Progress::Moving;
@@ -120,6 +124,12 @@ impl ClientStream {
             self.stalled_checks = 0;
             Progress::Moving
         }
+    }
+
+    /// Whether the reader took a chunk, as of the last progress check: from then on the stall
+    /// rule no longer applies.
+    pub(crate) fn has_read(&self) -> bool {
+        self.read_any
     }
 
     /// The bytes written that the reader has not taken yet. The body's queue counts chunks

@@ -124,10 +124,9 @@ impl Engine {
 
     /// Any event but a frame.
     fn apply(&mut self, event: Event) {
-        let request_id = self.request_id().to_owned();
         match event {
             Event::ClientGone(how) => {
-                console_log!("request {request_id}: client gone ({how:?})");
+                console_log!("request {}: client gone ({how:?})", self.request_id());
                 // The ending still goes out: on a workerd that keeps the stream open after the
                 // signal, a client that is somehow still reading gets a valid end.
                 self.end(EndCause::ClientGone, self.abort.on_client_gone);
@@ -141,6 +140,37 @@ impl Engine {
         }
     }
 
+    /// The silence limit of the turn's phase, in ticks.
+    fn silence_limit(&self) -> u64 {
+        if self.turn.turn_started() {
+            self.limits.idle_ticks
+        } else {
+            self.limits.first_event_ticks
+        }
+    }
+
+    /// Whether the next tick, if nothing comes before it, would only count: the client has
+    /// read (the stall rule is off), something was written since the last tick (no
+    /// keep-alive), and the silence stays under its limit (no timeout). What such a tick does
+    /// is [`Engine::quiet_tick`].
+    fn next_tick_is_quiet(&self) -> bool {
+        let reading = self
+            .open
+            .as_ref()
+            .is_some_and(|open| open.client.has_read());
+        reading
+            && self.wrote_since_tick
+            && !self.turn.is_done()
+            && self.silent_ticks + 1 < self.silence_limit()
+    }
+
+    /// A tick that [`Engine::next_tick_is_quiet`] allowed JavaScript to absorb: what
+    /// [`Engine::tick`] does in that state.
+    fn quiet_tick(&mut self) {
+        self.silent_ticks += 1;
+        self.wrote_since_tick = false;
+    }
+
     fn tick(&mut self) {
         let stalled = self.open.as_mut().map(|open| open.client.check_progress());
         if matches!(stalled, Some(Progress::Stalled(n)) if n >= STALL_TICKS) {
@@ -150,12 +180,7 @@ impl Engine {
             return;
         }
         self.silent_ticks += 1;
-        let limit = if self.turn.turn_started() {
-            self.limits.idle_ticks
-        } else {
-            self.limits.first_event_ticks
-        };
-        if self.silent_ticks >= limit {
+        if self.silent_ticks >= self.silence_limit() {
             self.end(EndCause::Timeout, self.abort.on_agent_fault);
         } else if !self.wrote_since_tick {
             self.out.extend_from_slice(KEEP_ALIVE);
@@ -259,6 +284,16 @@ impl Receiver for Engine {
             self.apply(event);
         }
         self.emit();
+    }
+
+    fn absorb_ticks(&mut self, count: u32) {
+        for _ in 0..count {
+            self.quiet_tick();
+        }
+    }
+
+    fn next_tick_is_quiet(&self) -> bool {
+        Engine::next_tick_is_quiet(self)
     }
 
     fn is_over(&self) -> bool {

@@ -20,7 +20,11 @@
 //! event loop in one call, and each other event (a tick, the socket's end, the client's) as it
 //! happens; the [`Engine`](engine::Engine) translates them synchronously and writes what they made
 //! as one chunk. Time is kept by one ticking timer ([`TICK_MS`]): a frame costs no timer, and
-//! each tick decides on keep-alives and timeouts. The pump has no task: the callbacks own the
+//! each tick decides on keep-alives and timeouts. A tick that would only count (the client has
+//! read, something was written since the tick before, no timeout is near) is not delivered at
+//! all: the engine says so after each delivery, JavaScript counts the tick, and the next delivery
+//! applies it first. While frames come faster than ticks, most ticks cost no call into
+//! WebAssembly (at a thousand streams at once, each lives for seconds: dozens of ticks). The pump has no task: the callbacks own the
 //! engine, and the request waits (`waitUntil`) for the promise the wiring settles when the
 //! engine stops it.
 

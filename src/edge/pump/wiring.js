@@ -11,6 +11,12 @@
 // copies it into WebAssembly memory one character at a time in JavaScript, which cost more
 // than parsing the frames; a byte array is copied in one native call.
 //
+// Ticks: the clock ticks every `tickMs` for keep-alives and timeouts, but most ticks of a stream
+// that is writing change nothing but the pump's counters. So each callback answers whether the
+// next tick would be such a quiet one (1) or not (0); a quiet tick is not delivered but counted,
+// and the count goes with the next delivery (`absorbed`), which the pump applies first. Only the
+// first tick after a delivery can be absorbed: the one after it is always delivered.
+//
 // Ordering: every other event first hands over the frames that came before it, so the pump sees
 // the events in the order they happened. After `stop()`, nothing more is delivered, and `done`
 // settles: the request's `waitUntil` holds it, so the stream's end is all that keeps the request
@@ -32,27 +38,49 @@ const UNSPLITTABLE_FRAME = 6;
  * Starts delivering the events of one stream; returns `{ stop, done }`: the function that stops
  * it, and a promise that resolves when it has been stopped.
  *
- * onFrames(bytes): the text frames of one burst, joined by U+001E, as UTF-8 (a Uint8Array).
- * onEvent(kind, code): any other event; `code` is the close code for SOCKET_CLOSED, else 0.
+ * onFrames(bytes, absorbed): the text frames of one burst, joined by U+001E, as UTF-8 (a
+ * Uint8Array).
+ * onEvent(kind, code, absorbed): any other event; `code` is the close code for SOCKET_CLOSED,
+ * else 0.
+ * Both: `absorbed` is the number of quiet ticks (0 or 1) since the last delivery, to be applied
+ * before this one; they return 1 when the next tick is quiet, else 0.
  */
 export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
   let frames = [];
   let timer;
   let stopped = false;
+  let quiet = false;
+  let absorbed = 0;
   let settle;
   const done = new Promise((resolve) => (settle = resolve));
 
+  // The quiet ticks since the last delivery, handed over once.
+  const takeAbsorbed = () => {
+    const n = absorbed;
+    absorbed = 0;
+    return n;
+  };
   const deliver = () => {
-    clearTimeout(timer);
-    timer = undefined;
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
     if (stopped || frames.length === 0) return;
     const text = frames.length === 1 ? frames[0] : frames.join(RECORD_SEPARATOR);
     frames = [];
-    onFrames(encoder.encode(text));
+    quiet = onFrames(encoder.encode(text), takeAbsorbed()) === 1;
   };
   const event = (kind, code = 0) => {
     deliver();
-    if (!stopped) onEvent(kind, code);
+    if (!stopped) quiet = onEvent(kind, code, takeAbsorbed()) === 1;
+  };
+  const onTick = () => {
+    if (quiet && frames.length === 0) {
+      quiet = false;
+      absorbed += 1;
+      return;
+    }
+    event(TICK);
   };
 
   const onMessage = (message) => {
@@ -78,7 +106,7 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
     if (signal.aborted) queueMicrotask(onAbort);
     else signal.addEventListener("abort", onAbort);
   }
-  const interval = setInterval(() => event(TICK), tickMs);
+  const interval = setInterval(onTick, tickMs);
 
   const stop = () => {
     stopped = true;

@@ -5,6 +5,11 @@
 //! text frames of one turn of the event loop come in one [`Receiver::frames`] call; nothing comes
 //! after [`stop`], and [`Wiring::done`] settles then.
 //!
+//! Quiet ticks: after each delivery the receiver says whether the next tick would change nothing
+//! but its counters ([`Receiver::next_tick_is_quiet`]). JavaScript then does not deliver that
+//! tick; it counts it, and the next delivery applies it first ([`Receiver::absorb_ticks`]). A
+//! stream that is writing thus costs no call into WebAssembly on most ticks.
+//!
 //! Ownership: the callbacks belong to JavaScript (the garbage collector frees them once nothing
 //! can call them), and the receiver belongs to the callbacks until it reports
 //! [`Receiver::is_over`], when they drop it. So a stream needs no task of its own: the request
@@ -106,6 +111,12 @@ pub(crate) trait Receiver {
     fn frames(&mut self, text: &str);
     /// Any other event.
     fn event(&mut self, event: Event);
+    /// Applies `count` quiet ticks that passed since the last delivery, before this one's
+    /// frames or event.
+    fn absorb_ticks(&mut self, count: u32);
+    /// Whether the next tick would change nothing but counters (no timeout, no keep-alive, no
+    /// check of the client), so that it may be absorbed.
+    fn next_tick_is_quiet(&self) -> bool;
     /// Whether it has ended (and stopped the wiring): the callbacks then drop it.
     fn is_over(&self) -> bool;
 }
@@ -120,17 +131,23 @@ pub(crate) struct Wiring {
 /// JavaScript never nests.
 type Slot<R> = Rc<RefCell<Option<R>>>;
 
-/// Hands one delivery to the receiver in `slot`; drops the receiver once it is over.
-fn deliver<R: Receiver>(slot: &Slot<R>, handle: impl FnOnce(&mut R)) {
-    let over = match slot.try_borrow_mut() {
+/// Hands one delivery to the receiver in `slot`, after the quiet ticks `absorbed` before it;
+/// drops the receiver once it is over. Returns what the callback answers JavaScript: 1 when
+/// the next tick is quiet, else 0.
+fn deliver<R: Receiver>(slot: &Slot<R>, absorbed: u32, handle: impl FnOnce(&mut R)) -> u32 {
+    let (over, quiet) = match slot.try_borrow_mut() {
         Ok(mut receiver) => match receiver.as_mut() {
             Some(receiver) => {
+                if absorbed > 0 {
+                    receiver.absorb_ticks(absorbed);
+                }
                 handle(receiver);
-                receiver.is_over()
+                let over = receiver.is_over();
+                (over, !over && receiver.next_tick_is_quiet())
             }
-            None => false,
+            None => (false, false),
         },
-        Err(_) => false,
+        Err(_) => (false, false),
     };
     if over {
         // Outside the borrow: what the receiver owns goes now, not when the collector gets to
@@ -138,6 +155,7 @@ fn deliver<R: Receiver>(slot: &Slot<R>, handle: impl FnOnce(&mut R)) {
         let receiver = slot.borrow_mut().take();
         drop(receiver);
     }
+    u32::from(quiet)
 }
 
 impl Wiring {
@@ -153,18 +171,21 @@ impl Wiring {
         receiver: Slot<R>,
     ) -> Wiring {
         let frames_to = Rc::clone(&receiver);
-        let on_frames = Closure::<dyn FnMut(Vec<u8>)>::new(move |bytes: Vec<u8>| {
-            // TextEncoder's output is UTF-8 (it replaces a lone surrogate): the lossy path
-            // only keeps a broken runtime from panicking here.
-            let text = String::from_utf8(bytes)
-                .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned());
-            deliver(&frames_to, |receiver| receiver.frames(&text));
-        });
-        let on_event = Closure::<dyn FnMut(u32, u32)>::new(move |kind: u32, code: u32| {
-            if let Some(event) = Event::from_js(kind, code) {
-                deliver(&receiver, |receiver| receiver.event(event));
-            }
-        });
+        let on_frames =
+            Closure::<dyn FnMut(Vec<u8>, u32) -> u32>::new(move |bytes: Vec<u8>, absorbed| {
+                // TextEncoder's output is UTF-8 (it replaces a lone surrogate): the lossy path
+                // only keeps a broken runtime from panicking here.
+                let text = String::from_utf8(bytes)
+                    .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned());
+                deliver(&frames_to, absorbed, |receiver| receiver.frames(&text))
+            });
+        let on_event = Closure::<dyn FnMut(u32, u32, u32) -> u32>::new(
+            move |kind: u32, code: u32, absorbed: u32| match Event::from_js(kind, code) {
+                Some(event) => deliver(&receiver, absorbed, |receiver| receiver.event(event)),
+                // Not a kind `wiring.js` sends: the ticks still count.
+                None => deliver(&receiver, absorbed, |_| {}),
+            },
+        );
         let wired = js_wire(
             socket,
             writer,
