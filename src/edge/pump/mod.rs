@@ -22,11 +22,12 @@
 //! as one chunk. Time is kept by one ticking timer ([`TICK_MS`]): a frame costs no timer, and
 //! each tick decides on keep-alives and timeouts. A tick that would only count (the client has
 //! read, something was written since the tick before, no timeout is near) is not delivered at
-//! all: the engine says so after each delivery, JavaScript counts the tick, and the next delivery
-//! applies it first. While frames come faster than ticks, most ticks cost no call into
-//! WebAssembly (at a thousand streams at once, each lives for seconds: dozens of ticks). The pump has no task: the callbacks own the
-//! engine, and the request waits (`waitUntil`) for the promise the wiring settles when the
-//! engine stops it.
+//! all: the engine says so after each delivery, JavaScript counts the tick, and the next
+//! delivery applies it first. While frames come faster than ticks, most ticks cost no call into
+//! WebAssembly (at a thousand streams at once, each lives for seconds: dozens of ticks).
+//!
+//! The pump has no task: the callbacks own the engine, and the request waits (`waitUntil`) for
+//! the promise the wiring settles when the engine stops it.
 
 pub(crate) mod client;
 mod engine;
