@@ -164,8 +164,9 @@ impl Engine {
             && self.silent_ticks + 1 < self.silence_limit()
     }
 
-    /// A tick that [`Engine::next_tick_is_quiet`] allowed JavaScript to absorb: what
-    /// [`Engine::tick`] does in that state.
+    /// What every tick counts, and all that a tick [`Engine::next_tick_is_quiet`] allowed
+    /// JavaScript to absorb does: [`Engine::tick`] counts through it too, so the two cannot
+    /// drift apart.
     fn quiet_tick(&mut self) {
         self.silent_ticks += 1;
         self.wrote_since_tick = false;
@@ -179,13 +180,13 @@ impl Engine {
             self.end(EndCause::ClientGone, self.abort.on_client_gone);
             return;
         }
-        self.silent_ticks += 1;
+        let wrote = self.wrote_since_tick;
+        self.quiet_tick();
         if self.silent_ticks >= self.silence_limit() {
             self.end(EndCause::Timeout, self.abort.on_agent_fault);
-        } else if !self.wrote_since_tick {
+        } else if !wrote {
             self.out.extend_from_slice(KEEP_ALIVE);
         }
-        self.wrote_since_tick = false;
     }
 
     fn skipped(&mut self, what: &str) {
