@@ -9,6 +9,8 @@ import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "./ha
 
 const SECRET = "e2e-rate-limit-secret-long-enough";
 const LIMIT = 4;
+/** The binding's period, seconds (the worker's default `RATE_LIMIT_PERIOD_S`: `Retry-After: 60`). */
+const PERIOD_S = 60;
 const ORIGIN = "https://widget.example";
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -25,17 +27,29 @@ let unlimited;
 let misbound;
 before(async () => {
   [limited, unlimited, misbound] = await Promise.all([
-    startWorker({ vars, ratelimits: { RATE_LIMITER: { simple: { limit: LIMIT, period: 60 } } } }),
+    startWorker({ vars, ratelimits: { RATE_LIMITER: { simple: { limit: LIMIT, period: PERIOD_S } } } }),
     startWorker({ vars }),
     startWorker({ vars: { ...vars, RATE_LIMITER: "100" } }),
   ]);
 });
 after(() => Promise.all([limited, unlimited, misbound].map((w) => w?.dispose())));
 
+/**
+ * Waits, when needed, until at least `needMs` are left in the current window. Miniflare's binding
+ * counts in fixed windows aligned on `Date.now()` (a new window every `PERIOD_S`, all counts
+ * dropped): a test whose requests straddle a window's edge would see its spent budget come back.
+ */
+async function awaitRoomInWindow(needMs) {
+  const left = PERIOD_S * 1000 - (Date.now() % (PERIOD_S * 1000));
+  if (left < needMs) await sleep(left + 50);
+}
+
 const history = (worker, session, headers) => fetch(`${worker.base}/api/sessions/${session}/messages`, { headers });
 
 test("the caller past the limit gets 429 with Retry-After on each agent route; another caller does not", async () => {
   const s = sessionId("rl");
+  // Every counted request below, through the last 429 and bob's 200, within one window.
+  await awaitRoomInWindow(15_000);
   // Refused credentials are answered before the limit and spend nothing.
   for (let i = 0; i < LIMIT + 2; i++) {
     assert.equal((await history(limited, s, { authorization: "Bearer nope" })).status, 401);
