@@ -48,7 +48,8 @@ const history = (worker, session, headers) => fetch(`${worker.base}/api/sessions
 
 test("the caller past the limit gets 429 with Retry-After on each agent route; another caller does not", async () => {
   const s = sessionId("rl");
-  // Every counted request below, through the last 429 and bob's 200, within one window.
+  // Every counted request below, through the last 429 and bob's 200, within one window: they
+  // take 1–2 s here, so 15 s left is ample on a slow CI machine.
   await awaitRoomInWindow(15_000);
   // Refused credentials are answered before the limit and spend nothing.
   for (let i = 0; i < LIMIT + 2; i++) {

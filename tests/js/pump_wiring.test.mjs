@@ -196,7 +196,7 @@ test("only the first tick after a delivery is absorbed; the next one is delivere
   t.mock.timers.tick(100);
   t.mock.timers.tick(100);
   assert.deepEqual(got, [["frames", '{"a":1}'], ["event", TICK, 0], ["absorbed", 1]]);
-  // That delivery answered quiet again: the tick after it is absorbed, and a close carries it.
+  // That delivery answered quiet again: the tick after it is absorbed, not delivered.
   t.mock.timers.tick(100);
   stop();
   assert.equal(got.length, 3, "nothing is delivered after stop()");
