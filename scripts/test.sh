@@ -6,6 +6,8 @@
 # (tests/reliability/). Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/node-env.sh
+. scripts/node-env.sh
 
 # Offline: no usage metrics, no request.cf lookup.
 export WRANGLER_SEND_METRICS=false
@@ -21,15 +23,17 @@ step "cargo clippy (wasm32: the edge shell and the demo agent)"
 cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 step "cargo test"
 cargo test
+step "the reference TypeScript agent typechecks (agents/typescript)"
+node_modules/.bin/tsc -p agents/typescript
 step "worker build"
 bash scripts/build.sh
 step "the pump's JavaScript side (tests/js)"
-node --test tests/js/
+node --test tests/js/*.test.mjs
 step "AI SDK conformance (tests/sdk)"
-node --test tests/sdk/
+node --test tests/sdk/*.test.mjs
 step "end to end in workerd (tests/e2e)"
-node --test tests/e2e/
+node --test tests/e2e/*.test.mjs
 step "the chat panel in headless Chromium (tests/browser)"
-node --test tests/browser/
+node --test tests/browser/*.test.mjs
 step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
 node tests/reliability/run.mjs --quick

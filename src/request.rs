@@ -22,6 +22,7 @@ use messages::Messages;
 
 use crate::trace::TraceMode;
 use crate::v2::Attachment;
+pub use crate::v2::OnDisconnect;
 
 /// Limits on what a client may send. The defaults suit a chat UI; operators set them in
 /// the worker's config.
@@ -43,28 +44,6 @@ impl Default for Limits {
             max_body_bytes: 4 * 1024 * 1024,
             max_messages: 1_000,
             max_prompt_chars: 100_000,
-        }
-    }
-}
-
-/// What a client's going away does to the turn it started (`ON_DISCONNECT`, or the body's
-/// `onDisconnect`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OnDisconnect {
-    /// Send the agent `abort`: the turn stops (the default).
-    #[default]
-    Abort,
-    /// Close the socket and send nothing: the turn runs to its end, and a resume shows it.
-    Detach,
-}
-
-impl OnDisconnect {
-    /// Reads `"abort"` or `"detach"`.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "abort" => Some(OnDisconnect::Abort),
-            "detach" => Some(OnDisconnect::Detach),
-            _ => None,
         }
     }
 }

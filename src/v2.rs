@@ -1,10 +1,11 @@
 //! The SessionAgent V2 WebSocket protocol: frames the agent sends, frames the adapter sends.
 //!
-//! Parsing is tolerant, as `shared/protocol/session-agent.md` demands: an unknown `type`
+//! Parsing is tolerant, as `docs/agent-protocol.md` demands: an unknown `type`
 //! parses to [`Frame::Other`] and unknown fields are ignored. A frame that is not a JSON
 //! object with a string `type`, or a known frame whose fields have the wrong shape, is a
 //! [`FrameError`]: the caller skips and logs it; nothing panics.
 
+mod outgoing;
 mod plain;
 
 use std::borrow::Cow;
@@ -14,8 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::json_out;
-
+pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
 pub(crate) use plain::plain_len;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 
@@ -326,69 +326,6 @@ pub struct Attachment {
     pub url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
-}
-
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-enum Outgoing<'a> {
-    /// Written by hand ([`prompt_frame`]); serde's form is the tests' reference.
-    #[cfg(test)]
-    #[serde(rename_all = "camelCase")]
-    Prompt {
-        content: &'a str,
-        request_id: &'a str,
-        #[serde(skip_serializing_if = "<[Attachment]>::is_empty")]
-        attachments: &'a [Attachment],
-    },
-    #[serde(rename_all = "camelCase")]
-    Abort {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        request_id: Option<&'a str>,
-    },
-    #[serde(rename_all = "camelCase")]
-    Answer {
-        question_id: &'a str,
-        answer: &'a Value,
-    },
-}
-
-fn to_json(frame: &Outgoing<'_>) -> String {
-    // Serialising these plain structs to a String cannot fail: no maps with
-    // non-string keys, no failing Serialize impls.
-    serde_json::to_string(frame).unwrap_or_default()
-}
-
-/// The `prompt` frame the adapter sends once per POST, right after the socket opens: written by
-/// hand, as serde writes `Outgoing::Prompt` (the tests compare the two), since every request
-/// sends one.
-pub fn prompt_frame(content: &str, request_id: &str, attachments: &[Attachment]) -> String {
-    // The constant bytes are 45; 32 more cover a few escapes.
-    let capacity = content.len() + request_id.len() + 77;
-    json_out::to_string(capacity, |out| {
-        json_out::field(out, br#"{"type":"prompt","content":"#, content);
-        json_out::field(out, br#","requestId":"#, request_id);
-        if !attachments.is_empty() {
-            out.extend_from_slice(br#","attachments":"#);
-            // Writing into a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut *out, attachments);
-        }
-        out.push(b'}');
-    })
-}
-
-/// The `abort` frame: of the turn the prompt with `request_id` started (the HTTP client went
-/// away), or, without one, of whatever turn is in flight (an explicit stop).
-pub fn abort_frame(request_id: Option<&str>) -> String {
-    to_json(&Outgoing::Abort { request_id })
-}
-
-/// The `answer` frame (extension): `answer` to the pending question `question_id`, any JSON
-/// the client sent.
-pub fn answer_frame(question_id: &str, answer: &Value) -> String {
-    to_json(&Outgoing::Answer {
-        question_id,
-        answer,
-    })
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //!
 //! The task ends when the socket closes or fails, or when the session lets the socket go (it
 //! closed it, or could not send to it); the session then takes it out of the broadcast. A
-//! turn it prompted runs on.
+//! turn it prompted runs on, unless its prompt's `onDisconnect` was `abort` (then the turn
+//! stops: [`Session::leave`]).
 
 use std::rc::Rc;
 use std::task::Poll;
@@ -58,7 +59,10 @@ impl Connection {
             Incoming::Answer {
                 question_id,
                 answer,
-            } => self.session.answer(self.id, &question_id, answer),
+                on_disconnect,
+            } => self
+                .session
+                .answer(self.id, &question_id, answer, on_disconnect),
             Incoming::Other => {}
         }
     }

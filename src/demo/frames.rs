@@ -1,5 +1,5 @@
 //! The JSON frames the demo agent sends: the V2 turn events of its scripts, and the session's
-//! replies to one socket (`error` frames with a `code`, `shared/protocol/session-agent.md`).
+//! replies to one socket (`error` frames with a `code`, `docs/agent-protocol.md`).
 //!
 //! Pure: no `worker::` type, no clock.
 
@@ -55,6 +55,17 @@ pub(crate) fn finalize(
 /// `complete`: the agent is idle again.
 pub(crate) fn complete() -> Value {
     json!({"type": "complete"})
+}
+
+/// A `message.part.tool-update` of call `call` (tool `name`) in `status`, with `extra`'s fields
+/// (`args`, `result`, `error`).
+pub(crate) fn tool_update(turn: &str, call: &str, name: &str, status: &str, extra: Value) -> Value {
+    let mut frame = json!({"type": "message.part.tool-update", "turnId": turn,
+        "callId": call, "toolName": name, "status": status});
+    if let (Some(frame), Value::Object(extra)) = (frame.as_object_mut(), extra) {
+        frame.extend(extra);
+    }
+    frame
 }
 
 /// `question` (extension): `text`, with the demo's [`QUESTION_OPTIONS`].

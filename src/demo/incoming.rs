@@ -1,10 +1,10 @@
-//! What a client sends the demo agent (`shared/protocol/session-agent.md`, "Adapter → DO"), read
+//! What a client sends the demo agent (`docs/agent-protocol.md`, "Adapter → agent"), read
 //! tolerantly: a frame that is not JSON, of another type, or missing what its type needs is
 //! [`Incoming::Other`], which the agent ignores.
 
 use serde_json::Value;
 
-use crate::v2::Attachment;
+use crate::v2::{Attachment, OnDisconnect};
 
 /// A `prompt`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +14,9 @@ pub(crate) struct Prompt {
     pub(crate) request_id: Option<String>,
     /// The attachments of a usable shape (the others are skipped).
     pub(crate) attachments: Vec<Attachment>,
+    /// What the socket's closing means for the turn; `None` when missing or not a policy (an
+    /// older adapter: the closing means nothing).
+    pub(crate) on_disconnect: Option<OnDisconnect>,
 }
 
 /// One frame from a client, as far as the demo cares.
@@ -28,6 +31,7 @@ pub(crate) enum Incoming {
     Answer {
         question_id: String,
         answer: Value,
+        on_disconnect: Option<OnDisconnect>,
     },
     Other,
 }
@@ -38,6 +42,7 @@ pub(crate) fn parse(text: &str) -> Incoming {
         return Incoming::Other;
     };
     let field = |name: &str| frame.get(name).and_then(Value::as_str).map(str::to_owned);
+    let on_disconnect = field("onDisconnect").and_then(|policy| OnDisconnect::parse(&policy));
     match frame.get("type").and_then(Value::as_str) {
         Some("prompt") => {
             let content = field("content").unwrap_or_default();
@@ -53,6 +58,7 @@ pub(crate) fn parse(text: &str) -> Incoming {
                 content,
                 request_id,
                 attachments,
+                on_disconnect,
             })
         }
         Some("abort") => Incoming::Abort {
@@ -62,6 +68,7 @@ pub(crate) fn parse(text: &str) -> Incoming {
             Some(question_id) => Incoming::Answer {
                 question_id,
                 answer: frame.remove("answer").unwrap_or(Value::Null),
+                on_disconnect,
             },
             None => Incoming::Other,
         },
@@ -76,7 +83,7 @@ mod tests {
 
     #[test]
     fn prompts_keep_their_usable_attachments() {
-        let frame = json!({"type": "prompt", "content": "hi", "requestId": "r1", "attachments": [
+        let frame = json!({"type": "prompt", "content": "hi", "requestId": "r1", "onDisconnect": "abort", "attachments": [
             {"mediaType": "image/png", "url": "data:,x", "filename": "a.png"},
             {"url": "no media type"},
             7,
@@ -91,14 +98,16 @@ mod tests {
                     url: "data:,x".into(),
                     filename: Some("a.png".into()),
                 }],
+                on_disconnect: Some(OnDisconnect::Abort),
             })
         );
         assert_eq!(
-            parse(r#"{"type":"prompt","content":5,"attachments":{}}"#),
+            parse(r#"{"type":"prompt","content":5,"attachments":{},"onDisconnect":"later"}"#),
             Incoming::Prompt(Prompt {
                 content: String::new(),
                 request_id: None,
                 attachments: Vec::new(),
+                on_disconnect: None,
             })
         );
     }
@@ -116,17 +125,21 @@ mod tests {
             }
         );
         assert_eq!(
-            parse(r#"{"type":"answer","questionId":"q","answer":{"a":[1]}}"#),
+            parse(
+                r#"{"type":"answer","questionId":"q","answer":{"a":[1]},"onDisconnect":"detach"}"#
+            ),
             Incoming::Answer {
                 question_id: "q".into(),
-                answer: json!({"a": [1]})
+                answer: json!({"a": [1]}),
+                on_disconnect: Some(OnDisconnect::Detach),
             }
         );
         assert_eq!(
             parse(r#"{"type":"answer","questionId":"q"}"#),
             Incoming::Answer {
                 question_id: "q".into(),
-                answer: Value::Null
+                answer: Value::Null,
+                on_disconnect: None,
             }
         );
     }

@@ -1,5 +1,5 @@
 //! The embedded demo SessionAgent: a Durable Object that speaks the agent side of
-//! `shared/protocol/session-agent.md`, so the worker runs with no external agent.
+//! `docs/agent-protocol.md`, so the worker runs with no external agent.
 //!
 //! `wrangler.toml` binds `SESSION_AGENT` to it by default; it answers only while
 //! `DEMO_AGENT = "on"`. It behaves as a session ("Sessions" in the protocol page): every socket

@@ -14,6 +14,7 @@
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
 //! | `/panic` | `message.create`, then the agent panics (the wasm instance is lost: tests only) |
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
+//! | `/tool-error` | a `read_file` call whose `completed` result reports failure (seed 003's `success: false`), then a short reply |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
 //! time as they are sent ([`super::lazy`]), and are not kept in the sent log. A `/stamp`
@@ -26,6 +27,7 @@ use serde_json::{json, Value};
 
 use super::frames::{
     answer_reply, complete, create, delta, finalize, numbered_delta, question, question_id, status,
+    tool_update,
 };
 use super::lazy::{LazyDeltas, LazyKind, MAX_LAZY_DELTAS};
 
@@ -274,6 +276,7 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
             script.act(0, Action::AwaitAnswer);
             script
         }
+        Some("/tool-error") => tool_error_turn(turn, request_id),
         _ => default_turn(content, turn, request_id),
     }
 }
@@ -335,14 +338,7 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
     let query: String = content.split_whitespace().collect::<Vec<_>>().join(" ");
     let query: String = query.chars().take(80).collect();
     let call = format!("{turn}-call-1");
-    let tool = |status: &str, extra: Value| {
-        let mut frame = json!({"type": "message.part.tool-update", "turnId": turn,
-            "callId": call, "toolName": TOOL_NAME, "status": status});
-        if let (Some(frame), Value::Object(extra)) = (frame.as_object_mut(), extra) {
-            frame.extend(extra);
-        }
-        frame
-    };
+    let tool = |status: &str, extra: Value| tool_update(turn, &call, TOOL_NAME, status, extra);
     let hits = [
         ("Streaming an agent turn to the AI SDK", "docs/streaming.md"),
         ("Stopping a turn from the client", "docs/abort.md"),
@@ -374,6 +370,28 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
         script.send(WORD_INTERVAL_MS, delta(turn, word));
     }
     finish(&mut script, turn, Some(&reply));
+    script
+}
+
+/// `/tool-error`: a tool that reports failure in a `completed` result (seed 003), then a reply.
+fn tool_error_turn(turn: &str, request_id: Option<&str>) -> Script {
+    let call = format!("{turn}-call-1");
+    let args = json!({"args": {"path": "/missing"}});
+    let failed = json!({"result": {"success": false, "error": {"message": "no such file"}}});
+    let reply = "The file is missing.";
+    let mut script = Script::new(Some(turn));
+    script.send(0, create(turn, request_id));
+    script.send(0, status("tool_calling", Some("read_file")));
+    script.send(0, tool_update(turn, &call, "read_file", "running", args));
+    script.send(
+        50,
+        tool_update(turn, &call, "read_file", "completed", failed),
+    );
+    script.send(0, status("streaming", None));
+    for word in reply.split_inclusive(' ') {
+        script.send(WORD_INTERVAL_MS, delta(turn, word));
+    }
+    finish(&mut script, turn, Some(reply));
     script
 }
 

@@ -7,6 +7,12 @@
 //! that message, in the step that adds it to the broadcast ([`Session::join`]). So the events
 //! after a socket's `init` continue exactly where its snapshot stops.
 //!
+//! A turn is owned by the socket of its prompt when that prompt's `onDisconnect` is `abort`:
+//! that socket closing before the turn ends stops the turn as an `abort` would. A question
+//! hands the turn back to the session (the adapter closes its socket once the question is out,
+//! and the turn must wait for the answer); an answer whose `onDisconnect` is `abort` makes the
+//! answering socket the owner.
+//!
 //! The deltas of `/flood` and `/stamp` are the exception: they are broadcast but not applied
 //! (a benchmark sends up to a million of them, and the agent's memory must stay flat), so an
 //! `init` sent during such a turn lacks their text. The finished message, stored when the turn
@@ -27,7 +33,7 @@ use super::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
 use super::{script, turn};
 use crate::platform::clock::now_ms;
 use crate::session::Message;
-use crate::v2::parse_frame;
+use crate::v2::{parse_frame, OnDisconnect};
 
 /// Session id prefix for which the agent sends no `init` (an agent that does not hydrate).
 const NO_INIT_PREFIX: &str = "noinit-";
@@ -52,6 +58,9 @@ struct Live {
     request_id: Option<String>,
     /// The connection of its prompt: the sent log files the turn's frames under it.
     conn: u32,
+    /// The connection whose closing stops the turn (its prompt's or answer's `onDisconnect`
+    /// was `abort`); `None` while nobody owns it (detached, or waiting for an answer).
+    owner: Option<u32>,
     /// Its assistant message so far; `None` for a replay, and once the message finished (it is
     /// in the history then, while the turn sends its last frames).
     message: Option<Message>,
@@ -145,9 +154,26 @@ impl Session {
         Some(stopped)
     }
 
-    /// Takes connection `conn` out of the broadcast (its socket closed).
+    /// Takes connection `conn` out of the broadcast (its socket closed, or the session let it
+    /// go). When `conn` owns the turn in flight, the turn stops as an `abort` would stop it.
     pub(crate) fn leave(&self, conn: u32) {
         self.peers.borrow_mut().retain(|peer| peer.conn != conn);
+        let owned = self
+            .turn
+            .borrow()
+            .as_ref()
+            .filter(|live| live.owner == Some(conn))
+            .map(|live| live.seq);
+        if let Some(seq) = owned {
+            self.stop(seq);
+        }
+    }
+
+    /// Turn `seq` waits for an answer: nobody owns it until one comes.
+    pub(crate) fn awaiting_answer(&self, seq: u64) {
+        if let Some(live) = self.turn.borrow_mut().as_mut().filter(|l| l.seq == seq) {
+            live.owner = None;
+        }
     }
 
     /// Sends `frame` to connection `conn` only, and logs it there.
@@ -201,6 +227,7 @@ impl Session {
             turn_id: script.turn_id.clone(),
             request_id: prompt.request_id,
             conn,
+            owner: (prompt.on_disconnect == Some(OnDisconnect::Abort)).then_some(conn),
             message,
             answers,
         });
@@ -211,7 +238,7 @@ impl Session {
     /// turn its prompt started. The turn ends with the cancel frames (a replay, with none). A
     /// turn that already finalized is left to send its last frames.
     pub(crate) fn abort(&self, request_id: Option<&str>) {
-        let (seq, turn_id) = {
+        let seq = {
             let turn = self.turn.borrow();
             let Some(live) = turn.as_ref() else {
                 return;
@@ -219,10 +246,23 @@ impl Session {
             if request_id.is_some() && request_id != live.request_id.as_deref() {
                 return;
             }
+            live.seq
+        };
+        self.stop(seq);
+    }
+
+    /// Stops turn `seq` with its cancel frames (a replay, with none), unless it already
+    /// finalized or is no longer in flight.
+    fn stop(&self, seq: u64) {
+        let turn_id = {
+            let turn = self.turn.borrow();
+            let Some(live) = turn.as_ref().filter(|live| live.seq == seq) else {
+                return;
+            };
             if live.turn_id.is_some() && live.message.is_none() {
                 return;
             }
-            (live.seq, live.turn_id.clone())
+            live.turn_id.clone()
         };
         if let Some(turn_id) = turn_id {
             for frame in frames::cancel_frames(&turn_id) {
@@ -233,17 +273,29 @@ impl Session {
     }
 
     /// An `answer` on connection `conn`: recorded on the turn's message and handed to its task
-    /// when `question_id` is pending there; else a `question_not_pending` error, on that
-    /// socket only.
-    pub(crate) fn answer(&self, conn: u32, question_id: &str, answer: Value) {
+    /// when `question_id` is pending there (the answering socket owns the turn from then on
+    /// when `on_disconnect` is `abort`); else a `question_not_pending` error, on that socket
+    /// only.
+    pub(crate) fn answer(
+        &self,
+        conn: u32,
+        question_id: &str,
+        answer: Value,
+        on_disconnect: Option<OnDisconnect>,
+    ) {
         let resumed = match self.turn.borrow_mut().as_mut() {
             Some(Live {
                 message: Some(message),
                 answers,
+                owner,
                 ..
             }) => {
-                message.answer(question_id, answer.clone())
-                    && answers.unbounded_send(answer).is_ok()
+                let resumed = message.answer(question_id, answer.clone())
+                    && answers.unbounded_send(answer).is_ok();
+                if resumed && on_disconnect == Some(OnDisconnect::Abort) {
+                    *owner = Some(conn);
+                }
+                resumed
             }
             _ => false,
         };

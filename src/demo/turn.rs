@@ -73,6 +73,7 @@ pub(crate) async fn run(
             Wake::Step => match run_due_steps(&session, seq, &mut script) {
                 Batch::Yield => {}
                 Batch::Await => {
+                    session.awaiting_answer(seq);
                     waiting = true;
                     next_step = None;
                     continue;

@@ -55,7 +55,8 @@ pub(crate) async fn handle(
 
     let user_id = principal.user_id.as_deref();
     let request_id = exchange.request_id().to_owned();
-    let on_client_gone = chat.on_disconnect.unwrap_or(config.on_disconnect) == OnDisconnect::Abort;
+    let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
+    let on_client_gone = on_disconnect == OnDisconnect::Abort;
     let trace = config.trace.with_mode(chat.trace);
     let mut early_frame = None;
     let (agent, frame, turn, abort) = match &chat.answer {
@@ -64,7 +65,7 @@ pub(crate) async fn handle(
             let socket = or_answer!(socket.map_err(|err| err.answer(exchange)));
             (
                 Agent::Accepted(socket),
-                prompt_frame(&chat.text, &request_id, &chat.attachments),
+                prompt_frame(&chat.text, &request_id, on_disconnect, &chat.attachments),
                 TurnStream::with_clock(Some(&request_id), now_ms).with_trace(trace),
                 AbortRule {
                     on_client_gone,
@@ -102,7 +103,7 @@ pub(crate) async fn handle(
                 TurnStream::continuing(&turn_id, request_id.clone(), now_ms).with_trace(trace);
             (
                 Agent::Listening(agent),
-                answer_frame(&answer.question_id, &answer.answer),
+                answer_frame(&answer.question_id, &answer.answer, on_disconnect),
                 turn,
                 AbortRule {
                     on_client_gone,

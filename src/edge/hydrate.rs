@@ -1,7 +1,7 @@
 //! Reading the agent's `init`: the session's history and its turn in flight, which the resume,
 //! stop, history and answer requests decide on before they answer.
 //!
-//! A SessionAgent sends `init` first on every socket (`shared/protocol/session-agent.md`,
+//! A SessionAgent sends `init` first on every socket (`docs/agent-protocol.md`,
 //! "Sessions"). An agent that does not is served as well as it can be: frames before `init`
 //! that are not turn events (status, domain events) are passed over; a turn event first means
 //! the agent does not hydrate, and that frame is handed back so the stream does not lose it;

@@ -17,14 +17,17 @@ export const NOT_UPGRADED = 6;
 /** The status of a successful WebSocket upgrade (RFC 6455, section 4.2.2). */
 const SWITCHING_PROTOCOLS = 101;
 
+/** The agent protocol this adapter speaks (docs/agent-protocol.md, "Versions"). */
+const AGENT_PROTOCOL = "1";
+
 /**
  * Opens the socket to the agent of `sessionId` behind the Durable Object binding `binding`;
  * resolves (never rejects) to `{ kind, socket, detail }`: `socket` is the upgraded socket, not
  * yet accepted, when `kind` is OPENED; `detail` says what failed otherwise.
  *
- * The request carries the headers of shared/protocol/session-agent.md: the upgrade, the session,
- * the client's name and, when there is one, the caller's id. `timeoutMs` bounds the wait for the
- * answer.
+ * The request carries the headers of docs/agent-protocol.md ("Opening the socket"): the upgrade,
+ * the session, the client's name, the protocol and, when there is one, the caller's id.
+ * `timeoutMs` bounds the wait for the answer.
  */
 export async function openAgent(env, binding, url, sessionId, client, userId, timeoutMs) {
   const namespace = env[binding];
@@ -37,7 +40,12 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
     return failed(STUB_FAILED, err);
   }
   try {
-    const headers = new Headers({ upgrade: "websocket", "x-session-id": sessionId, "x-client": client });
+    const headers = new Headers({
+      upgrade: "websocket",
+      "x-session-id": sessionId,
+      "x-client": client,
+      "x-agent-protocol": AGENT_PROTOCOL,
+    });
     if (userId !== undefined) headers.set("x-user-id", userId);
     request = new Request(url, { headers });
   } catch (err) {

@@ -22,7 +22,7 @@ use crate::platform::socket::SocketEvents;
 /// stays well inside the time an AI SDK client waits for the response headers.
 const CONNECT_TIMEOUT_MS: u64 = 10_000;
 
-/// The `X-Client` header value the agent sees (`shared/protocol/session-agent.md`).
+/// The `X-Client` header value the agent sees (`docs/agent-protocol.md`).
 const CLIENT_NAME: &str = "ai-sdk-adapter";
 
 /// An accepted socket to the agent, with its event stream already listening.

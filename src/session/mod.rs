@@ -1,7 +1,7 @@
 //! A session's messages as a SessionAgent's `init` frame carries them: the types, tolerant
 //! parsing, and which assistant message is the turn in flight.
 //!
-//! `shared/protocol/session-agent.md` ("Sessions") fixes the shape: `init` is the first frame on
+//! `docs/agent-protocol.md` ("Sessions") fixes the shape: `init` is the first frame on
 //! every socket; its `messages` are the history, oldest first; an assistant message with no
 //! `finish` part is the turn in flight, its `id` the live `turnId`. Parsing is as tolerant as
 //! [`crate::v2`]'s: a part or message of an unknown or broken shape is skipped, never an error

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare, Log, LogLevel } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { build } from "esbuild";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -15,12 +16,26 @@ export const DEMO_ENV = "demo";
  * Starts the worker on a free port of 127.0.0.1, in wrangler.toml's environment `env` (the local
  * demo's by default; `null` for the default environment). `vars` override its [vars];
  * `ratelimits` adds Rate Limiting bindings, as wrangler.toml's `[[ratelimits]]` would, e.g.
- * `{ RATE_LIMITER: { simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
- * Returns { base, dispose, logs, stderr }: `logs` collects the worker's structured log lines (one
- * JSON object per request), `stderr` workerd's error output line by line (where a Rust panic and
- * an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
+ * `{ RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
+ * Returns { base, dispose, restart, logs, stderr, probe }: `logs` collects the worker's structured log
+ * lines (one JSON object per request), `stderr` workerd's error output line by line (where a
+ * Rust panic and an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
+ *
+ * `agent` picks the SessionAgent behind the adapter: `"demo"` (the embedded Rust demo, in this
+ * worker), or the reference TypeScript agent (agents/typescript) in a worker of its own, bound by
+ * `scriptName` as in production: `"typescript"`, or `"typescript-minimal"` (its AGENT_MODE
+ * "minimal"). The TypeScript agent runs with the test recorder (tests/fixtures/agents), so the
+ * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …).
+ *
+ * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
+ * workerd with the same options: every object comes back as a fresh instance on its stored data,
+ * and every socket is new (`base` may change: read it again).
+ *
+ * `probe: true` adds check-agent's probe worker (check-agent/probe.js), bound to the same agent
+ * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
+ * agent's socket as the adapter does.
  */
-export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {} } = {}) {
+export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null } = {}) {
   const logs = [];
   const stderrLines = [];
   // The local demo environment (the embedded agent, no auth) unless `env` names another
@@ -29,14 +44,29 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {} }
     path.join(root, "wrangler.toml"),
     env ?? undefined,
   );
-  const mf = new Miniflare({
+  const adapter = {
     ...workerOptions,
     bindings: { ...workerOptions.bindings, ...vars },
     ratelimits: { ...workerOptions.ratelimits, ...ratelimits },
-    name: "session-agent-chat",
+    name: ADAPTER_NAME,
     modules: true,
     scriptPath: main,
     modulesRoot: path.dirname(main),
+  };
+  const agentWorkers = [];
+  let agentAt = { scriptName: ADAPTER_NAME, className: "DemoSessionAgent" };
+  if (agent !== "demo") {
+    const mode = { typescript: {}, "typescript-minimal": { AGENT_MODE: "minimal" } }[agent];
+    if (!mode) throw new Error(`unknown agent ${agent}`);
+    agentAt = { scriptName: TS_AGENT_NAME, className: "SessionAgent" };
+    adapter.durableObjects = { ...adapter.durableObjects, SESSION_AGENT: agentAt };
+    agentWorkers.push(await typescriptAgentWorker(workerOptions, { MODEL: "scripted", ...mode, ...agentVars }));
+  }
+  if (probe) agentWorkers.push(probeWorker(workerOptions, agentAt.scriptName, agentAt.className));
+  const workers = agentWorkers.length ? { workers: [adapter, ...agentWorkers] } : adapter;
+  const options = {
+    ...workers,
+    ...(persist ? { durableObjectsPersist: persist } : {}),
     host: "127.0.0.1",
     port: 0,
     // No request.cf lookup: the tests run offline.
@@ -50,9 +80,69 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {} }
         stderr.pipe(process.stderr);
       }
     },
-  });
-  const url = await mf.ready;
-  return { base: url.origin, dispose: () => mf.dispose(), logs, stderr: stderrLines };
+  };
+  const mf = new Miniflare(options);
+  const worker = { dispose: () => mf.dispose(), logs, stderr: stderrLines };
+  const located = async () => {
+    worker.base = (await mf.ready).origin;
+    worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;
+  };
+  worker.restart = async () => {
+    await mf.setOptions(options);
+    await located();
+  };
+  await located();
+  return worker;
+}
+
+/** The adapter worker's name (wrangler.toml's `name`): a Durable Object binding's `scriptName`. */
+const ADAPTER_NAME = "session-agent-chat";
+/** The TypeScript agent's worker name (agents/typescript/wrangler.toml's `name`). */
+const TS_AGENT_NAME = "session-agent";
+const PROBE_NAME = "agent-probe";
+
+/** The bundle, made once per process (workers started together share it). */
+let bundled = null;
+
+/** The reference TypeScript agent with the test recorder, bundled by esbuild into
+ * build/agents/typescript/ (tens of milliseconds), as a Miniflare worker with its SQLite-backed
+ * Durable Object and `vars`. */
+export async function typescriptAgentWorker(like, vars) {
+  const outdir = path.join(root, "build/agents/typescript");
+  await (bundled ??= build({
+    entryPoints: [path.join(root, "tests/fixtures/agents/recording.ts")],
+    outfile: path.join(outdir, "index.js"),
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    external: ["cloudflare:*"],
+    logLevel: "error",
+  }));
+  return {
+    name: TS_AGENT_NAME,
+    modules: true,
+    scriptPath: path.join(outdir, "index.js"),
+    modulesRoot: outdir,
+    compatibilityDate: like.compatibilityDate,
+    compatibilityFlags: like.compatibilityFlags,
+    durableObjects: { SESSION_AGENT: { className: "SessionAgent", useSQLite: true } },
+    bindings: vars,
+  };
+}
+
+/** check-agent's probe worker, its `AGENT` bound to `className` in the worker `scriptName`, on a
+ * port of its own. `like` lends it the adapter's compatibility date and flags. */
+export function probeWorker(like, scriptName, className) {
+  return {
+    name: PROBE_NAME,
+    modules: true,
+    scriptPath: path.join(root, "check-agent/probe.js"),
+    modulesRoot: path.join(root, "check-agent"),
+    compatibilityDate: like.compatibilityDate,
+    compatibilityFlags: like.compatibilityFlags,
+    durableObjects: { AGENT: { className, scriptName } },
+    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+  };
 }
 
 /** Collects `stream`'s lines, colour codes removed, into `lines`. */

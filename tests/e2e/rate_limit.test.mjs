@@ -27,7 +27,7 @@ let unlimited;
 let misbound;
 before(async () => {
   [limited, unlimited, misbound] = await Promise.all([
-    startWorker({ vars, ratelimits: { RATE_LIMITER: { simple: { limit: LIMIT, period: PERIOD_S } } } }),
+    startWorker({ vars, ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: { limit: LIMIT, period: PERIOD_S } } } }),
     startWorker({ vars }),
     startWorker({ vars: { ...vars, RATE_LIMITER: "100" } }),
   ]);

@@ -52,6 +52,7 @@ test("an upgraded answer gives its socket; the agent saw the session's object an
   assert.equal(request.headers.get("upgrade"), "websocket");
   assert.equal(request.headers.get("x-session-id"), "s-1");
   assert.equal(request.headers.get("x-client"), "ai-sdk-adapter");
+  assert.equal(request.headers.get("x-agent-protocol"), "1");
   assert.equal(request.headers.get("x-user-id"), "user-7");
 });
 

@@ -2,10 +2,12 @@
 // The reliability suite: drives the built worker (build/, from scripts/build.sh) in workerd through
 // the end-to-end harness and prints a table of figures, each with its count.
 //
-//   node tests/reliability/run.mjs            full form (≥ 200 disconnects, 200 concurrent streams)
-//   node tests/reliability/run.mjs --quick    short form for `npm test` (20 disconnects, 30 streams)
-//   options: --seed N (the disconnect schedule), --only a,b (disconnects|concurrency|malformed|
-//            faults|detach), --out FILE (default results/latest.json, or results/latest-quick.json for
+//   node tests/reliability/run.mjs            full form (≥ 200 disconnects, bursts of 100, 200 and
+//                                             200 at random, 200 concurrent streams)
+//   node tests/reliability/run.mjs --quick    short form for `npm test` (20 disconnects, a burst of
+//                                             100, 30 streams)
+//   options: --seed N (the disconnect schedule), --only a,b (disconnects|bursts|concurrency|
+//            malformed|faults|detach), --out FILE (default results/latest.json, or results/latest-quick.json for
 //            --quick, so `npm test` does not overwrite the full form's figures), --log (echo
 //            Miniflare's console to stderr; E2E_LOG=1 shows workerd's own output)
 //
@@ -13,6 +15,8 @@
 // 1 when one did not, 2 when the run could not start.
 //
 // 1. disconnects at random points of `/slow` turns → exactly one `abort` each, with the delay;
+// 1b. bursts of disconnects (100 or 200 clients leaving together, or at random in 0–2 s) →
+//    exactly one `abort` each, with the delay;
 // 2. concurrent streams against the demo agent → completed, chunks lost, errors;
 // 3. malformed requests (bodies, headers, routes, tokens, CORS) → status and code, zero 5xx;
 // 4. faults of the agent (no WebSocket, throw, drop, hang, no message.create, garbage and
@@ -20,7 +24,8 @@
 // 5. drops of detached turns → no abort, every turn completes and resumes whole.
 // What must hold is asserted (exit 1 otherwise); timings are reported, never asserted.
 // Everything runs on 127.0.0.1; every loop is bounded in count and time.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import os from "node:os";
 import { root, startWorker, sessionId, panicsIn } from "../e2e/harness.mjs";
@@ -30,13 +35,14 @@ import { concurrency } from "./concurrency.mjs";
 import { malformed } from "./malformed.mjs";
 import { faults } from "./faults.mjs";
 import { detach } from "./detach.mjs";
+import { bursts, BURSTS } from "./bursts.mjs";
 import { rsaKey, ecKey, startJwksServer } from "../e2e/jwks.mjs";
 
 const FORMS = {
-  quick: { disconnects: 20, disconnectConcurrency: 10, streams: 30, detaches: 10, deadlineMs: 120_000 },
-  full: { disconnects: 200, disconnectConcurrency: 10, streams: 200, detaches: 100, deadlineMs: 900_000 },
+  quick: { disconnects: 20, disconnectConcurrency: 10, bursts: BURSTS.quick, streams: 30, detaches: 10, deadlineMs: 180_000 },
+  full: { disconnects: 200, disconnectConcurrency: 10, bursts: BURSTS.full, streams: 200, detaches: 100, deadlineMs: 900_000 },
 };
-const SECTIONS = ["disconnects", "concurrency", "malformed", "faults", "detach"];
+const SECTIONS = ["disconnects", "bursts", "concurrency", "malformed", "faults", "detach"];
 
 function parseArgs(argv) {
   const args = { quick: false, seed: null, only: SECTIONS, out: null, log: false };
@@ -62,11 +68,21 @@ function parseArgs(argv) {
 function usage(problem) {
   const out = problem ? process.stderr : process.stdout;
   if (problem) out.write(`run.mjs: ${problem}\n`);
-  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,concurrency,malformed,faults,detach] [--out FILE] [--log]\n");
+  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,bursts,concurrency,malformed,faults,detach] [--out FILE] [--log]\n");
   process.exit(problem ? 2 : 0);
 }
 
 const say = (text = "") => process.stdout.write(`${text}\n`);
+
+/** The runtime the suite drives: Miniflare's version and the workerd it runs (its own dependency). */
+function runtimeVersions() {
+  const miniflareJson = createRequire(import.meta.url).resolve("miniflare/package.json");
+  const version = (file) => JSON.parse(readFileSync(file, "utf8")).version;
+  return {
+    miniflare: version(miniflareJson),
+    workerd: version(createRequire(miniflareJson).resolve("workerd/package.json")),
+  };
+}
 
 /** The configs the sections run against (wrangler.toml's `demo` env, plus these vars). */
 const SECRET = "reliability-suite-secret-0123456789";
@@ -80,6 +96,10 @@ const LIMITS = { maxBodyBytes: 65_536, maxMessages: 50, maxPromptChars: 1000 };
 const WORKERS = {
   // Its own worker, so that the first batch of disconnects meets a worker that just started.
   disconnects: {},
+  // Its own workers too: a burst meets no other section's traffic. `burstsTs`: the adapter bound
+  // to the reference TypeScript agent in a worker of its own (AGENT_OF).
+  bursts: {},
+  burstsTs: {},
   default: {},
   jwt: {
     AUTH_MODE: "jwt", AUTH_SECRET: SECRET, ALLOWED_ORIGINS: ORIGIN,
@@ -89,8 +109,10 @@ const WORKERS = {
   jwksDown: { AUTH_MODE: "jwt", JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE },
   faults: { FIRST_EVENT_TIMEOUT_MS: "1000", IDLE_TIMEOUT_MS: "1000", MAX_FRAME_BYTES: "65536", MAX_PROMPT_CHARS: "2000000" },
 };
+/** The agent behind a worker, where it is not the embedded demo (tests/e2e/harness.mjs). */
+const AGENT_OF = { burstsTs: "typescript" };
 /** Which workers each section needs. */
-const NEEDS = { disconnects: ["disconnects"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"] };
+const NEEDS = { disconnects: ["disconnects"], bursts: ["bursts", "burstsTs"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"] };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -116,7 +138,8 @@ async function main() {
   const rand = random(seed);
   const demoToken = jwt({ sub: "suite", exp: nowSecs() + 3600, sessions: "*", iss: ISSUER, aud: AUDIENCE }, SECRET);
 
-  say(`reliability suite: ${form} form, seed ${seed}, ${os.cpus().length} CPUs, node ${process.version}`);
+  const runtime = runtimeVersions();
+  say(`reliability suite: ${form} form, seed ${seed}, ${os.cpus().length} CPUs, node ${process.version}, miniflare ${runtime.miniflare}, workerd ${runtime.workerd}`);
   const needed = [...new Set(args.only.flatMap((s) => NEEDS[s]))];
   const workers = {};
   const jwks = await startJwksServer();
@@ -128,7 +151,7 @@ async function main() {
       const vars = jwksUrl[name]
         ? { ...WORKERS[name], JWKS_URL: jwksUrl[name], JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE }
         : WORKERS[name];
-      const w = await startWorker({ vars });
+      const w = await startWorker({ vars, agent: AGENT_OF[name] ?? "demo" });
       const auth = WORKERS[name].AUTH_MODE === "jwt" ? demoToken : WORKERS[name].AUTH_MODE === "token" ? SECRET : null;
       workers[name] = { ...w, name, vars: WORKERS[name], demoHeaders: auth ? { authorization: `Bearer ${auth}` } : {} };
     }));
@@ -159,6 +182,8 @@ async function main() {
       try {
         if (name === "disconnects") {
           result = await disconnects({ ...common, worker: workers.disconnects }, { count: size.disconnects, concurrency: size.disconnectConcurrency });
+        } else if (name === "bursts") {
+          result = await bursts({ ...common, workers: [["demo agent", workers.bursts], ["TypeScript agent", workers.burstsTs]] }, { schedule: size.bursts });
         } else if (name === "concurrency") {
           result = await concurrency({ ...common, worker: workers.default }, { streams: size.streams });
         } else if (name === "malformed") {
@@ -239,7 +264,7 @@ async function main() {
 
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, `${JSON.stringify({
-    form, seed, startedAt: startedAt.toISOString(), seconds, node: process.version, cpus: os.cpus().length,
+    form, seed, startedAt: startedAt.toISOString(), seconds, node: process.version, cpus: os.cpus().length, runtime,
     workers: WORKERS, passed: failed.length === 0,
     figures: rows,
     sections: sections.map((s) => ({ name: s.name, seconds: s.seconds, figures: s.figures, table: s.table, failures: s.failures, detail: s.detail })),

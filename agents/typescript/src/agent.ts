@@ -1,0 +1,247 @@
+// The SessionAgent Durable Object: one per chat session. It keeps the contract of
+// docs/agent-protocol.md (protocol 1) on the hibernatable WebSocket API:
+//
+// - every socket gets `init` (the history, then the turn in flight) and every turn event;
+// - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
+// - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
+//   socket closing before the turn ends stops the turn (R-close-abort);
+// - the history lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
+//
+// The model is one function in ./model.ts. A running turn keeps the object awake (its model's
+// timers or I/O); a turn waiting on a question does not, so its state is saved in storage and
+// rebuilt from there after a wake (`current()`).
+
+import { DurableObject } from "cloudflare:workers";
+import { respond, type Emit, type ModelEnv, type ModelInput } from "./model";
+import { frames, parseIncoming, type Incoming, type Message, type Outgoing, type Part } from "./protocol";
+import { MAX_INIT_MESSAGES, Store } from "./store";
+
+export interface Env extends ModelEnv {
+  /** "minimal": an agent that keeps only the MUSTs of the contract (no `requestId` echo, no turn
+   * in flight in `init`, errors without `code`), to see how the adapter degrades. */
+  AGENT_MODE?: string;
+}
+
+/** What survives hibernation per socket (`serializeAttachment`). */
+interface SocketState {
+  id: string;
+}
+
+interface Turn {
+  /** The assistant message so far; its id is the `turnId`. */
+  message: Message;
+  requestId?: string;
+  /** The socket whose closing stops the turn; `null` when none does (detached, or waiting). */
+  owner: string | null;
+  controller: AbortController;
+  /** The question the turn waits on. */
+  question?: { questionId: string; text: string };
+}
+
+const INTERRUPTED = "The agent restarted during this turn.";
+
+const newId = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
+export class SessionAgent extends DurableObject<Env> {
+  private store: Store;
+  private turn: Turn | null = null;
+  private minimal: boolean;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new Store(ctx.storage.sql);
+    this.minimal = env.AGENT_MODE === "minimal";
+    // A turn that was running when the object stopped cannot go on (a waiting one can).
+    const dead = this.store.unfinished();
+    if (dead && !pendingQuestion(dead)) {
+      dead.parts.push({ type: "error", message: INTERRUPTED }, { type: "finish", reason: "error" });
+      this.store.save(dead, true);
+    }
+  }
+
+  /** The adapter's upgrade: accept the socket (hibernatable), send it `init`. */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return Response.json({ error: "expected a WebSocket upgrade" }, { status: 426 });
+    }
+    const [client, server] = Object.values(new WebSocketPair());
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ id: crypto.randomUUID() } satisfies SocketState);
+    const inFlight = this.minimal ? null : this.current()?.message;
+    const history = this.store.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
+    this.reply(server, { type: "init", messages: inFlight ? [...history, inFlight] : history });
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    if (typeof data !== "string") return;
+    const frame = parseIncoming(data);
+    if (frame) this.handle(ws, frame);
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    // Close our side too (1005 and 1006 cannot be sent back).
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+    this.lost(ws);
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    this.lost(ws);
+  }
+
+  protected handle(ws: WebSocket, frame: Incoming): void {
+    const turn = this.current();
+    switch (frame.type) {
+      case "prompt":
+        if (turn) return this.reply(ws, this.error("The agent is busy with another turn.", "busy"));
+        return this.start(ws, frame);
+      case "abort":
+        if (turn && (frame.requestId === undefined || frame.requestId === turn.requestId)) this.finish(turn, "canceled");
+        return;
+      case "answer":
+        if (!turn?.question || turn.question.questionId !== frame.questionId) {
+          return this.reply(ws, this.error("There is no pending question with that id.", "question_not_pending"));
+        }
+        return this.resume(ws, turn, frame.answer, frame.onDisconnect);
+    }
+  }
+
+  /** The running turn, or the one waiting on a question (rebuilt from storage after a wake). */
+  private current(): Turn | null {
+    if (!this.turn) {
+      const waiting = this.store.unfinished();
+      const question = waiting && pendingQuestion(waiting);
+      if (waiting && question) this.turn = { message: waiting, owner: null, controller: new AbortController(), question };
+    }
+    return this.turn;
+  }
+
+  private start(ws: WebSocket, prompt: Extract<Incoming, { type: "prompt" }>): void {
+    const createdAt = new Date().toISOString();
+    const files: Part[] = (prompt.attachments ?? []).map((a) => ({ type: "file", ...a }));
+    const user: Message = { id: newId("user_"), role: "user", parts: [{ type: "text", text: prompt.content }, ...files], createdAt };
+    const history = [...this.store.finished(), user];
+    this.store.save(user, true);
+    const message: Message = { id: newId("msg_"), role: "assistant", parts: [], createdAt };
+    this.store.save(message, false);
+    const owner = prompt.onDisconnect === "abort" ? socketId(ws) : null;
+    const turn: Turn = { message, requestId: prompt.requestId, owner, controller: new AbortController() };
+    this.turn = turn;
+    this.broadcast(frames.create(message.id, this.minimal ? undefined : prompt.requestId));
+    void this.run(turn, { history, prompt: prompt.content });
+  }
+
+  private resume(ws: WebSocket, turn: Turn, answer: unknown, policy?: string): void {
+    const { questionId, text } = turn.question!;
+    const part = turn.message.parts.find((p) => p.type === "question" && p.questionId === questionId);
+    if (part?.type === "question") part.answer = answer;
+    turn.question = undefined;
+    turn.owner = policy === "abort" ? socketId(ws) : null;
+    this.store.save(turn.message, false);
+    void this.run(turn, { history: this.store.finished(), prompt: "", answer: { questionId, text, answer } });
+  }
+
+  /** Runs the model for `turn` to its end, its question, its error or its abort. */
+  private async run(turn: Turn, input: ModelInput): Promise<void> {
+    try {
+      const result = await respond(input, this.emitter(turn), turn.controller.signal, this.env);
+      if (this.turn !== turn) return;
+      if (result.done) return this.finish(turn, "end_turn");
+      const questionId = newId("q_");
+      turn.message.parts.push({ type: "question", questionId, ...result.question });
+      turn.question = { questionId, text: result.question.text };
+      turn.owner = null; // the prompt's stream ends here; nobody owns a waiting turn
+      this.store.save(turn.message, false);
+      this.broadcast({ type: "question", questionId, ...result.question });
+    } catch (err) {
+      if (this.turn === turn) this.finish(turn, "error", err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** Streams the model's events: each is applied to the message and sent to every socket. */
+  private emitter(turn: Turn): Emit {
+    const live = () => this.turn === turn && !turn.controller.signal.aborted;
+    const delta = (type: "text" | "reasoning", text: string) => {
+      const last = turn.message.parts.at(-1);
+      if (last?.type === type) last.text += text;
+      else turn.message.parts.push({ type, text });
+      this.broadcast(type === "text" ? frames.text(turn.message.id, text) : frames.reasoning(turn.message.id, text));
+    };
+    return {
+      text: (d) => live() && delta("text", d),
+      reasoning: (d) => live() && delta("reasoning", d),
+      status: (status, detail) => live() && this.broadcast(frames.status(status, detail)),
+      tool: (update) => {
+        if (!live()) return;
+        const part = turn.message.parts.find((p) => p.type === "tool-call" && p.callId === update.callId);
+        if (part) Object.assign(part, update);
+        else turn.message.parts.push({ type: "tool-call", ...update });
+        this.broadcast({ type: "message.part.tool-update", turnId: turn.message.id, ...update });
+      },
+    };
+  }
+
+  /** Ends `turn`: open tools closed, the finalize, idle, `complete`; the message stored. */
+  private finish(turn: Turn, reason: "end_turn" | "error" | "canceled", error?: string): void {
+    turn.controller.abort();
+    this.turn = null;
+    const id = turn.message.id;
+    for (const part of turn.message.parts) {
+      if (part.type === "tool-call" && (part.status === "pending" || part.status === "running")) {
+        Object.assign(part, { status: "error", error: reason === "canceled" ? "Canceled" : "Failed" });
+        this.broadcast({ type: "message.part.tool-update", turnId: id, callId: part.callId, toolName: part.toolName, status: "error", error: part.error });
+      }
+    }
+    if (error) turn.message.parts.push({ type: "error", message: error });
+    turn.message.parts.push({ type: "finish", reason });
+    this.store.save(turn.message, true);
+    this.broadcast(frames.finalize(id, reason, error));
+    this.broadcast(frames.status(reason === "error" ? "error" : "idle"));
+    this.broadcast(frames.complete());
+  }
+
+  /** A socket closed or failed: if it owns the turn, the turn stops (R-close-abort). */
+  private lost(ws: WebSocket): void {
+    const turn = this.turn;
+    if (turn && turn.owner !== null && turn.owner === socketId(ws)) this.finish(turn, "canceled");
+  }
+
+  private error(message: string, code: string): Outgoing {
+    return frames.error(message, this.minimal ? undefined : code);
+  }
+
+  /** Sends `frame` to every socket of the session (R-broadcast). */
+  protected broadcast(frame: Outgoing): void {
+    const text = JSON.stringify(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing: its close event comes
+      }
+    }
+  }
+
+  /** Sends `frame` to one socket. */
+  protected reply(ws: WebSocket, frame: Outgoing): void {
+    try {
+      ws.send(JSON.stringify(frame));
+    } catch {
+      // closing: its close event comes
+    }
+  }
+}
+
+function socketId(ws: WebSocket): string | null {
+  return (ws.deserializeAttachment() as SocketState | null)?.id ?? null;
+}
+
+/** The unanswered question of an unfinished message, if it waits on one. */
+function pendingQuestion(message: Message): { questionId: string; text: string } | undefined {
+  const last = message.parts.at(-1);
+  return last?.type === "question" && last.answer === undefined ? { questionId: last.questionId, text: last.text } : undefined;
+}

@@ -1,0 +1,122 @@
+// ─── Plug your model in here ────────────────────────────────────────────────────────────────────
+//
+// `respond` is the one function a user replaces. It gets the conversation and an `emit` to stream
+// what the model does (text, reasoning, tool calls, status); it returns when the model is done, or
+// with a question for the user (the turn then waits for the answer, and `respond` is called again
+// with the answer in `input.answer`). It throws to fail the turn (the error's message is shown to
+// the user) and must stop when `signal` aborts (the user stopped the turn).
+//
+// By default it is a scripted model, so that tests are deterministic and the agent runs with no
+// account. `workersAiRespond` below shows a real model binding (Workers AI); it is off by default:
+// set MODEL = "workers-ai" and add `[ai] binding = "AI"` to wrangler.toml to use it.
+
+import type { Message, ToolStatus } from "./protocol";
+
+export interface ModelInput {
+  /** The session's finished messages, oldest first, then the user's new message. */
+  history: Message[];
+  /** The user's text (the last message). */
+  prompt: string;
+  /** Set when the turn resumes after a question: the question and the user's answer. */
+  answer?: { questionId: string; text: string; answer: unknown };
+}
+
+export interface Emit {
+  text(delta: string): void;
+  reasoning(delta: string): void;
+  tool(update: { callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }): void;
+  status(status: "thinking" | "streaming" | "tool_calling" | "compacting", detail?: string): void;
+}
+
+export type ModelResult = { done: true } | { done: false; question: { text: string; options?: string[] } };
+
+export interface ModelEnv {
+  MODEL?: string;
+  AI?: { run(model: string, input: unknown): Promise<unknown> };
+}
+
+export async function respond(input: ModelInput, emit: Emit, signal: AbortSignal, env: ModelEnv): Promise<ModelResult> {
+  if (env.MODEL === "workers-ai") return workersAiRespond(input, emit, env);
+  return scriptedRespond(input, emit, signal);
+}
+
+/** Waits `ms`, or throws when the turn is aborted meanwhile. A pending timer also keeps the
+ * Durable Object awake while the turn runs. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) {
+  for (const word of text.match(/\S+\s*/g) ?? []) {
+    await pause(ms, signal);
+    emit.text(word);
+  }
+}
+
+/** The scripted model. Commands (the same as the adapter's demo agent, for shared tests):
+ * `/slow N MS` (N deltas `w1 w2 …`, MS apart), `/ask TEXT` (a question, then the answer echoed),
+ * `/error TEXT` (the turn fails), `/tool-error` (a tool whose result reports failure), `/hang`
+ * (streams nothing until aborted); anything else: a status, a tool call, a reply word by word. */
+async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> {
+  if (input.answer) {
+    emit.status("streaming");
+    const value = typeof input.answer.answer === "string" ? input.answer.answer : JSON.stringify(input.answer.answer);
+    await words(`You answered: ${value}.`, 40, emit, signal);
+    return { done: true };
+  }
+  const [command, ...rest] = input.prompt.trim().split(/\s+/);
+  emit.status("thinking");
+  switch (command) {
+    case "/slow": {
+      const n = Math.min(Number(rest[0]) || 10, 10_000);
+      const ms = Math.min(Number(rest[1]) || 100, 10_000);
+      emit.status("streaming");
+      for (let i = 1; i <= n; i++) {
+        await pause(ms, signal);
+        emit.text(i === 1 ? "w1" : ` w${i}`);
+      }
+      return { done: true };
+    }
+    case "/ask":
+      return { done: false, question: { text: rest.join(" ") || "Go on?", options: ["yes", "no"] } };
+    case "/error":
+      await pause(50, signal);
+      throw new Error(rest.join(" ") || "the model failed");
+    case "/tool-error":
+      emit.status("tool_calling", "read_file");
+      emit.tool({ callId: "call_1", toolName: "read_file", status: "running", args: { path: "/missing" } });
+      await pause(50, signal);
+      emit.tool({ callId: "call_1", toolName: "read_file", status: "completed", result: { success: false, error: { message: "no such file" } } });
+      await words("The file is missing.", 20, emit, signal);
+      return { done: true };
+    case "/hang":
+      await pause(24 * 3600 * 1000, signal);
+      return { done: true };
+    default: {
+      emit.status("tool_calling", "search_docs");
+      emit.tool({ callId: "call_1", toolName: "search_docs", status: "running", args: { query: input.prompt.slice(0, 100) } });
+      await pause(100, signal);
+      emit.tool({ callId: "call_1", toolName: "search_docs", status: "completed", result: { hits: 3 } });
+      emit.status("streaming");
+      await words("I searched the docs and found three pages about that.", 40, emit, signal);
+      return { done: true };
+    }
+  }
+}
+
+/** A real model through the Workers AI binding (off by default; see the top of this file). */
+async function workersAiRespond(input: ModelInput, emit: Emit, env: ModelEnv): Promise<ModelResult> {
+  if (!env.AI) throw new Error("MODEL is workers-ai but the AI binding is missing");
+  const messages = input.history.map((m) => ({
+    role: m.role,
+    content: m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""),
+  }));
+  const answer = (await env.AI.run("@cf/meta/llama-3.1-8b-instruct", { messages })) as { response?: string };
+  emit.status("streaming");
+  emit.text(answer.response ?? "");
+  return { done: true };
+}

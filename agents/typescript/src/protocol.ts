@@ -1,0 +1,80 @@
+// The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
+// and the few helpers that build them. Protocol 1.
+
+/** A tool call's lifecycle. */
+export type ToolStatus = "pending" | "running" | "completed" | "error";
+export type FinishReason = "end_turn" | "error" | "canceled";
+export type OnDisconnect = "abort" | "detach";
+
+/** One part of a stored message (the `MessagePart` union of `init`). */
+export type Part =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool-call"; callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }
+  | { type: "question"; questionId: string; text: string; options?: string[]; answer?: unknown }
+  | { type: "file"; mediaType: string; url: string; filename?: string }
+  | { type: "finish"; reason: FinishReason }
+  | { type: "error"; message: string };
+
+export interface Message {
+  id: string;
+  role: "user" | "assistant";
+  parts: Part[];
+  createdAt?: string;
+}
+
+export interface Attachment {
+  mediaType: string;
+  url: string;
+  filename?: string;
+}
+
+/** What the adapter (or any client) sends. */
+export type Incoming =
+  | { type: "prompt"; content: string; requestId?: string; onDisconnect?: OnDisconnect; attachments?: Attachment[] }
+  | { type: "abort"; requestId?: string }
+  | { type: "answer"; questionId: string; answer: unknown; onDisconnect?: OnDisconnect };
+
+/** Reads one text frame; `null` for anything this agent does not act on (ignored, as the
+ * contract asks: unknown types and fields are never an error). */
+export function parseIncoming(text: string): Incoming | null {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof frame !== "object" || frame === null || Array.isArray(frame)) return null;
+  const f = frame as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const policy = (v: unknown) => (v === "abort" || v === "detach" ? v : undefined);
+  switch (f.type) {
+    case "prompt": {
+      const attachments = Array.isArray(f.attachments)
+        ? f.attachments.filter((a): a is Attachment => typeof a?.mediaType === "string" && typeof a?.url === "string")
+        : undefined;
+      return { type: "prompt", content: str(f.content) ?? "", requestId: str(f.requestId), onDisconnect: policy(f.onDisconnect), attachments };
+    }
+    case "abort":
+      return { type: "abort", requestId: str(f.requestId) };
+    case "answer": {
+      const questionId = str(f.questionId);
+      return questionId === undefined ? null : { type: "answer", questionId, answer: f.answer ?? null, onDisconnect: policy(f.onDisconnect) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A turn event or session frame this agent sends, ready for `JSON.stringify`. */
+export type Outgoing = { type: string } & Record<string, unknown>;
+
+export const frames = {
+  create: (turnId: string, requestId?: string): Outgoing => ({ type: "message.create", turnId, ...(requestId ? { requestId } : {}) }),
+  text: (turnId: string, delta: string): Outgoing => ({ type: "message.part.text-delta", turnId, delta }),
+  reasoning: (turnId: string, delta: string): Outgoing => ({ type: "message.part.reasoning-delta", turnId, delta }),
+  finalize: (turnId: string, reason: FinishReason, error?: string): Outgoing => ({ type: "message.finalize", turnId, reason, ...(error ? { error } : {}) }),
+  complete: (): Outgoing => ({ type: "complete" }),
+  status: (status: string, detail?: string): Outgoing => ({ type: "agentStatus", status, ...(detail ? { detail } : {}) }),
+  error: (message: string, code?: string): Outgoing => ({ type: "error", message, ...(code ? { code } : {}) }),
+};

@@ -1,0 +1,45 @@
+// The session's history in the Durable Object's SQLite storage: one row per message, in order.
+// A row whose message is not finished is the turn in flight as it was last saved: saved when the
+// turn starts (so a restart mid-turn can tell that the turn died) and when it waits on a question
+// (so the question survives hibernation, when memory is gone).
+
+import type { Message } from "./protocol";
+
+/** Most messages an `init` carries: the newest ones. */
+export const MAX_INIT_MESSAGES = 200;
+
+export class Store {
+  constructor(private sql: SqlStorage) {
+    sql.exec(`CREATE TABLE IF NOT EXISTS messages (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      finished INTEGER NOT NULL,
+      body TEXT NOT NULL
+    )`);
+  }
+
+  /** Inserts or replaces `message` (its order is that of its first save). */
+  save(message: Message, finished: boolean): void {
+    this.sql.exec(
+      `INSERT INTO messages (id, finished, body) VALUES (?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, body = excluded.body`,
+      message.id,
+      finished ? 1 : 0,
+      JSON.stringify(message),
+    );
+  }
+
+  /** The newest `limit` finished messages, oldest first. */
+  finished(limit = MAX_INIT_MESSAGES): Message[] {
+    const rows = this.sql
+      .exec<{ body: string }>(`SELECT body FROM messages WHERE finished = 1 ORDER BY seq DESC LIMIT ?`, limit)
+      .toArray();
+    return rows.reverse().map((row) => JSON.parse(row.body) as Message);
+  }
+
+  /** The unfinished message, if any: the turn in flight as last saved. */
+  unfinished(): Message | null {
+    const row = this.sql.exec<{ body: string }>(`SELECT body FROM messages WHERE finished = 0 ORDER BY seq DESC LIMIT 1`).toArray()[0];
+    return row ? (JSON.parse(row.body) as Message) : null;
+  }
+}

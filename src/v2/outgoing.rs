@@ -1,0 +1,187 @@
+//! The frames the adapter sends the agent: `prompt`, `abort`, `answer` (docs/agent-protocol.md,
+//! "Adapter → agent"), and the disconnect policy a `prompt` or an `answer` carries.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Attachment;
+use crate::json_out;
+
+/// What a client's going away does to the turn it started (`ON_DISCONNECT`, the body's
+/// `onDisconnect`, and the `onDisconnect` of the `prompt` or `answer` the adapter sends).
+///
+/// On the wire it tells the agent what the socket closing means: under `abort`, a socket that
+/// closes before the turn ends (with or without an `abort` frame first) stops the turn, so a
+/// turn is not left running for nobody when the adapter's request ends without a word (its
+/// isolate evicted, a crash, a runtime that cancels it); under `detach`, the turn runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnDisconnect {
+    /// Send the agent `abort`: the turn stops (the default).
+    #[default]
+    Abort,
+    /// Close the socket and send nothing: the turn runs to its end, and a resume shows it.
+    Detach,
+}
+
+impl OnDisconnect {
+    /// Reads `"abort"` or `"detach"`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "abort" => Some(OnDisconnect::Abort),
+            "detach" => Some(OnDisconnect::Detach),
+            _ => None,
+        }
+    }
+
+    /// The wire value: `"abort"` or `"detach"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnDisconnect::Abort => "abort",
+            OnDisconnect::Detach => "detach",
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+enum Outgoing<'a> {
+    /// Written by hand ([`prompt_frame`]); serde's form is the tests' reference.
+    #[cfg(test)]
+    #[serde(rename_all = "camelCase")]
+    Prompt {
+        content: &'a str,
+        request_id: &'a str,
+        on_disconnect: OnDisconnect,
+        #[serde(skip_serializing_if = "<[Attachment]>::is_empty")]
+        attachments: &'a [Attachment],
+    },
+    #[serde(rename_all = "camelCase")]
+    Abort {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        request_id: Option<&'a str>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Answer {
+        question_id: &'a str,
+        answer: &'a Value,
+        on_disconnect: OnDisconnect,
+    },
+}
+
+fn to_json(frame: &Outgoing<'_>) -> String {
+    // Serialising these plain structs to a String cannot fail: no maps with
+    // non-string keys, no failing Serialize impls.
+    serde_json::to_string(frame).unwrap_or_default()
+}
+
+/// The `prompt` frame the adapter sends once per POST, right after the socket opens: written by
+/// hand, as serde writes `Outgoing::Prompt` (the tests compare the two), since every request
+/// sends one.
+pub fn prompt_frame(
+    content: &str,
+    request_id: &str,
+    on_disconnect: OnDisconnect,
+    attachments: &[Attachment],
+) -> String {
+    // The constant bytes are 68 at most; 32 more cover a few escapes.
+    let capacity = content.len() + request_id.len() + 100;
+    json_out::to_string(capacity, |out| {
+        json_out::field(out, br#"{"type":"prompt","content":"#, content);
+        json_out::field(out, br#","requestId":"#, request_id);
+        out.extend_from_slice(match on_disconnect {
+            OnDisconnect::Abort => br#","onDisconnect":"abort""#,
+            OnDisconnect::Detach => br#","onDisconnect":"detach""#,
+        });
+        if !attachments.is_empty() {
+            out.extend_from_slice(br#","attachments":"#);
+            // Writing into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut *out, attachments);
+        }
+        out.push(b'}');
+    })
+}
+
+/// The `abort` frame: of the turn the prompt with `request_id` started (the HTTP client went
+/// away), or, without one, of whatever turn is in flight (an explicit stop, or the client of an
+/// answer's stream went away).
+pub fn abort_frame(request_id: Option<&str>) -> String {
+    to_json(&Outgoing::Abort { request_id })
+}
+
+/// The `answer` frame (extension): `answer` to the pending question `question_id`, any JSON
+/// the client sent, and what the answering socket's closing means for the rest of the turn.
+pub fn answer_frame(question_id: &str, answer: &Value, on_disconnect: OnDisconnect) -> String {
+    to_json(&Outgoing::Answer {
+        question_id,
+        answer,
+        on_disconnect,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+        #[test]
+        fn the_prompt_is_what_serde_writes(
+            content in crate::json_out::any_text(),
+            request_id in crate::json_out::any_text(),
+            detach: bool,
+            files in proptest::collection::vec((crate::json_out::any_text(), proptest::option::of(crate::json_out::any_text())), 0..3),
+        ) {
+            let attachments: Vec<Attachment> = files
+                .into_iter()
+                .map(|(url, filename)| Attachment { media_type: "text/plain".into(), url, filename })
+                .collect();
+            let on_disconnect = if detach { OnDisconnect::Detach } else { OnDisconnect::Abort };
+            let derived = to_json(&Outgoing::Prompt {
+                content: &content,
+                request_id: &request_id,
+                on_disconnect,
+                attachments: &attachments,
+            });
+            proptest::prop_assert_eq!(prompt_frame(&content, &request_id, on_disconnect, &attachments), derived);
+        }
+    }
+
+    #[test]
+    fn outgoing_frames_are_exact() {
+        assert_eq!(
+            prompt_frame("hi \"you\"", "r1", OnDisconnect::Abort, &[]),
+            r#"{"type":"prompt","content":"hi \"you\"","requestId":"r1","onDisconnect":"abort"}"#
+        );
+        let files = [Attachment {
+            media_type: "image/png".into(),
+            url: "data:image/png;base64,AA==".into(),
+            filename: None,
+        }];
+        assert_eq!(
+            prompt_frame("x", "r", OnDisconnect::Detach, &files),
+            r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"detach","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
+        );
+        assert_eq!(
+            abort_frame(Some("r9")),
+            r#"{"type":"abort","requestId":"r9"}"#
+        );
+        assert_eq!(abort_frame(None), r#"{"type":"abort"}"#);
+        assert_eq!(
+            answer_frame("q\"1", &json!({"pick": ["a", 1]}), OnDisconnect::Abort),
+            r#"{"type":"answer","questionId":"q\"1","answer":{"pick":["a",1]},"onDisconnect":"abort"}"#
+        );
+    }
+
+    #[test]
+    fn the_policy_reads_only_its_two_words() {
+        assert_eq!(OnDisconnect::parse("abort"), Some(OnDisconnect::Abort));
+        assert_eq!(OnDisconnect::parse("detach"), Some(OnDisconnect::Detach));
+        for other in ["", "Abort", "stop", " detach"] {
+            assert_eq!(OnDisconnect::parse(other), None, "{other:?}");
+        }
+        assert_eq!(OnDisconnect::Detach.as_str(), "detach");
+    }
+}
