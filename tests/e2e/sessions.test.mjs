@@ -1,15 +1,46 @@
-// Session continuity with real AI SDK clients against the worker and the demo agent: a detached
-// client dropped mid-turn and a fresh `Chat` (as after a reload) resuming it from the history
-// endpoint's messages; an idle resume (204); stop from a second client; `/ask` answered through
-// `sendMessage` with a `data-answer` part; history that every AI SDK validates.
+// The session scenarios, run against every agent behind the real adapter: the embedded Rust demo
+// agent, and the reference TypeScript agent (agents/typescript) in a worker of its own, bound by
+// `scriptName` as in production. One file, parameterised by agent (E2E_AGENTS=demo,typescript):
+// real AI SDK clients (ai 5.0.0, 5, 6, 7) on a turn with tools and a seed-003 tool error; a
+// detached client dropped mid-turn and a fresh `Chat` (as after a reload) resuming it from the
+// history endpoint's messages; an idle resume (204); stop from a second client; a client that
+// goes away (exactly one `abort`); `/ask` answered through `sendMessage` with a `data-answer`
+// part; `busy`; history that every AI SDK validates; the agent's Durable Object restarting
+// between two turns (persisted storage, a fresh instance, new sockets).
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { startWorker, sessionId, chatBody, postChat, demoLog, readAll, chunksOf, sleep } from "./harness.mjs";
 import { loadSdk } from "./chat.mjs";
 
+const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
+
+/** Resolves once `predicate(chat)` holds (checked every 20 ms), or fails after `ms`. */
+async function until(chat, predicate, what, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!predicate(chat)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
+
+/** No part appears twice: text and reasoning by their text, tools by call id, data parts by id. */
+function assertNoDuplicatedPart(message) {
+  const keys = message.parts
+    .filter((p) => p.type !== "step-start")
+    .map((p) => p.toolCallId ?? (p.type.startsWith("data-") ? `${p.type}:${p.id}` : `${p.type}:${p.text}`));
+  assert.deepEqual(keys, [...new Set(keys)], `duplicated parts: ${JSON.stringify(message.parts)}`);
+}
+
+for (const agent of AGENTS) {
+describe(`agent: ${agent}`, () => {
 let worker;
 before(async () => {
-  worker = await startWorker();
+  worker = await startWorker({ agent });
 });
 after(() => worker?.dispose());
 
@@ -28,16 +59,6 @@ async function chatOf(pkg, session, { body, id, messages } = {}) {
   return { chat, errors };
 }
 
-/** Resolves once `predicate(chat)` holds (checked every 20 ms), or fails after `ms`. */
-async function until(chat, predicate, what, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!predicate(chat)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
 const received = async (session) => (await demoLog(worker.base, session, "received")).map((e) => e.frame);
 const sent = async (session) => (await demoLog(worker.base, session, "sent")).map((e) => e.frame);
 const history = async (session) => {
@@ -45,14 +66,9 @@ const history = async (session) => {
   assert.equal(response.status, 200);
   return response.json();
 };
-
-/** No part appears twice: text and reasoning by their text, tools by call id, data parts by id. */
-function assertNoDuplicatedPart(message) {
-  const keys = message.parts
-    .filter((p) => p.type !== "step-start")
-    .map((p) => p.toolCallId ?? (p.type.startsWith("data-") ? `${p.type}:${p.id}` : `${p.type}:${p.text}`));
-  assert.deepEqual(keys, [...new Set(keys)], `duplicated parts: ${JSON.stringify(message.parts)}`);
-}
+/** The text the agent sent for turn `turnId`: its deltas (the demo also puts it in `finalText`). */
+const turnText = async (session, turnId) =>
+  (await sent(session)).filter((f) => f.type === "message.part.text-delta" && f.turnId === turnId).map((f) => f.delta).join("");
 
 // ai 5.0.0–5.0.1 hang on a 204 resume, so the idle resume runs on the later releases only.
 const CLIENTS = ["ai-v7", "ai", "ai-v5", "ai-v5-0-0"];
@@ -85,7 +101,8 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.equal(resumed.role, "assistant");
       assert.equal(resumed.id, finalize.turnId);
       assert.equal(resumed.id, streamedId, "the resume uses the POST stream's message id");
-      assert.equal(textOf(resumed), finalize.finalText);
+      assert.equal(textOf(resumed), await turnText(session, finalize.turnId));
+      assert.match(textOf(resumed), /^w1 w2 .* w20$/);
       assert.equal(resumed.parts.filter((p) => p.type === "text").length, 1);
       assertNoDuplicatedPart(resumed);
       assert.deepEqual((await received(session)).filter((f) => f.type === "abort"), [], "detached: no abort");
@@ -139,8 +156,50 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.notEqual(answered.id, asking.id, "the rest of the turn is a new message");
       assert.equal(textOf(answered), "You answered: yes.");
       const answers = (await received(session)).filter((f) => f.type === "answer");
-      assert.deepEqual(answers, [{ type: "answer", questionId: question.data.questionId, answer: "yes" }]);
+      assert.deepEqual(answers, [{ type: "answer", questionId: question.data.questionId, answer: "yes", onDisconnect: "abort" }]);
       assert.equal((await received(session)).filter((f) => f.type === "prompt").length, 1, "the answer is no new prompt");
+    });
+
+    test(`${pkg}: a turn with tools, one of them failing as seed 003 reports it`, { timeout: 30_000 }, async () => {
+      const session = sessionId("tools");
+      const { chat, errors } = await chatOf(pkg, session);
+      await chat.sendMessage({ text: "find the streaming docs" });
+      const found = chat.messages.at(-1);
+      const search = found.parts.find((p) => p.type === "dynamic-tool");
+      assert.equal(search.toolName, "search_docs");
+      assert.equal(search.state, "output-available");
+      assert.ok(textOf(found).length > 0, "a reply follows the tool");
+
+      await chat.sendMessage({ text: "/tool-error" });
+      assert.deepEqual(errors, []);
+      assert.equal(chat.status, "ready");
+      const failed = chat.messages.at(-1).parts.find((p) => p.type === "dynamic-tool");
+      assert.equal(failed.toolName, "read_file");
+      assert.equal(failed.state, "output-error");
+      assert.equal(failed.errorText, "no such file");
+      assert.equal(textOf(chat.messages.at(-1)), "The file is missing.");
+    });
+
+    test(`${pkg}: a client that goes away mid-turn: exactly one abort with its requestId, the turn canceled`, { timeout: 30_000 }, async () => {
+      const session = sessionId("gone");
+      const { chat } = await chatOf(pkg, session);
+      const sending = chat.sendMessage({ text: "/slow 100 100" });
+      await until(chat, (c) => textOf(c.messages.at(-1)).includes("w2"), "the first deltas");
+      await chat.stop();
+      await sending;
+      let frames = [];
+      const deadline = Date.now() + 3000;
+      while (Date.now() < deadline) {
+        frames = await received(session);
+        if (frames.some((f) => f.type === "abort")) break;
+        await sleep(50);
+      }
+      await sleep(300);
+      frames = await received(session);
+      const prompt = frames.find((f) => f.type === "prompt");
+      assert.deepEqual(frames.filter((f) => f.type === "abort"), [{ type: "abort", requestId: prompt.requestId }]);
+      const finalizes = (await sent(session)).filter((f) => f.type === "message.finalize");
+      assert.deepEqual(finalizes.map((f) => f.reason), ["canceled"]);
     });
   }
 
@@ -173,7 +232,8 @@ describe("session routes over HTTP", { concurrency: true }, () => {
     assert.equal(chunks[0].messageId, JSON.parse(seen.match(/data: (\{"type":"start".*?\})\n/)[1]).messageId);
     const replayed = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
     const finalize = (await sent(session)).find((f) => f.type === "message.finalize");
-    assert.equal(replayed, finalize.finalText);
+    assert.equal(replayed, await turnText(session, finalize.turnId));
+    assert.match(replayed, /^w1 w2 .* w15$/);
     assert.deepEqual(chunks.slice(-2).map((c) => c.type), ["finish-step", "finish"]);
     assert.ok(text.endsWith("data: [DONE]\n\n"));
     await reader.cancel();
@@ -238,3 +298,30 @@ describe("session routes over HTTP", { concurrency: true }, () => {
     }
   });
 });
+
+test("the agent's Durable Object restarting between two turns: history kept, a fresh instance, new sockets", { timeout: 60_000 }, async () => {
+  const persist = mkdtempSync(path.join(os.tmpdir(), "sessions-restart-"));
+  let own = await startWorker({ agent, persist });
+  try {
+    const session = sessionId("restart");
+    const first = await readAll(await postChat(own.base, session, chatBody("find the streaming docs")));
+    assert.match(first.text, /"type":"finish"/);
+    await own.restart();
+    const again = await postChat(own.base, session, chatBody("/slow 3 10"));
+    assert.equal(again.status, 200);
+    const chunks = chunksOf((await readAll(again)).text);
+    assert.equal(chunks.at(-1).type, "finish", "the second turn ran on the fresh instance");
+    assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "w1 w2 w3");
+    const messages = await (await fetch(`${own.base}/api/sessions/${session}/messages`)).json();
+    assert.deepEqual(messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+    assert.equal(textOf(messages[0]), "find the streaming docs");
+    assert.equal(messages[1].parts.find((p) => p.type === "dynamic-tool")?.toolName, "search_docs");
+    const idle = await fetch(`${own.base}/api/sessions/${session}/chat/c/stream`);
+    assert.equal(idle.status, 204, "nothing in flight after the restart");
+  } finally {
+    await own.dispose();
+    rmSync(persist, { recursive: true, force: true });
+  }
+});
+});
+}

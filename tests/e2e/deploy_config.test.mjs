@@ -1,0 +1,64 @@
+// The production configurations, checked offline: `wrangler deploy --dry-run` of the adapter's
+// `[env.production]` (bound by script_name to the agent's worker) and of the reference TypeScript
+// agent's own wrangler.toml, as docs/deploy.md deploys them. A broken production config fails
+// here, not at a deploy. The dry run builds and bundles everything a deploy uploads and prints the
+// bindings; it contacts no account.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { root } from "./harness.mjs";
+
+const run = promisify(execFile);
+const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+
+/** `wrangler deploy --dry-run` with `args` in `cwd`; resolves to { code, out } (stdout + stderr). */
+async function dryRun(cwd, args) {
+  const outdir = mkdtempSync(path.join(os.tmpdir(), "dry-run-"));
+  try {
+    const { stdout, stderr } = await run(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", outdir, ...args], {
+      cwd,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    return { code: err.code ?? 1, out: `${err.stdout ?? ""}${err.stderr ?? ""}` };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+test("the adapter's [env.production] dry-runs: SESSION_AGENT bound to the agent's worker", { timeout: 180_000 }, async () => {
+  const { code, out } = await dryRun(root, ["--env", "production"]);
+  assert.equal(code, 0, out);
+  assert.match(out, /--dry-run: exiting now/);
+  assert.match(out, /SESSION_AGENT[^\n]*SessionAgent[^\n]*session-agent/, `the binding names the agent's class and worker:\n${out}`);
+  assert.match(out, /DEMO_AGENT[^\n]*"off"/);
+  assert.match(out, /AUTH_MODE[^\n]*"jwt"/);
+});
+
+test("the reference TypeScript agent's worker dry-runs with its Durable Object", { timeout: 180_000 }, async () => {
+  const { code, out } = await dryRun(path.join(root, "agents/typescript"), []);
+  assert.equal(code, 0, out);
+  assert.match(out, /--dry-run: exiting now/);
+  assert.match(out, /SESSION_AGENT[^\n]*SessionAgent/);
+});
+
+test("a broken production config fails the dry run (the check bites)", { timeout: 180_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "broken-config-"));
+  try {
+    const config = readFileSync(path.join(root, "agents/typescript/wrangler.toml"), "utf8");
+    // The agent's class renamed in the binding but not in the code: what a copy-paste slip does.
+    writeFileSync(path.join(dir, "wrangler.toml"), config.replace(/^class_name = "SessionAgent"$/m, 'class_name = "SessionAgnet"').replace('main = "src/index.ts"', `main = "${path.join(root, "agents/typescript/src/index.ts")}"`));
+    const { code, out } = await dryRun(dir, []);
+    assert.notEqual(code, 0, `the dry run passed:\n${out}`);
+    assert.match(out, /not exported in your entrypoint file: SessionAgnet/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
