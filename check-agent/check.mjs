@@ -118,6 +118,7 @@ export async function checkAgent({ connect, prompts, sessionPrefix = `check-${Da
     judge("R-open", "pass");
     const init = await first.waitFor(() => true, WAIT.init);
     judge("R-init", init?.type === "init" ? "pass" : "fail", { arrived: init ? `first frame ${show(init.type)}` : "no frame" });
+    if (init?.type === "init") judge("R-protocol", init.protocol === 1 ? "pass" : "fail", { arrived: `protocol ${show(init.protocol)}` });
     first.send({ type: "check-agent.unknown", detail: "an unknown frame type: to be ignored" });
     prompt(first, prompts.short, "check-r1", { checkAgentExtra: "an unknown field: to be ignored" });
     const create = await first.waitFor((f) => f.type === "message.create", WAIT.create);

@@ -70,6 +70,12 @@ impl TurnStream {
         Self::opened(translator, scratch)
     }
 
+    /// A stream of whichever turn sends the first turn event, as the new message `message_id`
+    /// (see [`Translator::adopting`]): the rest of an answered turn that `init` did not name.
+    pub fn adopting(message_id: String, clock: Clock) -> Self {
+        Self::opened(Translator::adopting(message_id, clock), Vec::new())
+    }
+
     fn opened(translator: Translator, scratch: Vec<UiChunk>) -> Self {
         TurnStream {
             translator,

@@ -141,8 +141,15 @@ pub(crate) fn recent_rows(
 }
 
 /// The `init` frame: the stored `rows` (JSON messages, oldest first), then the turn in flight,
-/// and the session. The rows are spliced in as they are stored, not parsed again.
-pub(crate) fn init_frame(session_id: &str, rows: &[String], in_flight: Option<&Message>) -> String {
+/// and the session. The rows are spliced in as they are stored, not parsed again. `protocol`
+/// says protocol 1 (the turn in flight is always listed); the demo's `noinflight-` sessions,
+/// which leave it out, say nothing.
+pub(crate) fn init_frame(
+    session_id: &str,
+    rows: &[String],
+    in_flight: Option<&Message>,
+    protocol: bool,
+) -> String {
     let in_flight = in_flight.map(to_json);
     let messages: Vec<&str> = rows
         .iter()
@@ -150,7 +157,8 @@ pub(crate) fn init_frame(session_id: &str, rows: &[String], in_flight: Option<&M
         .chain(in_flight.as_deref())
         .collect();
     format!(
-        r#"{{"type":"init","messages":[{}],"session":{{"id":{},"agent":"demo"}}}}"#,
+        r#"{{"type":"init",{}"messages":[{}],"session":{{"id":{},"agent":"demo"}}}}"#,
+        if protocol { r#""protocol":1,"# } else { "" },
         messages.join(","),
         to_json(&session_id)
     )
@@ -170,7 +178,7 @@ mod tests {
     }
 
     fn reread(row: &str) -> Message {
-        let init = parse_init(&init_frame("s", &[row.to_owned()], None)).unwrap();
+        let init = parse_init(&init_frame("s", &[row.to_owned()], None, true)).unwrap();
         assert_eq!(init.skipped, 0);
         init.messages.into_iter().next().unwrap()
     }
@@ -257,8 +265,9 @@ mod tests {
             text: "wor".into(),
             streaming: Some(true),
         });
-        let frame = init_frame("s\"1", &[user], Some(&turn));
+        let frame = init_frame("s\"1", &[user], Some(&turn), true);
         let init = parse_init(&frame).unwrap();
+        assert_eq!(init.protocol, 1);
         assert_eq!(init.messages.len(), 2);
         assert_eq!(init.in_flight().map(|m| m.id.as_str()), Some("t1"));
         let value: Value = serde_json::from_str(&frame).unwrap();
@@ -267,8 +276,17 @@ mod tests {
             serde_json::json!({"id": "s\"1", "agent": "demo"})
         );
         assert_eq!(
-            init_frame("s", &[], None),
+            init_frame("s", &[], None, false),
             r#"{"type":"init","messages":[],"session":{"id":"s","agent":"demo"}}"#
         );
+        assert_eq!(
+            init_frame("s", &[], None, true),
+            r#"{"type":"init","protocol":1,"messages":[],"session":{"id":"s","agent":"demo"}}"#
+        );
+        // An init that says no protocol and lists no turn in flight cannot be trusted to.
+        let silent = parse_init(&init_frame("s", &[], None, false)).unwrap();
+        assert_eq!((silent.protocol, silent.lists_in_flight()), (0, false));
+        let said = parse_init(&init_frame("s", &[], None, true)).unwrap();
+        assert!(said.lists_in_flight());
     }
 }

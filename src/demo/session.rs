@@ -140,7 +140,8 @@ impl Session {
                     console_warn!("demo agent: could not read the history: {err}");
                     Vec::new()
                 });
-            let frame = init_frame(session_id, &rows, in_flight);
+            let lists_in_flight = !session_id.starts_with(NO_IN_FLIGHT_PREFIX);
+            let frame = init_frame(session_id, &rows, in_flight, lists_in_flight);
             drop(turn);
             socket.send_with_str(&frame).ok()?;
             self.logs.sent(conn, &frame);

@@ -4,7 +4,8 @@
 //! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
 //! socket, the response body, and the frame: a `prompt` with the request id as `requestId`, or,
 //! when the last message carries a `data-answer` part, an `answer` to the question the turn in
-//! flight waits on (409 when no such question waits). Failures there are JSON 5xx. Then `200`
+//! flight waits on (409 when the agent's `init` shows no such question waits; when its `init`
+//! may leave the turn in flight out, the answer goes and the agent decides). Failures there are JSON 5xx. Then `200`
 //! with the UI stream headers and a body the [`Pump`] fills as frames arrive: the prompt's turn,
 //! or the rest of the answered turn as a new message whose id is the request id.
 
@@ -77,10 +78,10 @@ pub(crate) async fn handle(
         Some(answer) => {
             let agent = upstream::connect(env, config, session_id, user_id).await;
             let mut agent: AgentSocket = or_answer!(agent.map_err(|err| err.answer(exchange)));
-            let turn_id = match waiting_turn(&mut agent.events, answer, &request_id).await {
-                Ok((turn_id, frame)) => {
+            let waiting = match waiting_turn(&mut agent.events, answer, &request_id).await {
+                Ok((waiting, frame)) => {
                     early_frame = frame;
-                    turn_id
+                    waiting
                 }
                 Err(refusal) => {
                     let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
@@ -99,8 +100,11 @@ pub(crate) async fn handle(
                     return answer.map(Into::into);
                 }
             };
-            let turn =
-                TurnStream::continuing(&turn_id, request_id.clone(), now_ms).with_trace(trace);
+            let turn = match waiting {
+                Some(turn_id) => TurnStream::continuing(&turn_id, request_id.clone(), now_ms),
+                None => TurnStream::adopting(request_id.clone(), now_ms),
+            }
+            .with_trace(trace);
             (
                 Agent::Listening(agent),
                 answer_frame(&answer.question_id, &answer.answer, on_disconnect),
@@ -138,25 +142,29 @@ enum Refusal {
     Unknown,
 }
 
-/// The turn that waits on `answer`'s question, from the agent's `init`: its id, and the frame
-/// read in its place when the agent sends no `init` (its first turn event, which the stream
-/// must not lose).
+/// The turn that waits on `answer`'s question, from the agent's `init`: its id, or `None` when
+/// `init` cannot say (it may leave the turn in flight out: the answer goes, the agent decides,
+/// and the stream follows the turn of the first turn event); and the frame read in its place
+/// when the agent sends no `init` (its first turn event, which the stream must not lose).
 async fn waiting_turn(
     events: &mut crate::platform::socket::SocketEvents,
     answer: &Answer,
     request_id: &str,
-) -> Result<(String, Option<String>), Refusal> {
+) -> Result<(Option<String>, Option<String>), Refusal> {
     match read_init(events, request_id).await {
-        Hydration::Init(init) => init
-            .in_flight()
-            .filter(|m| {
+        Hydration::Init(init) => {
+            let waiting = init.in_flight().filter(|m| {
                 m.pending_question()
                     .is_some_and(|q| q.question_id == answer.question_id)
-            })
-            .map(|m| (m.id.clone(), None))
-            .ok_or(Refusal::NotPending),
+            });
+            match waiting {
+                Some(message) => Ok((Some(message.id.clone()), None)),
+                None if init.lists_in_flight() => Err(Refusal::NotPending),
+                None => Ok((None, None)),
+            }
+        }
         // An agent without `init`: the answer goes to the turn under way, which decides.
-        Hydration::TurnEvent { frame, turn_id } => Ok((turn_id, Some(frame))),
+        Hydration::TurnEvent { frame, turn_id } => Ok((Some(turn_id), Some(frame))),
         Hydration::Unknown => Err(Refusal::Unknown),
     }
 }

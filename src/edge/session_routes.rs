@@ -120,7 +120,9 @@ pub(crate) async fn stop(
     let (AgentSocket { socket, .. }, hydration) =
         or_answer!(open(&req, env, config, session_id, exchange).await);
     let in_flight = match &hydration {
-        Hydration::Init(init) => init.in_flight().is_some(),
+        // An `init` that may leave the turn in flight out (no protocol said, none listed) does
+        // not show that nothing runs: the abort goes, and the agent decides.
+        Hydration::Init(init) => init.in_flight().is_some() || !init.lists_in_flight(),
         Hydration::TurnEvent { .. } => true,
         // Nothing says no turn runs: stop whatever may.
         Hydration::Unknown => true,

@@ -172,11 +172,21 @@ impl Message {
 #[derive(Debug, Clone, Default)]
 pub struct Init {
     pub messages: Vec<Message>,
+    /// The protocol the agent says it keeps (`"protocol": 1`), 0 when it says none. From 1 on,
+    /// `init` lists the turn in flight whenever one runs (docs/agent-protocol.md, "Versions").
+    pub protocol: u64,
     /// Messages and parts skipped because their shape was unusable (for the log).
     pub skipped: usize,
 }
 
 impl Init {
+    /// Whether this `init` can be trusted to list the turn in flight: the agent says protocol 1
+    /// or later, or it lists one. Otherwise no turn in flight in it may mean "idle" or "not
+    /// listed", and the adapter lets the agent decide (forwards a stop's `abort`, an answer).
+    pub fn lists_in_flight(&self) -> bool {
+        self.protocol >= 1 || self.in_flight().is_some()
+    }
+
     /// The turn in flight: the last assistant message without a `finish` part.
     pub fn in_flight(&self) -> Option<&Message> {
         self.messages
@@ -202,6 +212,9 @@ struct RawMessage<'a> {
 struct RawInit<'a> {
     #[serde(default, borrow)]
     messages: Vec<&'a RawValue>,
+    /// Any JSON: only a non-negative integer counts.
+    #[serde(default)]
+    protocol: Option<Value>,
 }
 
 /// Parses an `init` frame. Not an `init`, or not a JSON object with a `messages` array (when
@@ -211,7 +224,10 @@ pub fn parse_init(text: &str) -> Result<Init, FrameError> {
         return Err(FrameError("not an init frame".into()));
     }
     let raw: RawInit<'_> = typed(text)?;
-    let mut init = Init::default();
+    let mut init = Init {
+        protocol: raw.protocol.as_ref().and_then(Value::as_u64).unwrap_or(0),
+        ..Init::default()
+    };
     for message in raw.messages {
         let Ok(message) = typed::<RawMessage<'_>>(message.get()) else {
             init.skipped += 1;

@@ -10,7 +10,8 @@
 //!   Two streams open without one: a **resumed** turn ([`Translator::resume`]) replays the
 //!   `init` snapshot of the turn in flight from `start`, and a **continuation**
 //!   ([`Translator::continuing`]) streams a turn already under way (after an answer) as a new
-//!   message.
+//!   message; an **adopting** stream ([`Translator::adopting`]) does the same for the turn of the
+//!   first turn event that arrives, when nothing said which turn waits on the answer.
 //! * **Questions.** A `question` emits its `data-question` part and ends the stream
 //!   (`finish`): the turn waits for the user, whose answer is a new request.
 //! * **Parts.** Text and reasoning parts open lazily and close before any tool chunk,
@@ -82,6 +83,9 @@ pub struct Translator {
     clock: Clock,
     /// When the turn started, as `start`'s `createdAt` said.
     started_ms: u64,
+    /// For an adopting stream, the message id it opens with once the first turn event shows
+    /// which turn is ours.
+    adopt: Option<String>,
 }
 
 impl Translator {
@@ -101,6 +105,7 @@ impl Translator {
             outcome: None,
             clock,
             started_ms: 0,
+            adopt: None,
         }
     }
 
@@ -143,6 +148,18 @@ impl Translator {
         translator
     }
 
+    /// A translator that waits for the first turn event of any turn and streams that turn as
+    /// the new message `message_id`: the rest of the turn an answer resumed, when the agent's
+    /// `init` did not say which turn waits (an agent that leaves the turn in flight out of it).
+    /// A session-level `error` before any turn event (the agent refusing the answer) ends the
+    /// stream with its text.
+    pub fn adopting(message_id: String, clock: Clock) -> Self {
+        Translator {
+            adopt: Some(message_id),
+            ..Translator::with_clock(None, clock)
+        }
+    }
+
     /// Where the turn is.
     pub fn phase(&self) -> Phase {
         self.phase
@@ -174,6 +191,7 @@ impl Translator {
     pub fn push(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
         match (self.phase, frame) {
             (Phase::Ended, _) => Step::Ignored,
+            (Phase::Waiting, frame) if self.adopt.is_some() => self.adopt_first(frame, out),
             (Phase::Waiting, Frame::MessageCreate(create)) => self.maybe_start(create, out),
             (Phase::Waiting, Frame::Error(err)) => self.end_with(Ending::error(err.text()), out),
             (Phase::Waiting, _) => Step::Ignored,
@@ -187,6 +205,23 @@ impl Translator {
         if self.end_with(cause.into(), out) == Step::Ended {
             self.outcome = Some(cause.label());
         }
+    }
+
+    /// An adopting stream's frame before its turn is known: the first turn event names it.
+    fn adopt_first(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
+        let turn_id = match &frame {
+            Frame::TextDelta(d) | Frame::ReasoningDelta(d) => d.turn_id.clone(),
+            Frame::ToolUpdate(update) => update.turn_id.clone(),
+            Frame::Finalize(fin) => fin.turn_id.clone(),
+            // A question names no turn: the metadata's turnId is then the message's id.
+            Frame::Question(_) => self.adopt.clone().unwrap_or_default(),
+            Frame::Error(err) => return self.end_with(Ending::error(err.text()), out),
+            Frame::Complete => return self.end_with(Ending::Finished, out),
+            _ => return Step::Ignored,
+        };
+        let message_id = self.adopt.take().unwrap_or_else(|| turn_id.clone());
+        self.open(&turn_id, message_id, None, out);
+        self.push_open(frame, out)
     }
 
     fn maybe_start(&mut self, create: MessageCreate, out: &mut Vec<UiChunk>) -> Step {

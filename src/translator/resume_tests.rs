@@ -1,4 +1,5 @@
-//! Tests of the two streams that open without a `message.create`: a resumed turn and an answer.
+//! Tests of the streams that open without a `message.create`: a resumed turn, an answer, and an
+//! answer whose turn is learned from its first event.
 
 use super::tests::plain;
 use super::*;
@@ -189,4 +190,58 @@ fn a_resume_dates_its_start_from_the_message() {
         out[0].to_json(),
         r#"{"type":"start","messageId":"t1","messageMetadata":{"turnId":"t1","createdAt":1700000000000}}"#
     );
+}
+
+/// The chunks an adopting stream (message `m2`) writes for `frames`, and where it ends.
+fn adopt(frames: &[&str]) -> (Translator, Vec<String>) {
+    let mut out = Vec::new();
+    let mut t = Translator::adopting("m2".into(), no_clock);
+    for frame in frames {
+        t.push(parse_frame(frame).unwrap(), &mut out);
+    }
+    (t, out.iter().map(plain).collect())
+}
+
+#[test]
+fn an_adopting_stream_follows_the_turn_of_the_first_turn_event() {
+    let (t, out) = adopt(&[
+        r#"{"type":"agentStatus","status":"streaming"}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"yes!"}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t9","delta":"another turn"}"#,
+        r#"{"type":"message.finalize","turnId":"t9","reason":"end_turn"}"#,
+        r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
+    ]);
+    assert_eq!(
+        out,
+        [
+            r#"{"type":"start","messageId":"m2"}"#,
+            r#"{"type":"start-step"}"#,
+            r#"{"type":"text-start","id":"text-1"}"#,
+            r#"{"type":"text-delta","id":"text-1","delta":"yes!"}"#,
+            r#"{"type":"text-end","id":"text-1"}"#,
+            r#"{"type":"finish-step"}"#,
+            r#"{"type":"finish"}"#,
+        ]
+    );
+    assert_eq!(t.turn_id(), Some("t1"));
+}
+
+#[test]
+fn an_adopting_stream_ends_with_the_agents_refusal_before_any_turn_event() {
+    let (t, out) = adopt(&[
+        r#"{"type":"error","message":"There is no pending question with that id."}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"late"}"#,
+    ]);
+    assert_eq!(
+        out,
+        [
+            r#"{"type":"error","errorText":"There is no pending question with that id."}"#,
+            r#"{"type":"finish"}"#,
+        ]
+    );
+    assert_eq!(t.phase(), Phase::Ended);
+    // A turn that asks again at once opens under the message's id.
+    let (_, out) = adopt(&[r#"{"type":"question","questionId":"q2","text":"Sure?"}"#]);
+    assert_eq!(out[0], r#"{"type":"start","messageId":"m2"}"#);
+    assert!(out.iter().any(|c| c.contains(r#""type":"data-question""#)));
 }

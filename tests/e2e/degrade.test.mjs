@@ -1,7 +1,10 @@
-// How each session feature degrades with an agent that sends less than the protocol asks
-// (README, "An agent that sends less"). The demo agent plays such an agent for session ids with
-// the prefix `noinit-` (it sends no `init`) or `noinflight-` (its `init` leaves out the turn in
-// flight).
+// How each session feature degrades with an agent that sends less than the contract asks
+// (docs/agent-protocol.md, "The degrade matrix"). The demo agent plays such an agent for session
+// ids with the prefix `noinit-` (it sends no `init`) or `noinflight-` (its `init` leaves out the
+// turn in flight and says no protocol); the reference TypeScript agent's minimal mode is one
+// (no requestId echo, no turn in flight in `init`, errors without `code`). Every stream stays
+// valid; where the adapter cannot know from `init`, it forwards (`abort`, `answer`) and the agent
+// decides: it never refuses on a guess.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf, demoLog, sleep } from "./harness.mjs";
@@ -11,15 +14,18 @@ const RESUME_WAIT_MS = 1500;
 
 let plain;
 let waiting;
+let minimal;
 before(async () => {
-  [plain, waiting] = await Promise.all([
+  [plain, waiting, minimal] = await Promise.all([
     startWorker(),
     startWorker({ vars: { RESUME_WAIT_MS: String(RESUME_WAIT_MS) } }),
+    startWorker({ agent: "typescript-minimal" }),
   ]);
 });
 after(async () => {
   await plain?.dispose();
   await waiting?.dispose();
+  await minimal?.dispose();
 });
 
 const api = (worker, session) => `${worker.base}/api/sessions/${session}/chat`;
@@ -86,17 +92,87 @@ describe("an agent that sends no init", { concurrency: true }, () => {
   });
 });
 
-describe("an agent whose init leaves out the turn in flight", { concurrency: true }, () => {
-  test("by default init is trusted: resume 204, stop {stopped:false}", { timeout: 30_000 }, async () => {
-    const session = sessionId("noinflight");
-    const { rest } = await runningTurn(plain, session);
-    const resume = await fetch(`${api(plain, session)}/c/stream`);
-    assert.equal(resume.status, 204);
-    const stop = await fetch(`${api(plain, session)}/stop`, { method: "POST" });
-    assert.deepEqual(await stop.json(), { stopped: false });
-    await rest;
+/** An answer's POST body: the last message carries a `data-answer` part. */
+const answerBody = (questionId, answer) =>
+  JSON.stringify({ id: "c", messages: [{ id: "u", role: "user", parts: [{ type: "data-answer", data: { questionId, answer } }] }] });
+
+const SENDS_LESS = [
+  ["the demo agent playing one (noinflight-)", () => plain, "noinflight"],
+  ["the TypeScript agent's minimal mode", () => minimal, "minimal"],
+];
+
+for (const [name, worker, prefix] of SENDS_LESS) {
+  describe(`an agent whose init leaves out the turn in flight: ${name}`, { concurrency: true }, () => {
+    test("resume is 204 (init is trusted for it); stop forwards the abort: 202, the turn canceled", { timeout: 30_000 }, async () => {
+      const session = sessionId(prefix);
+      const post = await postChat(worker().base, session, chatBody("/slow 30 100"));
+      const reader = post.body.getReader();
+      let text = "";
+      while (!text.includes('"text-delta"')) text += new TextDecoder().decode((await reader.read()).value);
+      const resume = await fetch(`${api(worker(), session)}/c/stream`);
+      assert.equal(resume.status, 204);
+      const stop = await fetch(`${api(worker(), session)}/stop`, { method: "POST" });
+      assert.equal(stop.status, 202);
+      assert.deepEqual(await stop.json(), { stopped: true });
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      assert.deepEqual(chunksOf(text).slice(-2).map((c) => c.type), ["finish-step", "abort"], "the POST's stream ends canceled");
+      await sleep(200);
+      const aborts = (await demoLog(worker().base, session, "received")).filter((e) => e.frame.type === "abort");
+      assert.deepEqual(aborts.map((e) => e.frame), [{ type: "abort" }]);
+    });
+
+    test("an answer goes to the agent, which resumes its turn: the rest streams as a new message", { timeout: 30_000 }, async () => {
+      const session = sessionId(prefix);
+      const asked = chunksOf((await readAll(await postChat(worker().base, session, chatBody("/ask Go on?")))).text);
+      const question = asked.find((c) => c.type === "data-question");
+      assert.ok(question, "the question streamed");
+      const answered = await postChat(worker().base, session, answerBody(question.data.questionId, "yes"));
+      assert.equal(answered.status, 200);
+      const chunks = chunksOf((await readAll(answered)).text);
+      assert.equal(chunks[0].type, "start");
+      assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "You answered: yes.");
+      assert.deepEqual(chunks.slice(-2).map((c) => c.type), ["finish-step", "finish"]);
+    });
+
+    test("an answer to no pending question is the agent's to refuse: its error ends the stream in-band", { timeout: 30_000 }, async () => {
+      const session = sessionId(prefix);
+      const refused = await postChat(worker().base, session, answerBody("q-none", "yes"));
+      assert.equal(refused.status, 200);
+      const chunks = chunksOf((await readAll(refused)).text);
+      assert.deepEqual(chunks.map((c) => c.type), ["error", "finish"]);
+      assert.match(chunks[0].errorText, /no pending question/);
+    });
+  });
+}
+
+describe("the TypeScript agent's minimal mode: no requestId echo, errors without code", { concurrency: true }, () => {
+  test("a turn streams whole without the echo (the first message.create on the default channel)", { timeout: 30_000 }, async () => {
+    const session = sessionId("minimal");
+    const chunks = chunksOf((await readAll(await postChat(minimal.base, session, chatBody("/slow 5 20")))).text);
+    assert.equal(chunks[0].type, "start");
+    assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "w1 w2 w3 w4 w5");
+    const prompt = (await demoLog(minimal.base, session, "received")).find((e) => e.frame.type === "prompt");
+    const create = (await demoLog(minimal.base, session, "sent")).find((e) => e.frame.type === "message.create");
+    assert.ok(prompt.frame.requestId, "the adapter sent a requestId");
+    assert.equal(create.frame.requestId, undefined, "the agent echoed none");
   });
 
+  test("busy without a code: the stream ends in-band with the agent's text", { timeout: 30_000 }, async () => {
+    const session = sessionId("minimal");
+    const running = postChat(minimal.base, session, chatBody("/slow 10 100"));
+    await sleep(300);
+    const chunks = chunksOf((await readAll(await postChat(minimal.base, session, chatBody("hello")))).text);
+    assert.deepEqual(chunks.map((c) => c.type), ["error", "finish"]);
+    assert.equal(chunks[0].errorText, "The agent is busy with another turn.");
+    await readAll(await running);
+  });
+});
+
+describe("an agent whose init leaves out the turn in flight, with RESUME_WAIT_MS", { concurrency: true }, () => {
   test(`with RESUME_WAIT_MS=${RESUME_WAIT_MS}: resume streams the turn from now on; idle waits, then 204`, { timeout: 30_000 }, async () => {
     const session = sessionId("noinflight");
     const { turnId, rest } = await runningTurn(waiting, session);

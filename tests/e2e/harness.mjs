@@ -25,7 +25,8 @@ export const DEMO_ENV = "demo";
  * worker), or the reference TypeScript agent (agents/typescript) in a worker of its own, bound by
  * `scriptName` as in production: `"typescript"`, or `"typescript-minimal"` (its AGENT_MODE
  * "minimal"). The TypeScript agent runs with the test recorder (tests/fixtures/agents), so the
- * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …).
+ * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …; with
+ * AGENT_TOKEN its own worker is served too, at `agentOrigin`).
  *
  * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
@@ -36,6 +37,7 @@ export const DEMO_ENV = "demo";
  * agent's socket as the adapter does.
  */
 export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null } = {}) {
+  const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
   const stderrLines = [];
   // The local demo environment (the embedded agent, no auth) unless `env` names another
@@ -60,7 +62,10 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
     if (!mode) throw new Error(`unknown agent ${agent}`);
     agentAt = { scriptName: TS_AGENT_NAME, className: "SessionAgent" };
     adapter.durableObjects = { ...adapter.durableObjects, SESSION_AGENT: agentAt };
-    agentWorkers.push(await typescriptAgentWorker(workerOptions, { MODEL: "scripted", ...mode, ...agentVars }));
+    const agentWorker = await typescriptAgentWorker(workerOptions, { MODEL: "scripted", ...mode, ...agentVars });
+    // With an AGENT_TOKEN the agent's own route is on: serve it on a port of its own.
+    if (agentServed) agentWorker.unsafeDirectSockets = [{ host: "127.0.0.1", port: 0 }];
+    agentWorkers.push(agentWorker);
   }
   if (probe) agentWorkers.push(probeWorker(workerOptions, agentAt.scriptName, agentAt.className));
   const workers = agentWorkers.length ? { workers: [adapter, ...agentWorkers] } : adapter;
@@ -86,6 +91,7 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
   const located = async () => {
     worker.base = (await mf.ready).origin;
     worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;
+    worker.agentOrigin = agentServed ? (await mf.unsafeGetDirectURL(TS_AGENT_NAME)).origin : null;
   };
   worker.restart = async () => {
     await mf.setOptions(options);

@@ -69,7 +69,10 @@ export class SessionAgent extends DurableObject<Env> {
     server.serializeAttachment({ id: crypto.randomUUID() } satisfies SocketState);
     const inFlight = this.minimal ? null : this.current()?.message;
     const history = this.store.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
-    this.reply(server, { type: "init", messages: inFlight ? [...history, inFlight] : history });
+    const messages = inFlight ? [...history, inFlight] : history;
+    // `protocol: 1` promises the turn in flight is listed whenever one runs (the minimal mode
+    // leaves it out, so it says nothing).
+    this.reply(server, this.minimal ? { type: "init", messages } : { type: "init", protocol: 1, messages });
     return new Response(null, { status: 101, webSocket: client });
   }
 
