@@ -74,8 +74,11 @@ function freePort() {
 
 /** Starts the user's worker and the probe with `wrangler dev -c probe -c theirs`; resolves to
  * { origin, stop } once the probe answers. */
-async function startLocal({ config, className, env }) {
+async function startLocal({ config: given, className, env }) {
   const { unstable_readConfig } = await import("wrangler");
+  // Relative to where the user ran `npm run check-agent` (npm runs scripts from the repository's
+  // root and says where it was called from in INIT_CWD).
+  const config = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
   const theirs = unstable_readConfig({ config: path.resolve(config), env });
   const binding = (theirs.durable_objects?.bindings ?? []).find((b) => !b.script_name && (!className || b.class_name === className));
   const agentClass = className ?? binding?.class_name;
@@ -143,7 +146,9 @@ async function main() {
     process.stdout.write(`check-agent: ${local.agentClass} of worker ${local.name}, started locally\n`);
     connect = (session) => new WebSocket(`${local.origin.replace("http", "ws")}/sessions/${session}/agent`);
   } else {
-    const headers = args.token ? { authorization: `Bearer ${args.token}` } : {};
+    // The adapter's own headers, for an agent route that passes them on to the object.
+    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "1" };
+    if (args.token) headers.authorization = `Bearer ${args.token}`;
     process.stdout.write(`check-agent: ${args.url}\n`);
     connect = (session) => new WebSocket(args.url.replace("{session}", encodeURIComponent(session)), { headers });
   }

@@ -6,8 +6,9 @@
 //   GET /sessions/:id/agent   (Upgrade: websocket)  → the agent of session :id, with the headers
 //                                                      the adapter sends (docs/agent-protocol.md)
 //
-// Query parameters: `user` (x-user-id), `client` (x-client, default "check-agent"), `path` (the
-// path the agent is asked on, default "/ws", as the adapter's AGENT_PATH).
+// Query parameters: `user` (x-user-id), `client` (x-client, default the adapter's own
+// "ai-sdk-adapter"), `path` (the path the agent is asked on, default "/ws", as the adapter's
+// AGENT_PATH). The protocol header is the adapter's: X-Agent-Protocol: 1.
 
 const ROUTE = /^\/sessions\/([A-Za-z0-9._:-]{1,128})\/agent$/;
 
@@ -23,7 +24,8 @@ export default {
     const headers = new Headers({
       upgrade: "websocket",
       "x-session-id": session,
-      "x-client": url.searchParams.get("client") ?? "check-agent",
+      "x-client": url.searchParams.get("client") ?? "ai-sdk-adapter",
+      "x-agent-protocol": "1",
     });
     const user = url.searchParams.get("user");
     if (user !== null) headers.set("x-user-id", user);
