@@ -129,6 +129,17 @@ fn a_pending_question_ends_the_replay_and_an_answered_one_does_not() {
     assert_eq!(t.phase(), Phase::Open);
 }
 
+/// What the rest of an answered turn (message `m2`) that says "yes!" streams.
+const ANSWERED: [&str; 7] = [
+    r#"{"type":"start","messageId":"m2"}"#,
+    r#"{"type":"start-step"}"#,
+    r#"{"type":"text-start","id":"text-1"}"#,
+    r#"{"type":"text-delta","id":"text-1","delta":"yes!"}"#,
+    r#"{"type":"text-end","id":"text-1"}"#,
+    r#"{"type":"finish-step"}"#,
+    r#"{"type":"finish"}"#,
+];
+
 #[test]
 fn an_answer_streams_the_rest_of_the_turn_as_a_new_message() {
     let mut out = Vec::new();
@@ -142,18 +153,7 @@ fn an_answer_streams_the_rest_of_the_turn_as_a_new_message() {
         t.push(parse_frame(frame).unwrap(), &mut out);
     }
     let out: Vec<String> = out.iter().map(plain).collect();
-    assert_eq!(
-        out,
-        [
-            r#"{"type":"start","messageId":"m2"}"#,
-            r#"{"type":"start-step"}"#,
-            r#"{"type":"text-start","id":"text-1"}"#,
-            r#"{"type":"text-delta","id":"text-1","delta":"yes!"}"#,
-            r#"{"type":"text-end","id":"text-1"}"#,
-            r#"{"type":"finish-step"}"#,
-            r#"{"type":"finish"}"#,
-        ]
-    );
+    assert_eq!(out, ANSWERED);
 }
 
 #[test]
@@ -211,18 +211,7 @@ fn an_adopting_stream_follows_the_turn_of_the_first_turn_event() {
         r#"{"type":"message.finalize","turnId":"t9","reason":"end_turn"}"#,
         r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
     ]);
-    assert_eq!(
-        out,
-        [
-            r#"{"type":"start","messageId":"m2"}"#,
-            r#"{"type":"start-step"}"#,
-            r#"{"type":"text-start","id":"text-1"}"#,
-            r#"{"type":"text-delta","id":"text-1","delta":"yes!"}"#,
-            r#"{"type":"text-end","id":"text-1"}"#,
-            r#"{"type":"finish-step"}"#,
-            r#"{"type":"finish"}"#,
-        ]
-    );
+    assert_eq!(out, ANSWERED);
     assert_eq!(t.turn_id(), Some("t1"));
 }
 
