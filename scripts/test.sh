@@ -21,6 +21,8 @@ step "cargo clippy (native, all targets)"
 cargo clippy --all-targets -- -D warnings
 step "cargo clippy (wasm32: the edge shell and the demo agent)"
 cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+step "cargo clippy (wasm32, the production build: no demo agent)"
+cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 step "cargo test"
 cargo test
 step "the reference TypeScript agent typechecks (agents/typescript)"

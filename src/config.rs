@@ -126,11 +126,16 @@ impl Config {
             jwt_rules,
         )
         .map_err(|e| ConfigError(e.0))?;
-        let demo_agent = match var("DEMO_AGENT").as_deref().map(str::trim) {
-            None | Some("off") | Some("") => false,
-            Some("on") => true,
-            Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
-        };
+        let demo_agent =
+            match var("DEMO_AGENT").as_deref().map(str::trim) {
+                None | Some("off") | Some("") => false,
+                Some("on") if cfg!(feature = "demo") => true,
+                Some("on") => return Err(ConfigError(
+                    "DEMO_AGENT is \"on\" but this build has no demo agent (a production build)"
+                        .into(),
+                )),
+                Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
+            };
         let on_disconnect = match var("ON_DISCONNECT").as_deref().map(str::trim) {
             None | Some("") => OnDisconnect::default(),
             Some(value) => OnDisconnect::parse(value).ok_or_else(|| {
@@ -269,7 +274,10 @@ mod tests {
             ("FIRST_EVENT_TIMEOUT_MS", "100"),
             ("IDLE_TIMEOUT_MS", "200"),
             ("AGENT_PATH", "/agent"),
-            ("DEMO_AGENT", "on"),
+            (
+                "DEMO_AGENT",
+                if cfg!(feature = "demo") { "on" } else { "off" },
+            ),
             ("ON_DISCONNECT", "detach"),
             ("RESUME_WAIT_MS", "1500"),
             ("TRACE", "minimal"),
@@ -305,7 +313,17 @@ mod tests {
         );
         assert_eq!(c.agent_path, "/agent");
         assert_eq!(c.max_buffered_bytes, 4096);
-        assert!(c.demo_agent);
+        assert_eq!(c.demo_agent, cfg!(feature = "demo"));
+    }
+
+    #[test]
+    fn the_demo_is_on_only_in_a_build_that_has_it() {
+        let on = config(&[("DEMO_AGENT", "on")]);
+        if cfg!(feature = "demo") {
+            assert!(on.unwrap().demo_agent);
+        } else {
+            assert!(on.unwrap_err().0.contains("no demo agent"));
+        }
     }
 
     #[test]

@@ -30,8 +30,10 @@ pub mod turn_stream;
 pub mod ui;
 pub mod v2;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "demo"))]
 mod demo;
+#[cfg(all(target_arch = "wasm32", not(feature = "demo")))]
+mod demo_off;
 /// The demo agent's pure parts (its scripts, frames, rows and parsing: no `worker::` type),
 /// compiled natively too so that `cargo test` runs their tests; the agent itself is wasm32-only.
 /// Code only the Durable Object calls is dead here, hence the `allow`.

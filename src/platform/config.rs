@@ -36,6 +36,7 @@ fn read(env: &Env) -> Result<Config, ConfigError> {
 }
 
 /// Whether the demo agent and its routes are on (`DEMO_AGENT = "on"` in a valid config).
+#[cfg(feature = "demo")]
 pub(crate) fn demo_enabled(env: &Env) -> bool {
     load(env)
         .as_ref()

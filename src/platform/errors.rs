@@ -23,7 +23,8 @@ pub(crate) fn json_response(status: u16, json: String) -> Result<Response> {
 /// The message of every 404.
 pub(crate) const NOT_FOUND: &str = "There is nothing at this path.";
 
-/// 404 for every path the worker does not serve.
+/// 404 for every path the demo agent's object does not serve.
+#[cfg(feature = "demo")]
 pub(crate) fn not_found() -> Result<Response> {
     json_error(404, "not_found", NOT_FOUND)
 }

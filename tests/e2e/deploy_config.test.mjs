@@ -2,15 +2,17 @@
 // `[env.production]` (bound by script_name to the agent's worker) and of the reference TypeScript
 // agent's own wrangler.toml, as docs/deploy.md deploys them. A broken production config fails
 // here, not at a deploy. The dry run builds and bundles everything a deploy uploads and prints the
-// bindings; it contacts no account.
+// bindings; it contacts no account. Then the production build itself serves a turn in workerd,
+// from the reference TypeScript agent bound by script_name exactly as [env.production] binds it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { root } from "./harness.mjs";
+import { root, startWorker, sessionId, chatBody, postChat, readAll, chunksOf } from "./harness.mjs";
+import { jwt, nowSecs } from "../reliability/lib.mjs";
 
 const run = promisify(execFile);
 const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
@@ -40,6 +42,11 @@ test("the adapter's [env.production] dry-runs: SESSION_AGENT bound to the agent'
   assert.match(out, /SESSION_AGENT[^\n]*SessionAgent[^\n]*session-agent/, `the binding names the agent's class and worker:\n${out}`);
   assert.match(out, /DEMO_AGENT[^\n]*"off"/);
   assert.match(out, /AUTH_MODE[^\n]*"jwt"/);
+  // Built without the demo agent, into its own directory: the local build is left as it was.
+  const production = statSync(path.join(root, "build/production/index_bg.wasm")).size;
+  const local = statSync(path.join(root, "build/index_bg.wasm")).size;
+  assert.ok(production < local - 50_000, `production wasm ${production} bytes, local ${local}`);
+  assert.match(readFileSync(path.join(root, "build/index.js"), "utf8"), /DemoSessionAgent/);
 });
 
 test("the reference TypeScript agent's worker dry-runs with its Durable Object", { timeout: 180_000 }, async () => {
@@ -60,5 +67,29 @@ test("a broken production config fails the dry run (the check bites)", { timeout
     assert.match(out, /not exported in your entrypoint file: SessionAgnet/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the production build serves a turn from the TypeScript agent in its own worker, bound as [env.production] binds it", { timeout: 180_000 }, async () => {
+  await run("bash", [path.join(root, "scripts/build.sh"), "--production"], { cwd: root, timeout: 170_000 });
+  const secret = "deploy-config-test-secret-0123456789";
+  const worker = await startWorker({ env: "production", agent: "typescript", vars: { AUTH_SECRET: secret } });
+  try {
+    const session = sessionId("production");
+    const token = jwt({ sub: "user-1", exp: nowSecs() + 600, sessions: [session] }, secret);
+    const refused = await postChat(worker.base, session, chatBody("hello"));
+    assert.equal(refused.status, 401, "production refuses a request without a token");
+    const res = await postChat(worker.base, session, chatBody("/slow 3 10"), {
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("x-vercel-ai-ui-message-stream"), "v1");
+    const chunks = chunksOf((await readAll(res)).text);
+    assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "w1 w2 w3");
+    assert.equal(chunks.at(-1).type, "finish");
+    const demo = await fetch(`${worker.base}/demo/sessions/${session}/received`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(demo.status, 404, "no demo routes in production");
+  } finally {
+    await worker.dispose();
   }
 });
