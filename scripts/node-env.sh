@@ -6,7 +6,8 @@
 # machine whose node is new enough needs none.)
 PATH="$PWD/.tools/node/node_modules/.bin:$PWD/node_modules/.bin:$PATH"
 export PATH
-if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)'; then
+. scripts/node-version.sh
+if ! node_new_enough; then
   printf 'node-env: wrangler and miniflare need Node.js 22.12 or newer; %s is %s.\n' "$(command -v node)" "$(node --version)" >&2
   printf 'node-env: run scripts/ensure-tools.sh (it installs one on Linux x64), or install Node.js 22.\n' >&2
   exit 1

@@ -1,7 +1,8 @@
 //! The demo agent's class in a build without the demo (`scripts/build.sh --production`): an
 //! object that answers every request `404 demo_agent_off`. wrangler.toml's migration declares
 //! `DemoSessionAgent`, and a deploy must export every class its migrations declare; nothing
-//! binds it in production, so it costs a few hundred bytes where the demo costs 41 KB gzip.
+//! binds it in production. Its Durable Object glue costs about 5 KB of the gzipped wasm, where
+//! the demo costs 41 KB.
 
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 

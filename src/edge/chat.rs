@@ -5,9 +5,10 @@
 //! socket, the response body, and the frame: a `prompt` with the request id as `requestId`, or,
 //! when the last message carries a `data-answer` part, an `answer` to the question the turn in
 //! flight waits on (409 when the agent's `init` shows no such question waits; when its `init`
-//! may leave the turn in flight out, the answer goes and the agent decides). Failures there are JSON 5xx. Then `200`
-//! with the UI stream headers and a body the [`Pump`] fills as frames arrive: the prompt's turn,
-//! or the rest of the answered turn as a new message whose id is the request id.
+//! may leave the turn in flight out, the answer goes and the agent decides). Failures there are
+//! JSON 5xx. Then `200` with the UI stream headers and a body the [`Pump`] fills as frames
+//! arrive: the prompt's turn, or the rest of the answered turn as a new message whose id is the
+//! request id.
 
 use futures::StreamExt;
 use worker::{Env, Request};

@@ -84,15 +84,14 @@ pub fn prompt_frame(
     on_disconnect: OnDisconnect,
     attachments: &[Attachment],
 ) -> String {
-    // The constant bytes are 68 at most; 32 more cover a few escapes.
+    // The constant bytes are 69 at most (with "detach"); 31 more cover a few escapes.
     let capacity = content.len() + request_id.len() + 100;
     json_out::to_string(capacity, |out| {
         json_out::field(out, br#"{"type":"prompt","content":"#, content);
         json_out::field(out, br#","requestId":"#, request_id);
-        out.extend_from_slice(match on_disconnect {
-            OnDisconnect::Abort => br#","onDisconnect":"abort""#,
-            OnDisconnect::Detach => br#","onDisconnect":"detach""#,
-        });
+        out.extend_from_slice(br#","onDisconnect":""#);
+        out.extend_from_slice(on_disconnect.as_str().as_bytes());
+        out.push(b'"');
         if !attachments.is_empty() {
             out.extend_from_slice(br#","attachments":"#);
             // Writing into a Vec cannot fail.

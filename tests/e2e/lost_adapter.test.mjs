@@ -13,6 +13,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { startWorker, sessionId, chatBody, postChat, readAll, demoLog, sleep } from "./harness.mjs";
+import { Conn } from "../../check-agent/check.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 
@@ -24,33 +25,19 @@ before(async () => {
 });
 after(() => worker?.dispose());
 
-/** Opens the agent's socket of `session` through the probe; resolves once `init` arrived, with
- * { ws, frames } (every parsed frame so far and later). */
-function openAgent(session) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`);
-    const frames = [];
-    const timer = setTimeout(() => reject(new Error("no init in 5 s")), 5000);
-    ws.on("message", (data) => {
-      frames.push(JSON.parse(String(data)));
-      if (frames.length === 1) {
-        clearTimeout(timer);
-        resolve({ ws, frames });
-      }
-    });
-    ws.on("error", reject);
-  });
+/** Opens the agent's socket of `session` through the probe (check-agent's `Conn`); resolves
+ * once `init` arrived. */
+async function openAgent(session) {
+  const conn = await Conn.open(new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`));
+  await waitFor(conn, () => true, "init");
+  return conn;
 }
 
-/** Waits until `frames` holds one that `pred` matches (bounded). */
-async function waitFor(frames, pred, what, ms = 5000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const found = frames.find(pred);
-    if (found) return found;
-    await sleep(20);
-  }
-  throw new Error(`no ${what} within ${ms} ms; got ${frames.map((f) => f.type).join(", ")}`);
+/** The first frame of `conn` that `pred` matches, waited for (bounded); throws after `ms`. */
+async function waitFor(conn, pred, what, ms = 5000) {
+  const found = await conn.waitFor(pred, ms);
+  if (!found) throw new Error(`no ${what} within ${ms} ms; got ${conn.frames.map((f) => f.type).join(", ")}`);
+  return found;
 }
 
 /** The frames the agent sent for `session` (its sent log), parsed. */
@@ -74,13 +61,13 @@ const isDelta = (f) => f.type === "message.part.text-delta";
 /** Starts a `/slow 40 100` turn (~4 s) with `policy` on a socket of its own, waits for three
  * deltas, then cuts the connection with no close frame and no `abort`. */
 async function cutMidTurn(session, policy) {
-  const { ws, frames } = await openAgent(session);
+  const conn = await openAgent(session);
   const prompt = { type: "prompt", content: "/slow 40 100", requestId: `req-${session}` };
   if (policy !== undefined) prompt.onDisconnect = policy;
-  ws.send(JSON.stringify(prompt));
-  await waitFor(frames, (f) => frames.filter(isDelta).length >= 3, "third delta");
+  conn.send(prompt);
+  await waitFor(conn, () => conn.frames.filter(isDelta).length >= 3, "third delta");
   const cutAt = Date.now();
-  ws.terminate();
+  conn.terminate();
   return cutAt;
 }
 
@@ -97,11 +84,11 @@ test("onDisconnect abort: the socket cut mid-turn with no abort frame stops the 
   assert.ok(deltas < 40, `the turn stopped early: ${deltas} of 40 deltas`);
   assert.ok(Date.now() - cutAt < 4000, "well before the turn would have ended");
   // The turn is over: a new prompt on a new socket is not `busy`.
-  const { ws, frames: next } = await openAgent(session);
-  ws.send(JSON.stringify({ type: "prompt", content: "/slow 1 10", requestId: "after", onDisconnect: "abort" }));
+  const next = await openAgent(session);
+  next.send({ type: "prompt", content: "/slow 1 10", requestId: "after", onDisconnect: "abort" });
   const first = await waitFor(next, (f) => f.type === "message.create" || f.type === "error", "the next turn");
   assert.equal(first.type, "message.create", `the next prompt starts a turn: ${JSON.stringify(first)}`);
-  ws.close();
+  next.close();
 });
 
 for (const policy of ["detach", undefined]) {
@@ -122,18 +109,18 @@ for (const policy of ["abort", "detach"]) {
   test(`a turn waiting on a question is not stopped by its socket closing; an answer's socket (${policy}) owns the rest`, { timeout: 30_000 }, async () => {
     const session = sessionId(`lost-ask-${policy}`);
     const first = await openAgent(session);
-    first.ws.send(JSON.stringify({ type: "prompt", content: "/ask Go on?", requestId: "r-ask", onDisconnect: "abort" }));
-    const question = await waitFor(first.frames, (f) => f.type === "question", "question");
+    first.send({ type: "prompt", content: "/ask Go on?", requestId: "r-ask", onDisconnect: "abort" });
+    const question = await waitFor(first, (f) => f.type === "question", "question");
     // The adapter closes its socket once the question is out: that is no abort.
-    first.ws.terminate();
+    first.terminate();
     await sleep(500);
     assert.equal(await finalized(session, 300), null, "the turn still waits for its answer");
 
     // The answer, then its socket cut after the first word of the reply.
     const second = await openAgent(session);
-    second.ws.send(JSON.stringify({ type: "answer", questionId: question.questionId, answer: LONG_ANSWER, onDisconnect: policy }));
-    await waitFor(second.frames, isDelta, "the answered turn's first delta");
-    second.ws.terminate();
+    second.send({ type: "answer", questionId: question.questionId, answer: LONG_ANSWER, onDisconnect: policy });
+    await waitFor(second, isDelta, "the answered turn's first delta");
+    second.terminate();
     const end = await finalized(session);
     assert.ok(end, "the turn finalized");
     assert.equal(end.reason, policy === "abort" ? "canceled" : "end_turn");
