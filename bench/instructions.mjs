@@ -78,8 +78,9 @@ const control = (...args) => execFileSync("callgrind_control", args, { encoding:
 const names = ["rust", "ts", "pass", ...Object.keys(candidates), "agent"];
 const started = performance.now();
 const w = await startWorkers({ adapters: ["rust", "ts", "pass"], variants: candidates });
-// Concurrent turns each get a connection of their own (see bench/README.md on keep-alive
-// connections under overload, which Valgrind's slowness makes likely).
+// Every turn gets a connection of its own, as a chat turn does (and as bench/turns.mjs measures):
+// a kept-alive connection idles for minutes under Valgrind while the other workers warm up, and
+// the server closes it (see also bench/README.md on keep-alive connections under overload).
 const fresh = newAgent();
 const turn = (name, events, agent) =>
   name === "agent"
@@ -90,7 +91,7 @@ const turn = (name, events, agent) =>
 async function turns(name, count, events, atOnce = 1) {
   for (let i = 0; i < count; i += atOnce) {
     const batch = Array.from({ length: Math.min(atOnce, count - i) }, (_, k) =>
-      turn(name, events, atOnce > 1 ? fresh : undefined).catch((err) => {
+      turn(name, events, fresh).catch((err) => {
         throw new Error(`${name}: /flood ${events}, turn ${i + k + 1} of ${count}: ${err.message}`, { cause: err });
       }),
     );

@@ -20,6 +20,7 @@
 // The cold figure: a fresh workerd with the agent and one adapter, the CPU from its start to the
 // end of its first 100-event turn (isolate and module set-up, wasm instantiation, the first turn).
 // Writes bench/results/turns.json and prints a table. Not part of `npm test`.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -65,7 +66,8 @@ const turnsFor = (events) => (events >= 1000 ? Math.max(10, Math.round(cfg.turns
 
 const tsAdapterPath = await buildTsAdapter();
 const started = performance.now();
-const results = { config: cfg, machine: machine(), date: new Date().toISOString(), sizes: {}, cold: {} };
+const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+const results = { config: cfg, machine: machine(), date: new Date().toISOString(), commit, sizes: {}, cold: {} };
 
 // ---- warm turns: CPU per turn, sequential -----------------------------------------------------
 const w = await startWorkers({ adapters: ["rust", "ts", "pass"], tsAdapterPath });
@@ -110,8 +112,15 @@ for (let rep = 0; rep < cfg.cold; rep++) {
 }
 for (const name of Object.keys(cold)) results.cold[name] = spread(cold[name]);
 
-const wasm = readFileSync(path.join(root, "build/index_bg.wasm"));
-results.wasm = { bytes: wasm.length, gzip9Bytes: gzipSync(wasm, { level: 9 }).length };
+// The size that ships: the production build's wasm (no demo agent, no name section), built here
+// when it is not up to date; and the local build's, which the turns above ran.
+execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+const size = (file) => {
+  const wasm = readFileSync(path.join(root, file));
+  return { file, bytes: wasm.length, gzip9Bytes: gzipSync(wasm, { level: 9 }).length };
+};
+results.wasm = size("build/production/index_bg.wasm");
+results.wasmWithDemo = size("build/index_bg.wasm");
 results.seconds = Math.round((performance.now() - started) / 1000);
 
 // ---- the table ------------------------------------------------------------------------------------
@@ -124,7 +133,8 @@ for (const [events, e] of Object.entries(results.sizes)) {
   say(`| ${events} events | ${f2(m("rust"))} ms | ${f2(m("ts"))} ms | ${f2(m("pass"))} ms | ${f2(m("agent"))} ms | ${f2(e.beyondAgentMs.rust)} ms | ${f2(e.beyondAgentMs.ts)} ms | ${f2(e.rustOverTs)}× |`);
 }
 say(`| cold: workerd start to the first 100-event turn's end | ${results.cold.rust.median.toFixed(0)} ms | ${results.cold.ts.median.toFixed(0)} ms | ${results.cold.pass.median.toFixed(0)} ms | | | | ${f2(results.cold.rust.median / results.cold.ts.median)}× |`);
-say(`wasm: ${(results.wasm.bytes / 1024).toFixed(0)} KB, ${(results.wasm.gzip9Bytes / 1024).toFixed(0)} KB gzip -9; ${results.seconds} s`);
+const kb = (w) => `${(w.bytes / 1024).toFixed(0)} KB, ${(w.gzip9Bytes / 1024).toFixed(0)} KB gzip -9`;
+say(`wasm: production ${kb(results.wasm)}; with the demo agent ${kb(results.wasmWithDemo)}; ${results.seconds} s at ${commit}`);
 
 const out = path.join(benchDir, "results/turns.json");
 mkdirSync(path.dirname(out), { recursive: true });

@@ -6,7 +6,8 @@
 # overrides).
 #
 # Then the wasm's name section loses its symbol hashes (scripts/wasm-names.mjs: 14 KB of the
-# gzipped wasm; the names themselves stay for stack traces).
+# gzipped wasm; the names themselves stay for stack traces). The production build's wasm has no
+# name section at all; build/production-symbols.wasm keeps the names.
 #
 # Incremental: the worker's build is skipped when no input changed since the last successful
 # one. The inputs are every file under src/, Cargo.toml, Cargo.lock, this script,
@@ -61,5 +62,11 @@ export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 
 rm -f "$stamp"
 "$cargo_bin/worker-build" --release --out-dir "$out" . "${cargo_features[@]}"
-node scripts/wasm-names.mjs "$out/index_bg.wasm"
+if [ "$out" = build/production ]; then
+  # Deployed without the name section (20 KB of the gzipped wasm); the named twin stays here,
+  # outside what wrangler uploads, to name the functions of a production stack trace.
+  node scripts/wasm-names.mjs "$out/index_bg.wasm" --symbols build/production-symbols.wasm
+else
+  node scripts/wasm-names.mjs "$out/index_bg.wasm"
+fi
 echo "$hash" > "$stamp"

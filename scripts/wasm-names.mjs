@@ -4,6 +4,11 @@
 // readable without the hashes (Rust's own backtraces leave them out too), and the hashes, 16
 // random hex digits for each of ~1,400 functions, were 14 KB of the gzipped wasm. Nothing else in
 // the file changes. Usage: node scripts/wasm-names.mjs build/index_bg.wasm
+//
+// `--symbols FILE` (the production build): the section leaves the deployed wasm altogether, 20 KB
+// of its gzipped size, and FILE keeps the wasm with its names. A trap's stack trace then shows
+// `wasm-function[N]`, and FILE names N (`wasm-tools print`, or any wasm disassembler); a panic's
+// message and source location are printed by the panic hook either way.
 import { readFileSync, writeFileSync } from "node:fs";
 
 /** Reads an unsigned LEB128 at `at`: [value, next offset]. */
@@ -67,35 +72,51 @@ function shortenNameSection(payload) {
 }
 
 const file = process.argv[2];
-if (!file) {
-  process.stderr.write("usage: node scripts/wasm-names.mjs FILE.wasm\n");
+const symbolsAt = process.argv.indexOf("--symbols");
+const symbols = symbolsAt > 0 ? process.argv[symbolsAt + 1] : undefined;
+if (!file || (symbolsAt > 0 && !symbols)) {
+  process.stderr.write("usage: node scripts/wasm-names.mjs FILE.wasm [--symbols NAMED.wasm]\n");
   process.exit(2);
 }
 const wasm = readFileSync(file);
 if (wasm.readUInt32LE(0) !== 0x6d736100) throw new Error(`wasm-names: ${file} is not a wasm module`);
-const out = [wasm.subarray(0, 8)];
-let at = 8;
-while (at < wasm.length) {
-  const start = at;
-  const id = wasm[at++];
-  let size;
-  [size, at] = readU32(wasm, at);
-  const end = at + size;
-  if (id === 0) {
-    let nameLength;
-    let payloadAt;
-    [nameLength, payloadAt] = readU32(wasm, at);
-    const name = wasm.subarray(payloadAt, payloadAt + nameLength).toString("utf8");
-    if (name === "name") {
-      const payload = shortenNameSection(wasm.subarray(payloadAt + nameLength, end));
-      out.push(Buffer.from([0]), vec(Buffer.concat([vec(Buffer.from(name)), payload])));
-      at = end;
-      continue;
+
+/** The module with its `name` section shortened, or left out when `keepNames` is false. */
+function rewrite(keepNames) {
+  const out = [wasm.subarray(0, 8)];
+  let at = 8;
+  while (at < wasm.length) {
+    const start = at;
+    const id = wasm[at++];
+    let size;
+    [size, at] = readU32(wasm, at);
+    const end = at + size;
+    if (id === 0) {
+      let nameLength;
+      let payloadAt;
+      [nameLength, payloadAt] = readU32(wasm, at);
+      const name = wasm.subarray(payloadAt, payloadAt + nameLength).toString("utf8");
+      if (name === "name") {
+        if (keepNames) {
+          const payload = shortenNameSection(wasm.subarray(payloadAt + nameLength, end));
+          out.push(Buffer.from([0]), vec(Buffer.concat([vec(Buffer.from(name)), payload])));
+        }
+        at = end;
+        continue;
+      }
     }
+    out.push(wasm.subarray(start, end));
+    at = end;
   }
-  out.push(wasm.subarray(start, end));
-  at = end;
+  return Buffer.concat(out);
 }
-const shortened = Buffer.concat(out);
-writeFileSync(file, shortened);
-process.stderr.write(`wasm-names: ${file}: ${wasm.length} -> ${shortened.length} bytes\n`);
+
+if (symbols) {
+  // The same code with its names: the function indices of a stack trace agree.
+  writeFileSync(symbols, rewrite(true));
+}
+const written = rewrite(!symbols);
+writeFileSync(file, written);
+process.stderr.write(
+  `wasm-names: ${file}: ${wasm.length} -> ${written.length} bytes` + (symbols ? ` (names in ${symbols})\n` : "\n"),
+);

@@ -47,6 +47,13 @@ test("the adapter's [env.production] dry-runs: SESSION_AGENT bound to the agent'
   const local = statSync(path.join(root, "build/index_bg.wasm")).size;
   assert.ok(production < local - 50_000, `production wasm ${production} bytes, local ${local}`);
   assert.match(readFileSync(path.join(root, "build/index.js"), "utf8"), /DemoSessionAgent/);
+  // Deployed without its name section; the named twin beside the build has the same code.
+  const shipped = new WebAssembly.Module(readFileSync(path.join(root, "build/production/index_bg.wasm")));
+  const named = new WebAssembly.Module(readFileSync(path.join(root, "build/production-symbols.wasm")));
+  assert.equal(WebAssembly.Module.customSections(shipped, "name").length, 0, "the deployed wasm has no name section");
+  assert.equal(WebAssembly.Module.customSections(named, "name").length, 1, "the symbols file has the names");
+  const exportsOf = (m) => WebAssembly.Module.exports(m).map((e) => `${e.name}:${e.kind}`).join(",");
+  assert.equal(exportsOf(named), exportsOf(shipped));
 });
 
 test("the reference TypeScript agent's worker dry-runs with its Durable Object", { timeout: 180_000 }, async () => {

@@ -26,4 +26,11 @@ test("a panic of the Rust code shows in workerd's stderr, and the suite's check 
   const found = panicsIn(worker.stderr);
   assert.ok(found.length > 0, `no panic seen; stderr:\n${worker.stderr.slice(-20).join("\n")}`);
   assert.ok(worker.stderr.some((line) => line.includes("/panic asked for a panic")), "the panic's own message");
+
+  // The next request gets a new wasm instance (the entry's panic recovery): a whole turn again.
+  const after = await postChat(worker.base, sessionId("after"), chatBody("/slow 2 10"));
+  assert.equal(after.status, 200);
+  const { text } = await readAll(after);
+  assert.match(text, /"type":"finish"/, `no finish after the panic:\n${text}`);
+  assert.match(text, /data: \[DONE\]/);
 });
