@@ -20,6 +20,7 @@ function Launcher({ config }) {
   useEffect(() => {
     if (open) popup.current.querySelector("textarea")?.focus();
     else if (wasOpen.current) launcher.current.focus();
+    if (open !== wasOpen.current) config.emit?.(open ? "open" : "close");
     wasOpen.current = open;
   }, [open]);
   return (

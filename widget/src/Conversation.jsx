@@ -22,6 +22,12 @@ export function Conversation({ config, history, trace }) {
     experimental_throttle: 50,
   });
   const busy = chat.status === "submitted" || chat.status === "streaming";
+  useEffect(() => {
+    if (chat.error) config.emit?.("error", { message: readableError(chat.error) });
+  }, [chat.error]);
+  // Unmounted (`logout`, `destroy`, a new `init`): this client's stream closes; a detached turn
+  // goes on at the agent.
+  useEffect(() => () => chat.stop(), []);
   const line = status.line(chat.messages, busy);
 
   const send = (message) => {

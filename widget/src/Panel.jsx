@@ -25,6 +25,9 @@ function useHistory(config) {
 export function Panel({ config, onClose }) {
   const [trace, setTrace] = useTraceMode(config.trace);
   const history = useHistory(config);
+  useEffect(() => {
+    if (history.error) config.emit?.("error", { message: readableError(history.error) });
+  }, [history.error]);
   return (
     <section class="panel" aria-label={config.title}>
       <header>

@@ -1,23 +1,24 @@
 // The worker's session endpoints as the panel uses them: the chat transport, history and stop.
+// Every request carries the token of `config.tokens` (auth.js): a function of the site's is asked
+// before each request, and once more after a 401, whose request is then sent again.
 import { DefaultChatTransport } from "ai";
+import { authorizedFetch } from "./auth.js";
 
 function base(config) {
   return `${config.api}/api/sessions/${encodeURIComponent(config.session)}`;
-}
-
-function authHeaders(config) {
-  return config.token ? { authorization: `Bearer ${config.token}` } : {};
 }
 
 /**
  * The AI SDK transport of `POST …/chat` (and `GET …/chat/:id/stream` for resume). Every
  * request is detached, so a reload does not stop the turn, and carries the trace mode that
  * `trace()` returns at send time: in the body, or as `?trace=` on a resume (a GET, no body).
+ * The token comes from the transport's `headers` function, asked at each request.
  */
 export function chatTransport(config, trace) {
   return new DefaultChatTransport({
     api: `${base(config)}/chat`,
-    headers: authHeaders(config),
+    headers: () => config.tokens.header(),
+    fetch: authorizedFetch(config.tokens),
     body: () => ({ onDisconnect: "detach", trace: trace() }),
     prepareReconnectToStreamRequest: ({ api, id }) => ({
       api: `${api}/${encodeURIComponent(id)}/stream?trace=${encodeURIComponent(trace())}`,
@@ -27,14 +28,14 @@ export function chatTransport(config, trace) {
 
 /** The session's finished messages (`GET …/messages`); the turn in flight comes with the resume. */
 export async function loadHistory(config) {
-  const response = await fetch(`${base(config)}/messages`, { headers: authHeaders(config) });
+  const response = await authorizedFetch(config.tokens)(`${base(config)}/messages`);
   if (!response.ok) throw new Error(await response.text());
   return response.json();
 }
 
 /** Stops the session's turn in flight for every client (`POST …/chat/stop`). */
 export async function stopTurn(config) {
-  await fetch(`${base(config)}/chat/stop`, { method: "POST", headers: authHeaders(config) });
+  await authorizedFetch(config.tokens)(`${base(config)}/chat/stop`, { method: "POST" });
 }
 
 /**

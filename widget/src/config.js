@@ -1,32 +1,68 @@
-// The panel's settings, read from the embedding <script> tag's data-attributes:
-// data-session, data-api, data-token, data-trace, data-title and data-mount.
+// The panel's settings: the embedding <script> tag's data-attributes (data-session, data-api,
+// data-token, data-trace, data-title, data-mount), under what the page passes to
+// `AgentChat("init", {…})` (the same names, plus `getToken` and `user`; see global.js).
 import { isTraceMode } from "./trace.js";
-import { readStored, writeStored } from "./storage.js";
+import { readStored, removeStored, writeStored } from "./storage.js";
+import { replaceableSource, tokenSource } from "./auth.js";
 
 const SESSION_KEY = "session-agent-chat:session";
 
+/** The settings a page can pass in JavaScript; anything else is refused with a console error. */
+export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "title", "mount", "user"];
+
 /**
- * `script` is the widget's own <script> element (document.currentScript), `location` the page's.
- * The session is data-session, else the page's `?session=`, else an id this browser keeps.
+ * The data-attributes of `script` (the widget's own <script> element, document.currentScript),
+ * as options: only those present.
  */
-export function readConfig(script, location) {
+export function scriptOptions(script) {
   const data = script?.dataset ?? {};
-  const api = (data.api || new URL(script?.src || location.href).origin).replace(/\/+$/, "");
+  const options = {};
+  for (const name of ["session", "api", "token", "trace", "title", "mount"]) {
+    if (data[name]) options[name] = data[name];
+  }
+  return options;
+}
+
+/**
+ * The panel's config from `options` (data-attributes, then the page's init over them);
+ * `script` and `location` give the default API origin and `?session=`. The session is the
+ * option, else the page's `?session=`, else an id this browser keeps (one per `user`).
+ */
+export function makeConfig(options, script, location) {
+  const api = (options.api || new URL(script?.src || location.href).origin).replace(/\/+$/, "");
+  const user = userKey(options.user);
   return {
     api,
-    session: data.session || new URLSearchParams(location.search).get("session") || keptSession(),
-    token: data.token || undefined,
-    trace: isTraceMode(data.trace) ? data.trace : "normal",
-    title: data.title || "Agent",
-    mount: data.mount || undefined,
+    session: options.session || new URLSearchParams(location.search).get("session") || keptSession(user),
+    user,
+    tokens: replaceableSource(tokenSource(options)),
+    trace: isTraceMode(options.trace) ? options.trace : "normal",
+    title: options.title || "Agent",
+    mount: options.mount || undefined,
   };
 }
 
+/** The key a user's kept session is stored under: their `id`, or the string given. */
+export function userKey(user) {
+  const id = typeof user === "object" && user !== null ? user.id : user;
+  return id === undefined || id === null || id === "" ? undefined : String(id);
+}
+
+function sessionKey(user) {
+  return user === undefined ? SESSION_KEY : `${SESSION_KEY}:${user}`;
+}
+
 /** A random session id kept in localStorage, so a reload comes back to the same session. */
-function keptSession() {
-  const kept = readStored(SESSION_KEY);
+function keptSession(user) {
+  const key = sessionKey(user);
+  const kept = readStored(key);
   if (kept) return kept;
   const id = `web-${crypto.randomUUID()}`;
-  writeStored(SESSION_KEY, id);
+  writeStored(key, id);
   return id;
+}
+
+/** Forgets the session kept for `user` (`logout`): the next panel starts a new one. */
+export function forgetSession(user) {
+  removeStored(sessionKey(user));
 }

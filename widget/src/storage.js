@@ -15,3 +15,11 @@ export function writeStored(key, value) {
     // Not remembered: the panel works the same for this page view.
   }
 }
+
+export function removeStored(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Nothing was stored.
+  }
+}

@@ -1,0 +1,106 @@
+// The page's handle on the panel: `window.AgentChat`, which works before the script has loaded.
+//
+// The embed snippet defines a stub that queues its calls:
+//
+//   <script>window.AgentChat=window.AgentChat||function(){(AgentChat.q=AgentChat.q||[]).push(arguments)}</script>
+//   <script src="https://chat.example.com/widget.js" async></script>
+//
+// When the script runs it replaces the stub with the real one and makes the queued calls, in
+// order, before the panel first mounts. `AgentChat("init", {…})` and `AgentChat.init({…})` are
+// the same call.
+import { OPTION_NAMES, forgetSession, userKey } from "./config.js";
+import { tokenSource } from "./auth.js";
+
+export const GLOBAL_NAME = "AgentChat";
+
+/** The events a page can listen to with `on(name, fn)`. */
+export const EVENT_NAMES = ["ready", "open", "close", "error"];
+
+/**
+ * Installs the global over the stub, whose queued calls are then made. `panel` mounts and
+ * unmounts: { mount(options), unmount(), current() → the mounted config or null }.
+ * `defaults()`: the options of the script tag's data-attributes.
+ */
+export function installGlobal(window, panel, defaults) {
+  const stub = window[GLOBAL_NAME];
+  const queued = typeof stub === "function" && Array.isArray(stub.q) ? [...stub.q] : [];
+  const listeners = new Map(EVENT_NAMES.map((name) => [name, new Set()]));
+  let options = defaults();
+  let booted = false;
+  let destroyed = false;
+
+  const emit = (name, detail) => {
+    for (const listener of listeners.get(name) ?? []) {
+      try {
+        listener(detail);
+      } catch (error) {
+        console.error(`${GLOBAL_NAME}: a "${name}" listener threw`, error);
+      }
+    }
+  };
+  const remount = () => {
+    panel.unmount();
+    if (booted && !destroyed) panel.mount(options, emit);
+  };
+
+  const methods = {
+    /** Mounts the panel with these options over the script tag's (again, if it was mounted). */
+    init(given = {}) {
+      const unknown = Object.keys(given).filter((name) => !OPTION_NAMES.includes(name));
+      if (unknown.length > 0) console.error(`${GLOBAL_NAME}: unknown option ${unknown.join(", ")} (known: ${OPTION_NAMES.join(", ")})`);
+      options = { ...defaults(), ...given };
+      destroyed = false;
+      remount();
+    },
+    /**
+     * Who the visitor is now: a new token (or token function) for every later request, and,
+     * with `user`, their own kept session (a new user gets a panel of their own).
+     */
+    identify({ token, getToken, user } = {}) {
+      const sameUser = user === undefined || userKey(user) === userKey(options.user);
+      options = { ...options, token, getToken, ...(user === undefined ? {} : { user }) };
+      const mounted = panel.current();
+      if (mounted && sameUser) mounted.tokens.set(tokenSource({ token, getToken }));
+      else remount();
+    },
+    /** Forgets the visitor: their kept session id and token; the panel starts anew without them. */
+    logout() {
+      forgetSession(panel.current()?.user ?? userKey(options.user));
+      const { token: _t, getToken: _g, user: _u, session: _s, ...rest } = options;
+      options = { ...rest, ...defaults() };
+      remount();
+    },
+    /** Removes the panel from the page (its streams closed); `init` brings it back. */
+    destroy() {
+      destroyed = true;
+      panel.unmount();
+    },
+    on(name, listener) {
+      if (!listeners.has(name)) console.error(`${GLOBAL_NAME}: no event "${name}" (events: ${EVENT_NAMES.join(", ")})`);
+      else if (typeof listener === "function") listeners.get(name).add(listener);
+    },
+    off(name, listener) {
+      listeners.get(name)?.delete(listener);
+    },
+  };
+
+  const api = (name, ...args) => {
+    const method = methods[name];
+    if (!method) {
+      console.error(`${GLOBAL_NAME}: no method "${name}" (methods: ${Object.keys(methods).join(", ")})`);
+      return undefined;
+    }
+    return method(...args);
+  };
+  Object.assign(api, methods);
+  window[GLOBAL_NAME] = api;
+
+  for (const args of queued) api(...args);
+  return {
+    /** Mounts the panel for the first time (the page is ready), unless a queued call destroyed it. */
+    boot() {
+      booted = true;
+      if (!destroyed) panel.mount(options, emit);
+    },
+  };
+}
