@@ -6,6 +6,8 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import http from "node:http";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { startWorker, sessionId } from "../e2e/harness.mjs";
 import { launchBrowser, panel, sendPrompt, until } from "./browser.mjs";
 
@@ -30,7 +32,8 @@ function mint(sub) {
  */
 const SITE_JS = `
 window.AgentChat = window.AgentChat || function () { (AgentChat.q = AgentChat.q || []).push(arguments); };
-window.site = { ready: [], errors: [], renewals: 0 };
+window.site = { ready: [], errors: [], renewals: 0, events: [] };
+for (const name of ["open", "close", "message", "unread"]) AgentChat("on", name, (e) => site.events.push([name, e]));
 let cached;
 async function getToken({ renew }) {
   if (renew) site.renewals += 1;
@@ -41,7 +44,8 @@ window.siteGetToken = getToken;
 AgentChat("on", "ready", (e) => site.ready.push(e.session));
 AgentChat("on", "error", (e) => site.errors.push(e.message));
 const params = new URLSearchParams(location.search);
-if (params.get("mode") === "function") AgentChat("init", { session: params.get("session"), getToken });
+if (params.get("mode") === "function") AgentChat("init", { session: params.get("session"), getToken, title: "Shop help" });
+if (params.get("send")) AgentChat("send", params.get("send"));
 if (params.get("mode") === "expired") AgentChat("init", { session: params.get("session"), token: params.get("token") });
 if (params.get("mode") === "user") {
   site.user = "ada";
@@ -74,7 +78,7 @@ before(async () => {
       "content-security-policy": `default-src 'none'; script-src 'self' ${worker.base}; connect-src 'self' ${worker.base}`,
     });
     // The site's script first, the widget's after it, loaded async: calls made before it are queued.
-    res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Site</title></head><body>
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Site</title></head><body>
 <script src="/site.js"></script><script src="${worker.base}/widget.js" async></script></body></html>`);
   });
   await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
@@ -179,6 +183,86 @@ describe("widget API", () => {
     assert.match(logged.join("\n"), /no method "fly"/);
     assert.match(logged.join("\n"), /unknown option colour/);
     assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("open, close, toggle and send from the page; message and unread events; a send queued before load", async () => {
+    const page = await browser.newPage();
+    // Queued before the script loaded: the panel opens and sends it once the history is in.
+    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("calls")}&send=${encodeURIComponent("queued hello")}`);
+    const { answers } = panel(page);
+    await until(async () => (await answers.count()) === 1 && /queued hello/.test(await answers.first().innerText()), "the queued send's answer");
+    await until(async () => (await page.evaluate(() => site.events.some(([n]) => n === "message"))), "the message event");
+    const events = await page.evaluate(() => site.events);
+    assert.deepEqual(events[0], ["open", undefined]);
+    const message = events.find(([n]) => n === "message")[1];
+    assert.match(message.text, /queued hello/);
+    assert.equal(typeof message.id, "string");
+
+    await page.evaluate(() => AgentChat.close());
+    await until(async () => !(await page.getByRole("dialog").isVisible()), "closed");
+    // A turn that finishes while the panel is closed is unread, until it opens.
+    await page.evaluate(() => {
+      site.events.length = 0;
+      AgentChat.send("/slow 4 150");
+      AgentChat.toggle(); // send opened it; toggle closes it again while the turn streams
+    });
+    await until(async () => (await page.evaluate(() => site.events.some(([n]) => n === "unread"))), "the unread event", 20_000);
+    assert.deepEqual((await page.evaluate(() => site.events)).filter(([n]) => n === "unread"), [["unread", { count: 1 }]]);
+    await page.evaluate(() => AgentChat.open());
+    await until(async () => (await page.evaluate(() => site.events.filter(([n]) => n === "unread").length)) === 2, "unread back to 0");
+    assert.deepEqual((await page.evaluate(() => site.events)).filter(([n]) => n === "unread").at(-1), ["unread", { count: 0 }]);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("the launcher opens a dialog that Escape closes, giving the focus back; axe finds no serious violation", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("keys")}`);
+    const launcher = page.getByRole("button", { name: "Open chat" });
+    assert.equal(await launcher.getAttribute("aria-expanded"), "false");
+    await launcher.click();
+    const dialog = page.getByRole("dialog", { name: "Shop help" });
+    await dialog.waitFor();
+    await panel(page).message.waitFor();
+    await sendPrompt(page, "check me");
+    await until(async () => (await panel(page).answers.count()) === 1, "an answer");
+
+    // axe-core in the page (evaluated through the browser's protocol, which the page's CSP does
+    // not govern), over the page and the panel's shadow root.
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const result = await axe.run(document, { resultTypes: ["violations"] });
+      return result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    });
+    assert.deepEqual(violations, [], violations.join("\n"));
+
+    await panel(page).message.press("Escape");
+    await until(async () => !(await dialog.isVisible()), "Escape closes the dialog");
+    const focused = () => page.evaluate(() => document.querySelector("session-agent-chat").shadowRoot.activeElement?.getAttribute("aria-label"));
+    await until(async () => (await focused()) === "Open chat", "the focus back on the launcher");
+    assert.equal(await launcher.getAttribute("aria-expanded"), "false");
+    await launcher.click();
+    await dialog.waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("the status line does not pulse for a reader who asked for less motion", async () => {
+    const page = await browser.newPage();
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("motion")}`);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await panel(page).message.waitFor();
+    await sendPrompt(page, "/slow 30 100");
+    const status = page.getByRole("status");
+    await status.waitFor();
+    assert.equal(await status.evaluate((el) => getComputedStyle(el).animationName), "none");
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    assert.equal(await status.evaluate((el) => getComputedStyle(el).animationName), "pulse");
     await page.close();
   });
 });

@@ -22,6 +22,7 @@ export function Conversation({ config, history, trace }) {
     experimental_throttle: 50,
   });
   const busy = chat.status === "submitted" || chat.status === "streaming";
+  useFinishedMessages(config, chat, busy);
   useEffect(() => {
     if (chat.error) config.emit?.("error", { message: readableError(chat.error) });
   }, [chat.error]);
@@ -49,6 +50,8 @@ export function Conversation({ config, history, trace }) {
     }
     chat.stop();
   };
+  // The page's `AgentChat.send(text)`: sent as the user would, whenever the chat is idle.
+  useEffect(() => (busy ? undefined : config.control?.attachSender((text) => send({ text }))), [busy]);
   const retry = () => {
     status.reset();
     chat.regenerate();
@@ -94,4 +97,25 @@ export function Conversation({ config, history, trace }) {
       <Composer busy={busy} onSend={(text) => send({ text })} onStop={stop} />
     </div>
   );
+}
+
+/**
+ * The `message` event for each assistant message that finishes while the panel runs (`{ id,
+ * text }`), and `unread` (`{ count }`) while a launcher's panel is closed: the count goes back to
+ * 0 when it opens.
+ */
+function useFinishedMessages(config, chat, busy) {
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    const finished = wasBusy.current && !busy;
+    wasBusy.current = busy;
+    const last = chat.messages.at(-1);
+    if (!finished || last?.role !== "assistant") return;
+    const text = last.parts
+      .filter((part) => part.type === "text")
+      .map((part) => part.text)
+      .join("");
+    config.emit?.("message", { id: last.id, text });
+    config.control?.messageFinished();
+  }, [busy]);
 }

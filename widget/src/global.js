@@ -14,7 +14,7 @@ import { tokenSource } from "./auth.js";
 export const GLOBAL_NAME = "AgentChat";
 
 /** The events a page can listen to with `on(name, fn)`. */
-export const EVENT_NAMES = ["ready", "open", "close", "error"];
+export const EVENT_NAMES = ["ready", "open", "close", "message", "unread", "error"];
 
 /**
  * Installs the global over the stub, whose queued calls are then made. `panel` mounts and
@@ -28,6 +28,8 @@ export function installGlobal(window, panel, defaults) {
   let options = defaults();
   let booted = false;
   let destroyed = false;
+  /** `send` calls made before the panel mounted. */
+  const pendingSends = [];
 
   const emit = (name, detail) => {
     for (const listener of listeners.get(name) ?? []) {
@@ -75,6 +77,32 @@ export function installGlobal(window, panel, defaults) {
       destroyed = true;
       panel.unmount();
     },
+    /** Opens the launcher's panel (an inline panel is always open). */
+    open() {
+      panel.current()?.control.setOpen(true);
+    },
+    close() {
+      panel.current()?.control.setOpen(false);
+    },
+    toggle() {
+      const control = panel.current()?.control;
+      control?.setOpen(!control.isOpen());
+    },
+    /**
+     * Sends `text` as the visitor would; the launcher's panel opens to show it. Before the panel
+     * has mounted, the text waits for it.
+     */
+    send(text) {
+      if (typeof text !== "string" || text.trim() === "") {
+        console.error(`${GLOBAL_NAME}: send needs a non-empty string`);
+        return;
+      }
+      const control = panel.current()?.control;
+      if (control) {
+        control.setOpen(true);
+        control.send(text);
+      } else pendingSends.push(text);
+    },
     on(name, listener) {
       if (!listeners.has(name)) console.error(`${GLOBAL_NAME}: no event "${name}" (events: ${EVENT_NAMES.join(", ")})`);
       else if (typeof listener === "function") listeners.get(name).add(listener);
@@ -100,7 +128,9 @@ export function installGlobal(window, panel, defaults) {
     /** Mounts the panel for the first time (the page is ready), unless a queued call destroyed it. */
     boot() {
       booted = true;
-      if (!destroyed) panel.mount(options, emit);
+      if (destroyed) return;
+      panel.mount(options, emit);
+      for (const text of pendingSends.splice(0)) methods.send(text);
     },
   };
 }

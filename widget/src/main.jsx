@@ -5,6 +5,7 @@ import { render } from "preact";
 import { App } from "./App.jsx";
 import { makeConfig, scriptOptions } from "./config.js";
 import { installGlobal } from "./global.js";
+import { createControl } from "./control.js";
 import css from "./panel.css";
 
 // Only set while this script runs for the first time: read it now.
@@ -15,7 +16,8 @@ let mounted = null;
 
 const panel = {
   mount(options, emit) {
-    const config = { ...makeConfig(options, script, window.location), emit };
+    const base = makeConfig(options, script, window.location);
+    const config = { ...base, emit, control: createControl(emit, Boolean(base.mount)) };
     const target = config.mount ? document.querySelector(config.mount) : document.body;
     if (!target) {
       console.error(`session-agent-chat: no element matches mount "${config.mount}"`);
