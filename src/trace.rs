@@ -20,8 +20,8 @@ use crate::v2::DeltaKind;
 /// far below what a large file read or a test run's log sends as a tool result.
 pub const DEFAULT_MAX_TOOL_JSON_CHARS: usize = 16_384;
 
-/// How much of the agent's work streams.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How much of the agent's work streams, from least to most (the order `TRACE_MAX` caps by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum TraceMode {
     Minimal,
     Normal,
@@ -75,6 +75,15 @@ impl Trace {
     pub fn with_mode(self, mode: Option<TraceMode>) -> Self {
         Trace {
             mode: mode.unwrap_or(self.mode),
+            ..self
+        }
+    }
+
+    /// This trace with its mode at most `max` (`TRACE_MAX`): a request cannot ask for more of
+    /// the agent's work than the server lets a visitor see.
+    pub fn capped(self, max: TraceMode) -> Self {
+        Trace {
+            mode: self.mode.min(max),
             ..self
         }
     }
@@ -138,6 +147,22 @@ impl Trace {
         }
     }
 
+    /// Whether this mode shows tool calls at all (all but `minimal`).
+    pub fn shows_tools(&self) -> bool {
+        self.mode != TraceMode::Minimal
+    }
+
+    /// A tool's `args` or `result` as this mode shows it in a session's history: whole in
+    /// `full`, past the limit shortened in `normal`, as [`Trace::apply`] streams it.
+    pub fn tool_json(&self, raw: &RawValue) -> serde_json::Value {
+        let shown = if self.mode == TraceMode::Normal {
+            self.shorten(raw.to_owned())
+        } else {
+            raw.to_owned()
+        };
+        serde_json::from_str(shown.get()).unwrap_or(serde_json::Value::Null)
+    }
+
     /// `raw`, or its truncation when its JSON is longer than the limit.
     fn shorten(&self, raw: Box<RawValue>) -> Box<RawValue> {
         let text = raw.get();
@@ -157,6 +182,17 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cap_lowers_a_mode_above_it_and_keeps_one_below() {
+        let full = Trace::default().with_mode(Some(TraceMode::Full));
+        assert_eq!(full.capped(TraceMode::Normal).mode, TraceMode::Normal);
+        assert_eq!(full.capped(TraceMode::Minimal).mode, TraceMode::Minimal);
+        let minimal = Trace::default().with_mode(Some(TraceMode::Minimal));
+        assert_eq!(minimal.capped(TraceMode::Full).mode, TraceMode::Minimal);
+        assert_eq!(minimal.capped(TraceMode::Normal).mode, TraceMode::Minimal);
+        assert_eq!(full.capped(TraceMode::Full), full);
+    }
 
     fn raw(text: &str) -> Box<RawValue> {
         RawValue::from_string(text.to_owned()).unwrap()

@@ -59,7 +59,7 @@ pub(crate) async fn handle(
     let request_id = exchange.request_id().to_owned();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
     let on_client_gone = on_disconnect == OnDisconnect::Abort;
-    let trace = config.trace.with_mode(chat.trace);
+    let trace = config.trace.with_mode(chat.trace).capped(config.trace_max);
     let mut early_frame = None;
     let (agent, frame, turn, abort) = match &chat.answer {
         None => {

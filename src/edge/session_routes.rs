@@ -85,7 +85,12 @@ pub(crate) async fn resume(
     };
     let plan = Plan {
         frame: None,
-        turn: turn.with_trace(config.trace.with_mode(query_trace(&req))),
+        turn: turn.with_trace(
+            config
+                .trace
+                .with_mode(query_trace(&req))
+                .capped(config.trace_max),
+        ),
         early_frame,
         abort: AbortRule::never(),
     };
@@ -157,7 +162,14 @@ pub(crate) async fn messages(
         or_answer!(open(&req, env, config, session_id, exchange).await);
     close(&socket);
     let body = match hydration {
-        Hydration::Init(init) => history_json(&init),
+        // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`.
+        Hydration::Init(init) => history_json(
+            &init,
+            &config
+                .trace
+                .with_mode(query_trace(&req))
+                .capped(config.trace_max),
+        ),
         // An agent without `init` keeps no history the adapter can read.
         Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
     };

@@ -20,29 +20,30 @@
 //! already has and show it twice). A message left with no part is left out too: the AI SDK
 //! rejects a message without parts.
 
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use super::{Init, Message, Part, Role, ToolCallPart};
+use crate::trace::Trace;
 use crate::translator::{tool_outcome, Ending};
-use crate::v2::FinishReason;
+use crate::v2::{DeltaKind, FinishReason};
 
-/// The finished messages of `init`, oldest first, as `UIMessage` JSON values.
-pub fn ui_messages(init: &Init) -> Vec<Value> {
+/// The finished messages of `init`, oldest first, as `UIMessage` JSON values, shown as `trace`
+/// shows a stream: no reasoning and no tools in `minimal`, long tool JSON shortened in `normal`.
+pub fn ui_messages(init: &Init, trace: &Trace) -> Vec<Value> {
     let in_flight = init.in_flight().map(|m| m.id.as_str());
     init.messages
         .iter()
         .filter(|m| Some(m.id.as_str()) != in_flight)
-        .filter_map(ui_message)
+        .filter_map(|m| ui_message(m, trace))
         .collect()
 }
 
 /// The JSON array `GET …/messages` answers.
-pub fn history_json(init: &Init) -> String {
-    Value::Array(ui_messages(init)).to_string()
+pub fn history_json(init: &Init, trace: &Trace) -> String {
+    Value::Array(ui_messages(init, trace)).to_string()
 }
 
-fn ui_message(message: &Message) -> Option<Value> {
+fn ui_message(message: &Message, trace: &Trace) -> Option<Value> {
     let role = match message.role {
         Role::User => "user",
         Role::Assistant => "assistant",
@@ -52,7 +53,7 @@ fn ui_message(message: &Message) -> Option<Value> {
     let mut parts: Vec<Value> = message
         .parts
         .iter()
-        .filter_map(|part| ui_part(message.role, part, reason))
+        .filter_map(|part| ui_part(message.role, part, reason, trace))
         .collect();
     if parts.is_empty() {
         return None;
@@ -63,13 +64,15 @@ fn ui_message(message: &Message) -> Option<Value> {
     Some(json!({"id": message.id, "role": role, "parts": parts}))
 }
 
-fn ui_part(role: Role, part: &Part, reason: FinishReason) -> Option<Value> {
+fn ui_part(role: Role, part: &Part, reason: FinishReason, trace: &Trace) -> Option<Value> {
     let assistant = role == Role::Assistant;
     match part {
         Part::Text { text, .. } if !text.is_empty() => {
             Some(json!({"type": "text", "text": text, "state": "done"}))
         }
-        Part::Reasoning { text } if assistant && !text.is_empty() => {
+        Part::Reasoning { text }
+            if assistant && !text.is_empty() && trace.keeps_parts(DeltaKind::Reasoning) =>
+        {
             Some(json!({"type": "reasoning", "text": text, "state": "done"}))
         }
         Part::File(file) if !assistant => {
@@ -79,7 +82,9 @@ fn ui_part(role: Role, part: &Part, reason: FinishReason) -> Option<Value> {
             }
             Some(value)
         }
-        Part::ToolCall(call) if assistant => Some(tool_part(call, reason)),
+        Part::ToolCall(call) if assistant && trace.shows_tools() => {
+            Some(tool_part(call, reason, trace))
+        }
         Part::Question(question) if assistant => Some(json!({
             "type": "data-question",
             "id": question.question_id,
@@ -89,15 +94,18 @@ fn ui_part(role: Role, part: &Part, reason: FinishReason) -> Option<Value> {
     }
 }
 
-fn tool_part(call: &ToolCallPart, reason: FinishReason) -> Value {
+fn tool_part(call: &ToolCallPart, reason: FinishReason, trace: &Trace) -> Value {
     let mut part = Map::new();
     part.insert("type".into(), "dynamic-tool".into());
     part.insert("toolName".into(), call.tool_name.clone().into());
     part.insert("toolCallId".into(), call.call_id.clone().into());
-    let input = call.args.as_deref().map_or_else(|| json!({}), raw_to_value);
+    let input = call
+        .args
+        .as_deref()
+        .map_or_else(|| json!({}), |raw| trace.tool_json(raw));
     let result = call.result.as_deref();
     let outcome = match tool_outcome(call.status, result, call.error.as_ref()) {
-        Some(Ok(())) => Ok(result.map_or(Value::Null, raw_to_value)),
+        Some(Ok(())) => Ok(result.map_or(Value::Null, |raw| trace.tool_json(raw))),
         Some(Err(text)) => Err(text),
         // Still open in a finished message: it ended as the stream ended it.
         None => Err(Ending::from_reason(reason, None).tool_reason().to_owned()),
@@ -117,18 +125,55 @@ fn tool_part(call: &ToolCallPart, reason: FinishReason) -> Value {
     Value::Object(part)
 }
 
-fn raw_to_value(raw: &RawValue) -> Value {
-    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::session::parse_init;
+    use crate::trace::TraceMode;
 
     fn history(messages: &str) -> Value {
         let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
-        serde_json::from_str(&history_json(&init)).unwrap()
+        serde_json::from_str(&history_json(&init, &Trace::default())).unwrap()
+    }
+
+    #[test]
+    fn the_history_is_shown_as_the_trace_mode_shows_a_stream() {
+        let messages = r#"[{"id":"t1","role":"assistant","parts":[
+            {"type":"reasoning","text":"hm"},
+            {"type":"tool-call","callId":"c1","toolName":"ls","status":"completed","args":{"path":"/a/long/path"},"result":"x"},
+            {"type":"text","text":"Done."},
+            {"type":"finish","reason":"end_turn"}]}]"#;
+        let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
+        let shown = |mode, max_tool_json_chars| -> Value {
+            let trace = Trace {
+                mode,
+                max_tool_json_chars,
+            };
+            serde_json::from_str(&history_json(&init, &trace)).unwrap()
+        };
+        let minimal = shown(TraceMode::Minimal, 100);
+        let types: Vec<&str> = minimal[0]["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(types, ["step-start", "text"], "no reasoning, no tool");
+        let normal = shown(TraceMode::Normal, 5);
+        assert_eq!(
+            normal[0]["parts"][2]["input"],
+            json!({"truncated": true, "preview": "{\"pat", "fullLength": 23})
+        );
+        assert_eq!(
+            normal[0]["parts"][2]["output"],
+            json!("x"),
+            "short JSON whole"
+        );
+        let full = shown(TraceMode::Full, 5);
+        assert_eq!(
+            full[0]["parts"][2]["input"],
+            json!({"path": "/a/long/path"})
+        );
     }
 
     #[test]

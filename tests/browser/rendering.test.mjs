@@ -157,7 +157,7 @@ describe("rendering", () => {
       { type: "finish-step" },
       { type: "finish" },
     ];
-    await page.route(/\/api\/sessions\/[^/]+\/messages$/, (route) => route.fulfill({ json: history }));
+    await page.route(/\/api\/sessions\/[^/]+\/messages(\?.*)?$/, (route) => route.fulfill({ json: history }));
     const resumed = [];
     await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream(\?.*)?$/, (route) => {
       resumed.push(new URL(route.request().url()).searchParams.get("trace"));

@@ -118,9 +118,11 @@ describe("widget API", () => {
 
     assert.equal(await page.getByRole("alert").count(), 0, "no error shown");
     const seen = await page.evaluate(() => ({ renewals: site.renewals, errors: site.errors }));
-    assert.equal(seen.renewals, 1, "renewed once, after the 401");
+    // At least the second question's 401 renewed it (a slow machine may take the first turn
+    // past a token's life too); every token but the first was minted on a renewal.
+    assert.ok(seen.renewals >= 1, "renewed after the 401");
     assert.deepEqual(seen.errors, []);
-    assert.equal(minted.length - before, 2, "one token for the history and first turn, one after the 401");
+    assert.equal(minted.length - before, 1 + seen.renewals, "a new token only when the last was refused");
     assert.deepEqual(page.errors, []);
     await page.close();
   });
@@ -265,4 +267,27 @@ describe("widget API", () => {
     assert.equal(await status.evaluate((el) => getComputedStyle(el).animationName), "pulse");
     await page.close();
   });
+
+  test("the visitor's trace switch shows only where the site allows it; a choice made elsewhere is not taken", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("switch")}`);
+    // A choice this browser remembers from a page that allowed it.
+    await page.evaluate(() => localStorage.setItem("session-agent-chat:trace", "full"));
+    await page.reload();
+    await openPanel(page);
+    assert.equal(await page.getByRole("combobox", { name: "Trace" }).count(), 0, "no switch by default");
+    await sendPrompt(page, "how do tools show?");
+    await until(async () => (await panel(page).answers.count()) === 1, "an answer");
+    // The site's mode (normal: tool cards collapsed), not the remembered full.
+    await until(async () => (await panel(page).tools.count()) === 1, "the tool card");
+    assert.equal(await panel(page).tools.first().getAttribute("open"), null, "collapsed, as normal shows it");
+
+    await page.evaluate(() => AgentChat.init({ session: site.ready[0], getToken: siteGetToken, traceSwitch: true }));
+    await openPanel(page);
+    const select = page.getByRole("combobox", { name: "Trace" });
+    await select.waitFor();
+    assert.equal(await select.inputValue(), "full", "allowed, the visitor's remembered choice");
+    await page.close();
+  });
 });
+

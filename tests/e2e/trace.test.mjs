@@ -78,3 +78,47 @@ describe("trace modes and metadata", { concurrency: true }, () => {
     });
   }
 });
+
+// The server's cap: with TRACE_MAX = minimal, a request asking for `full` gets what minimal
+// shows, in its stream and in the session's history (`GET …/messages?trace=full`).
+describe("TRACE_MAX caps what a request may ask for", () => {
+  let capped;
+  before(async () => {
+    capped = await startWorker({ vars: { TRACE_MAX: "minimal" } });
+  });
+  after(() => capped?.dispose());
+
+  test("a full request streams and lists no tool, no reasoning, no status", { timeout: 30_000 }, async () => {
+    const { Chat, DefaultChatTransport } = await loadSdk("ai");
+    const session = sessionId("trace-capped");
+    const data = [];
+    const chat = new Chat({
+      transport: new DefaultChatTransport({ api: `${capped.base}/api/sessions/${session}/chat`, body: { trace: "full" } }),
+      onData: (part) => data.push(part),
+    });
+    await chat.sendMessage({ text: "how do tools show?" });
+    assert.equal(chat.status, "ready");
+    const sent = (await demoLog(capped.base, session, "sent")).map((e) => e.frame);
+    assert.ok(sent.some((f) => f.type === "message.part.tool-update"), "the agent did run a tool");
+    const message = chat.messages.at(-1);
+    assert.deepEqual(message.parts.filter((p) => p.type !== "text" && p.type !== "step-start"), []);
+    assert.deepEqual(data.filter((d) => d.type === "data-status"), []);
+
+    const history = await (await fetch(`${capped.base}/api/sessions/${session}/messages?trace=full`)).json();
+    const parts = history.flatMap((m) => m.parts.map((p) => p.type));
+    assert.ok(parts.includes("text"));
+    assert.deepEqual(parts.filter((t) => t === "dynamic-tool" || t === "reasoning"), [], "the history is capped too");
+  });
+
+  test("without a cap, the history lists the tool the turn ran", { timeout: 30_000 }, async () => {
+    const { Chat, DefaultChatTransport } = await loadSdk("ai");
+    const session = sessionId("trace-uncapped");
+    const chat = new Chat({
+      transport: new DefaultChatTransport({ api: `${worker.base}/api/sessions/${session}/chat`, body: { trace: "full" } }),
+    });
+    await chat.sendMessage({ text: "how do tools show?" });
+    const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages?trace=full`)).json();
+    assert.ok(history.flatMap((m) => m.parts.map((p) => p.type)).includes("dynamic-tool"));
+  });
+});
+

@@ -1,17 +1,22 @@
 // The chat panel: a header (title, trace mode, close) over the conversation, which starts once
 // the session's history is loaded, so a reload shows the past turns and resumes the one in flight.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { loadHistory, readableError } from "./api.js";
 import { TRACE_MODES, useTraceMode } from "./trace.js";
 import { Conversation } from "./Conversation.jsx";
 
-function useHistory(config) {
+/**
+ * The session's history, shown in the trace mode the panel opened with (a change of mode
+ * applies to the turns after it, as it does to a stream).
+ */
+function useHistory(config, trace) {
+  const traceAtLoad = useRef(trace);
   const [state, setState] = useState({ loading: true });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let current = true;
     setState({ loading: true });
-    loadHistory(config).then(
+    loadHistory(config, traceAtLoad.current).then(
       (messages) => current && setState({ messages }),
       (error) => current && setState({ error }),
     );
@@ -23,8 +28,8 @@ function useHistory(config) {
 }
 
 export function Panel({ config, onClose }) {
-  const [trace, setTrace] = useTraceMode(config.trace);
-  const history = useHistory(config);
+  const [trace, setTrace] = useTraceMode(config.trace, config.traceSwitch);
+  const history = useHistory(config, trace);
   useEffect(() => {
     if (history.error) config.emit?.("error", { message: readableError(history.error) });
   }, [history.error]);
@@ -32,13 +37,15 @@ export function Panel({ config, onClose }) {
     <section class="panel" aria-label={config.title}>
       <header>
         <h2>{config.title}</h2>
-        <select aria-label="Trace" value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
-          {TRACE_MODES.map(([mode, label]) => (
-            <option key={mode} value={mode}>
-              {label}
-            </option>
-          ))}
-        </select>
+        {config.traceSwitch && (
+          <select aria-label="Trace" value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
+            {TRACE_MODES.map(([mode, label]) => (
+              <option key={mode} value={mode}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
         {onClose && (
           <button type="button" class="close" aria-label="Close chat" onClick={onClose}>
             ×

@@ -26,9 +26,13 @@ export function chatTransport(config, trace) {
   });
 }
 
-/** The session's finished messages (`GET …/messages`); the turn in flight comes with the resume. */
-export async function loadHistory(config) {
-  const response = await authorizedFetch(config.tokens)(`${base(config)}/messages`);
+/**
+ * The session's finished messages (`GET …/messages`), shown as `trace` shows a stream; the turn
+ * in flight comes with the resume.
+ */
+export async function loadHistory(config, trace) {
+  const url = `${base(config)}/messages?trace=${encodeURIComponent(trace)}`;
+  const response = await authorizedFetch(config.tokens)(url);
   if (!response.ok) throw new Error(await response.text());
   return response.json();
 }

@@ -1,5 +1,5 @@
 // The panel's settings: the embedding <script> tag's data-attributes (data-session, data-api,
-// data-token, data-trace, data-title, data-mount), under what the page passes to
+// data-token, data-trace, data-trace-switch, data-title, data-mount), under what the page passes to
 // `AgentChat("init", {…})` (the same names, plus `getToken` and `user`; see global.js).
 import { isTraceMode } from "./trace.js";
 import { readStored, removeStored, writeStored } from "./storage.js";
@@ -8,7 +8,7 @@ import { replaceableSource, tokenSource } from "./auth.js";
 const SESSION_KEY = "session-agent-chat:session";
 
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
-export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "title", "mount", "user"];
+export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user"];
 
 /**
  * The data-attributes of `script` (the widget's own <script> element, document.currentScript),
@@ -20,6 +20,8 @@ export function scriptOptions(script) {
   for (const name of ["session", "api", "token", "trace", "title", "mount"]) {
     if (data[name]) options[name] = data[name];
   }
+  // A flag: present (`data-trace-switch`, or `="true"`) unless it says "false".
+  if (data.traceSwitch !== undefined && data.traceSwitch !== "false") options.traceSwitch = true;
   return options;
 }
 
@@ -37,6 +39,8 @@ export function makeConfig(options, script, location) {
     user,
     tokens: replaceableSource(tokenSource(options)),
     trace: isTraceMode(options.trace) ? options.trace : "normal",
+    /** Whether the visitor may choose the trace mode (a switch in the header); the site's call. */
+    traceSwitch: options.traceSwitch === true,
     title: options.title || "Agent",
     mount: options.mount || undefined,
   };

@@ -1,5 +1,7 @@
 // Trace modes: how much of the agent's work the panel shows, and asks the worker to stream
-// (the POST body's `trace`). The reader's choice is remembered in localStorage.
+// (the POST body's `trace`). The site decides: its `trace` is the mode, and the visitor may
+// choose another (a switch, remembered in localStorage) only where it sets `traceSwitch`. The
+// worker's TRACE_MAX caps whatever is asked.
 import { useState } from "preact/hooks";
 import { readStored, writeStored } from "./storage.js";
 
@@ -16,10 +18,13 @@ export function isTraceMode(value) {
   return TRACE_MODES.some(([mode]) => mode === value);
 }
 
-/** [mode, setMode]: the remembered mode, else `fallback` (the page's data-trace). */
-export function useTraceMode(fallback) {
+/**
+ * [mode, setMode]: with `switchable`, the visitor's remembered mode, else `fallback` (the site's
+ * `trace`); without, always `fallback`.
+ */
+export function useTraceMode(fallback, switchable) {
   const [mode, setMode] = useState(() => {
-    const stored = readStored(TRACE_KEY);
+    const stored = switchable ? readStored(TRACE_KEY) : null;
     return isTraceMode(stored) ? stored : fallback;
   });
   const choose = (next) => {
