@@ -75,7 +75,15 @@ pub struct ChatRequest {
     pub on_disconnect: Option<OnDisconnect>,
     /// The body's `trace` (`"minimal"`, `"normal"`, `"full"`), when given.
     pub trace: Option<TraceMode>,
+    /// The body's `context`, a JSON object as it came (the page's `AgentChat.setContext`, or
+    /// any client's), forwarded in the `prompt`.
+    pub context: Option<String>,
 }
+
+/// The largest `context` accepted, in bytes of JSON: 16 KiB, many times what a page says about
+/// itself (its path, the product shown, the visitor's plan), and small beside the prompt it rides
+/// in; a larger one is a client sending what belongs in a message or a tool.
+pub const MAX_CONTEXT_BYTES: usize = 16 * 1024;
 
 /// Why a body was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,6 +188,8 @@ struct Body<'a> {
     on_disconnect: Option<Value>,
     #[serde(default)]
     trace: Option<Value>,
+    #[serde(default, borrow)]
+    context: Option<&'a serde_json::value::RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -216,6 +226,7 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
                 })?,
         ),
     };
+    let context = read_context(parsed.context)?;
     let Some(Messages::Array { count, last }) = parsed.messages else {
         return Err(RequestError::MissingMessages);
     };
@@ -248,7 +259,30 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         answer,
         on_disconnect,
         trace,
+        context,
     })
+}
+
+/// The body's `context`: absent or `null` is none; anything but an object, or one over
+/// [`MAX_CONTEXT_BYTES`], is refused.
+fn read_context(raw: Option<&serde_json::value::RawValue>) -> Result<Option<String>, RequestError> {
+    let Some(raw) = raw else { return Ok(None) };
+    let text = raw.get();
+    if text == "null" {
+        return Ok(None);
+    }
+    if !text.starts_with('{') {
+        return Err(RequestError::InvalidField(
+            "`context` must be a JSON object".into(),
+        ));
+    }
+    if text.len() > MAX_CONTEXT_BYTES {
+        return Err(RequestError::InvalidField(format!(
+            "`context` is {} bytes of JSON, over the limit of {MAX_CONTEXT_BYTES}",
+            text.len()
+        )));
+    }
+    Ok(Some(text.to_owned()))
 }
 
 /// The body, read in one pass. When that fails, a second look says why: the text is not JSON
@@ -347,6 +381,9 @@ pub fn is_forwardable_url(url: &str) -> bool {
     })
 }
 
+#[cfg(test)]
+#[path = "request_context_tests.rs"]
+mod context_tests;
 #[cfg(test)]
 #[path = "request_tests.rs"]
 mod tests;

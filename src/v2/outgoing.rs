@@ -55,6 +55,8 @@ enum Outgoing<'a> {
         on_disconnect: OnDisconnect,
         #[serde(skip_serializing_if = "<[Attachment]>::is_empty")]
         attachments: &'a [Attachment],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        context: Option<&'a serde_json::value::RawValue>,
     },
     #[serde(rename_all = "camelCase")]
     Abort {
@@ -78,14 +80,18 @@ fn to_json(frame: &Outgoing<'_>) -> String {
 /// The `prompt` frame the adapter sends once per POST, right after the socket opens: written by
 /// hand, as serde writes `Outgoing::Prompt` (the tests compare the two), since every request
 /// sends one.
+///
+/// `context`: the body's `context` (a JSON object, checked by the request parser), copied as it
+/// came.
 pub fn prompt_frame(
     content: &str,
     request_id: &str,
     on_disconnect: OnDisconnect,
     attachments: &[Attachment],
+    context: Option<&serde_json::value::RawValue>,
 ) -> String {
     // The constant bytes are 69 at most (with "detach"); 31 more cover a few escapes.
-    let capacity = content.len() + request_id.len() + 100;
+    let capacity = content.len() + request_id.len() + context.map_or(0, |c| c.get().len()) + 100;
     json_out::to_string(capacity, |out| {
         json_out::field(out, br#"{"type":"prompt","content":"#, content);
         json_out::field(out, br#","requestId":"#, request_id);
@@ -96,6 +102,10 @@ pub fn prompt_frame(
             out.extend_from_slice(br#","attachments":"#);
             // Writing into a Vec cannot fail.
             let _ = serde_json::to_writer(&mut *out, attachments);
+        }
+        if let Some(context) = context {
+            out.extend_from_slice(br#","context":"#);
+            out.extend_from_slice(context.get().as_bytes());
         }
         out.push(b'}');
     })
@@ -132,7 +142,9 @@ mod tests {
             request_id in crate::json_out::any_text(),
             detach: bool,
             files in proptest::collection::vec((crate::json_out::any_text(), proptest::option::of(crate::json_out::any_text())), 0..3),
+            context in proptest::option::of(crate::json_out::any_text()),
         ) {
+            let context = context.map(|text| serde_json::value::to_raw_value(&serde_json::json!({ "page": text })).unwrap());
             let attachments: Vec<Attachment> = files
                 .into_iter()
                 .map(|(url, filename)| Attachment { media_type: "text/plain".into(), url, filename })
@@ -143,15 +155,16 @@ mod tests {
                 request_id: &request_id,
                 on_disconnect,
                 attachments: &attachments,
+                context: context.as_deref(),
             });
-            proptest::prop_assert_eq!(prompt_frame(&content, &request_id, on_disconnect, &attachments), derived);
+            proptest::prop_assert_eq!(prompt_frame(&content, &request_id, on_disconnect, &attachments, context.as_deref()), derived);
         }
     }
 
     #[test]
     fn outgoing_frames_are_exact() {
         assert_eq!(
-            prompt_frame("hi \"you\"", "r1", OnDisconnect::Abort, &[]),
+            prompt_frame("hi \"you\"", "r1", OnDisconnect::Abort, &[], None),
             r#"{"type":"prompt","content":"hi \"you\"","requestId":"r1","onDisconnect":"abort"}"#
         );
         let files = [Attachment {
@@ -160,8 +173,15 @@ mod tests {
             filename: None,
         }];
         assert_eq!(
-            prompt_frame("x", "r", OnDisconnect::Detach, &files),
+            prompt_frame("x", "r", OnDisconnect::Detach, &files, None),
             r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"detach","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
+        );
+        let context =
+            serde_json::value::RawValue::from_string(r#"{"page":"/pricing","plan":"pro"}"#.into())
+                .unwrap();
+        assert_eq!(
+            prompt_frame("x", "r", OnDisconnect::Abort, &[], Some(&context)),
+            r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"abort","context":{"page":"/pricing","plan":"pro"}}"#
         );
         assert_eq!(
             abort_frame(Some("r9")),

@@ -8,7 +8,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { startWorker, sessionId } from "../e2e/harness.mjs";
+import { startWorker, sessionId, prompts } from "../e2e/harness.mjs";
 import { launchBrowser, panel, sendPrompt, until } from "./browser.mjs";
 
 const SECRET = "widget-api-secret";
@@ -287,6 +287,36 @@ describe("widget API", () => {
     const select = page.getByRole("combobox", { name: "Trace" });
     await select.waitFor();
     assert.equal(await select.inputValue(), "full", "allowed, the visitor's remembered choice");
+    await page.close();
+  });
+
+  test("setContext: the page's context goes with each later prompt to the agent; null clears it", async () => {
+    const session = sessionId("context");
+    const page = await browser.newPage();
+    await page.goto(`${siteOrigin}/?mode=function&session=${session}`);
+    await openPanel(page);
+    const { answers } = panel(page);
+    await page.evaluate(() => AgentChat.setContext({ page: "/shop/boots-42", cart: { items: 2 } }));
+    await sendPrompt(page, "is this in stock?");
+    await until(async () => (await answers.count()) === 1, "the first answer");
+    await page.evaluate(() => AgentChat.setContext(null));
+    await sendPrompt(page, "thanks");
+    await until(async () => (await answers.count()) === 2, "the second answer");
+
+    const received = await prompts(worker.base, session, { authorization: `Bearer ${mint("test")}` });
+    assert.deepEqual(
+      received.map((e) => [e.frame.content, e.frame.context]),
+      [
+        ["is this in stock?", { page: "/shop/boots-42", cart: { items: 2 } }],
+        ["thanks", undefined],
+      ],
+    );
+    // Not an object: refused in the console, and nothing changes.
+    const logged = [];
+    page.on("console", (m) => m.type() === "error" && logged.push(m.text()));
+    await page.evaluate(() => AgentChat.setContext("just a string"));
+    await until(async () => logged.length > 0, "the console error");
+    assert.match(logged[0], /setContext needs a plain object/);
     await page.close();
   });
 });

@@ -11,7 +11,8 @@ function base(config) {
 /**
  * The AI SDK transport of `POST …/chat` (and `GET …/chat/:id/stream` for resume). Every
  * request is detached, so a reload does not stop the turn, and carries the trace mode that
- * `trace()` returns at send time: in the body, or as `?trace=` on a resume (a GET, no body).
+ * `trace()` returns at send time: in the body, or as `?trace=` on a resume (a GET, no body);
+ * and the page's `context` (`AgentChat.setContext`), when it set one, in the body.
  * The token comes from the transport's `headers` function, asked at each request.
  */
 export function chatTransport(config, trace) {
@@ -19,7 +20,10 @@ export function chatTransport(config, trace) {
     api: `${base(config)}/chat`,
     headers: () => config.tokens.header(),
     fetch: authorizedFetch(config.tokens),
-    body: () => ({ onDisconnect: "detach", trace: trace() }),
+    body: () => {
+      const context = config.control?.context();
+      return { onDisconnect: "detach", trace: trace(), ...(context === undefined ? {} : { context }) };
+    },
     prepareReconnectToStreamRequest: ({ api, id }) => ({
       api: `${api}/${encodeURIComponent(id)}/stream?trace=${encodeURIComponent(trace())}`,
     }),

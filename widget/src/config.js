@@ -8,7 +8,7 @@ import { replaceableSource, tokenSource } from "./auth.js";
 const SESSION_KEY = "session-agent-chat:session";
 
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
-export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user"];
+export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context"];
 
 /**
  * The data-attributes of `script` (the widget's own <script> element, document.currentScript),

@@ -5,8 +5,9 @@
  * A store for one mounted panel. `emit` sends the page's events; `inline`: a panel without a
  * launcher is always open (nothing it says goes unread).
  */
-export function createControl(emit, inline) {
+export function createControl(emit, inline, initialContext) {
   let open = inline;
+  let context = initialContext;
   let unread = 0;
   const listeners = new Set();
   /** Texts sent before the conversation could take them (the history still loading). */
@@ -17,6 +18,11 @@ export function createControl(emit, inline) {
   };
   return {
     isOpen: () => open,
+    /** The page's context for the next prompts (`setContext`), or undefined. */
+    context: () => context,
+    setContext(value) {
+      context = value;
+    },
     setOpen(value) {
       if (inline || open === value) return;
       open = value;

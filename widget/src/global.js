@@ -103,6 +103,19 @@ export function installGlobal(window, panel, defaults) {
         control.send(text);
       } else pendingSends.push(text);
     },
+    /**
+     * What the page says about where the visitor is (a plain object, at most 16 KiB of JSON),
+     * sent with every later prompt for the agent to read; `null` clears it.
+     */
+    setContext(context) {
+      if (context !== null && (typeof context !== "object" || Array.isArray(context))) {
+        console.error(`${GLOBAL_NAME}: setContext needs a plain object, or null to clear it`);
+        return;
+      }
+      const value = context ?? undefined;
+      options = { ...options, context: value };
+      panel.current()?.control.setContext(value);
+    },
     on(name, listener) {
       if (!listeners.has(name)) console.error(`${GLOBAL_NAME}: no event "${name}" (events: ${EVENT_NAMES.join(", ")})`);
       else if (typeof listener === "function") listeners.get(name).add(listener);

@@ -17,7 +17,8 @@ let mounted = null;
 const panel = {
   mount(options, emit) {
     const base = makeConfig(options, script, window.location);
-    const config = { ...base, emit, control: createControl(emit, Boolean(base.mount)) };
+    const control = createControl(emit, Boolean(base.mount), options.context);
+    const config = { ...base, emit, control };
     const target = config.mount ? document.querySelector(config.mount) : document.body;
     if (!target) {
       console.error(`session-agent-chat: no element matches mount "${config.mount}"`);
