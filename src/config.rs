@@ -76,6 +76,12 @@ impl std::fmt::Display for ConfigError {
 }
 
 impl Config {
+    /// The trace of a stream (or a history) whose request asks for `asked` (its body's `trace`,
+    /// or `?trace=`): that mode, else `TRACE`, and never more than `TRACE_MAX`.
+    pub fn trace_for(&self, asked: Option<TraceMode>) -> Trace {
+        self.trace.with_mode(asked).capped(self.trace_max)
+    }
+
     /// Reads the settings through `var`, which returns a variable's or secret's value.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let number = |name: &str, default: u64| -> Result<u64, ConfigError> {

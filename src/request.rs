@@ -75,8 +75,8 @@ pub struct ChatRequest {
     pub on_disconnect: Option<OnDisconnect>,
     /// The body's `trace` (`"minimal"`, `"normal"`, `"full"`), when given.
     pub trace: Option<TraceMode>,
-    /// The body's `context`, a JSON object as it came (the page's `AgentChat.setContext`, or
-    /// any client's), forwarded in the `prompt`.
+    /// The body's `context`: the JSON text of an object, as it came (the page's
+    /// `AgentChat.setContext`, or any client's), forwarded in the `prompt` without a second parse.
     pub context: Option<String>,
 }
 

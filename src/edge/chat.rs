@@ -59,14 +59,8 @@ pub(crate) async fn handle(
     let request_id = exchange.request_id().to_owned();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
     let on_client_gone = on_disconnect == OnDisconnect::Abort;
-    let trace = config.trace.with_mode(chat.trace).capped(config.trace_max);
+    let trace = config.trace_for(chat.trace);
     let mut early_frame = None;
-    // Checked JSON (the parser read it as a raw value); a failure here would be a parser bug,
-    // and the prompt then goes without it.
-    let context = chat
-        .context
-        .as_deref()
-        .and_then(|text| serde_json::value::RawValue::from_string(text.to_owned()).ok());
     let (agent, frame, turn, abort) = match &chat.answer {
         None => {
             let socket = upstream::connect_for_stream(env, config, session_id, user_id).await;
@@ -78,7 +72,7 @@ pub(crate) async fn handle(
                     &request_id,
                     on_disconnect,
                     &chat.attachments,
-                    context.as_deref(),
+                    chat.context.as_deref(),
                 ),
                 TurnStream::with_clock(Some(&request_id), now_ms).with_trace(trace),
                 AbortRule {

@@ -85,12 +85,7 @@ pub(crate) async fn resume(
     };
     let plan = Plan {
         frame: None,
-        turn: turn.with_trace(
-            config
-                .trace
-                .with_mode(query_trace(&req))
-                .capped(config.trace_max),
-        ),
+        turn: turn.with_trace(config.trace_for(query_trace(&req))),
         early_frame,
         abort: AbortRule::never(),
     };
@@ -163,13 +158,7 @@ pub(crate) async fn messages(
     close(&socket);
     let body = match hydration {
         // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`.
-        Hydration::Init(init) => history_json(
-            &init,
-            &config
-                .trace
-                .with_mode(query_trace(&req))
-                .capped(config.trace_max),
-        ),
+        Hydration::Init(init) => history_json(&init, &config.trace_for(query_trace(&req))),
         // An agent without `init` keeps no history the adapter can read.
         Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
     };

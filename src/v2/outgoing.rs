@@ -81,17 +81,17 @@ fn to_json(frame: &Outgoing<'_>) -> String {
 /// hand, as serde writes `Outgoing::Prompt` (the tests compare the two), since every request
 /// sends one.
 ///
-/// `context`: the body's `context` (a JSON object, checked by the request parser), copied as it
-/// came.
+/// `context`: the JSON text of the body's `context`, an object the request parser has read
+/// ([`crate::request::ChatRequest::context`]), copied as it came.
 pub fn prompt_frame(
     content: &str,
     request_id: &str,
     on_disconnect: OnDisconnect,
     attachments: &[Attachment],
-    context: Option<&serde_json::value::RawValue>,
+    context: Option<&str>,
 ) -> String {
     // The constant bytes are 69 at most (with "detach"); 31 more cover a few escapes.
-    let capacity = content.len() + request_id.len() + context.map_or(0, |c| c.get().len()) + 100;
+    let capacity = content.len() + request_id.len() + context.map_or(0, str::len) + 100;
     json_out::to_string(capacity, |out| {
         json_out::field(out, br#"{"type":"prompt","content":"#, content);
         json_out::field(out, br#","requestId":"#, request_id);
@@ -105,7 +105,7 @@ pub fn prompt_frame(
         }
         if let Some(context) = context {
             out.extend_from_slice(br#","context":"#);
-            out.extend_from_slice(context.get().as_bytes());
+            out.extend_from_slice(context.as_bytes());
         }
         out.push(b'}');
     })
@@ -132,6 +132,7 @@ pub fn answer_frame(question_id: &str, answer: &Value, on_disconnect: OnDisconne
 mod tests {
     use super::*;
     use serde_json::json;
+    use serde_json::value::RawValue;
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
@@ -157,7 +158,7 @@ mod tests {
                 attachments: &attachments,
                 context: context.as_deref(),
             });
-            proptest::prop_assert_eq!(prompt_frame(&content, &request_id, on_disconnect, &attachments, context.as_deref()), derived);
+            proptest::prop_assert_eq!(prompt_frame(&content, &request_id, on_disconnect, &attachments, context.as_deref().map(RawValue::get)), derived);
         }
     }
 
@@ -176,11 +177,9 @@ mod tests {
             prompt_frame("x", "r", OnDisconnect::Detach, &files, None),
             r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"detach","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
         );
-        let context =
-            serde_json::value::RawValue::from_string(r#"{"page":"/pricing","plan":"pro"}"#.into())
-                .unwrap();
+        let context = r#"{"page":"/pricing","plan":"pro"}"#;
         assert_eq!(
-            prompt_frame("x", "r", OnDisconnect::Abort, &[], Some(&context)),
+            prompt_frame("x", "r", OnDisconnect::Abort, &[], Some(context)),
             r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"abort","context":{"page":"/pricing","plan":"pro"}}"#
         );
         assert_eq!(

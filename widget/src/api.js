@@ -1,8 +1,8 @@
 // The worker's session endpoints as the panel uses them: the chat transport, history and stop.
-// Every request carries the token of `config.tokens` (auth.js): a function of the site's is asked
-// before each request, and once more after a 401, whose request is then sent again.
+// Every request goes through `config.fetch` with the token of `config.tokens` (auth.js): a
+// function of the site's is asked before each request, and once more after a 401, whose request
+// is then sent again.
 import { DefaultChatTransport } from "ai";
-import { authorizedFetch } from "./auth.js";
 
 function base(config) {
   return `${config.api}/api/sessions/${encodeURIComponent(config.session)}`;
@@ -19,7 +19,7 @@ export function chatTransport(config, trace) {
   return new DefaultChatTransport({
     api: `${base(config)}/chat`,
     headers: () => config.tokens.header(),
-    fetch: authorizedFetch(config.tokens),
+    fetch: config.fetch,
     body: () => {
       const context = config.control?.context();
       return { onDisconnect: "detach", trace: trace(), ...(context === undefined ? {} : { context }) };
@@ -36,14 +36,14 @@ export function chatTransport(config, trace) {
  */
 export async function loadHistory(config, trace) {
   const url = `${base(config)}/messages?trace=${encodeURIComponent(trace)}`;
-  const response = await authorizedFetch(config.tokens)(url);
+  const response = await config.fetch(url);
   if (!response.ok) throw new Error(await response.text());
   return response.json();
 }
 
 /** Stops the session's turn in flight for every client (`POST …/chat/stop`). */
 export async function stopTurn(config) {
-  await authorizedFetch(config.tokens)(`${base(config)}/chat/stop`, { method: "POST" });
+  await config.fetch(`${base(config)}/chat/stop`, { method: "POST" });
 }
 
 /**

@@ -27,19 +27,20 @@ export function tokenSource({ token, getToken } = {}) {
  * be sent twice.
  */
 export function authorizedFetch(source, fetchImpl = (...args) => globalThis.fetch(...args)) {
-  return async (input, init = {}) => {
+  /** `init`'s headers with the source's token (a renewed one when `renew`) in place of theirs. */
+  const withToken = async (init, renew) => {
     const headers = new Headers(init.headers);
-    if (!headers.has("authorization")) {
-      for (const [name, value] of Object.entries(await source.header())) headers.set(name, value);
-    }
-    const response = await fetchImpl(input, { ...init, headers });
+    headers.delete("authorization");
+    for (const [name, value] of Object.entries(await source.header(renew))) headers.set(name, value);
+    return { ...init, headers };
+  };
+  return async (input, init = {}) => {
+    const given = new Headers(init.headers).has("authorization");
+    const response = await fetchImpl(input, given ? init : await withToken(init, false));
     if (response.status !== 401 || !source.renewable) return response;
-    const renewed = new Headers(init.headers);
-    renewed.delete("authorization");
-    for (const [name, value] of Object.entries(await source.header(true))) renewed.set(name, value);
     // The first answer is dropped unread: release its body.
     response.body?.cancel().catch(() => {});
-    return fetchImpl(input, { ...init, headers: renewed });
+    return fetchImpl(input, await withToken(init, true));
   };
 }
 

@@ -3,7 +3,7 @@
 // `AgentChat("init", {…})` (the same names, plus `getToken` and `user`; see global.js).
 import { isTraceMode } from "./trace.js";
 import { readStored, removeStored, writeStored } from "./storage.js";
-import { replaceableSource, tokenSource } from "./auth.js";
+import { authorizedFetch, replaceableSource, tokenSource } from "./auth.js";
 
 const SESSION_KEY = "session-agent-chat:session";
 
@@ -33,11 +33,14 @@ export function scriptOptions(script) {
 export function makeConfig(options, script, location) {
   const api = (options.api || new URL(script?.src || location.href).origin).replace(/\/+$/, "");
   const user = userKey(options.user);
+  const tokens = replaceableSource(tokenSource(options));
   return {
     api,
     session: options.session || new URLSearchParams(location.search).get("session") || keptSession(user),
     user,
-    tokens: replaceableSource(tokenSource(options)),
+    tokens,
+    /** `fetch` with the current token, renewed once after a 401 (auth.js): every request's. */
+    fetch: authorizedFetch(tokens),
     trace: isTraceMode(options.trace) ? options.trace : "normal",
     /** Whether the visitor may choose the trace mode (a switch in the header); the site's call. */
     traceSwitch: options.traceSwitch === true,

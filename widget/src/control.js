@@ -10,7 +10,7 @@ export function createControl(emit, inline, initialContext) {
   let context = initialContext;
   let unread = 0;
   const listeners = new Set();
-  /** Texts sent before the conversation could take them (the history still loading). */
+  /** Texts the page sent while the conversation could not take them (loading, or a turn running). */
   const waiting = [];
   let sender = null;
   const notify = () => {
