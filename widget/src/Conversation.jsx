@@ -19,10 +19,13 @@ export function Conversation({ config, history, trace }) {
     resume: true,
     transport,
     onData: status.onData,
+    // The whole message, as it ended (`chat.messages` may still lag it by the throttle).
+    onFinish: ({ message, isError }) => {
+      if (!isError && message?.role === "assistant") finished(config, message);
+    },
     experimental_throttle: 50,
   });
   const busy = chat.status === "submitted" || chat.status === "streaming";
-  useFinishedMessages(config, chat, busy);
   useEffect(() => {
     if (chat.error) config.emit?.("error", { message: readableError(chat.error) });
   }, [chat.error]);
@@ -100,22 +103,14 @@ export function Conversation({ config, history, trace }) {
 }
 
 /**
- * The `message` event for each assistant message that finishes while the panel runs (`{ id,
- * text }`), and `unread` (`{ count }`) while a launcher's panel is closed: the count goes back to
- * 0 when it opens.
+ * The page's `message` event for an assistant message that finished streaming (`{ id, text }`),
+ * and the unread count while a launcher's panel is closed (control.js).
  */
-function useFinishedMessages(config, chat, busy) {
-  const wasBusy = useRef(busy);
-  useEffect(() => {
-    const finished = wasBusy.current && !busy;
-    wasBusy.current = busy;
-    const last = chat.messages.at(-1);
-    if (!finished || last?.role !== "assistant") return;
-    const text = last.parts
-      .filter((part) => part.type === "text")
-      .map((part) => part.text)
-      .join("");
-    config.emit?.("message", { id: last.id, text });
-    config.control?.messageFinished();
-  }, [busy]);
+function finished(config, message) {
+  const text = message.parts
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
+  config.emit?.("message", { id: message.id, text });
+  config.control?.messageFinished();
 }
