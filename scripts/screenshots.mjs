@@ -1,13 +1,47 @@
-// Screenshots of the playground for the README, after a question answered with its button:
-// docs/playground-streaming.png (mid-turn: a finished tool card, the answer streaming, Stop)
-// and docs/playground-finished.png. Needs the
-// built worker (scripts/build.sh) and Chromium (scripts/ensure-tools.sh): `npm run screenshots`.
+// Screenshots for the README and docs/embed.md. The playground, after a question answered with
+// its button: docs/playground-streaming.png (mid-turn: a finished tool card, the answer
+// streaming, Stop) and docs/playground-finished.png. The widget on a site's page, opened from its
+// launcher after one turn: docs/widget-light.png, docs/widget-dark.png (a teal accent, on the
+// left), docs/widget-phone.png (390×844, the panel full-screen). Needs the built worker
+// (scripts/build.sh) and Chromium (scripts/ensure-tools.sh): `npm run screenshots`.
+import http from "node:http";
 import path from "node:path";
 import { startWorker, sessionId, root } from "../tests/e2e/harness.mjs";
 import { launchBrowser, panel, sendPrompt, until } from "../tests/browser/browser.mjs";
 
-const worker = await startWorker();
+/** A site's page with the widget, its `init` options from `?init=` (JSON). */
+const site = http.createServer((req, res) => {
+  const init = new URL(req.url, "http://site").searchParams.get("init") ?? "{}";
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Corner shop</title>
+<style>body { font: 16px/1.5 Georgia, serif; margin: 40px; max-width: 520px; color: #333 }</style></head>
+<body><h1>Corner shop</h1><p>Fresh bread every morning, and a chat with our agent in the corner.</p>
+<script>window.AgentChat=window.AgentChat||function(){(AgentChat.q=AgentChat.q||[]).push(arguments)};
+AgentChat("init", ${init});</script>
+<script src="${worker.base}/widget.js" async></script></body></html>`);
+});
+await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
+const siteOrigin = `http://127.0.0.1:${site.address().port}`;
+
+const worker = await startWorker({ vars: { ALLOWED_ORIGINS: siteOrigin } });
 const browser = await launchBrowser();
+const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+/** The widget on the site's page with `init`, opened, after one turn: a screenshot to `file`. */
+async function widgetShot(context, init, file) {
+  const page = await context.newPage();
+  const options = { session: sessionId("screenshots-widget"), title: "Shop help", ...init };
+  await page.goto(`${siteOrigin}/?init=${encodeURIComponent(JSON.stringify(options))}`);
+  await page.getByRole("button", { name: "Open chat" }).click();
+  await panel(page).message.waitFor();
+  await sendPrompt(page, "Do you deliver on Sundays?");
+  await page.locator("session-agent-chat .summary").waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: path.join(root, file) });
+  await page.close();
+  return file;
+}
+
 try {
   const page = await browser.newPage();
   await page.goto(`${worker.base}/?session=${sessionId("screenshots")}`);
@@ -27,8 +61,15 @@ try {
   await send.waitFor({ timeout: 20_000 });
   const finished = path.join(root, "docs/playground-finished.png");
   await page.screenshot({ path: finished });
-  console.log(`screenshots: ${path.relative(root, streaming)}, ${path.relative(root, finished)}`);
+  const widgets = [
+    await widgetShot(browser, {}, "docs/widget-light.png"),
+    await widgetShot(browser, { colorScheme: "dark", position: "left", theme: { accent: "#0f766e" } }, "docs/widget-dark.png"),
+    await widgetShot(phone, {}, "docs/widget-phone.png"),
+  ];
+  console.log(`screenshots: ${[path.relative(root, streaming), path.relative(root, finished), ...widgets].join(", ")}`);
 } finally {
+  await phone.close();
   await browser.close();
   await worker.dispose();
+  site.close();
 }

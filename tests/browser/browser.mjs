@@ -20,10 +20,11 @@ const ARGS = [
 ];
 
 /**
- * Starts Chromium with a profile of its own. Returns { context, newPage, close }; every page
- * collects its uncaught errors in `page.errors`.
+ * Starts Chromium with a profile of its own, a 1100×720 desktop unless `device` says otherwise
+ * (playwright's context options: `viewport`, `isMobile`, `hasTouch`). Returns
+ * { context, newPage, close }; every page collects its uncaught errors in `page.errors`.
  */
-export async function launchBrowser() {
+export async function launchBrowser(device = {}) {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: install Debian's chromium (as root: apt-get install -y chromium, ` +
@@ -36,6 +37,7 @@ export async function launchBrowser() {
     headless: true,
     args: ARGS,
     viewport: { width: 1100, height: 720 },
+    ...device,
   });
   return {
     context,

@@ -7,7 +7,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, squashed } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, squashed, until } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
@@ -43,6 +43,15 @@ const STREAMS = {
     { type: "start", messageId: "m-question" },
     { type: "start-step" },
     { type: "data-question", id: "q1", data: { questionId: "q1", text: "Which branch?" } },
+    { type: "finish-step" },
+    { type: "finish" },
+  ],
+  image: [
+    { type: "start", messageId: "m-image" },
+    { type: "start-step" },
+    { type: "text-start", id: "x1" },
+    { type: "text-delta", id: "x1", delta: 'A cat: ![a grey cat](https://images.example/cat.png) <img src="https://images.example/raw.png">' },
+    { type: "text-end", id: "x1" },
     { type: "finish-step" },
     { type: "finish" },
   ],
@@ -104,6 +113,31 @@ describe("rendering", () => {
 
     assert.equal(bodies[0].onDisconnect, "detach");
     assert.equal(bodies[0].trace, "normal");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("images in the agent's Markdown load only where the site allows it; elsewhere a link, and no request", async () => {
+    const { page } = await playgroundWith(["image", "image"]);
+    const fetched = [];
+    page.on("request", (request) => request.url().startsWith("https://images.example/") && fetched.push(request.url()));
+    await sendPrompt(page, "Show me");
+    const answer = panel(page).answers.first();
+    await answer.getByText("A cat:").waitFor();
+    assert.equal(await answer.locator("img").count(), 0);
+    const link = answer.getByRole("link", { name: "Image: a grey cat" });
+    assert.equal(await link.getAttribute("href"), "https://images.example/cat.png");
+    assert.deepEqual(fetched, []);
+
+    // The site allows them (the playground's panel mounted again, with `allowImages`).
+    await page.evaluate((session) => AgentChat.init({ mount: "#chat", session, allowImages: true }), `${sessionId("render")}-images`);
+    await panel(page).message.waitFor();
+    await sendPrompt(page, "Show me again");
+    const shown = panel(page).answers.first().locator("img");
+    await until(async () => (await shown.count()) === 2, "both images");
+    assert.deepEqual(await shown.evaluateAll((images) => images.map((i) => i.getAttribute("src"))), [
+      "https://images.example/cat.png",
+      "https://images.example/raw.png",
+    ]);
     assert.deepEqual(page.errors, []);
   });
 

@@ -1,8 +1,10 @@
 // The message box: Enter sends (Shift+Enter starts a new line); while a turn runs, Stop
 // takes the place of Send. It takes the focus when it appears (the panel opened).
 import { useEffect, useRef, useState } from "preact/hooks";
+import { useStrings } from "./strings.js";
 
 export function Composer({ busy, onSend, onStop }) {
+  const { messages: t } = useStrings();
   const [text, setText] = useState("");
   const box = useRef(null);
   useEffect(() => box.current.focus(), []);
@@ -27,8 +29,8 @@ export function Composer({ busy, onSend, onStop }) {
     >
       <textarea
         ref={box}
-        aria-label="Message"
-        placeholder="Message the agent…"
+        aria-label={t.message}
+        placeholder={t.placeholder}
         rows={2}
         value={text}
         onInput={(event) => setText(event.currentTarget.value)}
@@ -36,11 +38,11 @@ export function Composer({ busy, onSend, onStop }) {
       />
       {busy ? (
         <button type="button" class="stop" onClick={onStop}>
-          Stop
+          {t.stop}
         </button>
       ) : (
         <button type="submit" class="send" disabled={!text.trim()}>
-          Send
+          {t.send}
         </button>
       )}
     </form>

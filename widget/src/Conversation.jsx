@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useChat } from "@ai-sdk/react";
 import { chatTransport, readableError, stopTurn } from "./api.js";
 import { useStatusLine } from "./status.js";
+import { useStrings } from "./strings.js";
 import { MessageView } from "./MessageView.jsx";
 import { Composer } from "./Composer.jsx";
 
@@ -12,7 +13,8 @@ export function Conversation({ config, history, trace }) {
   const traceNow = useRef(trace);
   traceNow.current = trace;
   const transport = useMemo(() => chatTransport(config, () => traceNow.current), [config]);
-  const status = useStatusLine();
+  const { messages: t } = useStrings();
+  const status = useStatusLine(t);
   const chat = useChat({
     id: config.session,
     messages: history,
@@ -27,7 +29,7 @@ export function Conversation({ config, history, trace }) {
   });
   const busy = chat.status === "submitted" || chat.status === "streaming";
   useEffect(() => {
-    if (chat.error) config.emit?.("error", { message: readableError(chat.error) });
+    if (chat.error) config.emit?.("error", { message: readableError(chat.error, t) });
   }, [chat.error]);
   // Unmounted (`logout`, `destroy`, a new `init`): this client's stream closes; a detached turn
   // goes on at the agent.
@@ -73,7 +75,7 @@ export function Conversation({ config, history, trace }) {
   return (
     <div class="conversation">
       <div class="messages" ref={list} onScroll={onScroll} role="log" aria-live="polite">
-        {chat.messages.length === 0 && <p class="empty">Ask the agent anything.</p>}
+        {chat.messages.length === 0 && <p class="empty">{t.empty}</p>}
         {chat.messages.map((message, i) => (
           <MessageView
             key={message.id}
@@ -81,6 +83,7 @@ export function Conversation({ config, history, trace }) {
             trace={trace}
             waiting={!busy && i === chat.messages.length - 1}
             onAnswer={answer}
+            allowImages={config.allowImages}
           />
         ))}
         {line && (
@@ -90,9 +93,9 @@ export function Conversation({ config, history, trace }) {
         )}
         {chat.error && (
           <div class="error" role="alert">
-            <span>{readableError(chat.error)}</span>
+            <span>{readableError(chat.error, t)}</span>
             <button type="button" onClick={retry}>
-              Retry
+              {t.retry}
             </button>
           </div>
         )}

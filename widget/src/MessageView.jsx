@@ -6,6 +6,7 @@ import { Markdown } from "./Markdown.jsx";
 import { ToolCard } from "./ToolCard.jsx";
 import { QuestionCard } from "./QuestionCard.jsx";
 import { workSummary } from "./summary.js";
+import { useStrings } from "./strings.js";
 
 function UserMessage({ message }) {
   const text = message.parts
@@ -27,14 +28,14 @@ function UserMessage({ message }) {
   );
 }
 
-function AssistantPart({ part, trace, questionPending, onAnswer }) {
+function AssistantPart({ part, trace, questionPending, onAnswer, t, allowImages }) {
   switch (part.type) {
     case "text":
-      return <Markdown text={part.text} />;
+      return <Markdown text={part.text} allowImages={allowImages} imageLabel={t.image} />;
     case "reasoning":
       return trace === "minimal" || !part.text ? null : (
         <details class="reasoning" open={trace === "full"}>
-          <summary>Reasoning</summary>
+          <summary>{t.reasoning}</summary>
           <p>{part.text}</p>
         </details>
       );
@@ -57,13 +58,22 @@ function AssistantPart({ part, trace, questionPending, onAnswer }) {
  * `waiting`: this is the last message and no request runs, so its unanswered question waits
  * for the reader.
  */
-export function MessageView({ message, trace, waiting, onAnswer }) {
+export function MessageView({ message, trace, waiting, onAnswer, allowImages }) {
+  const strings = useStrings();
   if (message.role === "user") return <UserMessage message={message} />;
-  const summary = workSummary(message.metadata);
+  const summary = workSummary(message.metadata, strings);
   return (
     <div class="message assistant">
       {message.parts.map((part, i) => (
-        <AssistantPart key={i} part={part} trace={trace} questionPending={waiting} onAnswer={onAnswer} />
+        <AssistantPart
+          key={i}
+          part={part}
+          trace={trace}
+          questionPending={waiting}
+          onAnswer={onAnswer}
+          t={strings.messages}
+          allowImages={allowImages}
+        />
       ))}
       {summary && <p class="summary">{summary}</p>}
     </div>

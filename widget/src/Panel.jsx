@@ -2,8 +2,23 @@
 // the session's history is loaded, so a reload shows the past turns and resumes the one in flight.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { loadHistory, readableError } from "./api.js";
-import { TRACE_MODES, useTraceMode } from "./trace.js";
+import { TRACE_MODES, storeTraceMode, storedTraceMode } from "./trace.js";
+import { useStrings } from "./strings.js";
+import { format } from "./locale.js";
 import { Conversation } from "./Conversation.jsx";
+
+/**
+ * [mode, setMode]: with `switchable`, the visitor's remembered mode, else `fallback` (the site's
+ * `trace`); without, always `fallback`.
+ */
+function useTraceMode(fallback, switchable) {
+  const [mode, setMode] = useState(() => (switchable && storedTraceMode()) || fallback);
+  const choose = (next) => {
+    storeTraceMode(next);
+    setMode(next);
+  };
+  return [mode, choose];
+}
 
 /**
  * The session's history, shown in the trace mode the panel opened with (a change of mode
@@ -28,37 +43,39 @@ function useHistory(config, trace) {
 }
 
 export function Panel({ config, onClose }) {
+  const { messages: t } = useStrings();
   const [trace, setTrace] = useTraceMode(config.trace, config.traceSwitch);
   const history = useHistory(config, trace);
   useEffect(() => {
-    if (history.error) config.emit?.("error", { message: readableError(history.error) });
+    if (history.error) config.emit?.("error", { message: readableError(history.error, t) });
   }, [history.error]);
+  const title = config.title ?? t.title;
   return (
-    <section class="panel" aria-label={config.title}>
+    <section class="panel" aria-label={title}>
       <header>
-        <h2>{config.title}</h2>
+        <h2>{title}</h2>
         {config.traceSwitch && (
-          <select aria-label="Trace" value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
+          <select aria-label={t.trace} value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
             {TRACE_MODES.map(([mode, label]) => (
               <option key={mode} value={mode}>
-                {label}
+                {t[label]}
               </option>
             ))}
           </select>
         )}
         {onClose && (
-          <button type="button" class="close" aria-label="Close chat" onClick={onClose}>
+          <button type="button" class="close" aria-label={t.closeChat} onClick={onClose}>
             ×
           </button>
         )}
       </header>
       {history.messages && <Conversation config={config} history={history.messages} trace={trace} />}
-      {history.loading && <p class="loading">Loading the conversation…</p>}
+      {history.loading && <p class="loading">{t.loading}</p>}
       {history.error && (
         <div class="error" role="alert">
-          <span>Could not load the conversation: {readableError(history.error)}</span>
+          <span>{format(t.loadFailed, { error: readableError(history.error, t) })}</span>
           <button type="button" onClick={history.retry}>
-            Retry
+            {t.retry}
           </button>
         </div>
       )}

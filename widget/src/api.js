@@ -48,9 +48,10 @@ export async function stopTurn(config) {
 
 /**
  * A sentence for an error: the transport's errors carry the worker's JSON error body
- * (`{"error":{"message":…}}`) as their message; network failures say so.
+ * (`{"error":{"message":…}}`) as their message (in English: the worker's words); network
+ * failures say so in the panel's language (`t`, its messages).
  */
-export function readableError(error) {
+export function readableError(error, t) {
   const text = error?.message ?? String(error);
   try {
     const message = JSON.parse(text)?.error?.message;
@@ -58,6 +59,6 @@ export function readableError(error) {
   } catch {
     // Not the worker's JSON: the text as it is.
   }
-  if (error?.name === "TypeError") return "The agent cannot be reached. Check the connection.";
-  return text || "Something went wrong.";
+  if (error?.name === "TypeError") return t.unreachable;
+  return text || t.somethingWrong;
 }

@@ -1,6 +1,8 @@
 // The panel's settings: the embedding <script> tag's data-attributes (data-session, data-api,
-// data-token, data-trace, data-trace-switch, data-title, data-mount), under what the page passes to
-// `AgentChat("init", {…})` (the same names, plus `getToken` and `user`; see global.js).
+// data-token, data-trace, data-trace-switch, data-title, data-mount, data-locale,
+// data-color-scheme, data-position, data-accent, data-allow-images), under what the page passes
+// to `AgentChat("init", {…})` (the same names in camelCase, plus `getToken`, `user`, `context`,
+// `labels` and `theme`; see global.js).
 import { isTraceMode } from "./trace.js";
 import { readStored, removeStored, writeStored } from "./storage.js";
 import { authorizedFetch, replaceableSource, tokenSource } from "./auth.js";
@@ -8,7 +10,10 @@ import { authorizedFetch, replaceableSource, tokenSource } from "./auth.js";
 const SESSION_KEY = "session-agent-chat:session";
 
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
-export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context"];
+export const OPTION_NAMES = [
+  "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
+  "locale", "labels", "theme", "colorScheme", "position", "allowImages",
+];
 
 /**
  * The data-attributes of `script` (the widget's own <script> element, document.currentScript),
@@ -17,11 +22,14 @@ export const OPTION_NAMES = ["session", "api", "token", "getToken", "trace", "tr
 export function scriptOptions(script) {
   const data = script?.dataset ?? {};
   const options = {};
-  for (const name of ["session", "api", "token", "trace", "title", "mount"]) {
+  for (const name of ["session", "api", "token", "trace", "title", "mount", "locale", "colorScheme", "position"]) {
     if (data[name]) options[name] = data[name];
   }
-  // A flag: present (`data-trace-switch`, or `="true"`) unless it says "false".
-  if (data.traceSwitch !== undefined && data.traceSwitch !== "false") options.traceSwitch = true;
+  if (data.accent) options.theme = { accent: data.accent };
+  // Flags: present (`data-trace-switch`, or `="true"`) unless it says "false".
+  for (const name of ["traceSwitch", "allowImages"]) {
+    if (data[name] !== undefined && data[name] !== "false") options[name] = true;
+  }
   return options;
 }
 
@@ -44,9 +52,25 @@ export function makeConfig(options, script, location) {
     trace: isTraceMode(options.trace) ? options.trace : "normal",
     /** Whether the visitor may choose the trace mode (a switch in the header); the site's call. */
     traceSwitch: options.traceSwitch === true,
-    title: options.title || "Agent",
+    /** The header's title; without one, the locale's word for the agent. */
+    title: options.title || undefined,
     mount: options.mount || undefined,
+    /** Images in the agent's Markdown load only where the site allows it (they reach other servers). */
+    allowImages: options.allowImages === true,
   };
+}
+
+/** The requested locale: the option, else the page's own language (`<html lang>`), else English. */
+export function requestedLocale(options, document) {
+  return options.locale || document.documentElement.lang || "en";
+}
+
+/** The theme of `options`: `theme`, with the `colorScheme` and `position` shorthands over it. */
+export function themeOf(options) {
+  const theme = { ...(options.theme ?? {}) };
+  if (options.colorScheme) theme.colorScheme = options.colorScheme;
+  if (options.position) theme.position = options.position;
+  return theme;
 }
 
 /** The key a user's kept session is stored under: their `id`, or the string given. */

@@ -1,13 +1,15 @@
 // What the page's `AgentChat` calls reach inside a mounted panel: whether the launcher's panel
-// is open, and messages to send. A small store: the components subscribe, the global calls.
+// is open, its strings, and messages to send. A small store, in the loader (widget.js): the
+// launcher and the panel's components subscribe, the global calls.
 
 /**
  * A store for one mounted panel. `emit` sends the page's events; `inline`: a panel without a
- * launcher is always open (nothing it says goes unread).
+ * launcher is always open (nothing it says goes unread); `locale`: resolveLocale's (locale.js).
  */
-export function createControl(emit, inline, initialContext) {
+export function createControl(emit, inline, initialContext, locale) {
   let open = inline;
   let context = initialContext;
+  let strings = locale;
   let unread = 0;
   const listeners = new Set();
   /** Texts the page sent while the conversation could not take them (loading, or a turn running). */
@@ -23,9 +25,17 @@ export function createControl(emit, inline, initialContext) {
     setContext(value) {
       context = value;
     },
+    /** The locale's { locale, lang, dir, messages } (locale.js). */
+    strings: () => strings,
+    setStrings(value) {
+      strings = value;
+      notify();
+    },
+    /** Opens or closes the launcher's panel; the page hears `open` or `close`. */
     setOpen(value) {
       if (inline || open === value) return;
       open = value;
+      emit(open ? "open" : "close");
       if (open && unread > 0) {
         unread = 0;
         emit("unread", { count: 0 });

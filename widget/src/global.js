@@ -18,7 +18,8 @@ export const EVENT_NAMES = ["ready", "open", "close", "message", "unread", "erro
 
 /**
  * Installs the global over the stub, whose queued calls are then made. `panel` mounts and
- * unmounts: { mount(options), unmount(), current() → the mounted config or null }.
+ * unmounts: { mount(options, emit), unmount(), current() → the mounted config or null,
+ * setLocale(locale, labels), setTheme(theme) }.
  * `defaults()`: the options of the script tag's data-attributes.
  */
 export function installGlobal(window, panel, defaults) {
@@ -115,6 +116,32 @@ export function installGlobal(window, panel, defaults) {
       const value = context ?? undefined;
       options = { ...options, context: value };
       panel.current()?.control.setContext(value);
+    },
+    /**
+     * The panel's language from now on: a locale ("fr", "ar-EG"…; English where none is
+     * shipped), and optionally single `labels` over its strings.
+     */
+    setLocale(locale, labels) {
+      options = { ...options, locale, ...(labels === undefined ? {} : { labels }) };
+      panel.setLocale(locale, options.labels);
+    },
+    /**
+     * The panel's look from now on, over what it has: `colorScheme` (light, dark, auto),
+     * `position` (right, left) and the theme's properties (accent, background, radius…).
+     */
+    setTheme(theme) {
+      if (typeof theme !== "object" || theme === null) {
+        console.error(`${GLOBAL_NAME}: setTheme needs an object, such as { colorScheme: "dark" }`);
+        return;
+      }
+      const { colorScheme, position, ...rest } = theme;
+      options = {
+        ...options,
+        theme: { ...(options.theme ?? {}), ...rest },
+        ...(colorScheme === undefined ? {} : { colorScheme }),
+        ...(position === undefined ? {} : { position }),
+      };
+      panel.setTheme(theme);
     },
     on(name, listener) {
       if (!listeners.has(name)) console.error(`${GLOBAL_NAME}: no event "${name}" (events: ${EVENT_NAMES.join(", ")})`);

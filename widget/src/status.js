@@ -1,11 +1,13 @@
 // The status line: the agent's transient `data-status` ("Thinking…", "Running grep…",
 // "Compacting…") while a turn runs, gone as soon as text streams after it.
 import { useRef, useState } from "preact/hooks";
+import { format } from "./locale.js";
 
+/** A status phase → its line, in the panel's language (`t`: the locale's messages). */
 const LABELS = {
-  thinking: () => "Thinking…",
-  tool_use: (label) => (label ? `Running ${label}…` : "Running a tool…"),
-  compacting: () => "Compacting…",
+  thinking: (t) => t.thinking,
+  tool_use: (t, label) => (label ? format(t.runningTool, { tool: label }) : t.runningAnyTool),
+  compacting: (t) => t.compacting,
 };
 
 /** Characters of text in the turn's answer so far (0 while the user's message is the last). */
@@ -18,17 +20,17 @@ function answerTextLength(messages) {
 /**
  * Returns { onData, reset, line(messages, busy) }: `onData` goes to useChat, `reset` before a
  * new request, `line` gives the text to show (or null). A status shows until the answer's text
- * grows past what it was when the status came; before any status or text, "Working…".
+ * grows past what it was when the status came; before any status or text, "Working…". `t`: the
+ * locale's messages, read when a line is shown (a setLocale mid-turn applies at once).
  */
-export function useStatusLine() {
+export function useStatusLine(t) {
   const [status, setStatus] = useState(null);
   const textNow = useRef(0);
   return {
     onData(part) {
       if (part.type !== "data-status") return;
       const { phase, label } = part.data ?? {};
-      const describe = LABELS[phase];
-      if (describe) setStatus({ text: describe(label), textAt: textNow.current });
+      if (LABELS[phase]) setStatus({ phase, label, textAt: textNow.current });
     },
     reset() {
       setStatus(null);
@@ -36,8 +38,8 @@ export function useStatusLine() {
     line(messages, busy) {
       textNow.current = answerTextLength(messages);
       if (!busy) return null;
-      if (status && status.textAt === textNow.current) return status.text;
-      return textNow.current === 0 ? "Working…" : null;
+      if (status && status.textAt === textNow.current) return LABELS[status.phase](t, status.label);
+      return textNow.current === 0 ? t.working : null;
     },
   };
 }

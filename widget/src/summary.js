@@ -1,24 +1,28 @@
 // The line under a finished answer, from the `finish` chunk's message metadata
-// ({ turnId, durationMs, toolCalls, toolErrors }): "Worked for 12 s · 3 tools".
+// ({ turnId, durationMs, toolCalls, toolErrors }): "Worked for 12 s · 3 tools", in the panel's
+// language (its digits as Intl writes them for the locale).
+import { format, plural } from "./locale.js";
 
-function duration(ms) {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+/** `ms` as the locale writes a duration ("850 ms", "4.2 s", "12 s", "3 min 5 s"), its digits by Intl. */
+function duration(ms, locale, t) {
+  const number = (value, digits = 0) =>
+    value.toLocaleString(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  if (ms < 1000) return format(t.milliseconds, { n: number(Math.round(ms)) });
   const seconds = ms / 1000;
-  if (seconds < 10) return `${seconds.toFixed(1)} s`;
-  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 10) return format(t.seconds, { n: number(seconds, 1) });
+  if (seconds < 60) return format(t.seconds, { n: number(Math.round(seconds)) });
   const whole = Math.round(seconds);
-  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  return format(t.minutes, { m: number(Math.floor(whole / 60)), s: number(whole % 60) });
 }
 
-function count(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** The summary, or null when the message has no metadata with a duration. */
-export function workSummary(metadata) {
+/**
+ * The summary, or null when the message has no metadata with a duration. `strings`: the
+ * panel's { locale, messages }.
+ */
+export function workSummary(metadata, { locale, messages: t }) {
   if (typeof metadata?.durationMs !== "number") return null;
-  const pieces = [`Worked for ${duration(metadata.durationMs)}`];
-  if (metadata.toolCalls > 0) pieces.push(count(metadata.toolCalls, "tool", "tools"));
-  if (metadata.toolErrors > 0) pieces.push(`${metadata.toolErrors} failed`);
+  const pieces = [format(t.workedFor, { duration: duration(metadata.durationMs, locale, t) })];
+  if (metadata.toolCalls > 0) pieces.push(plural(t.toolCount, metadata.toolCalls, locale));
+  if (metadata.toolErrors > 0) pieces.push(plural(t.failedCount, metadata.toolErrors, locale));
   return pieces.join(" · ");
 }

@@ -1,0 +1,105 @@
+// The widget's loader, widget.js: `<script src="…/widget.js" data-session="…" async>` puts the
+// chat on the page inside a shadow root, so the page's CSS cannot reach it and its own CSS
+// reaches nothing of the page. It is small on purpose: it draws the launcher, runs the page's
+// `AgentChat` calls (global.js) and loads the panel itself (widget-panel.js: Preact, the AI SDK,
+// Markdown) only when the visitor opens it, or at once for an inline panel (data-mount).
+import { makeConfig, requestedLocale, scriptOptions, themeOf } from "./config.js";
+import { installGlobal } from "./global.js";
+import { createControl } from "./control.js";
+import { applyAppearance, checkTheme } from "./appearance.js";
+import { resolveLocale } from "./locale.js";
+import { createLauncher } from "./launcher.js";
+import { loadPanel } from "./panel-script.js";
+import css from "./loader.css";
+
+// Only set while this script runs for the first time: read it now.
+const script = document.currentScript;
+const panelSrc = new URL("widget-panel.js", script?.src || window.location.href).href;
+
+/** The mounted panel: { host, root, config, drawn, redraw }, or null. */
+let mounted = null;
+
+const panel = {
+  mount(options, emit) {
+    const base = makeConfig(options, script, window.location);
+    const theme = themeOf(options);
+    checkTheme(theme);
+    const locale = resolveLocale(requestedLocale(options, document), options.labels);
+    const control = createControl(emit, Boolean(base.mount), options.context, locale);
+    const config = { ...base, emit, control };
+    const target = config.mount ? document.querySelector(config.mount) : document.body;
+    if (!target) {
+      console.error(`AgentChat: no element matches mount "${config.mount}"`);
+      emit("error", { message: `no element matches mount "${config.mount}"` });
+      return;
+    }
+    const host = document.createElement("session-agent-chat");
+    if (config.mount) host.setAttribute("inline", "");
+    applyAppearance(host, theme, locale);
+    const root = host.attachShadow({ mode: "open" });
+    adoptStyles(root, css);
+    const slot = document.createElement("div");
+    slot.className = "slot";
+    root.appendChild(slot);
+    target.appendChild(host);
+    const current = { host, root, config, theme, handle: null };
+    mounted = current;
+
+    const draw = () =>
+      loadPanel(panelSrc, script?.nonce).then(
+        (module) => {
+          if (mounted !== current || current.handle) return;
+          current.handle = module.mount({ root, slot, config, adoptStyles });
+          redraw();
+        },
+        (error) => {
+          console.error("AgentChat:", error.message);
+          emit("error", { message: control.strings().messages.panelFailed });
+          if (mounted === current) control.setOpen(false);
+        },
+      );
+    const redraw = config.mount ? () => {} : createLauncher(root, control, () => current.handle !== null, draw);
+    if (config.mount) draw();
+    else control.subscribe(() => control.isOpen() && draw());
+    emit("ready", { session: config.session });
+  },
+  /** Unmounts the panel: its chat's streams are closed (a detached turn goes on at the agent). */
+  unmount() {
+    if (!mounted) return;
+    mounted.handle?.unmount();
+    mounted.host.remove();
+    mounted = null;
+  },
+  current: () => mounted?.config ?? null,
+  /** `setLocale`: the strings of `locale` (with `labels`) in the mounted panel. */
+  setLocale(locale, labels) {
+    if (!mounted) return;
+    const resolved = resolveLocale(locale, labels);
+    applyAppearance(mounted.host, mounted.theme, resolved);
+    mounted.config.control.setStrings(resolved);
+  },
+  /** `setTheme`: this theme over the mounted panel's. */
+  setTheme(theme) {
+    if (!mounted) return;
+    checkTheme(theme);
+    mounted.theme = { ...mounted.theme, ...theme };
+    applyAppearance(mounted.host, mounted.theme, mounted.config.control.strings());
+  },
+};
+
+/** A constructed style sheet (allowed by a page's CSP without 'unsafe-inline'), else a <style>. */
+function adoptStyles(root, text) {
+  if ("adoptedStyleSheets" in root && "replaceSync" in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  } else {
+    const style = document.createElement("style");
+    style.textContent = text;
+    root.prepend(style);
+  }
+}
+
+const global = installGlobal(window, panel, () => scriptOptions(script));
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => global.boot(), { once: true });
+else global.boot();

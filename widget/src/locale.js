@@ -1,0 +1,182 @@
+// Every string the panel shows, per locale: English, French, and Arabic (right to left). A site
+// picks one with `locale` (data-locale, `setLocale`) and may change single labels with `labels`.
+// A message with `{name}` takes that value; a count's message has one form per plural category
+// of Intl.PluralRules (Arabic has six).
+
+const en = {
+  openChat: "Open chat",
+  closeChat: "Close chat",
+  title: "Agent",
+  trace: "Trace",
+  traceMinimal: "Minimal",
+  traceNormal: "Normal",
+  traceFull: "Verbose",
+  loading: "Loading the conversation…",
+  loadFailed: "Could not load the conversation: {error}",
+  retry: "Retry",
+  empty: "Ask the agent anything.",
+  message: "Message",
+  placeholder: "Message the agent…",
+  send: "Send",
+  stop: "Stop",
+  working: "Working…",
+  thinking: "Thinking…",
+  runningTool: "Running {tool}…",
+  runningAnyTool: "Running a tool…",
+  compacting: "Compacting…",
+  reasoning: "Reasoning",
+  toolPending: "pending",
+  toolRunning: "running",
+  toolDone: "done",
+  toolFailed: "failed",
+  input: "Input",
+  output: "Output",
+  question: "Question from the agent",
+  answered: "Answered: {answer}",
+  answer: "Answer",
+  workedFor: "Worked for {duration}",
+  milliseconds: "{n} ms",
+  seconds: "{n} s",
+  minutes: "{m} min {s} s",
+  toolCount: { one: "{n} tool", other: "{n} tools" },
+  failedCount: { other: "{n} failed" },
+  image: "Image: {alt}",
+  unreachable: "The agent cannot be reached. Check the connection.",
+  somethingWrong: "Something went wrong.",
+  panelFailed: "The chat could not be loaded. Try again.",
+};
+
+const fr = {
+  openChat: "Ouvrir la discussion",
+  closeChat: "Fermer la discussion",
+  title: "Agent",
+  trace: "Détail",
+  traceMinimal: "Minimal",
+  traceNormal: "Normal",
+  traceFull: "Complet",
+  loading: "Chargement de la conversation…",
+  loadFailed: "Impossible de charger la conversation : {error}",
+  retry: "Réessayer",
+  empty: "Posez votre question à l’agent.",
+  message: "Message",
+  placeholder: "Écrire à l’agent…",
+  send: "Envoyer",
+  stop: "Arrêter",
+  working: "En cours…",
+  thinking: "Réflexion…",
+  runningTool: "Exécution de {tool}…",
+  runningAnyTool: "Exécution d’un outil…",
+  compacting: "Compactage…",
+  reasoning: "Raisonnement",
+  toolPending: "en attente",
+  toolRunning: "en cours",
+  toolDone: "terminé",
+  toolFailed: "échec",
+  input: "Entrée",
+  output: "Résultat",
+  question: "Question de l’agent",
+  answered: "Réponse : {answer}",
+  answer: "Répondre",
+  workedFor: "A travaillé {duration}",
+  milliseconds: "{n} ms",
+  seconds: "{n} s",
+  minutes: "{m} min {s} s",
+  toolCount: { one: "{n} outil", other: "{n} outils" },
+  failedCount: { one: "{n} en échec", other: "{n} en échec" },
+  image: "Image : {alt}",
+  unreachable: "L’agent est injoignable. Vérifiez la connexion.",
+  somethingWrong: "Une erreur est survenue.",
+  panelFailed: "La discussion n’a pas pu être chargée. Réessayez.",
+};
+
+const ar = {
+  openChat: "افتح المحادثة",
+  closeChat: "أغلق المحادثة",
+  title: "المساعد",
+  trace: "التفاصيل",
+  traceMinimal: "موجز",
+  traceNormal: "عادي",
+  traceFull: "مفصّل",
+  loading: "جارٍ تحميل المحادثة…",
+  loadFailed: "تعذّر تحميل المحادثة: {error}",
+  retry: "أعد المحاولة",
+  empty: "اسأل المساعد عن أي شيء.",
+  message: "الرسالة",
+  placeholder: "اكتب رسالتك إلى المساعد…",
+  send: "أرسل",
+  stop: "أوقف",
+  working: "جارٍ العمل…",
+  thinking: "يفكّر…",
+  runningTool: "يشغّل {tool}…",
+  runningAnyTool: "يشغّل أداة…",
+  compacting: "يضغط السياق…",
+  reasoning: "الاستدلال",
+  toolPending: "قيد الانتظار",
+  toolRunning: "قيد التشغيل",
+  toolDone: "تمّ",
+  toolFailed: "فشل",
+  input: "المدخلات",
+  output: "المخرجات",
+  question: "سؤال من المساعد",
+  answered: "الإجابة: {answer}",
+  answer: "أجب",
+  workedFor: "عمل لمدة {duration}",
+  milliseconds: "{n} ملّي ثانية",
+  seconds: "{n} ث",
+  minutes: "{m} د {s} ث",
+  toolCount: {
+    zero: "لا أدوات",
+    one: "أداة واحدة",
+    two: "أداتان",
+    few: "{n} أدوات",
+    many: "{n} أداة",
+    other: "{n} أداة",
+  },
+  failedCount: { other: "{n} فشلت" },
+  image: "صورة: {alt}",
+  unreachable: "لا يمكن الوصول إلى المساعد. تحقّق من الاتصال.",
+  somethingWrong: "حدث خطأ ما.",
+  panelFailed: "تعذّر تحميل المحادثة. أعد المحاولة.",
+};
+
+/** The locales shipped, by their BCP 47 language subtag. */
+export const LOCALES = { en, fr, ar };
+
+/** Languages written right to left (of those shipped, and those a site may add labels for). */
+const RIGHT_TO_LEFT = new Set(["ar", "fa", "he", "ur"]);
+
+/** The keys a site's `labels` may set. */
+export const LABEL_NAMES = Object.keys(en);
+
+/**
+ * The locale to use for `requested` ("fr", "fr-CA", "ar-EG"…): the shipped table of its
+ * language, else English. Returns { locale, lang, dir, messages } with `labels` (a site's
+ * overrides, by key) over the table's messages; unknown label keys are named in the console.
+ */
+export function resolveLocale(requested, labels = {}) {
+  const lang = String(requested || "en").toLowerCase().split(/[-_]/)[0];
+  const table = LOCALES[lang] ? lang : "en";
+  const unknown = Object.keys(labels).filter((name) => !LABEL_NAMES.includes(name));
+  if (unknown.length > 0) console.error(`AgentChat: unknown label ${unknown.join(", ")} (known: ${LABEL_NAMES.join(", ")})`);
+  return {
+    locale: table,
+    lang: table,
+    dir: RIGHT_TO_LEFT.has(table) ? "rtl" : "ltr",
+    messages: { ...en, ...LOCALES[table], ...labels },
+  };
+}
+
+/** `template` with each `{name}` replaced by `values[name]`. */
+export function format(template, values = {}) {
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * A count's message: the form of `forms` for `n`'s plural category in `locale` (else `other`),
+ * with `{n}` the number as the locale writes it.
+ */
+export function plural(forms, n, locale) {
+  if (typeof forms === "string") return format(forms, { n: n.toLocaleString(locale) });
+  const category = new Intl.PluralRules(locale).select(n);
+  return format(forms[category] ?? forms.other, { n: n.toLocaleString(locale) });
+}
