@@ -5,8 +5,9 @@
 // detached client dropped mid-turn and a fresh `Chat` (as after a reload) resuming it from the
 // history endpoint's messages; an idle resume (204); stop from a second client; a client that
 // goes away (exactly one `abort`); `/ask` answered through `sendMessage` with a `data-answer`
-// part; `busy`; history that every AI SDK validates; the agent's Durable Object restarting
-// between two turns (persisted storage, a fresh instance, new sockets).
+// part; `busy`; history that every AI SDK validates; the page's `context` reaching the reference
+// agent's model; the agent's Durable Object restarting between two turns (persisted storage, a
+// fresh instance, new sockets).
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -238,6 +239,21 @@ describe("session routes over HTTP", { concurrency: true }, () => {
     assert.ok(text.endsWith("data: [DONE]\n\n"));
     await reader.cancel();
   });
+
+  // The reference agent hands the chat body's `context` to its model; the demo agent only logs it
+  // (src/request_context_tests.rs, widget_api's setContext test).
+  if (agent === "typescript") {
+    test("the page's context reaches the reference agent's model; a turn without one has none", { timeout: 30_000 }, async () => {
+      const session = sessionId("context");
+      const context = { page: "/shop/boots-42", cart: { items: 2 } };
+      const texts = [];
+      for (const extra of [{ context }, {}]) {
+        const { text } = await readAll(await postChat(worker.base, session, chatBody("/context", extra)));
+        texts.push(chunksOf(text).filter((c) => c.type === "text-delta").map((c) => c.delta).join(""));
+      }
+      assert.deepEqual(texts, [`Context: ${JSON.stringify(context)}`, "No context."]);
+    });
+  }
 
   test("closing a resume never aborts the turn", { timeout: 30_000 }, async () => {
     const session = sessionId("watch");

@@ -135,7 +135,7 @@ export class SessionAgent extends DurableObject<Env> {
     const turn: Turn = { message, requestId: prompt.requestId, owner, controller: new AbortController() };
     this.turn = turn;
     this.broadcast(frames.create(message.id, this.minimal ? undefined : prompt.requestId));
-    void this.run(turn, { history, prompt: prompt.content });
+    void this.run(turn, { history, prompt: prompt.content, context: prompt.context });
   }
 
   private resume(ws: WebSocket, turn: Turn, answer: unknown, policy?: string): void {

@@ -17,6 +17,12 @@ export interface ModelInput {
   history: Message[];
   /** The user's text (the last message). */
   prompt: string;
+  /**
+   * What the embedding page said about where the user is (the chat body's `context`, from the
+   * widget's `AgentChat.setContext`), if anything. The page wrote it: use it as a hint (which
+   * product they look at), never as proof of who they are.
+   */
+  context?: Record<string, unknown>;
   /** Set when the turn resumes after a question: the question and the user's answer. */
   answer?: { questionId: string; text: string; answer: unknown };
 }
@@ -60,7 +66,8 @@ async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) 
 /** The scripted model. Commands (the same as the adapter's demo agent, for shared tests):
  * `/slow N MS` (N deltas `w1 w2 …`, MS apart), `/ask TEXT` (a question, then the answer echoed),
  * `/error TEXT` (the turn fails), `/tool-error` (a tool whose result reports failure), `/hang`
- * (streams nothing until aborted); anything else: a status, a tool call, a reply word by word. */
+ * (streams nothing until aborted), `/context` (the page's context, as JSON); anything else: a
+ * status, a tool call, a reply word by word. */
 async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> {
   if (input.answer) {
     emit.status("streaming");
@@ -96,6 +103,10 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
     case "/hang":
       await pause(24 * 3600 * 1000, signal);
       return { done: true };
+    case "/context":
+      emit.status("streaming");
+      emit.text(input.context === undefined ? "No context." : `Context: ${JSON.stringify(input.context)}`);
+      return { done: true };
     default: {
       emit.status("tool_calling", "search_docs");
       emit.tool({ callId: "call_1", toolName: "search_docs", status: "running", args: { query: input.prompt.slice(0, 100) } });
@@ -111,10 +122,14 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
 /** A real model through the Workers AI binding (off by default; see the top of this file). */
 async function workersAiRespond(input: ModelInput, emit: Emit, env: ModelEnv): Promise<ModelResult> {
   if (!env.AI) throw new Error("MODEL is workers-ai but the AI binding is missing");
-  const messages = input.history.map((m) => ({
+  const messages: { role: "system" | "user" | "assistant"; content: string }[] = input.history.map((m) => ({
     role: m.role,
     content: m.parts.map((p) => (p.type === "text" ? p.text : "")).join(""),
   }));
+  // The page's context as a hint for the model, marked as the page's words.
+  if (input.context !== undefined) {
+    messages.unshift({ role: "system", content: `The page the user is on says (unverified): ${JSON.stringify(input.context)}` });
+  }
   const answer = (await env.AI.run("@cf/meta/llama-3.1-8b-instruct", { messages })) as { response?: string };
   emit.status("streaming");
   emit.text(answer.response ?? "");

@@ -31,7 +31,15 @@ export interface Attachment {
 
 /** What the adapter (or any client) sends. */
 export type Incoming =
-  | { type: "prompt"; content: string; requestId?: string; onDisconnect?: OnDisconnect; attachments?: Attachment[] }
+  | {
+      type: "prompt";
+      content: string;
+      requestId?: string;
+      onDisconnect?: OnDisconnect;
+      attachments?: Attachment[];
+      /** What the embedding page says about where the user is (AgentChat.setContext): untrusted. */
+      context?: Record<string, unknown>;
+    }
   | { type: "abort"; requestId?: string }
   | { type: "answer"; questionId: string; answer: unknown; onDisconnect?: OnDisconnect };
 
@@ -53,7 +61,8 @@ export function parseIncoming(text: string): Incoming | null {
       const attachments = Array.isArray(f.attachments)
         ? f.attachments.filter((a): a is Attachment => typeof a?.mediaType === "string" && typeof a?.url === "string")
         : undefined;
-      return { type: "prompt", content: str(f.content) ?? "", requestId: str(f.requestId), onDisconnect: policy(f.onDisconnect), attachments };
+      const context = typeof f.context === "object" && f.context !== null && !Array.isArray(f.context) ? (f.context as Record<string, unknown>) : undefined;
+      return { type: "prompt", content: str(f.content) ?? "", requestId: str(f.requestId), onDisconnect: policy(f.onDisconnect), attachments, context };
     }
     case "abort":
       return { type: "abort", requestId: str(f.requestId) };
