@@ -1,8 +1,8 @@
 // Bundles the widget into the worker's static assets, minified, and reports their sizes gzipped:
 // build/public/widget.js, the loader a page embeds (widget/src/loader.js: the launcher and the
 // page's API, no dependencies), and build/public/widget-panel.js, the panel it loads on first open
-// (widget/src/panel-entry.jsx: Preact through preact/compat for the AI SDK's React hooks, marked,
-// DOMPurify). Run by scripts/build.sh.
+// (widget/src/panel-entry.jsx: Preact through preact/compat for the AI SDK's React hooks,
+// streaming-markdown). Run by scripts/build.sh.
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";

@@ -95,10 +95,16 @@ describe("rendering", () => {
     await sendPrompt(page, "Find the TODOs");
     const answer = panel(page).answers.first();
     await answer.locator(".summary").waitFor();
-    assert.equal(await answer.locator(".markdown strong").innerText(), "Bold");
-    const markup = await answer.locator(".markdown").innerHTML();
-    assert.doesNotMatch(markup, /onerror|<script|javascript:/i, markup);
+    assert.equal(await answer.locator(".markdown strong").first().innerText(), "Bold");
+    // HTML in the agent's text shows as text: no element of its making, no handler, no script URL.
+    const made = await answer.locator(".markdown *").evaluateAll((elements) =>
+      elements.map((el) => [el.tagName, ...[...el.attributes].map((a) => `${a.name}=${a.value}`)].join(" ")),
+    );
+    assert.deepEqual(made.filter((e) => /^(IMG|SCRIPT)|\bon\w+=|javascript:/i.test(e)), [], made.join("\n"));
+    assert.match(await answer.locator(".markdown").innerText(), /<script>window\.\S*xss = 2<\/script>/);
     assert.equal(await page.evaluate(() => window.__xss), undefined);
+    const bad = answer.locator(".markdown a", { hasText: "bad" });
+    assert.equal(await bad.getAttribute("href"), null, "a javascript: link has no address");
     const link = answer.locator(".markdown a", { hasText: "docs" });
     assert.equal(await link.getAttribute("href"), "https://example.com/docs");
     assert.equal(await link.getAttribute("target"), "_blank");
@@ -116,7 +122,7 @@ describe("rendering", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("images in the agent's Markdown load only where the site allows it; elsewhere a link, and no request", async () => {
+  test("images in the agent's Markdown show only where the site allows it; elsewhere a link, and no request", async () => {
     const { page } = await playgroundWith(["image", "image"]);
     const fetched = [];
     page.on("request", (request) => request.url().startsWith("https://images.example/") && fetched.push(request.url()));
@@ -133,11 +139,10 @@ describe("rendering", () => {
     await panel(page).message.waitFor();
     await sendPrompt(page, "Show me again");
     const shown = panel(page).answers.first().locator("img");
-    await until(async () => (await shown.count()) === 2, "both images");
-    assert.deepEqual(await shown.evaluateAll((images) => images.map((i) => i.getAttribute("src"))), [
-      "https://images.example/cat.png",
-      "https://images.example/raw.png",
-    ]);
+    await until(async () => (await shown.count()) === 1, "the Markdown image");
+    assert.deepEqual(await shown.evaluate((image) => [image.getAttribute("src"), image.alt]), ["https://images.example/cat.png", "a grey cat"]);
+    // HTML in the text is text, allowed images or not.
+    assert.match(await panel(page).answers.first().innerText(), /<img src="https:\/\/images.example\/raw.png">/);
     assert.deepEqual(page.errors, []);
   });
 

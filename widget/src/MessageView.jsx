@@ -31,7 +31,7 @@ function UserMessage({ message }) {
 function AssistantPart({ part, trace, questionPending, onAnswer, t, allowImages }) {
   switch (part.type) {
     case "text":
-      return <Markdown text={part.text} allowImages={allowImages} imageLabel={t.image} />;
+      return <Markdown text={part.text} done={part.state !== "streaming"} allowImages={allowImages} imageLabel={t.image} />;
     case "reasoning":
       return trace === "minimal" || !part.text ? null : (
         <details class="reasoning" open={trace === "full"}>
