@@ -1,15 +1,14 @@
 //! JWTs in the compact form (RFC 7519 / RFC 7515): the header's `alg` (HS256, RS256 or ES256,
-//! nothing else) and `kid`, HS256 verification with the shared secret, and the claim rules:
+//! nothing else) and `kid`, and the claim rules:
 //! `exp` required, an optional lifetime cap, `iss` and `aud` when configured, a `sub` fit for a
-//! header, and the configurable claim that lists the sessions. RS256 and ES256 signatures are
-//! verified by the edge with the platform's WebCrypto against a JWKS key ([`super::jwks`]).
+//! header, and the configurable claim that lists the sessions. Signatures are verified by the
+//! edge with the platform's WebCrypto: HS256 with the shared secret, RS256 and ES256 against a
+//! JWKS key ([`super::jwks`]).
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use hmac::{Hmac, KeyInit, Mac};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use sha2::Sha256;
 
 use super::AuthError;
 
@@ -151,15 +150,6 @@ impl<'a> Token<'a> {
         self.signed.as_bytes()
     }
 
-    /// Checks an HS256 signature with `secret`.
-    pub fn verify_hs256(&self, secret: &[u8]) -> Result<(), AuthError> {
-        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
-            .map_err(|_| AuthError::Invalid("bad secret"))?;
-        mac.update(self.signed_part());
-        mac.verify_slice(&self.signature)
-            .map_err(|_| AuthError::Invalid("bad signature"))
-    }
-
     /// The claims, checked against `rules` at unix time `now`. Only for a token whose signature
     /// was verified: before that, nothing in the payload can be trusted.
     pub fn verified_claims(&self, rules: &JwtRules, now: u64) -> Result<Claims, AuthError> {
@@ -290,19 +280,4 @@ fn decode_json<T: for<'de> Deserialize<'de>>(segment: &str) -> Result<T, AuthErr
         .map_err(|_| AuthError::Invalid("bad base64url"))?;
     let text = String::from_utf8(bytes).map_err(|_| AuthError::Invalid("bad JSON"))?;
     serde_json::from_str(&text).map_err(|_| AuthError::Invalid("bad JSON"))
-}
-
-/// Signs `claims` as an HS256 JWT. The worker never issues tokens; tests and tools do.
-pub fn sign(claims: &Value, secret: &[u8]) -> String {
-    let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"HS256","typ":"JWT"}"#);
-    let payload = URL_SAFE_NO_PAD.encode(claims.to_string());
-    let input = format!("{header}.{payload}");
-    let signature = match <Hmac<Sha256> as KeyInit>::new_from_slice(secret) {
-        Ok(mut mac) => {
-            mac.update(input.as_bytes());
-            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-        }
-        Err(_) => String::new(),
-    };
-    format!("{input}.{signature}")
 }
