@@ -153,35 +153,56 @@ impl<'a> Token<'a> {
     /// The claims, checked against `rules` at unix time `now`. Only for a token whose signature
     /// was verified: before that, nothing in the payload can be trusted.
     pub fn verified_claims(&self, rules: &JwtRules, now: u64) -> Result<Claims, AuthError> {
-        let claims: Claims = decode_json(self.payload)?;
+        let claims = Claims::from_map(decode_json(self.payload)?)?;
         check_claims(&claims, rules, now)?;
         Ok(claims)
     }
 }
 
-/// The claims this worker reads.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The claims this worker reads. Taken out of the payload's object by hand ([`Claims::from_map`]),
+/// not with `#[serde(flatten)]`, whose buffering deserializer was 4 KB of the wasm.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Claims {
     /// The user; sent to the agent as `X-User-Id`.
-    #[serde(default)]
     pub sub: Option<String>,
-    #[serde(default)]
     exp: Option<f64>,
-    #[serde(default)]
     nbf: Option<f64>,
-    #[serde(default)]
     iat: Option<f64>,
-    #[serde(default)]
     iss: Option<String>,
     /// A string or an array of strings (RFC 7519 section 4.1.3).
-    #[serde(default)]
     aud: Option<Value>,
     /// Every other claim, the sessions claim among them.
-    #[serde(flatten)]
     other: Map<String, Value>,
 }
 
 impl Claims {
+    /// The claims of a payload object: `sub` and `iss` strings, `exp`, `nbf` and `iat`
+    /// numbers, each absent or `null` when not set; any other type is "bad JSON".
+    fn from_map(mut other: Map<String, Value>) -> Result<Self, AuthError> {
+        let mut take = |name: &str| other.remove(name).filter(|value| !value.is_null());
+        let string = |value: Option<Value>| match value {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(AuthError::Invalid("bad JSON")),
+        };
+        let number = |value: Option<Value>| match value {
+            None => Ok(None),
+            Some(value) => value
+                .as_f64()
+                .map(Some)
+                .ok_or(AuthError::Invalid("bad JSON")),
+        };
+        Ok(Claims {
+            sub: string(take("sub"))?,
+            exp: number(take("exp"))?,
+            nbf: number(take("nbf"))?,
+            iat: number(take("iat"))?,
+            iss: string(take("iss"))?,
+            aud: take("aud"),
+            other,
+        })
+    }
+
     /// Whether the token may open `session_id`: its claim `sessions_claim` is `"*"` or an
     /// array naming the session; absent or any other shape means no session.
     pub fn allows(&self, sessions_claim: &str, session_id: &str) -> bool {

@@ -234,6 +234,27 @@ fn jwt_without_exp_is_refused() {
 }
 
 #[test]
+fn jwt_claims_of_the_wrong_type_are_bad_json() {
+    for claims in [
+        json!({"sessions": "*", "exp": "tomorrow"}),
+        json!({"sessions": "*", "exp": EXP, "nbf": true}),
+        json!({"sessions": "*", "exp": EXP, "iat": [1]}),
+        json!({"sessions": "*", "exp": EXP, "sub": 42}),
+        json!({"sessions": "*", "exp": EXP, "iss": {"name": "x"}}),
+        json!(["not", "an", "object"]),
+    ] {
+        assert_eq!(
+            refusal(JwtRules::default(), &sign(&claims, SECRET)),
+            invalid("The bearer token is not valid: bad JSON."),
+            "{claims}"
+        );
+    }
+    // `null` is as good as absent; integers and fractions are both numbers.
+    let fine = json!({"sessions": "*", "exp": EXP as f64 + 0.5, "nbf": null, "sub": null});
+    assert_eq!(check(&sign(&fine, SECRET), "a"), Ok(Principal::default()));
+}
+
+#[test]
 fn jwt_max_age_caps_exp_minus_iat() {
     let capped = || JwtRules {
         max_age_secs: Some(3600),
