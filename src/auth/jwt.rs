@@ -5,12 +5,10 @@
 //! edge with the platform's WebCrypto: HS256 with the shared secret, RS256 and ES256 against a
 //! JWKS key ([`super::jwks`]).
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::AuthError;
+use super::{base64url, AuthError};
 
 /// Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds. One minute covers the drift
 /// between an issuer's clock and the edge's without keeping a dead token alive long.
@@ -130,9 +128,8 @@ impl<'a> Token<'a> {
                 "it has critical header parameters (`crit`)",
             ));
         }
-        let signature = URL_SAFE_NO_PAD
-            .decode(signature)
-            .map_err(|_| AuthError::Invalid("bad signature encoding"))?;
+        let signature =
+            base64url::decode(signature).ok_or(AuthError::Invalid("bad signature encoding"))?;
         if alg == Alg::Es256 && signature.len() != ES256_SIGNATURE_LEN {
             return Err(AuthError::Invalid("bad signature"));
         }
@@ -296,9 +293,7 @@ pub fn is_header_safe(sub: &str) -> bool {
 }
 
 fn decode_json<T: for<'de> Deserialize<'de>>(segment: &str) -> Result<T, AuthError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(segment)
-        .map_err(|_| AuthError::Invalid("bad base64url"))?;
+    let bytes = base64url::decode(segment).ok_or(AuthError::Invalid("bad base64url"))?;
     let text = String::from_utf8(bytes).map_err(|_| AuthError::Invalid("bad JSON"))?;
     serde_json::from_str(&text).map_err(|_| AuthError::Invalid("bad JSON"))
 }

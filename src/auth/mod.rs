@@ -13,6 +13,7 @@
 //! Missing or bad credentials are 401 (with `WWW-Authenticate: Bearer`); a valid token
 //! for another session is 403; a JWKS that cannot be fetched is 503.
 
+pub mod base64url;
 pub mod jwks;
 pub mod jwt;
 pub mod key_cache;
