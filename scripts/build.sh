@@ -10,7 +10,7 @@
 # name section at all; build/production-symbols.wasm keeps the names.
 #
 # Incremental: the worker's build is skipped when no input changed since the last successful
-# one. The inputs are every file under src/, Cargo.toml, Cargo.lock, this script,
+# one. The inputs are every file under src/ and vendor/, Cargo.toml, Cargo.lock, this script,
 # scripts/wasm-names.mjs and the cargo features; their hash is kept in the output directory's
 # .inputs.sha256. `FORCE_BUILD=1` builds anyway.
 set -euo pipefail
@@ -33,7 +33,7 @@ stamp=$out/.inputs.sha256
 inputs_hash() {
   {
     echo "${cargo_features[*]:-default}"
-    find src Cargo.toml Cargo.lock scripts/build.sh scripts/wasm-names.mjs -type f -print0 2>/dev/null \
+    find src vendor Cargo.toml Cargo.lock scripts/build.sh scripts/wasm-names.mjs -type f -print0 2>/dev/null \
       | LC_ALL=C sort -z | xargs -0 sha256sum
   } | sha256sum | cut -d' ' -f1
 }

@@ -2,8 +2,6 @@
 //! verify with, the key a token names (its `kid`, of a type fit for its `alg`), what the edge
 //! hands to WebCrypto's `importKey("jwk", …)` and `verify`, and which `JWKS_URL`s are allowed.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde_json::{json, Value};
 
 use super::jwt::Alg;
@@ -152,7 +150,7 @@ fn usable_key(key: &Value) -> Option<Jwk> {
 
 /// The length of base64url `text` once decoded; `None` when it is not base64url.
 fn decoded_len(text: &str) -> Option<usize> {
-    URL_SAFE_NO_PAD.decode(text).ok().map(|bytes| bytes.len())
+    super::base64url::decode(text).map(|bytes| bytes.len())
 }
 
 /// Whether `url` may be the `JWKS_URL`: `https:` with a host, or, for local tests, `http:` to

@@ -1,17 +1,14 @@
 //! JWTs in the compact form (RFC 7519 / RFC 7515): the header's `alg` (HS256, RS256 or ES256,
-//! nothing else) and `kid`, HS256 verification with the shared secret, and the claim rules:
+//! nothing else) and `kid`, and the claim rules:
 //! `exp` required, an optional lifetime cap, `iss` and `aud` when configured, a `sub` fit for a
-//! header, and the configurable claim that lists the sessions. RS256 and ES256 signatures are
-//! verified by the edge with the platform's WebCrypto against a JWKS key ([`super::jwks`]).
+//! header, and the configurable claim that lists the sessions. Signatures are verified by the
+//! edge with the platform's WebCrypto: HS256 with the shared secret, RS256 and ES256 against a
+//! JWKS key ([`super::jwks`]).
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
-use hmac::{Hmac, KeyInit, Mac};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use sha2::Sha256;
 
-use super::AuthError;
+use super::{base64url, AuthError};
 
 /// Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds. One minute covers the drift
 /// between an issuer's clock and the edge's without keeping a dead token alive long.
@@ -131,9 +128,8 @@ impl<'a> Token<'a> {
                 "it has critical header parameters (`crit`)",
             ));
         }
-        let signature = URL_SAFE_NO_PAD
-            .decode(signature)
-            .map_err(|_| AuthError::Invalid("bad signature encoding"))?;
+        let signature =
+            base64url::decode(signature).ok_or(AuthError::Invalid("bad signature encoding"))?;
         if alg == Alg::Es256 && signature.len() != ES256_SIGNATURE_LEN {
             return Err(AuthError::Invalid("bad signature"));
         }
@@ -151,47 +147,59 @@ impl<'a> Token<'a> {
         self.signed.as_bytes()
     }
 
-    /// Checks an HS256 signature with `secret`.
-    pub fn verify_hs256(&self, secret: &[u8]) -> Result<(), AuthError> {
-        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
-            .map_err(|_| AuthError::Invalid("bad secret"))?;
-        mac.update(self.signed_part());
-        mac.verify_slice(&self.signature)
-            .map_err(|_| AuthError::Invalid("bad signature"))
-    }
-
     /// The claims, checked against `rules` at unix time `now`. Only for a token whose signature
     /// was verified: before that, nothing in the payload can be trusted.
     pub fn verified_claims(&self, rules: &JwtRules, now: u64) -> Result<Claims, AuthError> {
-        let claims: Claims = decode_json(self.payload)?;
+        let claims = Claims::from_map(decode_json(self.payload)?)?;
         check_claims(&claims, rules, now)?;
         Ok(claims)
     }
 }
 
-/// The claims this worker reads.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The claims this worker reads. Taken out of the payload's object by hand ([`Claims::from_map`]),
+/// not with `#[serde(flatten)]`, whose buffering deserializer was 4 KB of the wasm.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Claims {
     /// The user; sent to the agent as `X-User-Id`.
-    #[serde(default)]
     pub sub: Option<String>,
-    #[serde(default)]
     exp: Option<f64>,
-    #[serde(default)]
     nbf: Option<f64>,
-    #[serde(default)]
     iat: Option<f64>,
-    #[serde(default)]
     iss: Option<String>,
     /// A string or an array of strings (RFC 7519 section 4.1.3).
-    #[serde(default)]
     aud: Option<Value>,
     /// Every other claim, the sessions claim among them.
-    #[serde(flatten)]
     other: Map<String, Value>,
 }
 
 impl Claims {
+    /// The claims of a payload object: `sub` and `iss` strings, `exp`, `nbf` and `iat`
+    /// numbers, each absent or `null` when not set; any other type is "bad JSON".
+    fn from_map(mut other: Map<String, Value>) -> Result<Self, AuthError> {
+        let mut take = |name: &str| other.remove(name).filter(|value| !value.is_null());
+        let string = |value: Option<Value>| match value {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(AuthError::Invalid("bad JSON")),
+        };
+        let number = |value: Option<Value>| match value {
+            None => Ok(None),
+            Some(value) => value
+                .as_f64()
+                .map(Some)
+                .ok_or(AuthError::Invalid("bad JSON")),
+        };
+        Ok(Claims {
+            sub: string(take("sub"))?,
+            exp: number(take("exp"))?,
+            nbf: number(take("nbf"))?,
+            iat: number(take("iat"))?,
+            iss: string(take("iss"))?,
+            aud: take("aud"),
+            other,
+        })
+    }
+
     /// Whether the token may open `session_id`: its claim `sessions_claim` is `"*"` or an
     /// array naming the session; absent or any other shape means no session.
     pub fn allows(&self, sessions_claim: &str, session_id: &str) -> bool {
@@ -285,24 +293,7 @@ pub fn is_header_safe(sub: &str) -> bool {
 }
 
 fn decode_json<T: for<'de> Deserialize<'de>>(segment: &str) -> Result<T, AuthError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(segment)
-        .map_err(|_| AuthError::Invalid("bad base64url"))?;
+    let bytes = base64url::decode(segment).ok_or(AuthError::Invalid("bad base64url"))?;
     let text = String::from_utf8(bytes).map_err(|_| AuthError::Invalid("bad JSON"))?;
     serde_json::from_str(&text).map_err(|_| AuthError::Invalid("bad JSON"))
-}
-
-/// Signs `claims` as an HS256 JWT. The worker never issues tokens; tests and tools do.
-pub fn sign(claims: &Value, secret: &[u8]) -> String {
-    let header = URL_SAFE_NO_PAD.encode(br#"{"alg":"HS256","typ":"JWT"}"#);
-    let payload = URL_SAFE_NO_PAD.encode(claims.to_string());
-    let input = format!("{header}.{payload}");
-    let signature = match <Hmac<Sha256> as KeyInit>::new_from_slice(secret) {
-        Ok(mut mac) => {
-            mac.update(input.as_bytes());
-            URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-        }
-        Err(_) => String::new(),
-    };
-    format!("{input}.{signature}")
 }

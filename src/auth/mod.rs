@@ -1,10 +1,11 @@
 //! Who may open a session: `AUTH_MODE` = `none` | `token` | `jwt`, checked before any upstream work.
 //!
 //! * `token`: `Authorization: Bearer <token>` must equal the configured secret (compared in
-//!   constant time, through SHA-256 digests so not even the length leaks).
+//!   constant time, in a time that the presented token's length alone sets: [`same_token`]).
 //! * `jwt`: a JWT ([`jwt`]) signed with HS256 and the configured secret, or with RS256 or ES256
-//!   and a key of the provider's JWKS ([`jwks`], fetched per [`key_cache`] by the edge, which
-//!   verifies with WebCrypto); with an `exp` and, when `JWT_MAX_AGE_S` is set, a lifetime within
+//!   and a key of the provider's JWKS ([`jwks`], fetched per [`key_cache`] by the edge); the edge
+//!   verifies every signature with the platform's WebCrypto (no hash or HMAC code in the wasm);
+//!   with an `exp` and, when `JWT_MAX_AGE_S` is set, a lifetime within
 //!   it, the `iss` and `aud` configured; its `sub` is the user id sent to the agent (so it must
 //!   be fit for a header), its `sessions` claim (or the one `JWT_SESSIONS_CLAIM` names) lists
 //!   the sessions it may open.
@@ -12,13 +13,13 @@
 //! Missing or bad credentials are 401 (with `WWW-Authenticate: Bearer`); a valid token
 //! for another session is 403; a JWKS that cannot be fetched is 503.
 
+pub mod base64url;
 pub mod jwks;
 pub mod jwt;
 pub mod key_cache;
 
 use jwt::{Alg, JwtRules, Token};
-use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
+use subtle::{ConditionallySelectable, ConstantTimeEq};
 
 /// How callers authenticate.
 #[derive(Clone, PartialEq, Eq)]
@@ -180,9 +181,36 @@ pub fn bearer_token(header: Option<&str>) -> Option<&str> {
 pub enum Admission<'a> {
     /// The caller is let in.
     Admitted(Principal),
+    /// An HS256 token: the edge verifies its HMAC with the secret, then calls
+    /// [`SecretToken::admit`].
+    NeedsSecret(SecretToken<'a>),
     /// An RS256 or ES256 token: the edge verifies its signature with the JWKS key it names, then
     /// calls [`KeyedToken::admit`].
     NeedsKey(KeyedToken<'a>),
+}
+
+/// An HS256 JWT: its signature, HMAC-SHA-256 of [`Token::signed_part`], needs `secret`.
+pub struct SecretToken<'a> {
+    pub token: Token<'a>,
+    /// The key of the HMAC (`AUTH_SECRET`).
+    pub secret: &'a [u8],
+    rules: &'a JwtRules,
+}
+
+impl std::fmt::Debug for SecretToken<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the secret.
+        f.debug_struct("SecretToken")
+            .field("token", &self.token)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SecretToken<'_> {
+    /// The caller of `session_id` at unix time `now`, once the signature was verified.
+    pub fn admit(&self, session_id: &str, now: u64) -> Result<Principal, AuthError> {
+        admit_claims(&self.token, self.rules, session_id, now)
+    }
 }
 
 /// A JWT whose signature needs a JWKS key.
@@ -203,13 +231,12 @@ impl KeyedToken<'_> {
     }
 }
 
-/// Checks the caller of `session_id` at unix time `now`, as far as this can be done without a
-/// JWKS key.
+/// Checks the caller as far as this can be done without a signature check: a JWT's claims and
+/// session are checked once the edge has verified its signature ([`SecretToken::admit`],
+/// [`KeyedToken::admit`]).
 pub fn authorize<'a>(
     mode: &'a AuthMode,
     authorization: Option<&'a str>,
-    session_id: &str,
-    now: u64,
 ) -> Result<Admission<'a>, AuthError> {
     if *mode == AuthMode::None {
         return Ok(Admission::Admitted(Principal::default()));
@@ -218,10 +245,7 @@ pub fn authorize<'a>(
     match mode {
         AuthMode::None => Ok(Admission::Admitted(Principal::default())),
         AuthMode::Token { secret } => {
-            let same: bool = Sha256::digest(token.as_bytes())
-                .ct_eq(&Sha256::digest(secret.as_bytes()))
-                .into();
-            if same {
+            if same_token(token.as_bytes(), secret.as_bytes()) {
                 Ok(Admission::Admitted(Principal::default()))
             } else {
                 Err(AuthError::Invalid("unknown token"))
@@ -235,8 +259,11 @@ pub fn authorize<'a>(
             let mut token = Token::parse(token)?;
             let no_key = || AuthError::Invalid("no key is configured for its algorithm (`alg`)");
             if token.alg == Alg::Hs256 {
-                token.verify_hs256(secret.as_deref().ok_or_else(no_key)?)?;
-                return admit_claims(&token, rules, session_id, now).map(Admission::Admitted);
+                return Ok(Admission::NeedsSecret(SecretToken {
+                    token,
+                    secret: secret.as_deref().ok_or_else(no_key)?,
+                    rules,
+                }));
             }
             let jwks_url = jwks_url.as_deref().ok_or_else(no_key)?;
             let kid = token
@@ -251,6 +278,25 @@ pub fn authorize<'a>(
             }))
         }
     }
+}
+
+/// Whether the presented token equals the secret, in constant time: every byte of `presented`
+/// is compared with the secret's bytes (cycled), with no early exit, and a length mismatch is
+/// one more difference; so the time depends on the presented token's length only, and shows
+/// neither where the two differ nor the secret's length. (The secret is never empty:
+/// [`AuthMode::from_config`] refuses that.)
+pub fn same_token(presented: &[u8], secret: &[u8]) -> bool {
+    let mut same = presented.len().ct_eq(&secret.len());
+    let len = secret.len() as u64;
+    let mut at = 0u64;
+    for &byte in presented {
+        // `at` is always below `len`; no byte when the secret is empty.
+        let expected = secret.get(at as usize).copied().unwrap_or(0);
+        same &= byte.ct_eq(&expected);
+        at += 1;
+        at = u64::conditional_select(&at, &0, at.ct_eq(&len));
+    }
+    same.into()
 }
 
 /// The claims of a verified `token` against `rules`, and the session it opens.
@@ -269,6 +315,8 @@ fn admit_claims(
     })
 }
 
+#[cfg(test)]
+mod hs256_native;
 #[cfg(test)]
 mod keyed_tests;
 #[cfg(test)]

@@ -4,7 +4,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde_json::json;
 
-use super::jwt::{sign, JwtRules, CLOCK_SKEW_SECS};
+use super::hs256_native::{self, sign};
+use super::jwt::{JwtRules, CLOCK_SKEW_SECS};
 use super::*;
 
 const NOW: u64 = 1_800_000_000;
@@ -13,17 +14,21 @@ const SECRET: &[u8] = b"a-long-test-secret";
 /// An expiry an hour ahead, for tokens whose test is about something else.
 const EXP: u64 = NOW + 3600;
 
-/// The caller [`authorize`] lets in, or its refusal; a token that needs a JWKS key is a bug
-/// of the test.
-fn decided(admission: Result<Admission<'_>, AuthError>) -> Result<Principal, AuthError> {
+/// The caller of `session` that [`authorize`] and then the edge's HS256 check (natively here)
+/// let in, or the refusal; a token that needs a JWKS key is a bug of the test.
+fn decided(
+    admission: Result<Admission<'_>, AuthError>,
+    session: &str,
+) -> Result<Principal, AuthError> {
     match admission? {
         Admission::Admitted(principal) => Ok(principal),
+        Admission::NeedsSecret(token) => hs256_native::admit(&token, session, NOW),
         Admission::NeedsKey(token) => panic!("needs a key: {token:?}"),
     }
 }
 
 fn check_mode(mode: &AuthMode, authorization: Option<&str>) -> Result<Principal, AuthError> {
-    decided(authorize(mode, authorization, "s", NOW))
+    decided(authorize(mode, authorization), "s")
 }
 
 fn hs256(rules: JwtRules) -> AuthMode {
@@ -36,12 +41,7 @@ fn hs256(rules: JwtRules) -> AuthMode {
 
 fn check_with(rules: JwtRules, token: &str, session: &str) -> Result<Principal, AuthError> {
     let mode = hs256(rules);
-    decided(authorize(
-        &mode,
-        Some(&format!("Bearer {token}")),
-        session,
-        NOW,
-    ))
+    decided(authorize(&mode, Some(&format!("Bearer {token}"))), session)
 }
 
 fn check(token: &str, session: &str) -> Result<Principal, AuthError> {
@@ -71,6 +71,38 @@ fn token_mode_compares_the_whole_token() {
     }
     assert_eq!(check_mode(&mode, None), Err(AuthError::Missing));
     assert_eq!(check_mode(&mode, Some("Bearer ")), Err(AuthError::Missing));
+}
+
+#[test]
+fn same_token_needs_every_byte_and_the_length() {
+    let secret = b"s3cret";
+    assert!(same_token(b"s3cret", secret));
+    for bad in [
+        &b""[..],
+        b"s",
+        b"s3cre",
+        b"s3cret2",
+        b"s3crets3cret",
+        b"S3cret",
+        b"s3creT",
+    ] {
+        assert!(!same_token(bad, secret), "{bad:?}");
+    }
+    assert!(!same_token(b"x", b""));
+}
+
+#[test]
+fn an_hs256_token_is_never_admitted_before_its_signature_is_checked() {
+    // The core hands every HS256 token to the edge's check, even a valid one.
+    let mode = hs256(JwtRules::default());
+    for secret in [SECRET, b"other"] {
+        let token = sign(&json!({"sessions": "*", "exp": EXP}), secret);
+        let authorization = format!("Bearer {token}");
+        match authorize(&mode, Some(&authorization)) {
+            Ok(Admission::NeedsSecret(token)) => assert_eq!(token.secret, SECRET),
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 #[test]
@@ -199,6 +231,27 @@ fn jwt_without_exp_is_refused() {
     // A far expiry is still an expiry when no cap is set.
     let decade = sign(&json!({"sessions": "*", "exp": NOW + 315_360_000}), SECRET);
     assert!(check(&decade, "a").is_ok());
+}
+
+#[test]
+fn jwt_claims_of_the_wrong_type_are_bad_json() {
+    for claims in [
+        json!({"sessions": "*", "exp": "tomorrow"}),
+        json!({"sessions": "*", "exp": EXP, "nbf": true}),
+        json!({"sessions": "*", "exp": EXP, "iat": [1]}),
+        json!({"sessions": "*", "exp": EXP, "sub": 42}),
+        json!({"sessions": "*", "exp": EXP, "iss": {"name": "x"}}),
+        json!(["not", "an", "object"]),
+    ] {
+        assert_eq!(
+            refusal(JwtRules::default(), &sign(&claims, SECRET)),
+            invalid("The bearer token is not valid: bad JSON."),
+            "{claims}"
+        );
+    }
+    // `null` is as good as absent; integers and fractions are both numbers.
+    let fine = json!({"sessions": "*", "exp": EXP as f64 + 0.5, "nbf": null, "sub": null});
+    assert_eq!(check(&sign(&fine, SECRET), "a"), Ok(Principal::default()));
 }
 
 #[test]

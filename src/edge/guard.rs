@@ -6,7 +6,7 @@
 use worker::{Env, Request, Response};
 
 use super::exchange::Exchange;
-use super::{jwks, rate_limit};
+use super::{hs256, jwks, rate_limit};
 use crate::auth::{authorize, Admission, AuthError, Principal};
 use crate::config::Config;
 use crate::platform::clock::now_ms;
@@ -41,8 +41,12 @@ pub(crate) async fn admit(
     }
     let authorization = req.headers().get("authorization").ok().flatten();
     let now_secs = now_ms() / 1000;
-    let checked = match authorize(&config.auth, authorization.as_deref(), session_id, now_secs) {
+    let checked = match authorize(&config.auth, authorization.as_deref()) {
         Ok(Admission::Admitted(principal)) => Ok(principal),
+        Ok(Admission::NeedsSecret(token)) => match hs256::verify(&token).await {
+            Ok(()) => token.admit(session_id, now_secs),
+            Err(err) => Err(err),
+        },
         Ok(Admission::NeedsKey(token)) => match jwks::verify(&token).await {
             Ok(()) => token.admit(session_id, now_secs),
             Err(err) => Err(err),

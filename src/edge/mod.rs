@@ -16,6 +16,7 @@ mod demo_routes;
 mod drain;
 mod exchange;
 mod guard;
+mod hs256;
 mod hydrate;
 mod jwks;
 mod outcome;

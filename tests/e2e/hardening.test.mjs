@@ -54,6 +54,8 @@ describe("auth", { concurrency: true }, () => {
     assert.equal(missing.headers.get("www-authenticate"), "Bearer");
     const cases = [
       [jwt({ sessions: "*" }, "not-the-secret"), 401, "invalid_token"],
+      // Claims that would pass: only the signature (checked with WebCrypto) refuses it.
+      [jwt({ sub: "u1", sessions: "*", exp: now() + 600 }, "not-the-secret"), 401, "invalid_token"],
       [jwt({ sessions: "*" }, SECRET, { alg: "none" }), 401, "invalid_token"],
       [jwt({ sessions: "*" }, SECRET, { alg: "HS512" }), 401, "invalid_token"],
       ["not.a.jwt", 401, "invalid_token"],
