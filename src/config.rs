@@ -1,6 +1,6 @@
 //! The worker's settings, read from its environment variables and secrets, with defaults.
 //!
-//! Every setting has a documented default (README "Configuration"); a value that does not
+//! Every setting has a documented default (docs/configuration.md); a value that does not
 //! parse is an error, never silently replaced, so a typo cannot loosen a limit or open
 //! the worker.
 

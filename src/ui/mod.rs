@@ -4,7 +4,7 @@
 //! (`packages/ai/src/ui-message-stream/ui-message-chunks.ts`). Only fields that the
 //! very first ai@5 release (5.0.0, strict schemas that reject unknown keys) knows are
 //! ever emitted, and an absent optional field is omitted, never `null`.
-//! README.md ("The mapping") has the wire example of every chunk.
+//! docs/ui-stream.md has the wire example of every chunk.
 
 mod chunk;
 mod metadata;

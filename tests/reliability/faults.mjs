@@ -6,7 +6,7 @@ import { request, checkStream, checkJsonError, sleep } from "./lib.mjs";
 
 /** What the worker says in-band when the agent is silent too long (the lead's contract). */
 export const TIMEOUT_TEXT = "the agent did not respond in time";
-/** What the translator says when the agent's socket closes mid-turn (README). */
+/** What the translator says when the agent's socket closes mid-turn (docs/reliability.md). */
 const LOST_TEXT = "connection to the agent was lost";
 /** Slack on every time bound: keep-alive ticks (250 ms) and scheduling on a busy machine. */
 const SLACK_MS = 2000;

@@ -3,7 +3,7 @@
 // reader's scheme, and the corner it sits in. `theme` (JS) and `data-` attributes set them;
 // `setTheme` changes them on a live panel.
 
-/** `theme` key → the host's CSS custom property (the list README "Embed" documents). */
+/** `theme` key → the host's CSS custom property (the list docs/embed.md documents). */
 export const THEME_PROPERTIES = {
   accent: "--agent-chat-accent",
   accentText: "--agent-chat-accent-text",

@@ -1,0 +1,190 @@
+// Docs that cannot rot silently (issue 26): every link between the pages reaches its file and
+// heading; every JSON block parses, and an error body names a code the worker has; every TOML
+// block parses and names only settings the worker reads; every command names a script, file,
+// binary or secret that exists; the embed snippets run against a stand-in `AgentChat` and use only
+// options, labels and attributes the widget knows; the CSS names only the widget's properties;
+// the client snippet imports what the AI SDK exports. The requests (curl) are sent for real by
+// tests/e2e/docs_requests.test.mjs.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, globSync } from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import { parse as parseToml } from "smol-toml";
+import { PAGES, read, root, codeBlocks, links, anchors } from "./docs.mjs";
+import { OPTION_NAMES, scriptOptions } from "../../widget/src/config.js";
+import { LABEL_NAMES } from "../../widget/src/locale.js";
+import { THEME_PROPERTIES } from "../../widget/src/appearance.js";
+
+/** Every Rust source of the worker, joined: a setting, code or secret the docs name must be in it. */
+const RUST = globSync("src/**/*.rs", { cwd: root })
+  .map((file) => readFileSync(path.join(root, file), "utf8"))
+  .join("\n");
+const AGENT_TS = globSync("agents/typescript/src/*.ts", { cwd: root })
+  .map((file) => readFileSync(path.join(root, file), "utf8"))
+  .join("\n");
+const pkg = (dir) => JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"));
+/** wrangler.toml's binding and table names, which a TOML snippet may also use. */
+const WRANGLER_KEYS = new Set(["name", "class_name", "script_name", "namespace_id", "simple", "limit", "period"]);
+
+const blocks = PAGES.flatMap((page) => codeBlocks(read(page)).map((block) => ({ ...block, page })));
+const where = (block) => `${block.page}:${block.line}`;
+
+describe("docs: links", () => {
+  for (const page of PAGES) {
+    test(`${page}: every relative link reaches its file, and its heading`, () => {
+      for (const { target, anchor } of links(read(page))) {
+        const file = target === "" ? page : path.normalize(path.join(path.dirname(page), target));
+        assert.ok(existsSync(path.join(root, file)), `${page} links to ${target}, which does not exist`);
+        if (anchor && file.endsWith(".md")) {
+          assert.ok(anchors(read(file)).has(anchor), `${page} links to ${file}#${anchor}: no such heading`);
+        }
+      }
+    });
+  }
+});
+
+describe("docs: configs and payloads", () => {
+  test("every JSON block parses; an error body's code is one the worker sends", () => {
+    const json = blocks.filter((b) => b.lang === "json");
+    assert.ok(json.length >= 8, "the JSON examples are found");
+    for (const block of json) {
+      let value;
+      assert.doesNotThrow(() => (value = JSON.parse(block.code)), `${where(block)} is not JSON`);
+      const code = value?.error?.code;
+      if (code) assert.ok(RUST.includes(`"${code}"`), `${where(block)}: no error code "${code}" in src/`);
+    }
+  });
+
+  test("every TOML block parses, and names only settings the worker reads", () => {
+    const toml = blocks.filter((b) => b.lang === "toml");
+    assert.ok(toml.length >= 5, "the TOML examples are found");
+    const keys = (table) =>
+      Object.entries(table).flatMap(([key, value]) =>
+        value && typeof value === "object" && !Array.isArray(value) ? keys(value) : Array.isArray(value) ? value.flatMap(keys) : [key],
+      );
+    for (const block of toml) {
+      let table;
+      assert.doesNotThrow(() => (table = parseToml(block.code)), `${where(block)} is not TOML`);
+      for (const key of keys(table)) {
+        if (WRANGLER_KEYS.has(key)) continue;
+        assert.ok(RUST.includes(`"${key}"`), `${where(block)}: the worker reads no setting ${key}`);
+      }
+    }
+  });
+});
+
+describe("docs: the endpoint's errors", () => {
+  test("docs/endpoint.md's table has every status and code the worker sends, and no other", () => {
+    // The codes in src/: each error type's `code()` arms, and the handlers' `error(status, "code", …)`.
+    const sent = new Set();
+    for (const [, body] of RUST.matchAll(/fn code\(&?self\) -> &'static str \{([\s\S]*?)\n    \}/g)) {
+      for (const [, code] of body.matchAll(/"([a-z_]+)"/g)) sent.add(code);
+    }
+    for (const [, code] of RUST.matchAll(/error\(\s*\d{3},\s*"([a-z_]+)"/g)) sent.add(code);
+    const table = new Map(
+      [...read("docs/endpoint.md").matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, status, code]) => [code, Number(status)]),
+    );
+    assert.ok(sent.size >= 25, `the codes are found in src/ (${[...sent]})`);
+    const codes = [...sent];
+    assert.deepEqual(codes.filter((code) => !table.has(code)).sort(), [], "codes the worker sends that the table lacks");
+    assert.deepEqual([...table.keys()].filter((code) => !RUST.includes(`"${code}"`)).sort(), [], "codes in the table the worker never sends");
+  });
+});
+
+describe("docs: commands", () => {
+  const commands = blocks
+    .filter((b) => b.lang === "sh")
+    .flatMap((block) => {
+      // Commands run from the repository's root, but a package's own README's from its folder.
+      let dir = block.page.startsWith("agents/") ? path.dirname(block.page) : ".";
+      return block.code
+        .split("\n")
+        .map((line) => line.replace(/\s+#.*$/, "").trim())
+        .filter((line) => line && !line.startsWith("#") && !line.startsWith("-"))
+        .map((line) => {
+          if (line.startsWith("cd ")) dir = path.join(dir, line.slice(3).trim());
+          return { ...block, line: `${where(block)}`, command: line, dir };
+        });
+    });
+
+  test("npm scripts, files, test globs, binaries and secrets the commands name all exist", () => {
+    assert.ok(commands.length >= 15, "the commands are found");
+    const bins = [...readFileSync(path.join(root, "Cargo.toml"), "utf8").matchAll(/^name = "([^"]+)"/gm)].map((m) => m[1]);
+    for (const { command, dir, line } of commands) {
+      const words = command.split(/\s+/);
+      if (words[0] === "npm" && ["start", "test"].includes(words[1])) assert.ok(pkg(dir).scripts[words[1]], `${line}: npm ${words[1]}`);
+      else if (words[0] === "npm" && words[1] === "run") assert.ok(pkg(dir).scripts[words[2]], `${line}: no npm script ${words[2]} in ${dir}`);
+      else if (["bash", "."].includes(words[0]) || (words[0] === "node" && !words[1].startsWith("-")))
+        assert.ok(existsSync(path.join(root, dir, words[1])), `${line}: no file ${words[1]} in ${dir}`);
+      else if (words[0] === "node" && words[1] === "--test")
+        assert.ok(globSync(words[2], { cwd: path.join(root, dir) }).length > 0, `${line}: ${words[2]} matches no test`);
+      else if (words[0] === "cargo" && words[1] === "run") assert.ok(bins.includes(words[words.indexOf("--bin") + 1]), `${line}: no binary`);
+      else if (command.startsWith("npx wrangler secret put")) {
+        const secret = words[4];
+        assert.ok(RUST.includes(`"${secret}"`) || AGENT_TS.includes(secret), `${line}: nothing reads the secret ${secret}`);
+      } else if (words[0] === "curl") assert.match(command, /\/api\/sessions\//, `${line}: a request the e2e docs test sends`);
+    }
+  });
+});
+
+describe("docs: the widget's snippets", () => {
+  /** Runs a page's inline scripts against the embed stub; returns the calls it queued. */
+  function queuedCalls(html) {
+    const context = { window: {}, fetch: () => {}, console };
+    context.window = context;
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    for (const script of scripts) vm.runInNewContext(script, context);
+    return context.AgentChat?.q?.map((args) => [...args]) ?? [];
+  }
+
+  test("the embed snippets queue their calls through the stub, with options, labels and theme keys the widget knows", () => {
+    const snippets = blocks.filter((b) => b.lang === "html" || b.lang === "js");
+    assert.ok(snippets.length >= 4, "the snippets are found");
+    let inits = 0;
+    for (const block of snippets) {
+      const code = block.lang === "js" ? `<script>window.AgentChat=window.AgentChat||function(){(AgentChat.q=AgentChat.q||[]).push(arguments)}</script><script>${block.code}</script>` : block.code;
+      for (const [method, options] of queuedCalls(code)) {
+        if (method !== "init") continue;
+        inits += 1;
+        for (const name of Object.keys(options)) assert.ok(OPTION_NAMES.includes(name), `${where(block)}: unknown option ${name}`);
+        for (const name of Object.keys(options.labels ?? {})) assert.ok(LABEL_NAMES.includes(name), `${where(block)}: unknown label ${name}`);
+        for (const name of Object.keys(options.theme ?? {})) assert.ok(name in THEME_PROPERTIES, `${where(block)}: unknown theme key ${name}`);
+      }
+      // A tag's data-attributes: each becomes an option of the widget's.
+      for (const tag of code.matchAll(/<script src="[^"]*widget\.js"([^>]*)>/g)) {
+        const dataset = Object.fromEntries(
+          [...tag[1].matchAll(/data-([\w-]+)="([^"]*)"/g)].map(([, name, value]) => [name.replace(/-(\w)/g, (_, c) => c.toUpperCase()), value]),
+        );
+        const options = scriptOptions({ dataset });
+        assert.equal(Object.keys(options).length, Object.keys(dataset).length, `${where(block)}: an attribute the widget ignores in ${JSON.stringify(dataset)}`);
+      }
+    }
+    assert.ok(inits >= 2, "the init calls ran");
+  });
+
+  test("the CSS block sets only the widget's custom properties", () => {
+    const css = blocks.filter((b) => b.lang === "css");
+    assert.ok(css.length >= 1);
+    const known = new Set(Object.values(THEME_PROPERTIES));
+    for (const block of css) {
+      for (const [, property] of block.code.matchAll(/(--[\w-]+)\s*:/g)) assert.ok(known.has(property), `${where(block)}: ${property}`);
+    }
+  });
+
+  test("the client snippet imports what the AI SDK exports", () => {
+    const tsx = blocks.filter((b) => b.lang === "tsx");
+    assert.ok(tsx.length >= 1);
+    const exported = {
+      "@ai-sdk/react": readFileSync(path.join(root, "node_modules/@ai-sdk/react/dist/index.d.ts"), "utf8"),
+      ai: readFileSync(path.join(root, "node_modules/ai/dist/index.d.ts"), "utf8"),
+    };
+    for (const block of tsx) {
+      for (const [, names, from] of block.code.matchAll(/import \{([^}]+)\} from '([^']+)'/g)) {
+        for (const name of names.split(",").map((n) => n.trim().replace(/^type\s+/, ""))) {
+          assert.match(exported[from] ?? "", new RegExp(`\\b${name}\\b`), `${where(block)}: ${from} exports no ${name}`);
+        }
+      }
+    }
+  });
+});
