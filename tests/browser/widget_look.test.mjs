@@ -2,7 +2,8 @@
 // until the visitor reaches for the launcher; dark mode, a custom accent and the left corner seen
 // in a screenshot; the reader's scheme (auto) and the site's own CSS properties; Arabic, right to
 // left; French from the page's language, setLocale and a site's label; a 390×844 phone, whose
-// dialog fills the screen and keeps the message box in view as the keyboard takes half of it.
+// dialog fills the screen, follows the visual viewport when zoomed, and keeps the message box in
+// view as the keyboard takes half of it.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -260,6 +261,20 @@ describe("widget on a phone (390×844)", () => {
     await until(async () => (await page.locator("session-agent-chat .summary").count()) === 1, "the answer");
     mkdirSync("build/screenshots", { recursive: true });
     await page.screenshot({ path: "build/screenshots/widget-phone.png" });
+
+    // Zoomed in (as by a pinch), the visual viewport is a part of the page: the dialog follows it
+    // (viewport.js), as it follows a keyboard that covers part of the screen without resizing it.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setPageScaleFactor", { pageScaleFactor: 2 });
+    await until(async () => {
+      const [visual, box] = await page.evaluate(() => {
+        const popup = document.querySelector("session-agent-chat").shadowRoot.querySelector(".popup").getBoundingClientRect();
+        return [[visualViewport.offsetTop, visualViewport.height], [popup.top, popup.height]];
+      });
+      return visual[1] < 500 && Math.abs(box[0] - visual[0]) < 1 && Math.abs(box[1] - visual[1]) < 1;
+    }, "the dialog over the zoomed visual viewport");
+    await cdp.send("Emulation.setPageScaleFactor", { pageScaleFactor: 1 });
+    await until(async () => page.evaluate(() => visualViewport.scale === 1), "zoomed out again");
 
     // The on-screen keyboard: the visible height drops to 500 px; the message box follows it.
     await page.setViewportSize({ width: 390, height: 500 });
