@@ -36,6 +36,14 @@ export function checkTheme(theme) {
   for (const problem of problems) console.error(`AgentChat: ${problem} (theme keys: ${THEME_KEYS.join(", ")})`);
 }
 
+/** The reader's system setting, which `auto` follows (a change re-applies: onSchemeChange). */
+const prefersDark = () => window.matchMedia("(prefers-color-scheme: dark)");
+
+/** Calls `listener` whenever the reader's system switches between light and dark. */
+export function onSchemeChange(listener) {
+  prefersDark().addEventListener("change", listener);
+}
+
 /**
  * Applies `theme` ({ colorScheme, position, and any THEME_PROPERTIES key }) and the locale's
  * `lang` and `dir` to `host`. A property set to null or "" goes back to the default (the site's
@@ -43,7 +51,9 @@ export function checkTheme(theme) {
  * 'unsafe-inline'.
  */
 export function applyAppearance(host, theme, locale) {
-  host.dataset.scheme = COLOR_SCHEMES.includes(theme.colorScheme) ? theme.colorScheme : "light";
+  const scheme = COLOR_SCHEMES.includes(theme.colorScheme) ? theme.colorScheme : "light";
+  host.dataset.scheme = scheme;
+  host.toggleAttribute("data-dark", scheme === "dark" || (scheme === "auto" && prefersDark().matches));
   host.dataset.position = POSITIONS.includes(theme.position) ? theme.position : "right";
   for (const [key, property] of Object.entries(THEME_PROPERTIES)) {
     const value = theme[key];

@@ -6,7 +6,7 @@
 import { makeConfig, requestedLocale, scriptOptions, themeOf } from "./config.js";
 import { installGlobal } from "./global.js";
 import { createControl } from "./control.js";
-import { applyAppearance, checkTheme } from "./appearance.js";
+import { applyAppearance, checkTheme, onSchemeChange } from "./appearance.js";
 import { resolveLocale } from "./locale.js";
 import { createLauncher } from "./launcher.js";
 import { loadPanel } from "./panel-script.js";
@@ -99,6 +99,9 @@ function adoptStyles(root, text) {
     root.prepend(style);
   }
 }
+
+// `auto` follows the reader's system when it switches.
+onSchemeChange(() => mounted && applyAppearance(mounted.host, mounted.theme, mounted.config.control.strings()));
 
 const global = installGlobal(window, panel, () => scriptOptions(script));
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => global.boot(), { once: true });
