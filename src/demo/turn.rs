@@ -17,8 +17,9 @@ use serde_json::Value;
 use worker::Delay;
 
 use super::frames::stamp_frame;
-use super::script::{Action, Script, SEND_BATCH};
+use super::script::{Script, SEND_BATCH};
 use super::session::Session;
+use super::step::Action;
 
 enum Wake {
     /// An answer, or `None`: the session ended the turn.
