@@ -16,7 +16,6 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
-pub(crate) use plain::plain_len;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket

@@ -7,6 +7,8 @@
 //! not JSON), which the caller then parses in full. So a frame it declines loses nothing and
 //! is judged, and logged when malformed, exactly as before.
 
+use crate::json_out::plain_len;
+
 /// Text or reasoning: which delta a frame (or a [`PlainDelta`]) is, and so which kind of
 /// streamed part it extends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,38 +206,6 @@ impl<'a> Reader<'a> {
             _ => Some(()),
         }
     }
-}
-
-/// The length of the run of bytes at the start of `bytes` that a plain string holds: up to the
-/// first quote, backslash or control character (all of `bytes` if none).
-///
-/// Eight bytes at a time while none of them stops the run (the tests of "a byte below n" and "a
-/// zero byte" on a whole word, from Sean Anderson's *Bit Twiddling Hacks*: exact about whether
-/// any byte qualifies, though not about which), then byte by byte. Most of a delta frame's
-/// bytes are string contents, and WebAssembly compares one byte at a time otherwise.
-pub(crate) fn plain_len(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH_BITS: u64 = ONES * 0x80;
-    let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGH_BITS != 0;
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(chunk);
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH_BITS != 0;
-        if control
-            || has_zero_byte(word ^ (ONES * u64::from(b'"')))
-            || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
-        {
-            break;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .unwrap_or(bytes.len() - at)
 }
 
 #[cfg(test)]
