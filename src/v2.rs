@@ -16,6 +16,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
+use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
@@ -228,6 +229,20 @@ pub fn read_frame(text: &str) -> Result<Incoming<'_>, FrameError> {
     }
 }
 
+impl PlainDelta<'_> {
+    /// The frame [`parse_frame`] reads from the same text.
+    pub fn to_frame(self) -> Frame {
+        let delta = TurnDelta {
+            turn_id: self.turn_id.to_owned(),
+            delta: self.delta.to_owned(),
+        };
+        match self.kind {
+            DeltaKind::Text => Frame::TextDelta(delta),
+            DeltaKind::Reasoning => Frame::ReasoningDelta(delta),
+        }
+    }
+}
+
 /// Parses `text` as a frame of type `kind`.
 fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
     Ok(match kind {
@@ -270,42 +285,6 @@ pub fn frame_type(text: &str) -> Result<Cow<'_, str>, FrameError> {
         Some(kind) => Cow::Borrowed(kind),
         None => typed::<Tag<'_>>(text)?.kind,
     })
-}
-
-/// The `type` read straight from the text where it stands at either end of the object, with no
-/// whitespace around it: first, as agents that build their frames by hand write it, or last, as
-/// writers that sort keys do (`serde_json::Value`, the demo agent). `None` otherwise (spaces, an
-/// escape in the kind): the caller parses.
-///
-/// In valid JSON the answer is the top level's `type`. At the start: the object's first key.
-/// At the end: the final `}` closes the top level, the `"` before it ends its last string
-/// (`<kind>`, which holds no quote), whose opening quote follows the `:` of a member whose key
-/// is `"type"` — its opening quote follows a `,` or `{`, so it is no escaped quote. Text that is
-/// not valid JSON fails the whole parse that follows, as it would fail the tag pass.
-fn sniff_type(text: &str) -> Option<&str> {
-    const KEY: &str = r#""type":""#;
-    let first = || {
-        Some(
-            text.strip_prefix('{')?
-                .strip_prefix(KEY)?
-                .split_once('"')?
-                .0,
-        )
-    };
-    // The kind holds no quote, so it starts after the last quote: one byte search from the end
-    // (a search for the whole key sets up a substring searcher per frame, which cost more than
-    // the rest of this function).
-    let last = || {
-        let body = text.strip_suffix("\"}")?;
-        // A byte loop: a kind is a few bytes long, shorter than a memrchr's set-up.
-        let quote = body.bytes().rposition(|b| b == b'"')?;
-        let (before, kind) = body.split_at(quote + 1);
-        let before = before.strip_suffix(KEY)?;
-        matches!(before.bytes().last(), Some(b',' | b'{')).then_some(kind)
-    };
-    first()
-        .or_else(last)
-        .filter(|kind| !kind.bytes().any(|b| b == b'\\' || b == b'"'))
 }
 
 /// The human text of an error value: a non-empty string, or an object's `message` string.

@@ -28,20 +28,6 @@ pub struct PlainDelta<'a> {
     pub delta: &'a str,
 }
 
-impl PlainDelta<'_> {
-    /// The frame [`super::parse_frame`] reads from the same text.
-    pub fn to_frame(self) -> super::Frame {
-        let delta = super::TurnDelta {
-            turn_id: self.turn_id.to_owned(),
-            delta: self.delta.to_owned(),
-        };
-        match self.kind {
-            DeltaKind::Text => super::Frame::TextDelta(delta),
-            DeltaKind::Reasoning => super::Frame::ReasoningDelta(delta),
-        }
-    }
-}
-
 /// Longest integer read as an unknown field's value: far below where `serde_json` would fall
 /// back to a float (20 digits), so any run of digits this long is one it accepts.
 const MAX_INTEGER_DIGITS: usize = 15;
@@ -75,10 +61,46 @@ pub(super) fn glance(text: &str) -> Glance<'_> {
     if delta_at_an_end {
         return Glance::MaybeDelta;
     }
-    match super::sniff_type(text) {
+    match sniff_type(text) {
         Some(kind) if delta_kind(kind).is_none() => Glance::Other(kind),
         _ => Glance::MaybeDelta,
     }
+}
+
+/// The `type` read straight from the text where it stands at either end of the object, with no
+/// whitespace around it: first, as agents that build their frames by hand write it, or last, as
+/// writers that sort keys do (`serde_json::Value`, the demo agent). `None` otherwise (spaces, an
+/// escape in the kind): the caller parses.
+///
+/// In valid JSON the answer is the top level's `type`. At the start: the object's first key.
+/// At the end: the final `}` closes the top level, the `"` before it ends its last string
+/// (`<kind>`, which holds no quote), whose opening quote follows the `:` of a member whose key
+/// is `"type"` — its opening quote follows a `,` or `{`, so it is no escaped quote. Text that is
+/// not valid JSON fails the whole parse that follows, as it would fail the tag pass.
+pub(super) fn sniff_type(text: &str) -> Option<&str> {
+    const KEY: &str = r#""type":""#;
+    let first = || {
+        Some(
+            text.strip_prefix('{')?
+                .strip_prefix(KEY)?
+                .split_once('"')?
+                .0,
+        )
+    };
+    // The kind holds no quote, so it starts after the last quote: one byte search from the end
+    // (a search for the whole key sets up a substring searcher per frame, which cost more than
+    // the rest of this function).
+    let last = || {
+        let body = text.strip_suffix("\"}")?;
+        // A byte loop: a kind is a few bytes long, shorter than a memrchr's set-up.
+        let quote = body.bytes().rposition(|b| b == b'"')?;
+        let (before, kind) = body.split_at(quote + 1);
+        let before = before.strip_suffix(KEY)?;
+        matches!(before.bytes().last(), Some(b',' | b'{')).then_some(kind)
+    };
+    first()
+        .or_else(last)
+        .filter(|kind| !kind.bytes().any(|b| b == b'\\' || b == b'"'))
 }
 
 /// [`read_plain_delta`] after the glance: the members, read in one pass.
