@@ -5,6 +5,7 @@
 //! object with a string `type`, or a known frame whose fields have the wrong shape, is a
 //! [`FrameError`]: the caller skips and logs it; nothing panics.
 
+mod attachment;
 mod outgoing;
 mod plain;
 
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+pub use attachment::Attachment;
 pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
 use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
@@ -294,16 +296,6 @@ pub fn error_text(value: &Value) -> Option<String> {
         Value::Object(map) => map.get("message").and_then(error_text),
         _ => None,
     }
-}
-
-/// A file sent with a prompt (and a `file` part of a user message in `init`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Attachment {
-    pub media_type: String,
-    pub url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub filename: Option<String>,
 }
 
 #[cfg(test)]
