@@ -12,8 +12,8 @@ use js_sys::Function;
 use worker::{console_log, console_warn, WebSocket};
 
 use super::client::{ClientStream, Progress};
+use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
-use super::{AbortRule, PumpLimits, STALL_TICKS};
 use crate::edge::exchange::Exchange;
 use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
 use crate::sse::KEEP_ALIVE;
