@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native core's
-# tests, the pump's JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance
-# of the CLI (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the
-# chat panel in Chromium (tests/browser/) and the reliability suite's quick form
-# (tests/reliability/). Expects scripts/ensure-tools.sh to have run.
+# tests, no import circles among the modules under src/ (scripts/check-circles.mjs), the pump's
+# JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
+# (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
+# in Chromium (tests/browser/) and the reliability suite's quick form (tests/reliability/).
+# Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/node-env.sh
@@ -25,6 +26,8 @@ step "cargo clippy (wasm32, the production build: no demo agent)"
 cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 step "cargo test"
 cargo test
+step "no import circles among the modules (scripts/check-circles.mjs)"
+node scripts/check-circles.mjs
 step "the reference TypeScript agent typechecks (agents/typescript)"
 node_modules/.bin/tsc -p agents/typescript
 step "worker build"

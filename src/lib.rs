@@ -46,6 +46,7 @@ mod demo_pure {
     mod lazy;
     mod rows;
     mod script;
+    mod step;
 }
 #[cfg(target_arch = "wasm32")]
 mod edge;

@@ -5,6 +5,7 @@
 //! object with a string `type`, or a known frame whose fields have the wrong shape, is a
 //! [`FrameError`]: the caller skips and logs it; nothing panics.
 
+mod attachment;
 mod outgoing;
 mod plain;
 
@@ -15,8 +16,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+pub use attachment::Attachment;
 pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
-pub(crate) use plain::plain_len;
+use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
@@ -229,6 +231,20 @@ pub fn read_frame(text: &str) -> Result<Incoming<'_>, FrameError> {
     }
 }
 
+impl PlainDelta<'_> {
+    /// The frame [`parse_frame`] reads from the same text.
+    pub fn to_frame(self) -> Frame {
+        let delta = TurnDelta {
+            turn_id: self.turn_id.to_owned(),
+            delta: self.delta.to_owned(),
+        };
+        match self.kind {
+            DeltaKind::Text => Frame::TextDelta(delta),
+            DeltaKind::Reasoning => Frame::ReasoningDelta(delta),
+        }
+    }
+}
+
 /// Parses `text` as a frame of type `kind`.
 fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
     Ok(match kind {
@@ -273,42 +289,6 @@ pub fn frame_type(text: &str) -> Result<Cow<'_, str>, FrameError> {
     })
 }
 
-/// The `type` read straight from the text where it stands at either end of the object, with no
-/// whitespace around it: first, as agents that build their frames by hand write it, or last, as
-/// writers that sort keys do (`serde_json::Value`, the demo agent). `None` otherwise (spaces, an
-/// escape in the kind): the caller parses.
-///
-/// In valid JSON the answer is the top level's `type`. At the start: the object's first key.
-/// At the end: the final `}` closes the top level, the `"` before it ends its last string
-/// (`<kind>`, which holds no quote), whose opening quote follows the `:` of a member whose key
-/// is `"type"` — its opening quote follows a `,` or `{`, so it is no escaped quote. Text that is
-/// not valid JSON fails the whole parse that follows, as it would fail the tag pass.
-fn sniff_type(text: &str) -> Option<&str> {
-    const KEY: &str = r#""type":""#;
-    let first = || {
-        Some(
-            text.strip_prefix('{')?
-                .strip_prefix(KEY)?
-                .split_once('"')?
-                .0,
-        )
-    };
-    // The kind holds no quote, so it starts after the last quote: one byte search from the end
-    // (a search for the whole key sets up a substring searcher per frame, which cost more than
-    // the rest of this function).
-    let last = || {
-        let body = text.strip_suffix("\"}")?;
-        // A byte loop: a kind is a few bytes long, shorter than a memrchr's set-up.
-        let quote = body.bytes().rposition(|b| b == b'"')?;
-        let (before, kind) = body.split_at(quote + 1);
-        let before = before.strip_suffix(KEY)?;
-        matches!(before.bytes().last(), Some(b',' | b'{')).then_some(kind)
-    };
-    first()
-        .or_else(last)
-        .filter(|kind| !kind.bytes().any(|b| b == b'\\' || b == b'"'))
-}
-
 /// The human text of an error value: a non-empty string, or an object's `message` string.
 pub fn error_text(value: &Value) -> Option<String> {
     match value {
@@ -316,16 +296,6 @@ pub fn error_text(value: &Value) -> Option<String> {
         Value::Object(map) => map.get("message").and_then(error_text),
         _ => None,
     }
-}
-
-/// A file sent with a prompt (and a `file` part of a user message in `init`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Attachment {
-    pub media_type: String,
-    pub url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub filename: Option<String>,
 }
 
 #[cfg(test)]

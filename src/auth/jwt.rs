@@ -8,7 +8,8 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{base64url, AuthError};
+use super::base64url;
+use super::error::AuthError;
 
 /// Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds. One minute covers the drift
 /// between an issuer's clock and the edge's without keeping a dead token alive long.

@@ -7,9 +7,9 @@
 //! await its fetch itself: the runtime ties a promise to the request that made it, and a
 //! request woken from another's is canceled.
 
+use super::error::AuthError;
 use super::jwks::{Jwk, KeySet};
 use super::jwt::Alg;
-use super::AuthError;
 
 /// Longest time the keys are kept, in seconds: one hour (issue 11), so a key the provider
 /// withdraws stops working within the hour whatever its `Cache-Control` says.

@@ -5,7 +5,7 @@
 //! (see [`super::session`]), for the same reason.
 
 use super::frames::{delta, numbered_delta};
-use super::script::{Action, Step};
+use super::step::{Action, Step};
 
 /// Milliseconds since the epoch: `Date.now()` in the Worker; the system clock where the pure
 /// parts of the demo are compiled natively for `cargo test`.

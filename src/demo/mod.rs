@@ -7,8 +7,8 @@
 //! prompted it, one turn runs at a time, and the history is kept in the object's SQLite storage.
 //!
 //! * [`session`]: the sockets, the turn in flight and its message, `busy`, aborts, answers;
-//! * [`turn`]: the task that runs a turn's [`script`] (the commands; [`lazy`] deltas for
-//!   benchmarks) and broadcasts its [`frames`];
+//! * [`turn`]: the task that runs a turn's [`script`] (the commands, in [`step`]s; [`lazy`]
+//!   deltas for benchmarks) and broadcasts its [`frames`];
 //! * [`connection`]: one socket, reading what clients send ([`incoming`]);
 //! * [`history`] and [`rows`]: the stored messages and the `init` built from them;
 //! * [`log`]: what was received and sent, for tests.
@@ -28,6 +28,7 @@ mod log;
 mod rows;
 mod script;
 mod session;
+mod step;
 mod turn;
 
 use std::rc::Rc;

@@ -30,6 +30,7 @@ use super::frames::{
     tool_update,
 };
 use super::lazy::{LazyDeltas, LazyKind, MAX_LAZY_DELTAS};
+use super::step::{Action, Step};
 
 /// Most deltas `/slow` sends: keeps one scripted turn under ~10 MB of memory.
 const MAX_DELTAS: u64 = 100_000;
@@ -60,33 +61,6 @@ const MAX_REPLY_DELTAS: usize = 64;
 /// WebSocket close codes (RFC 6455, 7.4.1): normal closure, and "unexpected condition".
 pub(crate) const CLOSE_NORMAL: u16 = 1000;
 pub(crate) const CLOSE_INTERNAL_ERROR: u16 = 1011;
-
-/// What a step does.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Action {
-    /// Send this text frame.
-    Send(String),
-    /// Send this text frame without keeping it in the sent log (`/flood`'s deltas).
-    SendUnlogged(String),
-    /// Send delta `i` of a `/stamp` turn, stamped with the time it is sent
-    /// ([`super::frames::stamp_frame`]); not kept in the sent log.
-    Stamp(u64),
-    /// Close the socket of the prompt that started the turn (`/replay`); the turn ends.
-    Close { code: u16, reason: &'static str },
-    /// Close every socket of the session (`/drop`); the turn ends, recorded as failed.
-    Drop { code: u16, reason: &'static str },
-    /// Wait, with no timer, until the pending question is answered ([`Script::answered`]).
-    AwaitAnswer,
-    /// Panic (`/panic`): the test that proves the reliability suite sees a panic of the worker.
-    Panic,
-}
-
-/// One step of a turn: wait `wait_ms` after the previous step, then act.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Step {
-    pub(crate) wait_ms: u64,
-    pub(crate) action: Action,
-}
 
 /// A turn in progress.
 #[derive(Debug, Default)]

@@ -30,7 +30,8 @@ use super::history::History;
 use super::incoming::Prompt;
 use super::log::Logs;
 use super::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
-use super::{script, turn};
+use super::script;
+use super::turn::{self, TurnSession};
 use crate::platform::clock::now_ms;
 use crate::session::Message;
 use crate::v2::{parse_frame, OnDisconnect};
@@ -170,13 +171,6 @@ impl Session {
         }
     }
 
-    /// Turn `seq` waits for an answer: nobody owns it until one comes.
-    pub(crate) fn awaiting_answer(&self, seq: u64) {
-        if let Some(live) = self.turn.borrow_mut().as_mut().filter(|l| l.seq == seq) {
-            live.owner = None;
-        }
-    }
-
     /// Sends `frame` to connection `conn` only, and logs it there.
     fn reply(&self, conn: u32, frame: &str) {
         let mut peers = self.peers.borrow_mut();
@@ -304,12 +298,21 @@ impl Session {
             self.reply(conn, &frames::not_pending_frame());
         }
     }
+}
+
+impl TurnSession for Session {
+    /// Turn `seq` waits for an answer: nobody owns it until one comes.
+    fn awaiting_answer(&self, seq: u64) {
+        if let Some(live) = self.turn.borrow_mut().as_mut().filter(|l| l.seq == seq) {
+            live.owner = None;
+        }
+    }
 
     /// Sends turn `seq`'s `frame` to every socket; a socket that fails is let go. When
     /// `logged`, the frame is first applied to the turn's message (a message it finishes is
     /// stored) and logged once, under the prompt's connection. False, and nothing sent, when
     /// `seq` is no longer the turn in flight.
-    pub(crate) fn broadcast(&self, seq: u64, frame: &str, logged: bool) -> bool {
+    fn broadcast(&self, seq: u64, frame: &str, logged: bool) -> bool {
         let (conn, finished) = {
             let mut turn = self.turn.borrow_mut();
             let Some(live) = turn.as_mut().filter(|live| live.seq == seq) else {
@@ -336,7 +339,7 @@ impl Session {
     }
 
     /// Closes the socket of turn `seq`'s prompt (a replay's end), if it is still connected.
-    pub(crate) fn close_prompter(&self, seq: u64, code: u16, reason: &str) {
+    fn close_prompter(&self, seq: u64, code: u16, reason: &str) {
         let turn = self.turn.borrow();
         let Some(conn) = turn.as_ref().filter(|l| l.seq == seq).map(|l| l.conn) else {
             return;
@@ -353,7 +356,7 @@ impl Session {
     }
 
     /// Closes every socket of the session (`/drop`), if turn `seq` is still in flight.
-    pub(crate) fn close_all(&self, seq: u64, code: u16, reason: &str) {
+    fn close_all(&self, seq: u64, code: u16, reason: &str) {
         if self.turn.borrow().as_ref().is_none_or(|l| l.seq != seq) {
             return;
         }
@@ -365,7 +368,7 @@ impl Session {
 
     /// Ends turn `seq`, if it is still in flight: a message it left unfinished (only `/drop`
     /// does) is finished as failed and stored. Its task stops.
-    pub(crate) fn end_turn(&self, seq: u64) {
+    fn end_turn(&self, seq: u64) {
         let live = {
             let mut turn = self.turn.borrow_mut();
             match turn.as_ref() {

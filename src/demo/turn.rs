@@ -17,8 +17,24 @@ use serde_json::Value;
 use worker::Delay;
 
 use super::frames::stamp_frame;
-use super::script::{Action, Script, SEND_BATCH};
-use super::session::Session;
+use super::script::{Script, SEND_BATCH};
+use super::step::Action;
+
+/// What a turn's task needs of its session ([`super::session::Session`]): each call is about
+/// turn `seq`, and does nothing (`broadcast`: returns false) once that turn is no longer in
+/// flight.
+pub(crate) trait TurnSession {
+    /// Sends `frame` to every socket; when `logged`, applies it to the turn's message and logs it.
+    fn broadcast(&self, seq: u64, frame: &str, logged: bool) -> bool;
+    /// Closes the socket of the turn's prompt.
+    fn close_prompter(&self, seq: u64, code: u16, reason: &str);
+    /// Closes every socket of the session.
+    fn close_all(&self, seq: u64, code: u16, reason: &str);
+    /// The turn waits for an answer.
+    fn awaiting_answer(&self, seq: u64);
+    /// Ends the turn.
+    fn end_turn(&self, seq: u64);
+}
 
 enum Wake {
     /// An answer, or `None`: the session ended the turn.
@@ -43,7 +59,7 @@ fn timer(ms: u64) -> Pin<Box<Delay>> {
 
 /// Runs turn `seq` of `session` to its end. `answers` brings the answers to its questions.
 pub(crate) async fn run(
-    session: Rc<Session>,
+    session: Rc<impl TurnSession>,
     seq: u64,
     mut script: Script,
     mut answers: UnboundedReceiver<Value>,
@@ -70,7 +86,7 @@ pub(crate) async fn run(
                 waiting = false;
                 script.answered(&answer);
             }
-            Wake::Step => match run_due_steps(&session, seq, &mut script) {
+            Wake::Step => match run_due_steps(&*session, seq, &mut script) {
                 Batch::Yield => {}
                 Batch::Await => {
                     session.awaiting_answer(seq);
@@ -92,7 +108,7 @@ pub(crate) async fn run(
 /// Runs the step whose time came and every step after it that waits for nothing, at most
 /// [`SEND_BATCH`] of them: a longer run goes on after a 0 ms timer, so the event loop (and an
 /// `abort`) gets a turn between batches.
-fn run_due_steps(session: &Session, seq: u64, script: &mut Script) -> Batch {
+fn run_due_steps(session: &impl TurnSession, seq: u64, script: &mut Script) -> Batch {
     let mut ran = 0;
     while let Some(wait_ms) = script.next_wait() {
         if ran > 0 && (wait_ms > 0 || ran >= SEND_BATCH) {

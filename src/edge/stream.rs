@@ -12,6 +12,7 @@ use super::pump::client::ClientStream;
 use super::pump::{AbortRule, Pump, PumpLimits};
 use super::upstream::{AgentSocket, UpstreamError};
 use crate::config::Config;
+use crate::platform::socket::INTERNAL_ERROR;
 use crate::sse::RESPONSE_HEADERS;
 use crate::turn_stream::TurnStream;
 
@@ -92,11 +93,6 @@ fn stream_init() -> JsValue {
     let _ = Reflect::set(&init, &"headers".into(), &headers);
     init.into()
 }
-
-/// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
-pub(crate) const NORMAL_CLOSURE: u16 = 1000;
-/// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
-pub(crate) const INTERNAL_ERROR: u16 = 1011;
 
 /// The response body's writer, and the `200` that streams the body. Made before anything is
 /// sent to the agent, so that a failure here starts no turn. On failure the agent's socket is

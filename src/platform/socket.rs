@@ -13,6 +13,11 @@ use futures::Stream;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// WebSocket close code for a normal closure (RFC 6455, section 7.4.1).
+pub(crate) const NORMAL_CLOSURE: u16 = 1000;
+/// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
+pub(crate) const INTERNAL_ERROR: u16 = 1011;
+
 /// One event of the socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum SocketEvent {

@@ -1,9 +1,9 @@
-//! The [`UiChunk`] enum and its exact JSON shape.
+//! The [`UiChunk`] enum, the data of its `data-*` chunks, and its exact JSON shape.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::{FinishMetadata, StartMetadata, StatusData};
+use super::metadata::{FinishMetadata, StartMetadata};
 
 /// One chunk of the UI message stream, serialised as `{"type": "...", ...}`.
 ///
@@ -103,6 +103,23 @@ pub enum UiChunk {
 
 /// The `data` of a `data-question` chunk.
 pub type QuestionData = crate::v2::Question;
+
+/// What the agent is doing, as the client shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusPhase {
+    Thinking,
+    ToolUse,
+    Compacting,
+}
+
+/// The `data` of a `data-status` chunk: `{ phase, label? }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatusData {
+    pub phase: StatusPhase,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
 
 impl UiChunk {
     /// Whether this chunk ends the stream (`finish` or `abort`).

@@ -10,6 +10,6 @@ mod chunk;
 mod metadata;
 mod status;
 
-pub use chunk::{QuestionData, UiChunk};
+pub use chunk::{QuestionData, StatusData, StatusPhase, UiChunk};
 pub use metadata::{FinishMetadata, StartMetadata};
-pub use status::{status_chunk, StatusData, StatusPhase, MAX_LABEL_CHARS};
+pub use status::{status_chunk, MAX_LABEL_CHARS};

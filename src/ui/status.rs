@@ -1,29 +1,10 @@
 //! The transient `data-status` chunk: the agent's phase without any of its content (seed 000).
 
-use serde::Serialize;
-
-use super::UiChunk;
+use super::chunk::{StatusData, StatusPhase, UiChunk};
 
 /// Longest label kept, in characters. Seed 000 allows "at most a tool name"; 64 covers
 /// every tool name in practice and keeps a leaked argument from riding along.
 pub const MAX_LABEL_CHARS: usize = 64;
-
-/// What the agent is doing, as the client shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StatusPhase {
-    Thinking,
-    ToolUse,
-    Compacting,
-}
-
-/// The `data` of a `data-status` chunk: `{ phase, label? }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StatusData {
-    pub phase: StatusPhase,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-}
 
 /// Maps a V2 `agentStatus` to its `data-status` chunk, or `None` for phases the client
 /// need not see (`idle`, `streaming`, `error`, unknown ones).

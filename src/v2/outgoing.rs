@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Attachment;
+use super::attachment::Attachment;
 use crate::json_out;
 
 /// What a client's going away does to the turn it started (`ON_DISCONNECT`, the body's

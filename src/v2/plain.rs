@@ -7,6 +7,8 @@
 //! not JSON), which the caller then parses in full. So a frame it declines loses nothing and
 //! is judged, and logged when malformed, exactly as before.
 
+use crate::json_out::plain_len;
+
 /// Text or reasoning: which delta a frame (or a [`PlainDelta`]) is, and so which kind of
 /// streamed part it extends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,20 +26,6 @@ pub struct PlainDelta<'a> {
     pub kind: DeltaKind,
     pub turn_id: &'a str,
     pub delta: &'a str,
-}
-
-impl PlainDelta<'_> {
-    /// The frame [`super::parse_frame`] reads from the same text.
-    pub fn to_frame(self) -> super::Frame {
-        let delta = super::TurnDelta {
-            turn_id: self.turn_id.to_owned(),
-            delta: self.delta.to_owned(),
-        };
-        match self.kind {
-            DeltaKind::Text => super::Frame::TextDelta(delta),
-            DeltaKind::Reasoning => super::Frame::ReasoningDelta(delta),
-        }
-    }
 }
 
 /// Longest integer read as an unknown field's value: far below where `serde_json` would fall
@@ -73,10 +61,46 @@ pub(super) fn glance(text: &str) -> Glance<'_> {
     if delta_at_an_end {
         return Glance::MaybeDelta;
     }
-    match super::sniff_type(text) {
+    match sniff_type(text) {
         Some(kind) if delta_kind(kind).is_none() => Glance::Other(kind),
         _ => Glance::MaybeDelta,
     }
+}
+
+/// The `type` read straight from the text where it stands at either end of the object, with no
+/// whitespace around it: first, as agents that build their frames by hand write it, or last, as
+/// writers that sort keys do (`serde_json::Value`, the demo agent). `None` otherwise (spaces, an
+/// escape in the kind): the caller parses.
+///
+/// In valid JSON the answer is the top level's `type`. At the start: the object's first key.
+/// At the end: the final `}` closes the top level, the `"` before it ends its last string
+/// (`<kind>`, which holds no quote), whose opening quote follows the `:` of a member whose key
+/// is `"type"` — its opening quote follows a `,` or `{`, so it is no escaped quote. Text that is
+/// not valid JSON fails the whole parse that follows, as it would fail the tag pass.
+pub(super) fn sniff_type(text: &str) -> Option<&str> {
+    const KEY: &str = r#""type":""#;
+    let first = || {
+        Some(
+            text.strip_prefix('{')?
+                .strip_prefix(KEY)?
+                .split_once('"')?
+                .0,
+        )
+    };
+    // The kind holds no quote, so it starts after the last quote: one byte search from the end
+    // (a search for the whole key sets up a substring searcher per frame, which cost more than
+    // the rest of this function).
+    let last = || {
+        let body = text.strip_suffix("\"}")?;
+        // A byte loop: a kind is a few bytes long, shorter than a memrchr's set-up.
+        let quote = body.bytes().rposition(|b| b == b'"')?;
+        let (before, kind) = body.split_at(quote + 1);
+        let before = before.strip_suffix(KEY)?;
+        matches!(before.bytes().last(), Some(b',' | b'{')).then_some(kind)
+    };
+    first()
+        .or_else(last)
+        .filter(|kind| !kind.bytes().any(|b| b == b'\\' || b == b'"'))
 }
 
 /// [`read_plain_delta`] after the glance: the members, read in one pass.
@@ -204,38 +228,6 @@ impl<'a> Reader<'a> {
             _ => Some(()),
         }
     }
-}
-
-/// The length of the run of bytes at the start of `bytes` that a plain string holds: up to the
-/// first quote, backslash or control character (all of `bytes` if none).
-///
-/// Eight bytes at a time while none of them stops the run (the tests of "a byte below n" and "a
-/// zero byte" on a whole word, from Sean Anderson's *Bit Twiddling Hacks*: exact about whether
-/// any byte qualifies, though not about which), then byte by byte. Most of a delta frame's
-/// bytes are string contents, and WebAssembly compares one byte at a time otherwise.
-pub(crate) fn plain_len(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH_BITS: u64 = ONES * 0x80;
-    let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGH_BITS != 0;
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(chunk);
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH_BITS != 0;
-        if control
-            || has_zero_byte(word ^ (ONES * u64::from(b'"')))
-            || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
-        {
-            break;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .unwrap_or(bytes.len() - at)
 }
 
 #[cfg(test)]

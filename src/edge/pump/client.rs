@@ -24,15 +24,6 @@ use web_sys::{Response, WritableStreamDefaultWriter};
 
 use super::wiring;
 
-/// How the client was seen to go away (for the log).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Gone {
-    /// `request.signal` fired.
-    Signal,
-    /// The response body was cancelled or errored (a failed write errors it too).
-    StreamClosed,
-}
-
 /// The writable end of the response body, and what the pump knows of its reader.
 pub(crate) struct ClientStream {
     writer: WritableStreamDefaultWriter,

@@ -12,11 +12,10 @@ use js_sys::Function;
 use worker::{console_log, console_warn, WebSocket};
 
 use super::client::{ClientStream, Progress};
+use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
-use super::{AbortRule, PumpLimits, STALL_TICKS};
 use crate::edge::exchange::Exchange;
-use crate::edge::stream::NORMAL_CLOSURE;
-use crate::platform::socket::SocketEvent;
+use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
 use crate::sse::KEEP_ALIVE;
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;

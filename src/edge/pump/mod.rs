@@ -31,6 +31,7 @@
 
 pub(crate) mod client;
 mod engine;
+mod rules;
 mod wiring;
 
 use std::cell::RefCell;
@@ -41,75 +42,13 @@ use web_sys::AbortSignal;
 use worker::WebSocket;
 
 use self::engine::Engine;
+use self::rules::TICK_MS;
+pub(crate) use self::rules::{AbortRule, PumpLimits};
 use self::wiring::Wiring;
 use super::exchange::Exchange;
-use crate::config::Config;
 use crate::platform::socket::SocketEvents;
 use crate::turn_stream::TurnStream;
 use client::ClientStream;
-
-/// The pump's clock period.
-///
-/// workerd notices a vanished client only on a write, and the first write after a disconnect may
-/// still succeed (it lands in the socket buffer); the next one fails. A keep-alive comment goes
-/// out on a tick when nothing was written since the tick before, so during silence one is
-/// written every two ticks (250 ms): two of them plus the trip of the `abort` to the agent stay
-/// inside the 1 s in which a disconnect must reach the agent. Idle cost: 240 comments of 14
-/// bytes (`: keep-alive\n\n`) a minute, 3,360 bytes per idle minute (plus about 5 bytes of
-/// HTTP/1.1 chunk framing each). Far below any proxy's idle limit (Cloudflare's is 100 s).
-pub(crate) const TICK_MS: u64 = 125;
-
-/// Ticks (2 s) a body may go entirely unread, with chunks waiting, before its client counts
-/// as gone. A client that disconnected before the headers went out leaves exactly this sign
-/// and no other (see [`ClientStream::check_progress`]). A live client drains its body as fast
-/// as the network takes it, and kernel socket buffers hold hundreds of kilobytes, far more than
-/// a chat turn writes in 2 s: only a client that stopped reading long ago stalls that long.
-const STALL_TICKS: u32 = 16;
-
-/// The limits a pump enforces, from the worker's config.
-pub(crate) struct PumpLimits {
-    max_frame_bytes: usize,
-    max_buffered_bytes: usize,
-    first_event_ticks: u64,
-    idle_ticks: u64,
-}
-
-impl From<&Config> for PumpLimits {
-    fn from(config: &Config) -> Self {
-        PumpLimits {
-            max_frame_bytes: config.max_frame_bytes,
-            max_buffered_bytes: config.max_buffered_bytes,
-            first_event_ticks: config.first_event_timeout_ms.div_ceil(TICK_MS),
-            idle_ticks: config.idle_timeout_ms.div_ceil(TICK_MS),
-        }
-    }
-}
-
-/// When the pump sends the agent `abort`: at most once, and only for a stream whose request
-/// owns the turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AbortRule {
-    /// Abort when the client goes away (a POST in abort mode); not when detached, nor for a
-    /// resumed stream, which only watches the turn.
-    pub(crate) on_client_gone: bool,
-    /// Abort when the agent fails the turn as the client sees it: silent past a timeout, or a
-    /// frame over the size limit.
-    pub(crate) on_agent_fault: bool,
-    /// The abort's `requestId`: the prompt's, or none for the turn in flight (an answer's
-    /// stream continues a turn another request started).
-    pub(crate) request_id: Option<String>,
-}
-
-impl AbortRule {
-    /// A resumed stream: it never stops the turn it watches.
-    pub(crate) fn never() -> Self {
-        AbortRule {
-            on_client_gone: false,
-            on_agent_fault: false,
-            request_id: None,
-        }
-    }
-}
 
 /// Everything one stream's pump owns.
 pub(crate) struct Pump {

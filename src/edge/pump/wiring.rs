@@ -24,8 +24,6 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use web_sys::{AbortSignal, WritableStreamDefaultWriter};
 
-use super::client::Gone;
-
 #[wasm_bindgen(module = "/src/edge/pump/wiring.js")]
 extern "C" {
     /// What `wire` returns: `{ stop, done }`.
@@ -71,6 +69,15 @@ extern "C" {
 
 /// The separator of the frames in one [`Delivery::Frames`] (RFC 7464's record separator).
 pub(crate) const RECORD_SEPARATOR: char = '\u{1e}';
+
+/// How the client was seen to go away (for the log).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gone {
+    /// `request.signal` fired.
+    Signal,
+    /// The response body was cancelled or errored (a failed write errors it too).
+    StreamClosed,
+}
 
 /// One event of the stream, as the pump receives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
