@@ -15,6 +15,7 @@ import { PAGES, read, root, codeBlocks, links, anchors } from "./docs.mjs";
 import { OPTION_NAMES, scriptOptions } from "../../widget/src/config.js";
 import { LABEL_NAMES } from "../../widget/src/locale.js";
 import { THEME_PROPERTIES } from "../../widget/src/appearance.js";
+import { moduleList, withList } from "../../scripts/module-list.mjs";
 
 /** Every Rust source of the worker, joined: a setting, code or secret the docs name must be in it. */
 const RUST = globSync("src/**/*.rs", { cwd: root })
@@ -42,6 +43,33 @@ describe("docs: links", () => {
       }
     });
   }
+});
+
+describe("docs: the files they name", () => {
+  const PATH = /`((?:src|tests|scripts|widget|bench|agents|check-agent|docs|vendor)\/[\w./-]*[\w/])`/g;
+  for (const page of PAGES) {
+    test(`${page}: every file it names exists, and a name said to be in a file is there`, () => {
+      const text = read(page);
+      for (const [, named] of text.matchAll(PATH)) {
+        if (named.includes("*")) continue;
+        // A package's README names its own files; vendor/README.md the vendored crate's.
+        const base = page.startsWith("agents/") ? path.dirname(page) : page.startsWith("vendor/") ? "vendor/serde_json" : ".";
+        const found = [path.join(root, named), path.join(root, base, named)].some((p) => existsSync(p));
+        assert.ok(found, `${page} names ${named}, which does not exist`);
+      }
+      // "`NAME` in `path`": a constant or function the page places in a file.
+      for (const [, name, named] of text.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?` in `((?:src|widget|scripts|tests)\/[\w./-]+\.\w+)`/g)) {
+        assert.match(readFileSync(path.join(root, named), "utf8"), new RegExp(`\\b${name}\\b`), `${page}: ${name} is not in ${named}`);
+      }
+    });
+  }
+});
+
+describe("docs: the module list", () => {
+  test("ARCHITECTURE.md lists every module under src/ with its purpose, as the sources say it", () => {
+    const text = read("ARCHITECTURE.md");
+    assert.equal(withList(text, moduleList()), text, "run `node scripts/module-list.mjs --write`");
+  });
 });
 
 describe("docs: configs and payloads", () => {
