@@ -1,6 +1,7 @@
 // Shared by the browser tests: Debian's Chromium (scripts/ensure-tools.sh installs it), headless,
 // offline, with a fresh profile, driven by playwright-core; and the panel's accessible parts.
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { before, after } from "node:test";
@@ -67,6 +68,30 @@ export function workerAndBrowser() {
   after(async () => {
     await setup.browser?.close();
     await setup.worker?.dispose();
+  });
+  return setup;
+}
+
+/**
+ * Registers the hooks of a test file whose pages come from a site of its own, on another origin
+ * than the worker's: `serve(req, res)` answers the site's requests; `vars(siteOrigin)` are the
+ * worker's settings (by default, the site's origin allowed by CORS). Returns
+ * { site, worker, browser } (`site`: the site's origin), filled in before the first test.
+ */
+export function siteWorkerAndBrowser(serve, vars = (origin) => ({ ALLOWED_ORIGINS: origin })) {
+  const setup = { site: undefined, worker: undefined, browser: undefined };
+  let server;
+  before(async () => {
+    server = http.createServer(serve);
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    setup.site = `http://127.0.0.1:${server.address().port}`;
+    setup.worker = await startWorker({ vars: vars(setup.site) });
+    setup.browser = await launchBrowser();
+  });
+  after(async () => {
+    await setup.browser?.close();
+    await setup.worker?.dispose();
+    server?.close();
   });
   return setup;
 }

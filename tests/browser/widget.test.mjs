@@ -1,11 +1,10 @@
 // The widget embedded by one script tag in a third-party page of another origin, with hostile
 // CSS (important rules on every element) and a content security policy that allows no inline
 // style: it opens from its launcher, chats, keeps its own look, and leaves the page as it was.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
-import { startWorker, sessionId } from "../e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, until, squashed } from "./browser.mjs";
+import { sessionId } from "../e2e/harness.mjs";
+import { siteWorkerAndBrowser, panel, sendPrompt, until, squashed } from "./browser.mjs";
 
 const HOSTILE_CSS = `
 html { font-size: 50px !important; }
@@ -32,35 +31,20 @@ function page({ widget, workerBase, session }) {
 <link rel="stylesheet" href="/hostile.css"></head><body>${BODY}${tag}</body></html>`;
 }
 
-let worker;
-let browser;
-let site;
-let siteOrigin;
 const session = sessionId("widget");
 
-before(async () => {
-  site = http.createServer((req, res) => {
-    if (req.url === "/hostile.css") {
-      res.writeHead(200, { "content-type": "text/css" });
-      res.end(HOSTILE_CSS);
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": "text/html; charset=utf-8",
-      // No 'unsafe-inline' style: the widget's styles must not need it.
-      "content-security-policy": `default-src 'none'; style-src 'self'; script-src ${worker.base}; connect-src ${worker.base}`,
-    });
-    res.end(page({ widget: req.url === "/embed", workerBase: worker.base, session }));
+const setup = siteWorkerAndBrowser((req, res) => {
+  if (req.url === "/hostile.css") {
+    res.writeHead(200, { "content-type": "text/css" });
+    res.end(HOSTILE_CSS);
+    return;
+  }
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    // No 'unsafe-inline' style: the widget's styles must not need it.
+    "content-security-policy": `default-src 'none'; style-src 'self'; script-src ${setup.worker.base}; connect-src ${setup.worker.base}`,
   });
-  await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteOrigin = `http://127.0.0.1:${site.address().port}`;
-  worker = await startWorker({ vars: { ALLOWED_ORIGINS: siteOrigin } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await worker?.dispose();
-  site?.close();
+  res.end(page({ widget: req.url === "/embed", workerBase: setup.worker.base, session }));
 });
 
 /** Every element of the page's own (the widget's host left out): its markup, box and look. */
@@ -84,15 +68,15 @@ function pageElements(page) {
 
 describe("widget", () => {
   test("on a hostile page it opens, chats, keeps its look, and leaves the page's elements as they were", async () => {
-    const plain = await browser.newPage();
-    await plain.goto(`${siteOrigin}/plain`);
+    const plain = await setup.browser.newPage();
+    await plain.goto(`${setup.site}/plain`);
     const before = await pageElements(plain);
     assert.match(before[0].style[0], /italic .*31px/, "the hostile CSS applies to the page");
 
-    const host = await browser.newPage();
+    const host = await setup.browser.newPage();
     const violations = [];
     host.on("console", (m) => /Content Security Policy/.test(m.text()) && violations.push(m.text()));
-    await host.goto(`${siteOrigin}/embed`);
+    await host.goto(`${setup.site}/embed`);
     const launcher = host.getByRole("button", { name: "Open chat" });
     await launcher.click();
     const { message, send, answers, tools } = panel(host);

@@ -2,14 +2,13 @@
 // snippet's stub before the script has loaded, with a token function that mints short-lived JWTs
 // (the worker in `jwt` mode): a token that expires mid-session is renewed without the visitor
 // noticing; `identify` and `logout` change who the panel is for; `ready` and `error` events fire.
-import { describe, test, before, after } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import http from "node:http";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { startWorker, sessionId, prompts } from "../e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, until } from "./browser.mjs";
+import { sessionId, prompts } from "../e2e/harness.mjs";
+import { siteWorkerAndBrowser, panel, sendPrompt, until } from "./browser.mjs";
 
 const SECRET = "widget-api-secret";
 /** The worker tolerates 60 s of clock skew on `exp` (CLOCK_SKEW_SECS in src/auth/jwt.rs). */
@@ -53,44 +52,29 @@ if (params.get("mode") === "user") {
 }
 `;
 
-let worker;
-let browser;
-let site;
-let siteOrigin;
 const minted = [];
 
-before(async () => {
-  site = http.createServer((req, res) => {
-    const url = new URL(req.url, "http://site");
-    if (url.pathname === "/token") {
-      minted.push(url.searchParams.get("sub"));
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(mint(url.searchParams.get("sub")));
-      return;
-    }
-    if (url.pathname === "/site.js") {
-      res.writeHead(200, { "content-type": "text/javascript" });
-      res.end(SITE_JS);
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": `default-src 'none'; script-src 'self' ${worker.base}; connect-src 'self' ${worker.base}`,
-    });
-    // The site's script first, the widget's after it, loaded async: calls made before it are queued.
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Site</title></head><body>
-<script src="/site.js"></script><script src="${worker.base}/widget.js" async></script></body></html>`);
+const setup = siteWorkerAndBrowser((req, res) => {
+  const url = new URL(req.url, "http://site");
+  if (url.pathname === "/token") {
+    minted.push(url.searchParams.get("sub"));
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end(mint(url.searchParams.get("sub")));
+    return;
+  }
+  if (url.pathname === "/site.js") {
+    res.writeHead(200, { "content-type": "text/javascript" });
+    res.end(SITE_JS);
+    return;
+  }
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": `default-src 'none'; script-src 'self' ${setup.worker.base}; connect-src 'self' ${setup.worker.base}`,
   });
-  await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteOrigin = `http://127.0.0.1:${site.address().port}`;
-  worker = await startWorker({ vars: { AUTH_MODE: "jwt", AUTH_SECRET: SECRET, ALLOWED_ORIGINS: siteOrigin } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await worker?.dispose();
-  site?.close();
-});
+  // The site's script first, the widget's after it, loaded async: calls made before it are queued.
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Site</title></head><body>
+<script src="/site.js"></script><script src="${setup.worker.base}/widget.js" async></script></body></html>`);
+}, (origin) => ({ AUTH_MODE: "jwt", AUTH_SECRET: SECRET, ALLOWED_ORIGINS: origin }));
 
 async function openPanel(page) {
   await page.getByRole("button", { name: "Open chat" }).click();
@@ -100,9 +84,9 @@ async function openPanel(page) {
 describe("widget API", () => {
   test("a token that expires mid-session is renewed: the visitor sees both answers and no error", async () => {
     const session = sessionId("renew");
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     const before = minted.length;
-    await page.goto(`${siteOrigin}/?mode=function&session=${session}`);
+    await page.goto(`${setup.site}/?mode=function&session=${session}`);
     await openPanel(page);
     // The queued `on("ready")` and `init` ran once the script loaded, in that order.
     assert.deepEqual(await page.evaluate(() => site.ready), [session]);
@@ -129,10 +113,10 @@ describe("widget API", () => {
 
   test("a fixed token that has expired is not retried: the error shows, and the error event fires", async () => {
     const session = sessionId("fixed");
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     const expired = mint("anon");
     await new Promise((resolve) => setTimeout(resolve, (TOKEN_LIFE_SECS + 1) * 1000));
-    await page.goto(`${siteOrigin}/?mode=expired&session=${session}&token=${encodeURIComponent(expired)}`);
+    await page.goto(`${setup.site}/?mode=expired&session=${session}&token=${encodeURIComponent(expired)}`);
     await page.getByRole("button", { name: "Open chat" }).click();
     const alert = page.getByRole("alert");
     await alert.waitFor();
@@ -143,8 +127,8 @@ describe("widget API", () => {
   });
 
   test("identify gives a user their own session; logout forgets it and starts anew", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${siteOrigin}/?mode=user`);
+    const page = await setup.browser.newPage();
+    await page.goto(`${setup.site}/?mode=user`);
     await openPanel(page);
     const first = await page.evaluate(() => site.ready[0]);
     const kept = await page.evaluate(() => localStorage.getItem("session-agent-chat:session:ada"));
@@ -172,10 +156,10 @@ describe("widget API", () => {
   });
 
   test("an unknown method or option is named in the console, and nothing breaks", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     const logged = [];
     page.on("console", (m) => m.type() === "error" && logged.push(m.text()));
-    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("unknown")}`);
+    await page.goto(`${setup.site}/?mode=function&session=${sessionId("unknown")}`);
     await page.getByRole("button", { name: "Open chat" }).waitFor();
     await page.evaluate(() => {
       AgentChat("fly");
@@ -189,9 +173,9 @@ describe("widget API", () => {
   });
 
   test("open, close, toggle and send from the page; message and unread events; a send queued before load", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     // Queued before the script loaded: the panel opens and sends it once the history is in.
-    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("calls")}&send=${encodeURIComponent("queued hello")}`);
+    await page.goto(`${setup.site}/?mode=function&session=${sessionId("calls")}&send=${encodeURIComponent("queued hello")}`);
     const { answers } = panel(page);
     await until(async () => (await answers.count()) === 1 && /queued hello/.test(await answers.first().innerText()), "the queued send's answer");
     await until(async () => (await page.evaluate(() => site.events.some(([n]) => n === "message"))), "the message event");
@@ -219,8 +203,8 @@ describe("widget API", () => {
   });
 
   test("the launcher opens a dialog that Escape closes, giving the focus back; axe finds no serious violation", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("keys")}`);
+    const page = await setup.browser.newPage();
+    await page.goto(`${setup.site}/?mode=function&session=${sessionId("keys")}`);
     const launcher = page.getByRole("button", { name: "Open chat" });
     assert.equal(await launcher.getAttribute("aria-expanded"), "false");
     await launcher.click();
@@ -265,9 +249,9 @@ describe("widget API", () => {
   });
 
   test("the status line does not pulse for a reader who asked for less motion", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("motion")}`);
+    await page.goto(`${setup.site}/?mode=function&session=${sessionId("motion")}`);
     await page.getByRole("button", { name: "Open chat" }).click();
     await panel(page).message.waitFor();
     await sendPrompt(page, "/slow 30 100");
@@ -281,8 +265,8 @@ describe("widget API", () => {
   });
 
   test("the visitor's trace switch shows only where the site allows it; a choice made elsewhere is not taken", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${siteOrigin}/?mode=function&session=${sessionId("switch")}`);
+    const page = await setup.browser.newPage();
+    await page.goto(`${setup.site}/?mode=function&session=${sessionId("switch")}`);
     // A choice this browser remembers from a page that allowed it.
     await page.evaluate(() => localStorage.setItem("session-agent-chat:trace", "full"));
     await page.reload();
@@ -304,8 +288,8 @@ describe("widget API", () => {
 
   test("setContext: the page's context goes with each later prompt to the agent; null clears it", async () => {
     const session = sessionId("context");
-    const page = await browser.newPage();
-    await page.goto(`${siteOrigin}/?mode=function&session=${session}`);
+    const page = await setup.browser.newPage();
+    await page.goto(`${setup.site}/?mode=function&session=${session}`);
     await openPanel(page);
     const { answers } = panel(page);
     await page.evaluate(() => AgentChat.setContext({ page: "/shop/boots-42", cart: { items: 2 } }));
@@ -315,7 +299,7 @@ describe("widget API", () => {
     await sendPrompt(page, "thanks");
     await until(async () => (await answers.count()) === 2, "the second answer");
 
-    const received = await prompts(worker.base, session, { authorization: `Bearer ${mint("test")}` });
+    const received = await prompts(setup.worker.base, session, { authorization: `Bearer ${mint("test")}` });
     assert.deepEqual(
       received.map((e) => [e.frame.content, e.frame.context]),
       [

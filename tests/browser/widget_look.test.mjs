@@ -6,12 +6,11 @@
 // view as the keyboard takes half of it.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import http from "node:http";
 import { readFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
-import { startWorker, sessionId } from "../e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, until } from "./browser.mjs";
+import { sessionId } from "../e2e/harness.mjs";
+import { siteWorkerAndBrowser, launchBrowser, panel, sendPrompt, until } from "./browser.mjs";
 
 /** The loader's goal (issue 25): what every page view pays, whether or not the chat is opened. */
 const LOADER_MAX_GZIP_BYTES = 15 * 1024;
@@ -27,44 +26,29 @@ AgentChat("init", { session: params.get("session"), ...JSON.parse(params.get("in
 `;
 const SITE_CSS = "session-agent-chat { --agent-chat-accent: rgb(190, 18, 60); }";
 
-let worker;
-let browser;
-let site;
-let siteOrigin;
 
-before(async () => {
-  site = http.createServer((req, res) => {
-    const url = new URL(req.url, "http://site");
-    if (url.pathname === "/site.js" || url.pathname === "/site.css") {
-      res.writeHead(200, { "content-type": url.pathname.endsWith(".js") ? "text/javascript" : "text/css" });
-      res.end(url.pathname.endsWith(".js") ? SITE_JS : SITE_CSS);
-      return;
-    }
-    res.writeHead(200, {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": `default-src 'none'; style-src 'self'; script-src 'self' ${worker.base}; connect-src ${worker.base}`,
-    });
-    const css = url.searchParams.get("css") ? '<link rel="stylesheet" href="/site.css">' : "";
-    res.end(`<!doctype html><html lang="${url.searchParams.get("lang") ?? "en"}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Site</title>${css}</head>
-<body><h1>A shop</h1><script src="/site.js"></script><script src="${worker.base}/widget.js" async></script></body></html>`);
+const setup = siteWorkerAndBrowser((req, res) => {
+  const url = new URL(req.url, "http://site");
+  if (url.pathname === "/site.js" || url.pathname === "/site.css") {
+    res.writeHead(200, { "content-type": url.pathname.endsWith(".js") ? "text/javascript" : "text/css" });
+    res.end(url.pathname.endsWith(".js") ? SITE_JS : SITE_CSS);
+    return;
+  }
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": `default-src 'none'; style-src 'self'; script-src 'self' ${setup.worker.base}; connect-src ${setup.worker.base}`,
   });
-  await new Promise((resolve) => site.listen(0, "127.0.0.1", resolve));
-  siteOrigin = `http://127.0.0.1:${site.address().port}`;
-  worker = await startWorker({ vars: { ALLOWED_ORIGINS: siteOrigin } });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await worker?.dispose();
-  site?.close();
+  const css = url.searchParams.get("css") ? '<link rel="stylesheet" href="/site.css">' : "";
+  res.end(`<!doctype html><html lang="${url.searchParams.get("lang") ?? "en"}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Site</title>${css}</head>
+<body><h1>A shop</h1><script src="/site.js"></script><script src="${setup.worker.base}/widget.js" async></script></body></html>`);
 });
 
 function pageUrl({ init = {}, lang, css } = {}) {
   const params = new URLSearchParams({ session: sessionId("look"), init: JSON.stringify(init) });
   if (lang) params.set("lang", lang);
   if (css) params.set("css", "1");
-  return `${siteOrigin}/?${params}`;
+  return `${setup.site}/?${params}`;
 }
 
 const host = (page) => page.locator("session-agent-chat");
@@ -125,13 +109,13 @@ async function openAndAsk(page, text, launcherName = "Open chat") {
 
 describe("widget look, language and phone", () => {
   test("a page view loads the small loader only; the panel comes when the visitor reaches for the launcher", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     const requested = [];
     page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(pageUrl());
     const launcher = page.getByRole("button", { name: "Open chat" });
     await launcher.waitFor();
-    // The history is the panel's: nothing but the loader has been fetched from the worker.
+    // The history is the panel's: nothing but the loader has been fetched from the setup.worker.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(requested.filter((p) => p.startsWith("/widget") || p.startsWith("/api")), ["/widget.js"]);
     await launcher.hover();
@@ -140,7 +124,7 @@ describe("widget look, language and phone", () => {
     await page.getByRole("dialog").waitFor();
     await panel(page).message.waitFor();
 
-    const loader = Buffer.from(await (await fetch(`${worker.base}/widget.js`)).arrayBuffer());
+    const loader = Buffer.from(await (await fetch(`${setup.worker.base}/widget.js`)).arrayBuffer());
     const gzipped = gzipSync(loader, { level: 9 }).length;
     assert.ok(gzipped <= LOADER_MAX_GZIP_BYTES, `widget.js is ${gzipped} bytes gzipped, over ${LOADER_MAX_GZIP_BYTES}`);
     assert.deepEqual(page.errors, []);
@@ -148,7 +132,7 @@ describe("widget look, language and phone", () => {
   });
 
   test("dark mode, a custom accent and the left corner, seen in a screenshot; axe finds no serious violation", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     await page.goto(pageUrl({ init: { colorScheme: "dark", position: "left", theme: { accent: "#0f766e" } } }));
     const launcher = page.getByRole("button", { name: "Open chat" });
     const box = await launcher.boundingBox();
@@ -168,7 +152,7 @@ describe("widget look, language and phone", () => {
   });
 
   test("auto follows the reader's scheme; the site's CSS sets a property; setTheme changes a live panel", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(pageUrl({ init: { colorScheme: "auto" }, css: true }));
     await page.getByRole("button", { name: "Open chat" }).click();
@@ -189,7 +173,7 @@ describe("widget look, language and phone", () => {
   });
 
   test("Arabic: right to left, every string from its table, plurals as Arabic has them", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     await page.goto(pageUrl({ init: { locale: "ar" } }));
     assert.equal(await host(page).getAttribute("dir"), "rtl");
     assert.equal(await host(page).getAttribute("lang"), "ar");
@@ -213,7 +197,7 @@ describe("widget look, language and phone", () => {
   });
 
   test("the page's language is the default; setLocale and a site's label change a live panel", async () => {
-    const page = await browser.newPage();
+    const page = await setup.browser.newPage();
     await page.goto(pageUrl({ lang: "fr-CA" }));
     await openAndAsk(page, "bonjour", "Ouvrir la discussion");
     await page.getByRole("button", { name: "Envoyer" }).waitFor();
