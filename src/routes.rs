@@ -1,5 +1,23 @@
 //! The worker's routes and the checks on a request's path and headers, before any body is read.
 
+/// The path of a request's URL as `Request.url` gives it (`scheme://host[:port]/path?query`):
+/// from the first `/` after the host up to a `?` or `#`; `/` when there is none. Serialized
+/// URLs of the `http(s)` schemes always have a path, and a `?` or `#` inside it is
+/// percent-encoded, so this needs no URL parser.
+pub fn path_of_url(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |at| at + 3);
+    let rest = &url[after_scheme..];
+    // The host ends at the first `/`, `?` or `#`; only a `/` starts a path.
+    let Some(start) = rest
+        .find(['/', '?', '#'])
+        .filter(|&at| rest[at..].starts_with('/'))
+    else {
+        return "/";
+    };
+    let path = &rest[start..];
+    &path[..path.find(['?', '#']).unwrap_or(path.len())]
+}
+
 /// Longest session id (the `:id` of the route): 128 characters, enough for a UUID with a
 /// prefix, short enough to log and to name a Durable Object.
 pub const MAX_SESSION_ID_LEN: usize = 128;
@@ -106,6 +124,27 @@ pub fn is_json_content_type(content_type: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_path_is_read_from_the_url() {
+        for (url, path) in [
+            (
+                "https://example.com/api/sessions/s1/chat",
+                "/api/sessions/s1/chat",
+            ),
+            (
+                "http://127.0.0.1:8787/api/sessions/s1/chat?trace=full",
+                "/api/sessions/s1/chat",
+            ),
+            ("https://example.com/a%3Fb/c#top", "/a%3Fb/c"),
+            ("https://example.com/", "/"),
+            ("https://example.com", "/"),
+            ("https://example.com?x=/y", "/"),
+            ("/api/x?y", "/api/x"),
+        ] {
+            assert_eq!(path_of_url(url), path, "{url}");
+        }
+    }
 
     #[test]
     fn paths_match_their_routes() {

@@ -11,7 +11,9 @@
 //! request id.
 
 use futures::StreamExt;
-use worker::{Env, Request};
+use js_sys::Uint8Array;
+use wasm_bindgen_futures::JsFuture;
+use worker::{ByteStream, Env};
 
 use super::drain::declared_length;
 use super::exchange::Exchange;
@@ -30,13 +32,13 @@ use crate::turn_stream::TurnStream;
 use crate::v2::{answer_frame, prompt_frame};
 
 pub(crate) async fn handle(
-    mut req: Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
-    let principal = or_answer!(admit(&req, env, config, session_id, exchange).await);
+    let principal = or_answer!(admit(req, env, config, session_id, exchange).await);
     let content_type = req.headers().get("content-type").ok().flatten();
     if !is_json_content_type(content_type.as_deref()) {
         return exchange
@@ -47,7 +49,7 @@ pub(crate) async fn handle(
             )
             .map(Into::into);
     }
-    let body = match read_body(&mut req, config.limits.max_body_bytes).await {
+    let body = match read_body(req, config.limits.max_body_bytes).await {
         Ok(body) => body,
         Err(err) => return refuse(exchange, &err),
     };
@@ -132,7 +134,7 @@ pub(crate) async fn handle(
         early_frame,
         abort,
     };
-    start(&req, config, agent, plan, exchange)
+    start(req, config, agent, plan, exchange)
 }
 
 /// The error answer for a request the worker refuses.
@@ -184,35 +186,35 @@ async fn waiting_turn(
 const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 
 /// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`].
-async fn read_body(req: &mut Request, max: usize) -> Result<Vec<u8>, RequestError> {
+async fn read_body(req: &web_sys::Request, max: usize) -> Result<Vec<u8>, RequestError> {
+    let unreadable = || RequestError::NotJson("the body could not be read".into());
     let too_large = RequestError::TooLarge { limit: max };
     let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
-    let declared = declared_length(&req.inner().headers());
+    let declared = declared_length(&req.headers());
     if declared.is_some_and(|len| len > drain_limit) {
         return Err(too_large);
     }
     if declared.is_some_and(|len| len <= max) {
         // The runtime holds the body to its declared length: read it in one call, not chunk
         // by chunk (a chat body is one or two chunks, each a reader round trip).
-        let body = req
-            .bytes()
-            .await
-            .map_err(|_| RequestError::NotJson("the body could not be read".into()))?;
+        let read = req.array_buffer().map_err(|_| unreadable())?;
+        let buffer = JsFuture::from(read).await.map_err(|_| unreadable())?;
+        let body = Uint8Array::new(&buffer).to_vec();
         return if body.len() > max {
             Err(too_large)
         } else {
             Ok(body)
         };
     }
-    let Ok(mut stream) = req.stream() else {
+    let Some(body) = req.body() else {
         // No body at all: the parser says what is missing.
         return Ok(Vec::new());
     };
+    let mut stream = ByteStream::from(body);
     let mut body = Vec::new();
     let mut total = 0usize;
     while let Some(chunk) = stream.next().await {
-        let chunk =
-            chunk.map_err(|_| RequestError::NotJson("the body could not be read".into()))?;
+        let chunk = chunk.map_err(|_| unreadable())?;
         total = total.saturating_add(chunk.len());
         if total > drain_limit {
             break;

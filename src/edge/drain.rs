@@ -11,7 +11,7 @@
 
 use futures::StreamExt;
 use wasm_bindgen_futures::JsFuture;
-use worker::Request;
+use worker::ByteStream;
 
 /// Reads and drops the rest of `req`'s body, at most `limit` bytes; nothing when the body was
 /// read already, or there is none.
@@ -32,13 +32,10 @@ pub(crate) async fn drain(req: &web_sys::Request, limit: usize) {
         }
         return;
     }
-    if req.body().is_none() {
-        return;
-    }
-    // `Clone::clone`: the same JS object (the inherent `clone` would tee the body).
-    let Ok(mut stream) = Request::from(Clone::clone(req)).stream() else {
+    let Some(body) = req.body() else {
         return;
     };
+    let mut stream = ByteStream::from(body);
     let mut read = 0usize;
     while let Some(Ok(chunk)) = stream.next().await {
         read = read.saturating_add(chunk.len());

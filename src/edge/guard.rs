@@ -3,7 +3,7 @@
 //! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
 //! `Retry-After`, where the binding is configured).
 
-use worker::{Env, Request, Response};
+use worker::{Env, Response};
 
 use super::exchange::Exchange;
 use super::{hs256, jwks, rate_limit};
@@ -26,7 +26,7 @@ pub(crate) use or_answer;
 
 /// The caller, when the request may go on; else the error answer to send.
 pub(crate) async fn admit(
-    req: &Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     session_id: &str,

@@ -27,11 +27,11 @@ mod session_routes;
 mod stream;
 mod upstream;
 
-use worker::{console_error, event, Context, Env, Method, Request, Response};
+use worker::{console_error, event, Context, Env, Method, Response};
 
 use crate::config::Config;
 use crate::platform::{config, errors};
-use crate::routes::Route;
+use crate::routes::{path_of_url, Route};
 use exchange::Exchange;
 use outcome::Outcome;
 
@@ -44,13 +44,15 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// The entry point. The request stays the runtime's `Request` (`worker::Request` would copy its
+/// method and URL and read its `cf` object, which the runtime builds on first access).
 #[event(fetch)]
-async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<web_sys::Response> {
-    let path = req.path();
-    let mut exchange = Exchange::new(req.method().as_ref(), &path);
+async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<web_sys::Response> {
+    let url = req.url();
+    let path = path_of_url(&url);
+    let method = Method::from(req.method());
+    let mut exchange = Exchange::new(method.as_ref(), path);
     let origin = req.headers().get("origin").ok().flatten();
-    // The same JS request (not a copy of its body): what is left unread is drained below.
-    let raw = Clone::clone(req.inner());
     let settings = config::load(&env);
     let config = settings.as_ref();
     let outcome = match &config {
@@ -61,9 +63,9 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<web_sys::
                 .map(Into::into)
         }
         Ok(config) => {
-            let route = Route::match_path(&path);
+            let route = Route::match_path(path);
             exchange.log.session = route.session().map(str::to_owned);
-            dispatch(req, &env, config, route, &mut exchange).await
+            dispatch(&req, method, &env, config, route, &mut exchange).await
         }
     };
     let outcome = match outcome {
@@ -93,7 +95,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<web_sys::
             let limit = config
                 .as_ref()
                 .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
-            drain::drain(&raw, limit).await;
+            drain::drain(&req, limit).await;
             (response.into(), true)
         }
     };
@@ -112,13 +114,13 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> worker::Result<web_sys::
 
 /// Runs the route.
 async fn dispatch(
-    req: Request,
+    req: &web_sys::Request,
+    method: Method,
     env: &Env,
     config: &Config,
     route: Route<'_>,
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
-    let method = req.method();
     let answer = match route {
         Route::NotFound => exchange.error(404, "not_found", errors::NOT_FOUND),
         Route::Chat { .. } | Route::Stop { .. } | Route::Resume { .. } | Route::Messages { .. }
@@ -157,7 +159,7 @@ async fn dispatch(
         }
         Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
             // The logs hold every prompt of the session: the chat route's credentials, always.
-            guard::or_answer!(guard::admit(&req, env, config, session, exchange).await);
+            guard::or_answer!(guard::admit(req, env, config, session, exchange).await);
             demo_routes::forward(env, session, log, exchange).await
         }
         Route::Playground if config.demo_agent && method == Method::Get => {

@@ -10,7 +10,7 @@ use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use worker::{console_error, Env, Request, Response};
+use worker::{console_error, Env, Response};
 
 use super::exchange::Exchange;
 use crate::auth::Principal;
@@ -31,7 +31,7 @@ extern "C" {
 /// Rate Limiting binding. A binding that fails is logged and lets the request through: the limit
 /// protects the agent's capacity, it is not a credential.
 pub(crate) async fn check(
-    req: &Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     principal: &Principal,

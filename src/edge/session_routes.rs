@@ -10,7 +10,7 @@
 //! Each opens its own socket to the agent, reads `init` (see [`super::hydrate`] for an agent
 //! that sends none) and closes the socket when it is done: the adapter keeps no state.
 
-use worker::{Env, Request, Response, WebSocket};
+use worker::{Env, Response, WebSocket};
 
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
@@ -31,7 +31,7 @@ use crate::v2::abort_frame;
 /// The agent's socket and what it said first, for a request that passed the guard; else the
 /// error answer.
 async fn open(
-    req: &Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -52,13 +52,13 @@ fn close(socket: &WebSocket) {
 
 /// `GET …/chat/:chatId/stream`.
 pub(crate) async fn resume(
-    req: Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
-    let (mut agent, hydration) = or_answer!(open(&req, env, config, session_id, exchange).await);
+    let (mut agent, hydration) = or_answer!(open(req, env, config, session_id, exchange).await);
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
             Some(message) => (TurnStream::resume(message, now_ms), None),
@@ -86,11 +86,11 @@ pub(crate) async fn resume(
     };
     let plan = Plan {
         frame: None,
-        turn: turn.with_trace(config.trace_for(query_trace(&req))),
+        turn: turn.with_trace(config.trace_for(query_trace(req))),
         early_frame,
         abort: AbortRule::never(),
     };
-    start(&req, config, Agent::Listening(agent), plan, exchange)
+    start(req, config, Agent::Listening(agent), plan, exchange)
 }
 
 /// The resume's trace mode: `?trace=minimal|normal|full` (the GET has no body; a client sets it
@@ -98,8 +98,8 @@ pub(crate) async fn resume(
 /// value is ignored: a resume never fails on a cosmetic choice. The query is scanned as text:
 /// `Request::url` would parse it with the `url` crate, whose IDNA tables cost ~80 KB of gzipped
 /// wasm, for three plain words.
-fn query_trace(req: &Request) -> Option<TraceMode> {
-    TraceMode::from_query(&req.inner().url())
+fn query_trace(req: &web_sys::Request) -> Option<TraceMode> {
+    TraceMode::from_query(&req.url())
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
@@ -112,14 +112,14 @@ fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Res
 
 /// `POST …/chat/stop`.
 pub(crate) async fn stop(
-    req: Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
 ) -> worker::Result<Response> {
     let (AgentSocket { socket, .. }, hydration) =
-        or_answer!(open(&req, env, config, session_id, exchange).await);
+        or_answer!(open(req, env, config, session_id, exchange).await);
     let in_flight = match &hydration {
         // An `init` that may leave the turn in flight out (no protocol said, none listed) does
         // not show that nothing runs: the abort goes, and the agent decides.
@@ -148,18 +148,18 @@ pub(crate) async fn stop(
 
 /// `GET …/messages`.
 pub(crate) async fn messages(
-    req: Request,
+    req: &web_sys::Request,
     env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
 ) -> worker::Result<Response> {
     let (AgentSocket { socket, .. }, hydration) =
-        or_answer!(open(&req, env, config, session_id, exchange).await);
+        or_answer!(open(req, env, config, session_id, exchange).await);
     close(&socket);
     let body = match hydration {
         // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`.
-        Hydration::Init(init) => history_json(&init, &config.trace_for(query_trace(&req))),
+        Hydration::Init(init) => history_json(&init, &config.trace_for(query_trace(req))),
         // An agent without `init` keeps no history the adapter can read.
         Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
     };

@@ -4,7 +4,7 @@
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
-use worker::{Request, Response, WebSocket};
+use worker::{Response, WebSocket};
 
 use super::exchange::Exchange;
 use super::outcome::Outcome;
@@ -38,7 +38,7 @@ pub(crate) struct Plan {
 /// starts no turn), then answers `200` with the pump that fills the body. Errors before that
 /// are JSON answers.
 pub(crate) fn start(
-    req: &Request,
+    req: &web_sys::Request,
     config: &Config,
     agent: Agent,
     plan: Plan,
@@ -63,7 +63,7 @@ pub(crate) fn start(
         socket,
         events,
         client,
-        signal: Some(req.inner().signal()),
+        signal: Some(req.signal()),
         turn: plan.turn,
         early_frame: plan.early_frame,
         abort: plan.abort,
