@@ -120,6 +120,9 @@ describe("widget look, language and phone", () => {
     assert.deepEqual(requested.filter((p) => p.startsWith("/widget") || p.startsWith("/api")), ["/widget.js"]);
     await launcher.hover();
     await until(async () => requested.includes("/widget-panel.js"), "the panel fetched on hover");
+    // Its script only: the worker is asked nothing until the visitor opens it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(requested.filter((p) => p.startsWith("/api")), []);
     await launcher.click();
     await page.getByRole("dialog").waitFor();
     await panel(page).message.waitFor();

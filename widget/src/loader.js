@@ -45,7 +45,9 @@ const panel = {
     const current = { host, root, config, theme, handle: null };
     mounted = current;
 
-    const draw = () =>
+    /** Draws the panel, once: loaded (if it is not yet), then mounted. */
+    const draw = () => {
+      if (current.handle) return;
       loadPanel(panelSrc, script?.nonce).then(
         (module) => {
           if (mounted !== current || current.handle) return;
@@ -58,7 +60,11 @@ const panel = {
           if (mounted === current) control.setOpen(false);
         },
       );
-    const redraw = config.mount ? () => {} : createLauncher(root, control, () => current.handle !== null, draw);
+    };
+    // Reaching for the launcher fetches the panel's script only: nothing is asked of the worker
+    // (its history, a token) before the visitor opens it. A failure here is tried again on open.
+    const prefetch = () => loadPanel(panelSrc, script?.nonce).catch(() => {});
+    const redraw = config.mount ? () => {} : createLauncher(root, control, () => current.handle !== null, prefetch);
     if (config.mount) draw();
     else control.subscribe(() => control.isOpen() && draw());
     emit("ready", { session: config.session });
