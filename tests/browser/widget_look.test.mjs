@@ -161,8 +161,9 @@ describe("widget look, language and phone", () => {
     await page.getByRole("button", { name: "Open chat" }).click();
     await panel(page).message.waitFor();
     assert.equal(await styleOf(page, ".panel", "background-color"), "rgb(13, 17, 23)");
+    // The system switches to light: the loader hears it (a `change` event) and follows.
     await page.emulateMedia({ colorScheme: "light" });
-    assert.equal(await styleOf(page, ".panel", "background-color"), "rgb(255, 255, 255)");
+    await until(async () => (await styleOf(page, ".panel", "background-color")) === "rgb(255, 255, 255)", "the light panel");
     // The site's stylesheet: `session-agent-chat { --agent-chat-accent: rgb(190, 18, 60) }`.
     await panel(page).message.fill("x");
     assert.equal(await styleOf(page, ".send", "background-color"), "rgb(190, 18, 60)");
