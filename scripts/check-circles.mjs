@@ -15,7 +15,8 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const isTestFile = (file) => /(^|[/\\])(tests|\w+_tests)\.rs$/.test(file);
+/** A file of tests (`tests.rs`, `*_tests.rs`): what it imports makes no edge, and it is no module. */
+export const isTestFile = (file) => /(^|[/\\])(tests|\w+_tests)\.rs$/.test(file);
 
 /** Every `.rs` file under `dir`, relative to it, with `/` separators. */
 function rustFiles(dir, base = dir) {

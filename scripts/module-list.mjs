@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync, globSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isTestFile } from "./check-circles.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const START = "<!-- modules:start -->";
@@ -29,7 +30,7 @@ function purpose(file) {
 /** The Markdown table of every module (test files left out). */
 export function moduleList() {
   const files = globSync("src/**/*.rs", { cwd: root })
-    .filter((file) => !/(^|\/)(tests|[\w]+_tests)\.rs$/.test(file))
+    .filter((file) => !isTestFile(file))
     .sort();
   const rows = files.map((file) => `| \`${file}\` | ${purpose(file)} |`);
   return ["| module | what it is |", "| --- | --- |", ...rows].join("\n");
