@@ -1,7 +1,7 @@
 //! RS256 and ES256 tokens at the edge: the isolate's JWKS cache (isolates are single-threaded,
 //! so one per isolate, shared by its requests: plain data, never a promise, which belongs to
 //! the request that made it), the JWKS fetch, and the signature check with the platform's
-//! WebCrypto (`crypto.subtle`: native and constant-time, and no RSA code in the wasm). When to
+//! WebCrypto ([`super::webcrypto`]: native and constant-time, and no RSA code in the wasm). When to
 //! fetch, and when to wait for another request's fetch, is the pure core's call
 //! ([`crate::auth::key_cache`]).
 
@@ -9,17 +9,17 @@ use std::cell::RefCell;
 use std::time::Duration;
 
 use futures::future::{select, Either};
-use js_sys::{Array, Object, Uint8Array, JSON};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::Uint8Array;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{CryptoKey, WorkerGlobalScope};
+use web_sys::WorkerGlobalScope;
 use worker::{console_error, Delay};
 
-use crate::platform::clock::now_ms;
-
-use crate::auth::jwks::{self, Jwk, KeySet, MAX_JWKS_BYTES};
+use super::webcrypto::{self, Check, KeyData};
+use crate::auth::jwks::{self, KeySet, MAX_JWKS_BYTES};
 use crate::auth::key_cache::{Decision, KeyCache, FETCH_TIMEOUT_SECS};
 use crate::auth::{AuthError, KeyedToken};
+use crate::platform::clock::now_ms;
 
 /// How often a request waiting for another's fetch looks at the cache again, in ms: a JWKS
 /// answer takes tens to hundreds of ms, so the wait adds little, and costs a timer per look.
@@ -65,15 +65,20 @@ pub(crate) async fn verify(token: &KeyedToken<'_>) -> Result<(), AuthError> {
             }
         }
     };
-    match signature_valid(&key, token).await {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(AuthError::Invalid("bad signature")),
-        Err(err) => {
-            // The provider published a key WebCrypto refuses: nothing can be verified with it.
-            console_error!("jwks: a key of the set cannot be used: {err:?}");
-            Err(AuthError::Invalid("its key cannot be used"))
-        }
-    }
+    let import_json = key.import_json();
+    let check = Check {
+        key: KeyData::Jwk(&import_json),
+        import_algorithm: jwks::import_algorithm(key.alg),
+        verify_algorithm: jwks::verify_algorithm(key.alg),
+    };
+    // A key the provider published that WebCrypto refuses: nothing can be verified with it.
+    webcrypto::verify(
+        check,
+        &token.token.signature,
+        token.token.signed_part(),
+        "jwks",
+    )
+    .await
 }
 
 /// The set at `url` and its `Cache-Control`, or `None` (logged) when it cannot be had in time.
@@ -124,28 +129,4 @@ async fn download(url: &str) -> Result<(Vec<u8>, Option<String>), String> {
         .await
         .map_err(|err| format!("the body cannot be read: {err:?}"))?;
     Ok((Uint8Array::new(&body).to_vec(), cache_control))
-}
-
-/// Whether `token`'s signature is valid for `key`, by `crypto.subtle.importKey("jwk", …)` and
-/// `crypto.subtle.verify`; an error when WebCrypto refuses the key.
-async fn signature_valid(key: &Jwk, token: &KeyedToken<'_>) -> Result<bool, JsValue> {
-    let object = |json: &str| JSON::parse(json).map(JsCast::unchecked_into::<Object>);
-    let scope: WorkerGlobalScope = js_sys::global().unchecked_into();
-    let subtle = scope.crypto()?.subtle();
-    let usages = Array::of1(&JsValue::from_str("verify"));
-    let import = subtle.import_key_with_object(
-        "jwk",
-        &object(&key.import_json())?,
-        &object(jwks::import_algorithm(key.alg))?,
-        false,
-        &usages,
-    )?;
-    let crypto_key: CryptoKey = JsFuture::from(import).await?.unchecked_into();
-    let verified = subtle.verify_with_object_and_u8_array_and_u8_array(
-        &object(jwks::verify_algorithm(key.alg))?,
-        &crypto_key,
-        &token.token.signature,
-        token.token.signed_part(),
-    )?;
-    Ok(JsFuture::from(verified).await?.as_bool() == Some(true))
 }

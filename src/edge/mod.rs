@@ -26,6 +26,7 @@ mod rate_limit;
 mod session_routes;
 mod stream;
 mod upstream;
+mod webcrypto;
 
 use worker::{console_error, event, Context, Env, Method, Response};
 
