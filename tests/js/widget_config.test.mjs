@@ -2,7 +2,7 @@
 // lists becomes its option, flags read as flags, and the theme's shorthands fold into the theme.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { scriptOptions, themeOf, requestedLocale } from "../../widget/src/config.js";
+import { scriptOptions, themeOf, requestedLocale, labelsOf } from "../../widget/src/config.js";
 
 test("every documented data-attribute becomes its option", () => {
   const dataset = {
@@ -32,4 +32,10 @@ test("the locale: the option, else the page's language, else English", () => {
   assert.equal(requestedLocale({ locale: "ar" }, page("fr")), "ar");
   assert.equal(requestedLocale({}, page("fr-CA")), "fr-CA");
   assert.equal(requestedLocale({}, page("")), "en");
+});
+
+test("the title is a label: over the site's labels, and absent when not given", () => {
+  assert.deepEqual(labelsOf({ title: "Help", labels: { send: "Go", title: "Other" } }), { send: "Go", title: "Help" });
+  assert.deepEqual(labelsOf({ labels: { send: "Go" } }), { send: "Go" });
+  assert.equal(labelsOf({}), undefined);
 });

@@ -48,9 +48,8 @@ function Popup({ config, open }) {
       control.setOpen(false);
     }
   };
-  const title = config.title ?? control.strings().messages.title;
   return (
-    <div class="popup" id={DIALOG_ID} role="dialog" aria-label={title} ref={popup} hidden={!open} onKeyDown={onKeyDown}>
+    <div class="popup" id={DIALOG_ID} role="dialog" aria-label={control.strings().messages.title} ref={popup} hidden={!open} onKeyDown={onKeyDown}>
       <Panel config={config} onClose={() => control.setOpen(false)} />
     </div>
   );

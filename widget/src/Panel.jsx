@@ -49,11 +49,10 @@ export function Panel({ config, onClose }) {
   useEffect(() => {
     if (history.error) config.emit?.("error", { message: readableError(history.error, t) });
   }, [history.error]);
-  const title = config.title ?? t.title;
   return (
-    <section class="panel" aria-label={title}>
+    <section class="panel" aria-label={t.title}>
       <header>
-        <h2>{title}</h2>
+        <h2>{t.title}</h2>
         {config.traceSwitch && (
           <select aria-label={t.trace} value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
             {TRACE_MODES.map(([mode, label]) => (

@@ -52,8 +52,6 @@ export function makeConfig(options, script, location) {
     trace: isTraceMode(options.trace) ? options.trace : "normal",
     /** Whether the visitor may choose the trace mode (a switch in the header); the site's call. */
     traceSwitch: options.traceSwitch === true,
-    /** The header's title; without one, the locale's word for the agent. */
-    title: options.title || undefined,
     mount: options.mount || undefined,
     /** Images in the agent's Markdown load only where the site allows it (they reach other servers). */
     allowImages: options.allowImages === true,
@@ -63,6 +61,14 @@ export function makeConfig(options, script, location) {
 /** The requested locale: the option, else the page's own language (`<html lang>`), else English. */
 export function requestedLocale(options, document) {
   return options.locale || document.documentElement.lang || "en";
+}
+
+/**
+ * The site's own labels: `labels`, with `title` (the header's, a label like any other: without
+ * one, the locale's word for the agent) over them.
+ */
+export function labelsOf(options) {
+  return options.title ? { ...options.labels, title: options.title } : options.labels;
 }
 
 /** The theme of `options`: `theme`, with the `colorScheme` and `position` shorthands over it. */

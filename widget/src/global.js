@@ -8,7 +8,7 @@
 // When the script runs it replaces the stub with the real one and makes the queued calls, in
 // order, before the panel first mounts. `AgentChat("init", {…})` and `AgentChat.init({…})` are
 // the same call.
-import { OPTION_NAMES, forgetSession, userKey } from "./config.js";
+import { OPTION_NAMES, forgetSession, labelsOf, userKey } from "./config.js";
 import { tokenSource } from "./auth.js";
 
 export const GLOBAL_NAME = "AgentChat";
@@ -123,7 +123,7 @@ export function installGlobal(window, panel, defaults) {
      */
     setLocale(locale, labels) {
       options = { ...options, locale, ...(labels === undefined ? {} : { labels }) };
-      panel.setLocale(locale, options.labels);
+      panel.setLocale(locale, labelsOf(options));
     },
     /**
      * The panel's look from now on, over what it has: `colorScheme` (light, dark, auto),

@@ -3,7 +3,7 @@
 // reaches nothing of the page. It is small on purpose: it draws the launcher, runs the page's
 // `AgentChat` calls (global.js) and loads the panel itself (widget-panel.js: Preact, the AI SDK,
 // Markdown) only when the visitor opens it, or at once for an inline panel (data-mount).
-import { makeConfig, requestedLocale, scriptOptions, themeOf } from "./config.js";
+import { labelsOf, makeConfig, requestedLocale, scriptOptions, themeOf } from "./config.js";
 import { installGlobal } from "./global.js";
 import { createControl } from "./control.js";
 import { applyAppearance, checkTheme, onSchemeChange } from "./appearance.js";
@@ -24,7 +24,7 @@ const panel = {
     const base = makeConfig(options, script, window.location);
     const theme = themeOf(options);
     checkTheme(theme);
-    const locale = resolveLocale(requestedLocale(options, document), options.labels);
+    const locale = resolveLocale(requestedLocale(options, document), labelsOf(options));
     const control = createControl(emit, Boolean(base.mount), options.context, locale);
     const config = { ...base, emit, control };
     const target = config.mount ? document.querySelector(config.mount) : document.body;
