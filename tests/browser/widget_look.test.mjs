@@ -192,6 +192,11 @@ describe("widget look, language and phone", () => {
     const bubble = await page.locator("session-agent-chat .message.user").boundingBox();
     const list = await page.locator("session-agent-chat .messages").boundingBox();
     assert.ok(bubble.x - list.x < 30, `the bubble starts at the left edge (${bubble.x - list.x} px in)`);
+    // What someone wrote keeps its own direction: an English line in this panel ends with its "?".
+    for (const selector of [".message.user .bubble", ".markdown p", ".question-text"]) {
+      if ((await page.locator(`session-agent-chat ${selector}`).count()) === 0) continue;
+      assert.equal(await styleOf(page, selector, "unicode-bidi"), "plaintext", selector);
+    }
     // No English is left in what the visitor reads (the agent's own words aside).
     const chrome = await page.locator("session-agent-chat header, session-agent-chat .composer, session-agent-chat .summary, session-agent-chat .tool summary").allInnerTexts();
     const shown = chrome.join(" ").replaceAll("search_docs", "");
