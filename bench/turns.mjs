@@ -115,9 +115,24 @@ for (const name of Object.keys(cold)) results.cold[name] = spread(cold[name]);
 // The size that ships: the production build's wasm (no demo agent, no name section), built here
 // when it is not up to date; and the local build's, which the turns above ran.
 execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+// Issue 24's goal is in `gzip -9` bytes: the gzip command's (GNU gzip, on every Debian machine).
+// Node's zlib at level 9 compresses the same wasm about 1% worse (175,220 against 173,218 bytes
+// at e1b8e61), so both are kept, and only the command's is called `gzip -9`.
+const gzipCommand = (file) => {
+  try {
+    return execFileSync("gzip", ["-9c", file], { maxBuffer: 64 * 1024 * 1024 }).length;
+  } catch {
+    return null;
+  }
+};
 const size = (file) => {
   const wasm = readFileSync(path.join(root, file));
-  return { file, bytes: wasm.length, gzip9Bytes: gzipSync(wasm, { level: 9 }).length };
+  return {
+    file,
+    bytes: wasm.length,
+    gzip9Bytes: gzipCommand(path.join(root, file)),
+    zlib9Bytes: gzipSync(wasm, { level: 9 }).length,
+  };
 };
 results.wasm = size("build/production/index_bg.wasm");
 results.wasmWithDemo = size("build/index_bg.wasm");
@@ -133,7 +148,8 @@ for (const [events, e] of Object.entries(results.sizes)) {
   say(`| ${events} events | ${f2(m("rust"))} ms | ${f2(m("ts"))} ms | ${f2(m("pass"))} ms | ${f2(m("agent"))} ms | ${f2(e.beyondAgentMs.rust)} ms | ${f2(e.beyondAgentMs.ts)} ms | ${f2(e.rustOverTs)}× |`);
 }
 say(`| cold: workerd start to the first 100-event turn's end | ${results.cold.rust.median.toFixed(0)} ms | ${results.cold.ts.median.toFixed(0)} ms | ${results.cold.pass.median.toFixed(0)} ms | | | | ${f2(results.cold.rust.median / results.cold.ts.median)}× |`);
-const kb = (w) => `${(w.bytes / 1024).toFixed(0)} KB, ${(w.gzip9Bytes / 1024).toFixed(0)} KB gzip -9`;
+const kb = (w) =>
+  `${(w.bytes / 1024).toFixed(0)} KB, ${w.gzip9Bytes === null ? "no gzip command" : `${w.gzip9Bytes} bytes gzip -9`} (zlib level 9: ${w.zlib9Bytes})`;
 say(`wasm: production ${kb(results.wasm)}; with the demo agent ${kb(results.wasmWithDemo)}; ${results.seconds} s at ${commit}`);
 
 const out = path.join(benchDir, "results/turns.json");
