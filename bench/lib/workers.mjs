@@ -104,7 +104,7 @@ export async function startWorkers({
   const workers = [rustWorker("agent", workerOptions.durableObjects)];
   if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent, main, vars));
   // Other builds of this worker (e.g. a change to src/edge/ built elsewhere), as adapters.
-  for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath));
+  for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath, vars));
   const scripts = {};
   if (adapters.some((a) => JS_WORKERS[a]?.script === "ts")) scripts.ts = tsAdapterPath ?? (await buildTsAdapter());
   scripts.pass = path.join(benchDir, "passthrough/index.js");

@@ -10,10 +10,10 @@
 //! arrive: the prompt's turn, or the rest of the answered turn as a new message whose id is the
 //! request id.
 
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
-use worker::{ByteStream, Env};
+use worker::{ByteStream, Env, Response};
 
 use super::drain::declared_length;
 use super::exchange::Exchange;
@@ -61,80 +61,91 @@ pub(crate) async fn handle(
     let user_id = principal.user_id.as_deref();
     let request_id = exchange.request_id().to_owned();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
-    let on_client_gone = on_disconnect == OnDisconnect::Abort;
     let trace = config.trace_for(chat.trace);
-    let mut early_frame = None;
-    let (agent, frame, turn, abort) = match &chat.answer {
+    let plan = match &chat.answer {
         None => {
             let socket = upstream::connect_for_stream(env, config, session_id, user_id).await;
             let socket = or_answer!(socket.map_err(|err| err.answer(exchange)));
-            (
-                Agent::Accepted(socket),
-                prompt_frame(
-                    &chat.text,
-                    &request_id,
-                    on_disconnect,
-                    &chat.attachments,
-                    chat.context.as_deref(),
-                ),
-                TurnStream::with_clock(Some(&request_id), now_ms).with_trace(trace),
-                AbortRule {
-                    on_client_gone,
-                    on_agent_fault: true,
-                    request_id: Some(request_id.clone()),
-                },
-            )
-        }
-        Some(answer) => {
-            let agent = upstream::connect(env, config, session_id, user_id).await;
-            let mut agent: AgentSocket = or_answer!(agent.map_err(|err| err.answer(exchange)));
-            let waiting = match waiting_turn(&mut agent.events, answer, &request_id).await {
-                Ok((waiting, frame)) => {
-                    early_frame = frame;
-                    waiting
-                }
-                Err(refusal) => {
-                    let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
-                    let answer = match refusal {
-                        Refusal::NotPending => exchange.error(
-                            409,
-                            "question_not_pending",
-                            "The agent is not waiting for an answer to this question.",
-                        ),
-                        Refusal::Unknown => exchange.error(
-                            502,
-                            "agent_bad_response",
-                            "The agent did not say which turn waits for this answer.",
-                        ),
-                    };
-                    return answer.map(Into::into);
-                }
+            let frame = prompt_frame(
+                &chat.text,
+                &request_id,
+                on_disconnect,
+                &chat.attachments,
+                chat.context.as_deref(),
+            );
+            let turn = TurnStream::with_clock(Some(&request_id), now_ms);
+            let abort = AbortRule {
+                on_client_gone: on_disconnect == OnDisconnect::Abort,
+                on_agent_fault: true,
+                request_id: Some(request_id),
             };
-            let turn = match waiting {
-                Some(turn_id) => TurnStream::continuing(&turn_id, request_id.clone(), now_ms),
-                None => TurnStream::adopting(request_id.clone(), now_ms),
-            }
-            .with_trace(trace);
-            (
-                Agent::Listening(agent),
-                answer_frame(&answer.question_id, &answer.answer, on_disconnect),
-                turn,
-                AbortRule {
-                    on_client_gone,
-                    on_agent_fault: true,
-                    request_id: None,
-                },
+            Ok((Agent::Accepted(socket), Plan::new(frame, turn, abort)))
+        }
+        // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
+        Some(answer) => {
+            answer_plan(
+                env,
+                config,
+                session_id,
+                user_id,
+                answer,
+                on_disconnect,
+                exchange,
             )
+            .boxed_local()
+            .await
         }
     };
-
-    let plan = Plan {
-        frame: Some(frame),
-        turn,
-        early_frame,
-        abort,
-    };
+    let (agent, plan) = or_answer!(plan.map(|(agent, plan)| (agent, plan.with_trace(trace))));
     start(req, config, agent, plan, exchange)
+}
+
+/// An answer's agent and plan: the socket, the turn that waits on the question (read from the
+/// agent's `init`), and the `answer` frame; else the error answer (409 when no such question
+/// waits).
+async fn answer_plan(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+    answer: &Answer,
+    on_disconnect: OnDisconnect,
+    exchange: &mut Exchange,
+) -> Result<(Agent, Plan), worker::Result<Response>> {
+    let request_id = exchange.request_id().to_owned();
+    let agent = upstream::connect(env, config, session_id, user_id).await;
+    let mut agent: AgentSocket = agent.map_err(|err| err.answer(exchange))?;
+    let (waiting, early_frame) = match waiting_turn(&mut agent.events, answer, &request_id).await {
+        Ok(found) => found,
+        Err(refusal) => {
+            let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
+            return Err(match refusal {
+                Refusal::NotPending => exchange.error(
+                    409,
+                    "question_not_pending",
+                    "The agent is not waiting for an answer to this question.",
+                ),
+                Refusal::Unknown => exchange.error(
+                    502,
+                    "agent_bad_response",
+                    "The agent did not say which turn waits for this answer.",
+                ),
+            });
+        }
+    };
+    let turn = match waiting {
+        Some(turn_id) => TurnStream::continuing(&turn_id, request_id, now_ms),
+        None => TurnStream::adopting(request_id, now_ms),
+    };
+    let abort = AbortRule {
+        on_client_gone: on_disconnect == OnDisconnect::Abort,
+        on_agent_fault: true,
+        request_id: None,
+    };
+    let frame = answer_frame(&answer.question_id, &answer.answer, on_disconnect);
+    let mut plan = Plan::new(frame, turn, abort);
+    plan.early_frame = early_frame;
+    Ok((Agent::Listening(agent), plan))
 }
 
 /// The error answer for a request the worker refuses.
@@ -210,11 +221,23 @@ async fn read_body(req: &web_sys::Request, max: usize) -> Result<Vec<u8>, Reques
         // No body at all: the parser says what is missing.
         return Ok(Vec::new());
     };
+    // Its own future (boxed): a chat client declares its body's length, so this rarely runs.
+    read_chunks(body, max, drain_limit).boxed_local().await
+}
+
+/// A body of no declared length, read chunk by chunk: at most `max` bytes kept, and read on to
+/// `drain_limit` before a [`RequestError::TooLarge`].
+async fn read_chunks(
+    body: web_sys::ReadableStream,
+    max: usize,
+    drain_limit: usize,
+) -> Result<Vec<u8>, RequestError> {
     let mut stream = ByteStream::from(body);
     let mut body = Vec::new();
     let mut total = 0usize;
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|_| unreadable())?;
+        let chunk =
+            chunk.map_err(|_| RequestError::NotJson("the body could not be read".into()))?;
         total = total.saturating_add(chunk.len());
         if total > drain_limit {
             break;
@@ -224,7 +247,7 @@ async fn read_body(req: &web_sys::Request, max: usize) -> Result<Vec<u8>, Reques
         }
     }
     if total > max {
-        return Err(too_large);
+        return Err(RequestError::TooLarge { limit: max });
     }
     Ok(body)
 }

@@ -3,6 +3,7 @@
 //! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
 //! `Retry-After`, where the binding is configured).
 
+use futures::FutureExt;
 use worker::{Env, Response};
 
 use super::exchange::Exchange;
@@ -25,6 +26,10 @@ macro_rules! or_answer {
 pub(crate) use or_answer;
 
 /// The caller, when the request may go on; else the error answer to send.
+///
+/// What awaits (a token's signature, the rate limit) runs in boxed futures of its own, so that
+/// a request that needs neither never runs, nor makes V8 compile, their code (a worker's first
+/// request compiles every function it enters, whole: `bench/first_turn.mjs`).
 pub(crate) async fn admit(
     req: &web_sys::Request,
     env: &Env,
@@ -32,6 +37,33 @@ pub(crate) async fn admit(
     session_id: &str,
     exchange: &mut Exchange,
 ) -> Result<Principal, worker::Result<Response>> {
+    let authorization = req.headers().get("authorization").ok().flatten();
+    let checked = check_now(authorization.as_deref(), config, session_id, exchange)?;
+    let principal = match checked {
+        Ok(principal) => principal,
+        Err(admission) => verify(admission, session_id)
+            .boxed_local()
+            .await
+            .map_err(|err| auth_error(exchange, &err))?,
+    };
+    exchange.log.user = principal.user_id.clone();
+    if let Some(binding) = rate_limit::binding(env) {
+        rate_limit::check(binding, req, config, &principal, exchange)
+            .boxed_local()
+            .await?;
+    }
+    Ok(principal)
+}
+
+/// The session id and the credentials, as far as they can be checked without waiting: the
+/// caller, or the token whose signature is still to be verified; else the error answer.
+#[inline(never)]
+fn check_now<'a>(
+    authorization: Option<&'a str>,
+    config: &'a Config,
+    session_id: &str,
+    exchange: &mut Exchange,
+) -> Result<Result<Principal, Admission<'a>>, worker::Result<Response>> {
     if !valid_session_id(session_id) {
         return Err(exchange.error(
             400,
@@ -39,24 +71,27 @@ pub(crate) async fn admit(
             "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
         ));
     }
-    let authorization = req.headers().get("authorization").ok().flatten();
+    match authorize(&config.auth, authorization) {
+        Ok(Admission::Admitted(principal)) => Ok(Ok(principal)),
+        Ok(admission) => Ok(Err(admission)),
+        Err(err) => Err(auth_error(exchange, &err)),
+    }
+}
+
+/// A token's signature checked with WebCrypto, then its claims.
+async fn verify(admission: Admission<'_>, session_id: &str) -> Result<Principal, AuthError> {
     let now_secs = now_ms() / 1000;
-    let checked = match authorize(&config.auth, authorization.as_deref()) {
-        Ok(Admission::Admitted(principal)) => Ok(principal),
-        Ok(Admission::NeedsSecret(token)) => match hs256::verify(&token).await {
-            Ok(()) => token.admit(session_id, now_secs),
-            Err(err) => Err(err),
-        },
-        Ok(Admission::NeedsKey(token)) => match jwks::verify(&token).await {
-            Ok(()) => token.admit(session_id, now_secs),
-            Err(err) => Err(err),
-        },
-        Err(err) => Err(err),
-    };
-    let principal = checked.map_err(|err| auth_error(exchange, &err))?;
-    exchange.log.user = principal.user_id.clone();
-    rate_limit::check(req, env, config, &principal, exchange).await?;
-    Ok(principal)
+    match admission {
+        Admission::Admitted(principal) => Ok(principal),
+        Admission::NeedsSecret(token) => {
+            hs256::verify(&token).await?;
+            token.admit(session_id, now_secs)
+        }
+        Admission::NeedsKey(token) => {
+            jwks::verify(&token).await?;
+            token.admit(session_id, now_secs)
+        }
+    }
 }
 
 fn auth_error(exchange: &mut Exchange, err: &AuthError) -> worker::Result<Response> {

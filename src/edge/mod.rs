@@ -28,6 +28,9 @@ mod stream;
 mod upstream;
 mod webcrypto;
 
+use std::future::Future;
+
+use futures::future::{self, FutureExt, LocalBoxFuture};
 use worker::{console_error, event, Context, Env, Method, Response};
 
 use crate::config::Config;
@@ -96,7 +99,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
             let limit = config
                 .as_ref()
                 .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
-            drain::drain(&req, limit).await;
+            drain::drain(&req, limit).boxed_local().await;
             (response.into(), true)
         }
     };
@@ -113,72 +116,102 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
     Ok(response)
 }
 
-/// Runs the route.
-async fn dispatch(
-    req: &web_sys::Request,
+/// A route's work, as a future of its own. Boxed, so that each route's code is a function of its
+/// own, compiled by V8 when that route first runs: awaited in place, every route's code would be
+/// part of the entry's one function, which a worker's first request compiles whole
+/// (`bench/first_turn.mjs`).
+type Handler<'a> = LocalBoxFuture<'a, worker::Result<Outcome>>;
+
+/// The route's handler.
+#[inline(never)]
+fn dispatch<'a>(
+    req: &'a web_sys::Request,
     method: Method,
-    env: &Env,
-    config: &Config,
-    route: Route<'_>,
-    exchange: &mut Exchange,
-) -> worker::Result<Outcome> {
+    env: &'a Env,
+    config: &'a Config,
+    route: Route<'a>,
+    exchange: &'a mut Exchange,
+) -> Handler<'a> {
+    // A production build has no demo agent, and its settings never turn it on: `cfg!` lets the
+    // compiler leave the demo's routes (and the playground's page) out of it.
+    let demo = cfg!(feature = "demo") && config.demo_agent;
     let answer = match route {
         Route::NotFound => exchange.error(404, "not_found", errors::NOT_FOUND),
         Route::Chat { .. } | Route::Stop { .. } | Route::Resume { .. } | Route::Messages { .. }
             if method == Method::Options =>
         {
-            let origin = req.headers().get("origin").ok().flatten();
-            let asked = req
-                .headers()
-                .get("access-control-request-headers")
-                .ok()
-                .flatten();
-            exchange.log.status = 204;
-            exchange.log.outcome = "preflight".into();
-            let mut response = Response::empty()?.with_status(204);
-            let headers = response.headers_mut();
-            for (name, value) in
-                config
-                    .origins
-                    .preflight_headers(origin.as_deref(), asked.as_deref(), route.allow())
-            {
-                headers.set(name, &value)?;
-            }
-            Ok(response)
+            preflight(req, config, route, exchange)
         }
         Route::Chat { session } if method == Method::Post => {
-            return chat::handle(req, env, config, session, exchange).await;
+            return chat::handle(req, env, config, session, exchange).boxed_local();
         }
         Route::Stop { session } if method == Method::Post => {
-            session_routes::stop(req, env, config, session, exchange).await
+            return answered(session_routes::stop(req, env, config, session, exchange));
         }
         Route::Resume { session, .. } if method == Method::Get => {
-            return session_routes::resume(req, env, config, session, exchange).await;
+            return session_routes::resume(req, env, config, session, exchange).boxed_local();
         }
         Route::Messages { session } if method == Method::Get => {
-            session_routes::messages(req, env, config, session, exchange).await
+            return answered(session_routes::messages(
+                req, env, config, session, exchange,
+            ));
         }
-        Route::DemoLog { session, log } if config.demo_agent && method == Method::Get => {
-            // The logs hold every prompt of the session: the chat route's credentials, always.
-            guard::or_answer!(guard::admit(req, env, config, session, exchange).await);
-            demo_routes::forward(env, session, log, exchange).await
+        Route::DemoLog { session, log } if demo && method == Method::Get => {
+            return answered(async move {
+                // The logs hold every prompt of the session: the chat route's credentials, always.
+                guard::or_answer!(guard::admit(req, env, config, session, exchange).await);
+                demo_routes::forward(env, session, log, exchange).await
+            });
         }
-        Route::Playground if config.demo_agent && method == Method::Get => {
-            playground::page(exchange)
-        }
-        Route::DemoLog { .. } | Route::Playground if !config.demo_agent => {
+        Route::Playground if demo && method == Method::Get => playground::page(exchange),
+        Route::DemoLog { .. } | Route::Playground if !demo => {
             exchange.error(404, "not_found", errors::NOT_FOUND)
         }
         route => {
             let allow = route.allow();
-            let mut response = exchange.error(
-                405,
-                "method_not_allowed",
-                &format!("This path only answers {allow}."),
-            )?;
-            response.headers_mut().set("allow", allow)?;
-            Ok(response)
+            exchange
+                .error(
+                    405,
+                    "method_not_allowed",
+                    &format!("This path only answers {allow}."),
+                )
+                .and_then(|mut response| {
+                    response.headers_mut().set("allow", allow)?;
+                    Ok(response)
+                })
         }
     };
-    answer.map(Into::into)
+    future::ready(answer.map(Into::into)).boxed_local()
+}
+
+/// A handler whose answer is complete, as a [`Handler`].
+fn answered<'a>(answer: impl Future<Output = worker::Result<Response>> + 'a) -> Handler<'a> {
+    answer.map(|answer| answer.map(Into::into)).boxed_local()
+}
+
+/// The CORS preflight's `204`.
+fn preflight(
+    req: &web_sys::Request,
+    config: &Config,
+    route: Route<'_>,
+    exchange: &mut Exchange,
+) -> worker::Result<Response> {
+    let origin = req.headers().get("origin").ok().flatten();
+    let asked = req
+        .headers()
+        .get("access-control-request-headers")
+        .ok()
+        .flatten();
+    exchange.log.status = 204;
+    exchange.log.outcome = "preflight".into();
+    let mut response = Response::empty()?.with_status(204);
+    let headers = response.headers_mut();
+    for (name, value) in
+        config
+            .origins
+            .preflight_headers(origin.as_deref(), asked.as_deref(), route.allow())
+    {
+        headers.set(name, &value)?;
+    }
+    Ok(response)
 }

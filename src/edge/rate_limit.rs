@@ -26,22 +26,24 @@ extern "C" {
     fn limit(this: &RateLimit, options: &Object) -> Result<Promise, JsValue>;
 }
 
-/// `Ok` when the caller is within its budget or no binding is configured; else the answer: 429
+/// The `RATE_LIMITER` binding, when one is configured.
+pub(crate) fn binding(env: &Env) -> Option<JsValue> {
+    let binding =
+        Reflect::get(env, &JsValue::from_str(RATE_LIMIT_BINDING)).unwrap_or(JsValue::UNDEFINED);
+    (!binding.is_undefined()).then_some(binding)
+}
+
+/// `Ok` when the caller is within its budget by `binding` ([`binding`]); else the answer: 429
 /// `rate_limited` with `Retry-After`, or 500 `misconfigured` for a `RATE_LIMITER` that is not a
 /// Rate Limiting binding. A binding that fails is logged and lets the request through: the limit
 /// protects the agent's capacity, it is not a credential.
 pub(crate) async fn check(
+    binding: JsValue,
     req: &web_sys::Request,
-    env: &Env,
     config: &Config,
     principal: &Principal,
     exchange: &mut Exchange,
 ) -> Result<(), worker::Result<Response>> {
-    let binding =
-        Reflect::get(env, &JsValue::from_str(RATE_LIMIT_BINDING)).unwrap_or(JsValue::UNDEFINED);
-    if binding.is_undefined() {
-        return Ok(());
-    }
     let has_limit =
         Reflect::get(&binding, &JsValue::from_str("limit")).is_ok_and(|limit| limit.is_function());
     if !has_limit {

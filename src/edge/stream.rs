@@ -14,6 +14,7 @@ use super::upstream::{AgentSocket, UpstreamError};
 use crate::config::Config;
 use crate::platform::socket::INTERNAL_ERROR;
 use crate::sse::RESPONSE_HEADERS;
+use crate::trace::Trace;
 use crate::turn_stream::TurnStream;
 
 /// The agent's socket, as the handler leaves it.
@@ -32,6 +33,24 @@ pub(crate) struct Plan {
     /// A frame already read from the agent, handled first.
     pub(crate) early_frame: Option<String>,
     pub(crate) abort: AbortRule,
+}
+
+impl Plan {
+    /// A turn that starts with `frame` sent to the agent.
+    pub(crate) fn new(frame: String, turn: TurnStream, abort: AbortRule) -> Plan {
+        Plan {
+            frame: Some(frame),
+            turn,
+            early_frame: None,
+            abort,
+        }
+    }
+
+    /// The turn's stream in trace mode `trace`.
+    pub(crate) fn with_trace(mut self, trace: Trace) -> Plan {
+        self.turn = self.turn.with_trace(trace);
+        self
+    }
 }
 
 /// Opens the response body, then sends the plan's frame (so that a body that cannot be made

@@ -54,6 +54,11 @@ test("the adapter's [env.production] dry-runs: SESSION_AGENT bound to the agent'
   assert.equal(WebAssembly.Module.customSections(named, "name").length, 1, "the symbols file has the names");
   const exportsOf = (m) => WebAssembly.Module.exports(m).map((e) => `${e.name}:${e.kind}`).join(",");
   assert.equal(exportsOf(named), exportsOf(shipped));
+  // The demo's routes are compiled out of it, the playground's page with them; the local build
+  // keeps the page.
+  const title = "<title>session-agent-chat · playground</title>";
+  assert.ok(readFileSync(path.join(root, "build/index_bg.wasm")).includes(title), "the local build has the playground");
+  assert.ok(!readFileSync(path.join(root, "build/production/index_bg.wasm")).includes(title), "the production build has no playground");
 });
 
 test("the reference TypeScript agent's worker dry-runs with its Durable Object", { timeout: 180_000 }, async () => {
@@ -96,6 +101,7 @@ test("the production build serves a turn from the TypeScript agent in its own wo
     assert.equal(chunks.at(-1).type, "finish");
     const demo = await fetch(`${worker.base}/demo/sessions/${session}/received`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(demo.status, 404, "no demo routes in production");
+    assert.equal((await fetch(`${worker.base}/`)).status, 404, "no playground in production");
   } finally {
     await worker.dispose();
   }
