@@ -57,7 +57,6 @@ pub(crate) async fn admit(
 
 /// The session id and the credentials, as far as they can be checked without waiting: the
 /// caller, or the token whose signature is still to be verified; else the error answer.
-#[inline(never)]
 fn check_now<'a>(
     authorization: Option<&'a str>,
     config: &'a Config,

@@ -123,7 +123,6 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
 type Handler<'a> = LocalBoxFuture<'a, worker::Result<Outcome>>;
 
 /// The route's handler.
-#[inline(never)]
 fn dispatch<'a>(
     req: &'a web_sys::Request,
     method: Method,
