@@ -22,14 +22,15 @@
 //               one after another): what a stream costs among others, as in run.mjs's
 //               concurrency row
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
-//               has its symbols, so `callgrind_annotate <file>` names the runtime's functions (not
-//               JIT-compiled JavaScript or WebAssembly) that one worker's turns spent more in
+//               has its symbols, so `callgrind_annotate <file>` names the runtime's functions;
+//               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
+//               JavaScript and WebAssembly with it
 //
 // Needs valgrind (Debian: apt-get install valgrind). Takes 3–6 minutes. Not part of `npm run
 // bench`, which measures time; threads other than the main one (V8's compilers and collector
 // helpers) are shown beside it, not in the ratios: when they run depends on timing.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -70,6 +71,11 @@ writeFileSync(
 );
 chmodSync(wrapper, 0o755);
 process.env.MINIFLARE_WORKERD_PATH = wrapper;
+// With --keep, V8 also writes its perf map (/tmp/perf-<pid>.map: every compiled function's
+// address, size and name), copied beside the files, so that bench/jit_functions.mjs can name the
+// JIT-compiled JavaScript and WebAssembly that callgrind knows by address only. (It also opens
+// a V8 log per isolate: sent nowhere.)
+if (flag("--keep")) process.env.MINIFLARE_WORKERD_V8_FLAGS = "--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null";
 
 const control = (...args) => execFileSync("callgrind_control", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
 
@@ -156,7 +162,9 @@ try {
   await w.dispose();
   if (flag("--keep")) {
     writeFileSync(path.join(out, "parts.json"), JSON.stringify({ pid: w.pid, parts }, null, 1));
-    console.log(`callgrind files kept in ${out} (parts.json: which part is which)`);
+    const map = `/tmp/perf-${w.pid}.map`;
+    if (existsSync(map)) renameSync(map, path.join(out, "perf.map"));
+    console.log(`callgrind files kept in ${out} (parts.json: which part is which; perf.map: JIT code's names)`);
   } else {
     rmSync(out, { recursive: true, force: true });
   }
