@@ -59,13 +59,13 @@ pub(crate) async fn handle(
     };
 
     let user_id = principal.user_id.as_deref();
-    let request_id = exchange.request_id().to_owned();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
     let trace = config.trace_for(chat.trace);
     let plan = match &chat.answer {
         None => {
             let socket = upstream::connect_for_stream(env, config, session_id, user_id).await;
             let socket = or_answer!(socket.map_err(|err| err.answer(exchange)));
+            let request_id = exchange.request_id().to_owned();
             let frame = prompt_frame(
                 &chat.text,
                 &request_id,

@@ -38,10 +38,9 @@ pub(crate) async fn admit(
     exchange: &mut Exchange,
 ) -> Result<Principal, worker::Result<Response>> {
     let authorization = req.headers().get("authorization").ok().flatten();
-    let checked = check_now(authorization.as_deref(), config, session_id, exchange)?;
-    let principal = match checked {
-        Ok(principal) => principal,
-        Err(admission) => verify(admission, session_id)
+    let principal = match check_now(authorization.as_deref(), config, session_id, exchange)? {
+        Admission::Admitted(principal) => principal,
+        token => verify(token, session_id)
             .boxed_local()
             .await
             .map_err(|err| auth_error(exchange, &err))?,
@@ -56,13 +55,13 @@ pub(crate) async fn admit(
 }
 
 /// The session id and the credentials, as far as they can be checked without waiting: the
-/// caller, or the token whose signature is still to be verified; else the error answer.
+/// caller admitted, or the token whose signature is still to be verified; else the error answer.
 fn check_now<'a>(
     authorization: Option<&'a str>,
     config: &'a Config,
     session_id: &str,
     exchange: &mut Exchange,
-) -> Result<Result<Principal, Admission<'a>>, worker::Result<Response>> {
+) -> Result<Admission<'a>, worker::Result<Response>> {
     if !valid_session_id(session_id) {
         return Err(exchange.error(
             400,
@@ -70,11 +69,7 @@ fn check_now<'a>(
             "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
         ));
     }
-    match authorize(&config.auth, authorization) {
-        Ok(Admission::Admitted(principal)) => Ok(Ok(principal)),
-        Ok(admission) => Ok(Err(admission)),
-        Err(err) => Err(auth_error(exchange, &err)),
-    }
+    authorize(&config.auth, authorization).map_err(|err| auth_error(exchange, &err))
 }
 
 /// A token's signature checked with WebCrypto, then its claims.

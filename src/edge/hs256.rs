@@ -16,11 +16,5 @@ pub(crate) async fn verify(token: &SecretToken<'_>) -> Result<(), AuthError> {
         import_algorithm: HMAC_SHA256,
         verify_algorithm: HMAC_SHA256,
     };
-    webcrypto::verify(
-        check,
-        &token.token.signature,
-        token.token.signed_part(),
-        "hs256",
-    )
-    .await
+    webcrypto::verify(check, &token.token, "hs256").await
 }

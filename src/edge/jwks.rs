@@ -72,13 +72,7 @@ pub(crate) async fn verify(token: &KeyedToken<'_>) -> Result<(), AuthError> {
         verify_algorithm: jwks::verify_algorithm(key.alg),
     };
     // A key the provider published that WebCrypto refuses: nothing can be verified with it.
-    webcrypto::verify(
-        check,
-        &token.token.signature,
-        token.token.signed_part(),
-        "jwks",
-    )
-    .await
+    webcrypto::verify(check, &token.token, "jwks").await
 }
 
 /// The set at `url` and its `Cache-Control`, or `None` (logged) when it cannot be had in time.

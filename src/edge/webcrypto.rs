@@ -8,6 +8,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{CryptoKey, WorkerGlobalScope};
 use worker::console_error;
 
+use crate::auth::jwt::Token;
 use crate::auth::AuthError;
 
 /// The key, as `crypto.subtle.importKey` takes it.
@@ -26,15 +27,15 @@ pub(crate) struct Check<'a> {
     pub(crate) verify_algorithm: &'a str,
 }
 
-/// `Ok` when `signature` signs `data` under the check's key; a bad signature is refused (401).
-/// A key WebCrypto will not take is logged with `context` and refused as unusable.
+/// `Ok` when `token`'s signature signs its signed part under the check's key; a bad signature
+/// is refused (401). A key WebCrypto will not take is logged with `context` and refused as
+/// unusable.
 pub(crate) async fn verify(
     check: Check<'_>,
-    signature: &[u8],
-    data: &[u8],
+    token: &Token<'_>,
     context: &str,
 ) -> Result<(), AuthError> {
-    match signature_valid(check, signature, data).await {
+    match signature_valid(check, &token.signature, token.signed_part()).await {
         Ok(true) => Ok(()),
         Ok(false) => Err(AuthError::Invalid("bad signature")),
         Err(err) => {
