@@ -18,18 +18,15 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { commandLine } from "./lib/args.mjs";
 import { newAgent, runTurn } from "./lib/client.mjs";
 import { functionsOf } from "./lib/wasm_names.mjs";
 import { root } from "./lib/workers.mjs";
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { positional, option } = commandLine(process.argv.slice(2), ["--events", "--top"]);
 const events = option("--events", 100);
 const top = option("--top", 15);
-const dir = path.resolve(args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")) ?? path.join(root, "build/production"));
+const dir = path.resolve(positional[0] ?? path.join(root, "build/production"));
 const symbols = path.join(path.dirname(dir), `${path.basename(dir)}-symbols.wasm`);
 if (!existsSync(path.join(dir, "index.js")) || !existsSync(symbols)) {
   console.error(`needs ${dir}/index.js and ${symbols}: run scripts/build.sh --production first`);

@@ -24,20 +24,15 @@
 // only (within 1.5× of the worker's lowest, as instructions.mjs's clean figure).
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { commandLine } from "./lib/args.mjs";
 import { functionsOf } from "./lib/wasm_names.mjs";
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const positional = args.filter((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--"));
-const wasmIndex = args.indexOf("--wasm");
-const wasmFile = wasmIndex >= 0 ? args[wasmIndex + 1] : path.join(path.dirname(new URL(import.meta.url).pathname), "../build/index_bg.wasm");
+const { positional, option, value } = commandLine(process.argv.slice(2), ["--top", "--wasm"]);
+const wasmFile = value("--wasm") ?? path.join(path.dirname(new URL(import.meta.url).pathname), "../build/index_bg.wasm");
 const [dir, worker = "rust", against = "agent"] = positional;
 const top = option("--top", 40);
 if (!dir) {
-  console.error("usage: node bench/jit_functions.mjs <dir> [worker] [against] [--top N]");
+  console.error("usage: node bench/jit_functions.mjs <dir> [worker] [against] [--top N] [--wasm FILE]");
   process.exit(2);
 }
 
@@ -151,7 +146,7 @@ function classOf(name) {
 }
 
 /** { perTurn: Map(name → instructions per turn), classes: Map(class → per turn), turns } of a worker. */
-function worker_(name) {
+function countsOf(name) {
   const mine = parts.filter((p) => p.worker === name && p.events === shortEvents && !p.dropped);
   if (mine.length === 0) throw new Error(`no measured short-turn parts of ${name} in ${dir}`);
   const files = readdirSync(dir);
@@ -183,8 +178,8 @@ function worker_(name) {
   return { perTurn, classes, turns, parts: clean.length, of: mine.length };
 }
 
-const a = worker_(worker);
-const b = worker_(against);
+const a = countsOf(worker);
+const b = countsOf(against);
 if (jumpTable !== undefined) {
   console.log(`jump table taken at 0x${jumpTable.toString(16)}: slot 1 is ${wasmNames.get(imported + 1) ?? "?"} (the allocator's, if the guess is right)`);
 }
