@@ -29,12 +29,10 @@
 // Needs valgrind (Debian: apt-get install valgrind). Takes 3–6 minutes. Not part of `npm run
 // bench`, which measures time; threads other than the main one (V8's compilers and collector
 // helpers) are shown beside it, not in the ratios: when they run depends on timing.
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
+import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
 import { median, spread } from "./lib/stats.mjs";
 import { startWorkers } from "./lib/workers.mjs";
@@ -51,33 +49,8 @@ const cfg = {
 /** Events of a short turn: a stream's setup and end, with a few events, as a chat turn has. */
 const SHORT_EVENTS = option("--short", 100);
 
-try {
-  execFileSync("valgrind", ["--version"], { stdio: "ignore" });
-} catch {
-  console.error("valgrind is not installed (Debian: apt-get install valgrind)");
-  process.exit(2);
-}
-
-// Miniflare starts whatever MINIFLARE_WORKERD_PATH names: a script that runs workerd under
-// callgrind, counting nothing until told to (callgrind_control -i on), one file per thread.
-const out = mkdtempSync(path.join(os.tmpdir(), "callgrind-"));
-const workerd = createRequire(import.meta.url)("workerd").default; // the binary's path
-const wrapper = path.join(out, "workerd.sh");
-writeFileSync(
-  wrapper,
-  `#!/bin/sh\nexec valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes ` +
-    // JIT-compiled code rewrites itself: every block is checked, not only those on the stack.
-    `--smc-check=all-non-file --callgrind-out-file=${out}/out.%p --log-file=${out}/valgrind.log ${workerd} "$@"\n`,
-);
-chmodSync(wrapper, 0o755);
-process.env.MINIFLARE_WORKERD_PATH = wrapper;
-// With --keep, V8 also writes its perf map (/tmp/perf-<pid>.map: every compiled function's
-// address, size and name), copied beside the files, so that bench/jit_functions.mjs can name the
-// JIT-compiled JavaScript and WebAssembly that callgrind knows by address only. (It also opens
-// a V8 log per isolate: sent nowhere.)
-if (flag("--keep")) process.env.MINIFLARE_WORKERD_V8_FLAGS = "--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null";
-
-const control = (...args) => execFileSync("callgrind_control", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+// With --keep, V8's perf map is kept beside callgrind's files too (bench/jit_functions.mjs).
+const { out, counter } = callgrindWorkerd({ perfMap: flag("--keep") });
 
 // "agent" is the agent alone: the same turns into the passthrough's /sink (the agent and the
 // socket hop, no stream to the client), subtracted from every ratio.
@@ -108,28 +81,10 @@ async function turns(name, count, events, atOnce = 1) {
   }
 }
 
-let part = 0;
 /** What each part counted: { part, worker, turns, events }, for --keep. */
 const parts = [];
-/** Instructions of `run()`: { main, others } (workerd's main thread, and all other threads). */
-async function counted(run) {
-  control("-z", String(w.pid));
-  control("-i", "on", String(w.pid));
-  await run();
-  control("-i", "off", String(w.pid));
-  control("-d", String(w.pid));
-  part += 1;
-  const files = readdirSync(out).filter((f) => f.startsWith(`out.${w.pid}.${part}-`));
-  const totals = files.map((f) => ({
-    main: f.endsWith("-01"),
-    ir: Number(/^totals: (\d+)/m.exec(readFileSync(path.join(out, f), "utf8"))?.[1] ?? NaN),
-  }));
-  if (!totals.some((t) => t.main)) throw new Error(`no dump of the main thread for part ${part} in ${out}`);
-  return {
-    main: totals.filter((t) => t.main).reduce((a, t) => a + t.ir, 0),
-    others: totals.filter((t) => !t.main).reduce((a, t) => a + t.ir, 0),
-  };
-}
+/** Instructions of `run()`: { part, main, others } (workerd's main thread, and all other threads). */
+const counted = counter(w.pid);
 
 const runs = Object.fromEntries(names.map((n) => [n, []]));
 try {
@@ -140,14 +95,14 @@ try {
   }
   // The first window counted after the warm-up reads 5–10% high, for whichever worker it
   // measures (bench/README.md): one is counted and dropped before the measured ones.
-  await counted(() => turns(names[0], cfg.streams, SHORT_EVENTS, cfg.concurrent));
+  const { part } = await counted(() => turns(names[0], cfg.streams, SHORT_EVENTS, cfg.concurrent));
   parts.push({ part, worker: names[0], turns: cfg.streams, events: SHORT_EVENTS, dropped: true });
   for (let rep = 0; rep < cfg.reps; rep++) {
     for (const name of rep % 2 ? [...names].reverse() : names) {
       const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS, cfg.concurrent));
-      parts.push({ part, worker: name, turns: cfg.streams, events: SHORT_EVENTS });
+      parts.push({ part: short.part, worker: name, turns: cfg.streams, events: SHORT_EVENTS });
       const long = await counted(() => turns(name, cfg.long, cfg.events));
-      parts.push({ part, worker: name, turns: cfg.long, events: cfg.events });
+      parts.push({ part: long.part, worker: name, turns: cfg.long, events: cfg.events });
       const perStream = short.main / cfg.streams;
       const per10k = ((long.main / cfg.long - perStream) / (cfg.events - SHORT_EVENTS)) * 1e4;
       const others = (short.others + long.others) / (cfg.streams + cfg.long);

@@ -5,14 +5,16 @@
 # and esbuild, so it is pointed at the ones scripts/ensure-tools.sh installed (its *_BIN
 # overrides).
 #
-# Then the wasm's name section loses its symbol hashes (scripts/wasm-names.mjs: 14 KB of the
+# Then the entry loses worker-build's Proxy per request (scripts/thin-entry.mjs), and the
+# wasm's name section loses its symbol hashes (scripts/wasm-names.mjs: 14 KB of the
 # gzipped wasm; the names themselves stay for stack traces). The production build's wasm has no
 # name section at all; build/production-symbols.wasm keeps the names.
 #
 # Incremental: the worker's build is skipped when no input changed since the last successful
 # one. The inputs are every file under src/ and vendor/, Cargo.toml, Cargo.lock, this script,
-# scripts/wasm-names.mjs and the cargo features; their hash is kept in the output directory's
-# .inputs.sha256. `FORCE_BUILD=1` builds anyway.
+# scripts/wasm-names.mjs, scripts/thin-entry.mjs and the cargo features (bench/floor's own files
+# for --floor); their hash is kept in the output directory's .inputs.sha256. `FORCE_BUILD=1`
+# builds anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,20 +22,36 @@ cd "$(dirname "$0")/.."
 # class is an inert stub, src/demo_off.rs), into build/production/, for `[env.production]`, whose
 # SESSION_AGENT is the agent in its own worker: 41 KB less wasm (gzip). Its own directory, so that
 # a production build (a deploy, or its dry run in the tests) never replaces the local one.
+#
+# `--floor`: bench/floor, the smallest workers-rs worker, into bench/.build/floor, for
+# bench/entry.mjs (what any Rust worker's request costs); no chat panel, names kept.
 out=build
+crate=.
 cargo_features=()
-if [ "${1:-}" = "--production" ]; then
-  out=build/production
-  cargo_features=(--no-default-features)
-fi
+inputs=(src vendor Cargo.toml Cargo.lock)
+case "${1:-}" in
+  --production)
+    out=build/production
+    cargo_features=(--no-default-features)
+    ;;
+  --floor)
+    out=bench/.build/floor
+    crate=bench/floor
+    inputs=(bench/floor/src bench/floor/Cargo.toml bench/floor/Cargo.lock)
+    # Its own target directory, beside its output: it is a workspace of its own.
+    export CARGO_TARGET_DIR="$PWD/bench/.build/floor-target"
+    ;;
+esac
 
-node scripts/build-widget.mjs
+if [ "$crate" = . ]; then
+  node scripts/build-widget.mjs
+fi
 
 stamp=$out/.inputs.sha256
 inputs_hash() {
   {
     echo "${cargo_features[*]:-default}"
-    find src vendor Cargo.toml Cargo.lock scripts/build.sh scripts/wasm-names.mjs -type f -print0 2>/dev/null \
+    find "${inputs[@]}" scripts/build.sh scripts/wasm-names.mjs scripts/thin-entry.mjs -type f -print0 2>/dev/null \
       | LC_ALL=C sort -z | xargs -0 sha256sum
   } | sha256sum | cut -d' ' -f1
 }
@@ -61,8 +79,16 @@ export WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt"
 export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 
 rm -f "$stamp"
-"$cargo_bin/worker-build" --release --out-dir "$out" . "${cargo_features[@]}"
-if [ "$out" = build/production ]; then
+# worker-build takes --out-dir relative to the crate.
+"$cargo_bin/worker-build" --release --out-dir "$PWD/$out" "$crate" "${cargo_features[@]}"
+if [ "$crate" = . ]; then
+  # The entry without worker-build's Proxy per request (its panic recovery kept).
+  node scripts/thin-entry.mjs "$out/index.js"
+fi
+# The floor stays as worker-build makes it, name section included.
+if [ "$crate" != . ]; then
+  :
+elif [ "$out" = build/production ]; then
   # Deployed without the name section (20 KB of the gzipped wasm); the named twin stays here,
   # outside what wrangler uploads, to name the functions of a production stack trace.
   node scripts/wasm-names.mjs "$out/index_bg.wasm" --symbols build/production-symbols.wasm

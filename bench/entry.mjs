@@ -1,0 +1,99 @@
+// What a request costs before any chat: the instructions of a plain request (`GET /nothing`, a
+// JSON 404 from each) through this worker, through the smallest workers-rs worker (bench/floor)
+// and through the TS adapter, counted by callgrind in workerd's main thread. No agent and no
+// stream take part, so a request's count repeats to within a few percent, and the differences
+// split what any request costs:
+//
+//   floor − ts    what workers-rs and wasm-bindgen cost a request over plain JavaScript (the
+//                 generated entry, the async export, the wasm call, the answer's conversions);
+//   rust − floor  what this worker's own entry adds (its request id, clock, log line, routing,
+//                 configuration, headers and JSON answer).
+//
+// A chat turn pays both, once, on top of its stream's own work (bench/instructions.mjs counts
+// whole turns). Another build of this worker given as a directory is measured beside, as c1, c2,
+// …: a change to the entry shows here far above the noise of a whole turn.
+//
+//   node bench/entry.mjs [build dir…] [--requests N] [--warm N] [--reps N] [--keep]
+//
+//   --requests N  requests per measurement (default 300), each on a new connection
+//   --warm N      unmeasured requests per worker first (default 300)
+//   --reps N      measurements per worker (default 4), interleaved, in alternating order
+//   --keep        keep callgrind's files and V8's perf map, with parts.json, for
+//                 `node bench/jit_functions.mjs <dir> rust floor` (function by function)
+//
+// Builds bench/floor first (`scripts/build.sh --floor`, incremental). Needs valgrind. About a
+// minute. Not part of `npm run bench`.
+import { execFileSync } from "node:child_process";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { candidateArgs } from "./lib/args.mjs";
+import { callgrindWorkerd } from "./lib/callgrind.mjs";
+import { newAgent } from "./lib/client.mjs";
+import { median, spread } from "./lib/stats.mjs";
+import { root, startWorkers } from "./lib/workers.mjs";
+
+const { candidates, option, flag } = candidateArgs(process.argv.slice(2), ["--requests", "--warm", "--reps"]);
+const cfg = { requests: option("--requests", 300), warm: option("--warm", 300), reps: option("--reps", 4) };
+
+execFileSync("bash", ["scripts/build.sh", "--floor"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+const { out, counter } = callgrindWorkerd({ perfMap: flag("--keep") });
+const variants = { floor: path.join(root, "bench/.build/floor/index.js"), ...candidates };
+const names = ["rust", "floor", "ts", ...Object.keys(candidates)];
+const w = await startWorkers({ adapters: ["rust", "ts"], variants });
+
+const agent = newAgent();
+/** One `GET /nothing` to worker `name`, read to its end; it must be the JSON 404. */
+function request(name) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${w.urls[name]}/nothing`, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => (res.statusCode === 404 ? resolve() : reject(new Error(`${name}: status ${res.statusCode}`))));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+async function requests(name, count) {
+  for (let i = 0; i < count; i++) await request(name);
+}
+
+const counted = counter(w.pid);
+const parts = [];
+const perRequest = Object.fromEntries(names.map((n) => [n, []]));
+try {
+  for (const name of names) await requests(name, cfg.warm);
+  // The first window after the warm-up reads high, whichever worker it measures: dropped.
+  const { part } = await counted(() => requests(names[0], cfg.requests));
+  parts.push({ part, worker: names[0], turns: cfg.requests, events: 0, dropped: true });
+  for (let rep = 0; rep < cfg.reps; rep++) {
+    for (const name of rep % 2 ? [...names].reverse() : names) {
+      const { part, main } = await counted(() => requests(name, cfg.requests));
+      parts.push({ part, worker: name, turns: cfg.requests, events: 0 });
+      perRequest[name].push(main / cfg.requests);
+      console.log(`  ${name.padEnd(6)} ${(main / cfg.requests / 1e3).toFixed(1).padStart(7)} k instr/request`);
+    }
+  }
+} finally {
+  await w.dispose();
+  if (flag("--keep")) {
+    writeFileSync(path.join(out, "parts.json"), JSON.stringify({ pid: w.pid, parts }, null, 1));
+    const map = `/tmp/perf-${w.pid}.map`;
+    if (existsSync(map)) renameSync(map, path.join(out, "perf.map"));
+    console.log(`callgrind files kept in ${out}`);
+  } else {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const k = (v) => `${(v / 1e3).toFixed(1)}k`;
+console.log(`\nper request, main thread: median of ${cfg.reps} (lowest–highest)`);
+for (const name of names) {
+  const { min, max } = spread(perRequest[name]);
+  console.log(`  ${name.padEnd(6)} ${k(median(perRequest[name])).padStart(8)}  (${k(min)}–${k(max)})`);
+}
+const m = (name) => median(perRequest[name]);
+console.log(`\n  floor − ts     ${k(m("floor") - m("ts")).padStart(8)}  workers-rs and wasm-bindgen over plain JavaScript`);
+console.log(`  rust − floor   ${k(m("rust") - m("floor")).padStart(8)}  this worker's own entry`);
+for (const name of Object.keys(candidates)) console.log(`  ${name} − rust   ${k(m(name) - m("rust")).padStart(8)}`);

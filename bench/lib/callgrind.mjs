@@ -1,0 +1,65 @@
+// workerd under Valgrind's callgrind, for the scripts that count instructions
+// (bench/instructions.mjs, bench/entry.mjs): Miniflare starts whatever MINIFLARE_WORKERD_PATH
+// names, here a script that runs workerd under callgrind counting nothing until told to, one
+// file per thread; each counted window is dumped as a numbered part.
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * Points Miniflare at workerd under callgrind (call before startWorkers). `perfMap`: V8 also
+ * writes its perf map (/tmp/perf-<pid>.map: every compiled function's address, size and name),
+ * so that bench/jit_functions.mjs can name the JIT-compiled code callgrind knows by address
+ * only (it also opens a V8 log per isolate: sent nowhere). Exits with a message when Valgrind
+ * is missing. Returns { out: the directory of callgrind's files, counter(pid) }, where
+ * counter(pid) returns count(run): the instructions of `await run()` as { main, others }
+ * (workerd's main thread, where every worker's JavaScript and WebAssembly runs, and all other
+ * threads), each call one more part (`out.<pid>.<part>-<thread>`).
+ */
+export function callgrindWorkerd({ perfMap = false } = {}) {
+  try {
+    execFileSync("valgrind", ["--version"], { stdio: "ignore" });
+  } catch {
+    console.error("valgrind is not installed (Debian: apt-get install valgrind)");
+    process.exit(2);
+  }
+  const out = mkdtempSync(path.join(os.tmpdir(), "callgrind-"));
+  const workerd = createRequire(import.meta.url)("workerd").default; // the binary's path
+  const wrapper = path.join(out, "workerd.sh");
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes ` +
+      // JIT-compiled code rewrites itself: every block is checked, not only those on the stack.
+      `--smc-check=all-non-file --callgrind-out-file=${out}/out.%p --log-file=${out}/valgrind.log ${workerd} "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  process.env.MINIFLARE_WORKERD_PATH = wrapper;
+  if (perfMap) process.env.MINIFLARE_WORKERD_V8_FLAGS = "--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null";
+
+  const control = (...args) => execFileSync("callgrind_control", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const counter = (pid) => {
+    let part = 0;
+    return async (run) => {
+      control("-z", String(pid));
+      control("-i", "on", String(pid));
+      await run();
+      control("-i", "off", String(pid));
+      control("-d", String(pid));
+      part += 1;
+      const files = readdirSync(out).filter((f) => f.startsWith(`out.${pid}.${part}-`));
+      const totals = files.map((f) => ({
+        main: f.endsWith("-01"),
+        ir: Number(/^totals: (\d+)/m.exec(readFileSync(path.join(out, f), "utf8"))?.[1] ?? NaN),
+      }));
+      if (!totals.some((t) => t.main)) throw new Error(`no dump of the main thread for part ${part} in ${out}`);
+      return {
+        part,
+        main: totals.filter((t) => t.main).reduce((a, t) => a + t.ir, 0),
+        others: totals.filter((t) => !t.main).reduce((a, t) => a + t.ir, 0),
+      };
+    };
+  };
+  return { out, counter };
+}

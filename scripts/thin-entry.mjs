@@ -1,0 +1,75 @@
+// The worker's entry without a Proxy per request: rewrites the default export of the module that
+// worker-build 0.8.7 writes (build/index.js), keeping its panic recovery.
+//
+// worker-build exports the entry as a Proxy of a `WorkerEntrypoint` class. For every request the
+// runtime constructs it, which makes an instance, a Proxy of that instance with a fresh copy of
+// twelve trap functions, and, when `fetch` is read through it, a Proxy of `fetch`; then `this.env`
+// and `this.ctx` are read through the instance's Proxy too. `node bench/entry.mjs` counts that at
+// about 20k instructions per request (bench/README.md, "What a request costs before any chat"),
+// where the whole of a 10-event chat turn's work is a few hundred thousand.
+//
+// What the Proxy is for stays: before each request, a wasm instance that trapped (a panic: the
+// Rust code aborts) is replaced by a new one, and a trap thrown out of a call marks it so. The new
+// default export is a plain object whose `fetch` does exactly that around the same handler:
+//
+//   { fetch(request, env, ctx) { checkReinitialize(); try { return handler(request, env, ctx) }
+//     catch (error) { handleMaybeCritical(error); throw error } } }
+//
+// The module is minified, so the names are found by the shapes of worker-build's template
+// (its `shim.js`); each must be found exactly once, or the build fails with what was not found:
+// a new worker-build needs this script read again. The Durable Object classes' Proxies stay.
+//
+//   node scripts/thin-entry.mjs <index.js>
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const NAME = "[\\w$]+";
+
+/** The one match of `pattern` in `code`, or an error naming `what`. */
+function only(code, pattern, what) {
+  const matches = [...code.matchAll(new RegExp(pattern, "g"))];
+  if (matches.length !== 1) {
+    throw new Error(`thin-entry: ${what}: expected once in worker-build's output, found ${matches.length} times`);
+  }
+  return matches[0];
+}
+
+/** `code` (worker-build's index.js) with the thin entry as its default export. */
+export function thinEntry(code) {
+  const exported = only(code, `export\\{[^}]*?\\b(${NAME}) as default\\b[^}]*\\}`, "the default export")[1];
+  const proxy = only(code, `\\b${escape(exported)}=new Proxy\\((${NAME}),(${NAME})\\)`, "the entry's Proxy");
+  const entryClass = proxy[1];
+  const handler = only(
+    code,
+    `\\b${escape(entryClass)}\\.prototype\\.fetch=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`,
+    "the entry's fetch handler",
+  )[2];
+  const checkReinitialize = only(
+    code,
+    `function (${NAME})\\(\\)\\{${NAME}\\.criticalError&&\\(console\\.log\\("Reinitializing Wasm application"\\)`,
+    "the check that reinitializes a trapped instance",
+  )[1];
+  const handleMaybeCritical = only(
+    code,
+    `function (${NAME})\\((${NAME})\\)\\{\\2 instanceof WebAssembly\\.RuntimeError&&`,
+    "the handler that marks a trapped instance",
+  )[1];
+  const entry =
+    `${exported}={fetch(request,env,ctx){${checkReinitialize}();` +
+    `try{return ${handler}(request,env,ctx)}catch(error){throw ${handleMaybeCritical}(error),error}}}`;
+  return code.slice(0, proxy.index) + entry + code.slice(proxy.index + proxy[0].length);
+}
+
+/** `name` for a regular expression (a minified name may hold `$`). */
+function escape(name) {
+  return name.replace(/\$/g, "\\$");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const file = process.argv[2];
+  if (!file) {
+    console.error("usage: node scripts/thin-entry.mjs <index.js>");
+    process.exit(2);
+  }
+  writeFileSync(file, thinEntry(readFileSync(file, "utf8")));
+}

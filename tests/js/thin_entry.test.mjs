@@ -1,0 +1,70 @@
+// The entry without a Proxy per request (scripts/thin-entry.mjs): on a module of the shape
+// worker-build writes, the new default export runs the reinitializing check before the handler,
+// hands it the request, env and context, marks a trapped instance and rethrows; and a module of
+// another shape fails the build with what was not found. The built worker's own entry is checked
+// by the end-to-end tests (tests/e2e/panic_check.test.mjs: a new instance after a panic).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { thinEntry } from "../../scripts/thin-entry.mjs";
+
+// worker-build 0.8.7's shim, minified as it ships (names as esbuild gives them), with a handler
+// that records its calls and traps on request "trap"; constructing the Proxy throws, so a test
+// that passes never went through it.
+const SHAPED = [
+  'var S={criticalError:!1,instanceId:0};export const calls=[];',
+  'function ne(){S.criticalError&&(console.log("Reinitializing Wasm application"),calls.push("reinitialized"),S.criticalError=!1,S.instanceId++)}',
+  'function re(r){r instanceof WebAssembly.RuntimeError&&(calls.push("marked"),S.criticalError=!0)}',
+  'function le(r,e,t){calls.push(["fetch",r,e,t]);if(r==="trap")throw new WebAssembly.RuntimeError("unreachable");return"answer to "+r}',
+  'class ot{}var U=class extends ot{};U.prototype.fetch=function(e){return le.call(this,e,this.env,this.ctx)};',
+  'var B={construct(){throw new Error("the Proxy was constructed")}},lt=new Proxy(U,B),ht=new Proxy(ot,B);',
+  "export{ht as DemoSessionAgent,lt as default};",
+].join("");
+
+const load = (code) => import(`data:text/javascript,${encodeURIComponent(code)}`);
+
+test("the default export is a plain object that calls the handler", async () => {
+  const module = await load(thinEntry(SHAPED));
+  assert.equal(typeof module.default.fetch, "function");
+  assert.equal(module.default.fetch("req", "env", "ctx"), "answer to req");
+  assert.deepEqual(module.calls, [["fetch", "req", "env", "ctx"]]);
+});
+
+test("a trap marks the instance and is rethrown; the next request reinitializes first", async () => {
+  const module = await load(thinEntry(SHAPED));
+  assert.throws(() => module.default.fetch("trap", "env", "ctx"), WebAssembly.RuntimeError);
+  assert.deepEqual(module.calls.at(-1), "marked");
+  const original = console.log;
+  console.log = () => {};
+  try {
+    assert.equal(module.default.fetch("next", "env", "ctx"), "answer to next");
+  } finally {
+    console.log = original;
+  }
+  assert.deepEqual(module.calls.slice(-2), ["reinitialized", ["fetch", "next", "env", "ctx"]]);
+});
+
+test("the Durable Object classes keep their Proxies", () => {
+  assert.match(thinEntry(SHAPED), /ht=new Proxy\(ot,B\)/);
+});
+
+test("a module of another shape fails with what was not found", () => {
+  assert.throws(() => thinEntry(SHAPED.replace("lt=new Proxy(U,B)", "lt=U")), /the entry's Proxy: expected once .* found 0 times/);
+  assert.throws(() => thinEntry(SHAPED.replace("Reinitializing", "Restarting")), /reinitializes a trapped instance/);
+  assert.throws(() => thinEntry(SHAPED.replace("lt as default", "lt as entry")), /the default export/);
+  assert.throws(() => thinEntry(thinEntry(SHAPED)), /the entry's Proxy/, "twice");
+});
+
+test("the built worker's entry is the thin one", { skip: !exists("build/index.js") && "no build" }, () => {
+  const built = readFileSync(new URL("../../build/index.js", import.meta.url), "utf8");
+  assert.match(built, /=\{fetch\(request,env,ctx\)\{[\w$]+\(\);try\{return [\w$]+\(request,env,ctx\)\}catch\(error\)/);
+});
+
+function exists(relative) {
+  try {
+    readFileSync(new URL(`../../${relative}`, import.meta.url));
+    return true;
+  } catch {
+    return false;
+  }
+}
