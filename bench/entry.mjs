@@ -13,33 +13,37 @@
 // whole turns). Another build of this worker given as a directory is measured beside, as c1, c2,
 // …: a change to the entry shows here far above the noise of a whole turn.
 //
-//   node bench/entry.mjs [build dir…] [--requests N] [--warm N] [--reps N] [--keep]
+//   node bench/entry.mjs [build dir…] [--requests N] [--warm N] [--reps N] [--chat N] [--keep]
 //
-//   --requests N  requests per measurement (default 300), each on a new connection
-//   --warm N      unmeasured requests per worker first (default 300)
+//   --requests N  requests per measurement (default 1000: at 300, a window that a collection
+//                 lands in reads 10% above one it misses), each on a new connection
+//   --warm N      unmeasured requests per worker first (default 500)
 //   --reps N      measurements per worker (default 4), interleaved, in alternating order
+//   --chat N      chat turns of N events (`/flood N`) in place of the 404s: this worker, the
+//                 builds given and the TS adapter (not the floor, which has no chat), the agent's
+//                 work included in each (the same for all: subtract it with instructions.mjs)
 //   --keep        keep callgrind's files and V8's perf map, with parts.json, for
 //                 `node bench/jit_functions.mjs <dir> rust floor` (function by function)
 //
 // Builds bench/floor first (`scripts/build.sh --floor`, incremental). Needs valgrind. About a
-// minute. Not part of `npm run bench`.
+// minute and a half. Not part of `npm run bench`.
 import { execFileSync } from "node:child_process";
 import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
-import { newAgent } from "./lib/client.mjs";
+import { newAgent, runTurn, waveOutcome } from "./lib/client.mjs";
 import { median, spread } from "./lib/stats.mjs";
 import { root, startWorkers } from "./lib/workers.mjs";
 
-const { candidates, option, flag } = candidateArgs(process.argv.slice(2), ["--requests", "--warm", "--reps"]);
-const cfg = { requests: option("--requests", 300), warm: option("--warm", 300), reps: option("--reps", 4) };
+const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--requests", "--warm", "--reps", "--chat"]);
+const cfg = { requests: option("--requests", 1000), warm: option("--warm", 500), reps: option("--reps", 4), chat: option("--chat", 0) };
 
 execFileSync("bash", ["scripts/build.sh", "--floor"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 const { out, counter } = callgrindWorkerd({ perfMap: flag("--keep") });
 const variants = { floor: path.join(root, "bench/.build/floor/index.js"), ...candidates };
-const names = ["rust", "floor", "ts", ...Object.keys(candidates)];
+const names = ["rust", ...(cfg.chat ? [] : ["floor"]), "ts", ...Object.keys(candidates)];
 const w = await startWorkers({ adapters: ["rust", "ts"], variants });
 
 const agent = newAgent();
@@ -55,8 +59,14 @@ function request(name) {
       .on("error", reject);
   });
 }
+/** One chat turn of `cfg.chat` events to worker `name`, read to its end; it must complete. */
+async function turn(name) {
+  const result = await runTurn(w.urls[name], kind(name), `/flood ${cfg.chat}`, { agent });
+  const { lost, reasons } = waveOutcome([{ status: "fulfilled", value: result }], cfg.chat);
+  if (lost) throw new Error(`${name}: /flood ${cfg.chat} did not complete (${reasons.join(", ")})`);
+}
 async function requests(name, count) {
-  for (let i = 0; i < count; i++) await request(name);
+  for (let i = 0; i < count; i++) await (cfg.chat ? turn(name) : request(name));
 }
 
 const counted = counter(w.pid);
@@ -66,13 +76,13 @@ try {
   for (const name of names) await requests(name, cfg.warm);
   // The first window after the warm-up reads high, whichever worker it measures: dropped.
   const { part } = await counted(() => requests(names[0], cfg.requests));
-  parts.push({ part, worker: names[0], turns: cfg.requests, events: 0, dropped: true });
+  parts.push({ part, worker: names[0], turns: cfg.requests, events: cfg.chat, dropped: true });
   for (let rep = 0; rep < cfg.reps; rep++) {
     for (const name of rep % 2 ? [...names].reverse() : names) {
       const { part, main } = await counted(() => requests(name, cfg.requests));
-      parts.push({ part, worker: name, turns: cfg.requests, events: 0 });
+      parts.push({ part, worker: name, turns: cfg.requests, events: cfg.chat });
       perRequest[name].push(main / cfg.requests);
-      console.log(`  ${name.padEnd(6)} ${(main / cfg.requests / 1e3).toFixed(1).padStart(7)} k instr/request`);
+      console.log(`  ${name.padEnd(6)} ${(main / cfg.requests / 1e3).toFixed(1).padStart(7)} k instr/${cfg.chat ? "turn" : "request"}`);
     }
   }
 } finally {
@@ -88,12 +98,14 @@ try {
 }
 
 const k = (v) => `${(v / 1e3).toFixed(1)}k`;
-console.log(`\nper request, main thread: median of ${cfg.reps} (lowest–highest)`);
+console.log(`\nper ${cfg.chat ? `${cfg.chat}-event turn` : "request"}, main thread: median of ${cfg.reps} (lowest–highest)`);
 for (const name of names) {
   const { min, max } = spread(perRequest[name]);
   console.log(`  ${name.padEnd(6)} ${k(median(perRequest[name])).padStart(8)}  (${k(min)}–${k(max)})`);
 }
 const m = (name) => median(perRequest[name]);
-console.log(`\n  floor − ts     ${k(m("floor") - m("ts")).padStart(8)}  workers-rs and wasm-bindgen over plain JavaScript`);
-console.log(`  rust − floor   ${k(m("rust") - m("floor")).padStart(8)}  this worker's own entry`);
+if (!cfg.chat) {
+  console.log(`\n  floor − ts     ${k(m("floor") - m("ts")).padStart(8)}  workers-rs and wasm-bindgen over plain JavaScript`);
+  console.log(`  rust − floor   ${k(m("rust") - m("floor")).padStart(8)}  this worker's own entry`);
+}
 for (const name of Object.keys(candidates)) console.log(`  ${name} − rust   ${k(m(name) - m("rust")).padStart(8)}`);

@@ -20,6 +20,7 @@ pub mod error_body;
 mod json_out;
 pub mod rate_limit;
 pub mod request;
+pub mod request_head;
 pub mod request_log;
 pub mod routes;
 pub mod session;

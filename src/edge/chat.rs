@@ -19,6 +19,7 @@ use super::drain::declared_length;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
+use super::incoming::Incoming;
 use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{start, Agent, Plan};
@@ -27,20 +28,20 @@ use crate::config::Config;
 use crate::platform::clock::now_ms;
 use crate::platform::socket::NORMAL_CLOSURE;
 use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
+use crate::request_head::Field;
 use crate::routes::is_json_content_type;
 use crate::turn_stream::TurnStream;
 use crate::v2::{answer_frame, prompt_frame};
 
 pub(crate) async fn handle(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
     let principal = or_answer!(admit(req, env, config, session_id, exchange).await);
-    let content_type = req.headers().get("content-type").ok().flatten();
-    if !is_json_content_type(content_type.as_deref()) {
+    if !is_json_content_type(req.header(Field::ContentType)) {
         return exchange
             .error(
                 415,
@@ -197,18 +198,18 @@ async fn waiting_turn(
 const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 
 /// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`].
-async fn read_body(req: &web_sys::Request, max: usize) -> Result<Vec<u8>, RequestError> {
+async fn read_body(req: &Incoming<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
     let unreadable = || RequestError::NotJson("the body could not be read".into());
     let too_large = RequestError::TooLarge { limit: max };
     let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
-    let declared = declared_length(&req.headers());
+    let declared = declared_length(req.header(Field::ContentLength));
     if declared.is_some_and(|len| len > drain_limit) {
         return Err(too_large);
     }
     if declared.is_some_and(|len| len <= max) {
         // The runtime holds the body to its declared length: read it in one call, not chunk
         // by chunk (a chat body is one or two chunks, each a reader round trip).
-        let read = req.array_buffer().map_err(|_| unreadable())?;
+        let read = req.raw.array_buffer().map_err(|_| unreadable())?;
         let buffer = JsFuture::from(read).await.map_err(|_| unreadable())?;
         let body = Uint8Array::new(&buffer).to_vec();
         return if body.len() > max {
@@ -217,7 +218,7 @@ async fn read_body(req: &web_sys::Request, max: usize) -> Result<Vec<u8>, Reques
             Ok(body)
         };
     }
-    let Some(body) = req.body() else {
+    let Some(body) = req.raw.body() else {
         // No body at all: the parser says what is missing.
         return Ok(Vec::new());
     };

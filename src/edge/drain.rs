@@ -14,12 +14,12 @@ use wasm_bindgen_futures::JsFuture;
 use worker::ByteStream;
 
 /// Reads and drops the rest of `req`'s body, at most `limit` bytes; nothing when the body was
-/// read already, or there is none.
-pub(crate) async fn drain(req: &web_sys::Request, limit: usize) {
+/// read already, or there is none. `declared`: the length its `Content-Length` declares
+/// ([`declared_length`]), if any.
+pub(crate) async fn drain(req: &web_sys::Request, declared: Option<usize>, limit: usize) {
     if req.body_used() {
         return;
     }
-    let declared = declared_length(&req.headers());
     if declared == Some(0) {
         return;
     }
@@ -46,7 +46,6 @@ pub(crate) async fn drain(req: &web_sys::Request, limit: usize) {
 }
 
 /// The body's length as its `Content-Length` declares it, if it does (and the value is a number).
-pub(crate) fn declared_length(headers: &web_sys::Headers) -> Option<usize> {
-    let value = headers.get("content-length").ok().flatten()?;
-    value.trim().parse().ok()
+pub(crate) fn declared_length(content_length: Option<&str>) -> Option<usize> {
+    content_length?.trim().parse().ok()
 }

@@ -14,16 +14,22 @@ pub(crate) struct Exchange {
 }
 
 impl Exchange {
-    pub(crate) fn new(method: &str, path: &str) -> Self {
+    /// The request `request_id`, received at `started_ms`.
+    pub(crate) fn new(request_id: &str, started_ms: u64, method: &str, path: &str) -> Self {
         Exchange {
             log: RequestLog {
-                request_id: new_request_id(),
+                request_id: request_id.to_owned(),
                 method: method.to_owned(),
                 path: path.to_owned(),
                 ..RequestLog::default()
             },
-            started_ms: now_ms(),
+            started_ms,
         }
+    }
+
+    /// A request whose head could not be read: a new id, received now.
+    pub(crate) fn unread() -> Self {
+        Exchange::new(&new_request_id(), now_ms(), "", "")
     }
 
     /// A copy for the task that outlives the handler (a stream's pump), which then writes
@@ -59,7 +65,8 @@ impl Exchange {
     }
 }
 
-/// A random UUID (version 4): the request id, which is also the prompt's `requestId`.
+/// A random UUID (version 4), for a request without a head (one with a head gets its id from
+/// `head.js`, in the same form).
 fn new_request_id() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {

@@ -7,10 +7,12 @@ use futures::FutureExt;
 use worker::{Env, Response};
 
 use super::exchange::Exchange;
+use super::incoming::Incoming;
 use super::{hs256, jwks, rate_limit};
 use crate::auth::{authorize, Admission, AuthError, Principal};
 use crate::config::Config;
 use crate::platform::clock::now_ms;
+use crate::request_head::Field;
 use crate::routes::valid_session_id;
 
 /// The `Ok` value of a step that returns `Result<T, worker::Result<Response>>`, or the error
@@ -31,14 +33,14 @@ pub(crate) use or_answer;
 /// a request that needs neither never runs, nor makes V8 compile, their code (a worker's first
 /// request compiles every function it enters, whole: `bench/first_turn.mjs`).
 pub(crate) async fn admit(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
     exchange: &mut Exchange,
 ) -> Result<Principal, worker::Result<Response>> {
-    let authorization = req.headers().get("authorization").ok().flatten();
-    let principal = match check_now(authorization.as_deref(), config, session_id, exchange)? {
+    let authorization = req.header(Field::Authorization);
+    let principal = match check_now(authorization, config, session_id, exchange)? {
         Admission::Admitted(principal) => principal,
         token => verify(token, session_id)
             .boxed_local()

@@ -18,6 +18,7 @@ mod exchange;
 mod guard;
 mod hs256;
 mod hydrate;
+mod incoming;
 mod jwks;
 mod outcome;
 mod playground;
@@ -35,8 +36,10 @@ use worker::{console_error, event, Context, Env, Method, Response};
 
 use crate::config::Config;
 use crate::platform::{config, errors};
+use crate::request_head::{Field, RequestHead};
 use crate::routes::{path_of_url, Route};
 use exchange::Exchange;
+use incoming::Incoming;
 use outcome::Outcome;
 
 /// How much of an unread body is drained when the settings did not load: the default
@@ -49,27 +52,39 @@ fn start() {
 }
 
 /// The entry point. The request stays the runtime's `Request` (`worker::Request` would copy its
-/// method and URL and read its `cf` object, which the runtime builds on first access).
+/// method and URL and read its `cf` object, which the runtime builds on first access); its head
+/// is read in one call ([`Incoming`]).
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<web_sys::Response> {
-    let url = req.url();
-    let path = path_of_url(&url);
-    let method = Method::from(req.method());
-    let mut exchange = Exchange::new(method.as_ref(), path);
-    let origin = req.headers().get("origin").ok().flatten();
+    let incoming = Incoming::read(&req);
+    let head = incoming.as_ref().map(|incoming| &incoming.head);
+    let path = head.map_or("", |head| path_of_url(head.url()));
+    let method = Method::from(head.map_or("", RequestHead::method).to_owned());
+    let mut exchange = match head {
+        Some(head) => Exchange::new(head.id(), head.received_at_ms(), method.as_ref(), path),
+        None => Exchange::unread(),
+    };
+    let origin = head.and_then(|head| head.header(Field::Origin));
     let settings = config::load(&env);
     let config = settings.as_ref();
-    let outcome = match &config {
-        Err(err) => {
+    let outcome = match (&config, &incoming) {
+        (Err(err), _) => {
             console_error!("configuration: {err}");
             exchange
                 .error(500, "misconfigured", "The service is misconfigured.")
                 .map(Into::into)
         }
-        Ok(config) => {
+        // The Fetch standard rules this out (`RequestHead::parse`): the runtime is at fault.
+        (Ok(_), None) => {
+            console_error!("request head: not the shape head.js writes");
+            exchange
+                .error(500, "internal_error", "Something went wrong on our side.")
+                .map(Into::into)
+        }
+        (Ok(config), Some(incoming)) => {
             let route = Route::match_path(path);
             exchange.log.session = route.session().map(str::to_owned);
-            dispatch(&req, method, &env, config, route, &mut exchange).await
+            dispatch(incoming, method, &env, config, route, &mut exchange).await
         }
     };
     let outcome = match outcome {
@@ -99,14 +114,17 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
             let limit = config
                 .as_ref()
                 .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
-            drain::drain(&req, limit).boxed_local().await;
+            let declared = head.and_then(|head| head.header(Field::ContentLength));
+            drain::drain(&req, drain::declared_length(declared), limit)
+                .boxed_local()
+                .await;
             (response.into(), true)
         }
     };
     let headers = response.headers();
     headers.set("x-request-id", exchange.request_id())?;
     if let Ok(config) = &config {
-        for (name, value) in config.origins.response_headers(origin.as_deref()) {
+        for (name, value) in config.origins.response_headers(origin) {
             headers.set(name, &value)?;
         }
     }
@@ -124,7 +142,7 @@ type Handler<'a> = LocalBoxFuture<'a, worker::Result<Outcome>>;
 
 /// The route's handler.
 fn dispatch<'a>(
-    req: &'a web_sys::Request,
+    req: &'a Incoming<'a>,
     method: Method,
     env: &'a Env,
     config: &'a Config,
@@ -190,26 +208,20 @@ fn answered<'a>(answer: impl Future<Output = worker::Result<Response>> + 'a) -> 
 
 /// The CORS preflight's `204`.
 fn preflight(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     config: &Config,
     route: Route<'_>,
     exchange: &mut Exchange,
 ) -> worker::Result<Response> {
-    let origin = req.headers().get("origin").ok().flatten();
-    let asked = req
-        .headers()
-        .get("access-control-request-headers")
-        .ok()
-        .flatten();
     exchange.log.status = 204;
     exchange.log.outcome = "preflight".into();
     let mut response = Response::empty()?.with_status(204);
     let headers = response.headers_mut();
-    for (name, value) in
-        config
-            .origins
-            .preflight_headers(origin.as_deref(), asked.as_deref(), route.allow())
-    {
+    for (name, value) in config.origins.preflight_headers(
+        req.header(Field::Origin),
+        req.header(Field::AccessControlRequestHeaders),
+        route.allow(),
+    ) {
         headers.set(name, &value)?;
     }
     Ok(response)

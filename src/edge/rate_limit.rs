@@ -13,10 +13,12 @@ use wasm_bindgen_futures::JsFuture;
 use worker::{console_error, Env, Response};
 
 use super::exchange::Exchange;
+use super::incoming::Incoming;
 use crate::auth::Principal;
 use crate::config::Config;
 use crate::platform::config::RATE_LIMIT_BINDING;
 use crate::rate_limit::{caller_key, RateLimited};
+use crate::request_head::Field;
 
 #[wasm_bindgen]
 extern "C" {
@@ -39,7 +41,7 @@ pub(crate) fn binding(env: &Env) -> Option<JsValue> {
 /// protects the agent's capacity, it is not a credential.
 pub(crate) async fn check(
     binding: JsValue,
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     config: &Config,
     principal: &Principal,
     exchange: &mut Exchange,
@@ -50,8 +52,7 @@ pub(crate) async fn check(
         console_error!("configuration: {RATE_LIMIT_BINDING} is not a Rate Limiting binding");
         return Err(exchange.error(500, "misconfigured", "The service is misconfigured."));
     }
-    let client_ip = req.headers().get("cf-connecting-ip").ok().flatten();
-    let key = caller_key(principal.user_id.as_deref(), client_ip.as_deref());
+    let key = caller_key(principal.user_id.as_deref(), req.header(Field::ClientIp));
     match within_budget(binding.unchecked_ref(), &key).await {
         Ok(true) => Ok(()),
         Ok(false) => {

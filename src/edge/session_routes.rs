@@ -15,6 +15,7 @@ use worker::{Env, Response, WebSocket};
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{next_turn_event, read_init, Hydration};
+use super::incoming::Incoming;
 use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{start, Agent, Plan};
@@ -31,7 +32,7 @@ use crate::v2::abort_frame;
 /// The agent's socket and what it said first, for a request that passed the guard; else the
 /// error answer.
 async fn open(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -52,7 +53,7 @@ fn close(socket: &WebSocket) {
 
 /// `GET …/chat/:chatId/stream`.
 pub(crate) async fn resume(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -98,8 +99,8 @@ pub(crate) async fn resume(
 /// value is ignored: a resume never fails on a cosmetic choice. The query is scanned as text:
 /// `Request::url` would parse it with the `url` crate, whose IDNA tables cost ~80 KB of gzipped
 /// wasm, for three plain words.
-fn query_trace(req: &web_sys::Request) -> Option<TraceMode> {
-    TraceMode::from_query(&req.url())
+fn query_trace(req: &Incoming<'_>) -> Option<TraceMode> {
+    TraceMode::from_query(req.head.url())
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
@@ -112,7 +113,7 @@ fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Res
 
 /// `POST …/chat/stop`.
 pub(crate) async fn stop(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -148,7 +149,7 @@ pub(crate) async fn stop(
 
 /// `GET …/messages`.
 pub(crate) async fn messages(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,

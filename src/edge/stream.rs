@@ -7,6 +7,7 @@ use wasm_bindgen::JsValue;
 use worker::{Response, WebSocket};
 
 use super::exchange::Exchange;
+use super::incoming::Incoming;
 use super::outcome::Outcome;
 use super::pump::client::ClientStream;
 use super::pump::{AbortRule, Pump, PumpLimits};
@@ -57,7 +58,7 @@ impl Plan {
 /// starts no turn), then answers `200` with the pump that fills the body. Errors before that
 /// are JSON answers.
 pub(crate) fn start(
-    req: &web_sys::Request,
+    req: &Incoming<'_>,
     config: &Config,
     agent: Agent,
     plan: Plan,
@@ -82,7 +83,7 @@ pub(crate) fn start(
         socket,
         events,
         client,
-        signal: Some(req.signal()),
+        signal: Some(req.raw.signal()),
         turn: plan.turn,
         early_frame: plan.early_frame,
         abort: plan.abort,

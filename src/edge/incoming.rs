@@ -1,0 +1,33 @@
+//! The request as the route handlers see it: the runtime's `Request`, for its body and its
+//! signal, and its head (its id and time, method, URL and the headers any route reads), read in
+//! one call into JavaScript (`head.js`; [`RequestHead`] says why).
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::request_head::{Field, RequestHead};
+
+/// One request: its head, read once, and the runtime's `Request`.
+pub(crate) struct Incoming<'a> {
+    /// The runtime's request: its body and its `signal`. Its head is read from [`Incoming::head`].
+    pub(crate) raw: &'a web_sys::Request,
+    pub(crate) head: RequestHead,
+}
+
+impl<'a> Incoming<'a> {
+    /// Reads `raw`'s head; `None` when the runtime gives a head of another shape, which the
+    /// Fetch standard rules out (`RequestHead::parse`).
+    pub(crate) fn read(raw: &'a web_sys::Request) -> Option<Incoming<'a>> {
+        RequestHead::parse(js_read_head(raw)).map(|head| Incoming { raw, head })
+    }
+
+    /// A header's value, `None` when the request does not carry it.
+    pub(crate) fn header(&self, field: Field) -> Option<&str> {
+        self.head.header(field)
+    }
+}
+
+#[wasm_bindgen(module = "/src/edge/head.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = readHead)]
+    fn js_read_head(request: &web_sys::Request) -> String;
+}
