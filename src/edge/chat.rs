@@ -12,7 +12,6 @@
 
 use futures::{FutureExt, StreamExt};
 use js_sys::Uint8Array;
-use wasm_bindgen_futures::JsFuture;
 use worker::{ByteStream, Env, Response};
 
 use super::drain::declared_length;
@@ -26,6 +25,7 @@ use super::stream::{start, Agent, Plan};
 use super::upstream::{self, AgentSocket};
 use crate::config::Config;
 use crate::platform::clock::now_ms;
+use crate::platform::promise::settled;
 use crate::platform::socket::NORMAL_CLOSURE;
 use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
 use crate::request_head::Field;
@@ -210,7 +210,7 @@ async fn read_body(req: &Incoming<'_>, max: usize) -> Result<Vec<u8>, RequestErr
         // The runtime holds the body to its declared length: read it in one call, not chunk
         // by chunk (a chat body is one or two chunks, each a reader round trip).
         let read = req.raw.array_buffer().map_err(|_| unreadable())?;
-        let buffer = JsFuture::from(read).await.map_err(|_| unreadable())?;
+        let buffer = settled(&read).await.map_err(|_| unreadable())?;
         let body = Uint8Array::new(&buffer).to_vec();
         return if body.len() > max {
             Err(too_large)

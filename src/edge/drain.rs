@@ -9,8 +9,8 @@
 //! a body to its end before it answers, up to a bound: past it, the client is sending far more
 //! than any request of ours takes, and cutting the connection is the right answer to it.
 
+use crate::platform::promise::settled;
 use futures::StreamExt;
-use wasm_bindgen_futures::JsFuture;
 use worker::ByteStream;
 
 /// Reads and drops the rest of `req`'s body, at most `limit` bytes; nothing when the body was
@@ -28,7 +28,7 @@ pub(crate) async fn drain(req: &web_sys::Request, declared: Option<usize>, limit
         // would cost a round trip per chunk, and releasing it builds a TypeError, stack and
         // all, for the read it cancels.)
         if let Ok(read) = req.array_buffer() {
-            let _ = JsFuture::from(read).await;
+            let _ = settled(&read).await;
         }
         return;
     }

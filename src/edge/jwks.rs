@@ -11,7 +11,6 @@ use std::time::Duration;
 use futures::future::{select, Either};
 use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::WorkerGlobalScope;
 use worker::{console_error, Delay};
 
@@ -20,6 +19,7 @@ use crate::auth::jwks::{self, KeySet, MAX_JWKS_BYTES};
 use crate::auth::key_cache::{Decision, KeyCache, FETCH_TIMEOUT_SECS};
 use crate::auth::{AuthError, KeyedToken};
 use crate::platform::clock::now_ms;
+use crate::platform::promise::settled;
 
 /// How often a request waiting for another's fetch looks at the cache again, in ms: a JWKS
 /// answer takes tens to hundreds of ms, so the wait adds little, and costs a timer per look.
@@ -100,7 +100,7 @@ async fn fetch_keys(url: &str) -> Option<(KeySet, Option<String>)> {
 /// The body and `Cache-Control` of a 2xx answer from `url`.
 async fn download(url: &str) -> Result<(Vec<u8>, Option<String>), String> {
     let scope: WorkerGlobalScope = js_sys::global().unchecked_into();
-    let response: web_sys::Response = JsFuture::from(scope.fetch_with_str(url))
+    let response: web_sys::Response = settled(&scope.fetch_with_str(url))
         .await
         .map_err(|err| format!("the fetch failed: {err:?}"))?
         .unchecked_into();
@@ -119,7 +119,7 @@ async fn download(url: &str) -> Result<(Vec<u8>, Option<String>), String> {
     let body = response
         .array_buffer()
         .map_err(|err| format!("the body cannot be read: {err:?}"))?;
-    let body = JsFuture::from(body)
+    let body = settled(&body)
         .await
         .map_err(|err| format!("the body cannot be read: {err:?}"))?;
     Ok((Uint8Array::new(&body).to_vec(), cache_control))

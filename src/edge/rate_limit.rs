@@ -9,7 +9,6 @@
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use worker::{console_error, Env, Response};
 
 use super::exchange::Exchange;
@@ -17,6 +16,7 @@ use super::incoming::Incoming;
 use crate::auth::Principal;
 use crate::config::Config;
 use crate::platform::config::RATE_LIMIT_BINDING;
+use crate::platform::promise::settled;
 use crate::rate_limit::{caller_key, RateLimited};
 use crate::request_head::Field;
 
@@ -71,7 +71,7 @@ pub(crate) async fn check(
 async fn within_budget(binding: &RateLimit, key: &str) -> Result<bool, JsValue> {
     let options = Object::new();
     Reflect::set(&options, &JsValue::from_str("key"), &JsValue::from_str(key))?;
-    let outcome = JsFuture::from(binding.limit(&options)?).await?;
+    let outcome = settled(&binding.limit(&options)?).await?;
     // Only an explicit `success: false` refuses.
     Ok(Reflect::get(&outcome, &JsValue::from_str("success"))?.as_bool() != Some(false))
 }

@@ -8,13 +8,13 @@
 use js_sys::Promise;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use worker::{console_error, Env, Response, WebSocket};
 
 use super::exchange::Exchange;
 
 use crate::config::Config;
 use crate::platform::config::AGENT_BINDING;
+use crate::platform::promise::settled;
 use crate::platform::socket::SocketEvents;
 
 /// How long the agent may take to accept the socket. A Durable Object normally answers in
@@ -140,7 +140,7 @@ async fn open(
         CONNECT_TIMEOUT_MS as f64,
     );
     // `openAgent` never rejects; a rejection would be a broken runtime, and reads as a failed fetch.
-    let opened: Opened = match JsFuture::from(opened).await {
+    let opened: Opened = match settled(&opened).await {
         Ok(opened) => opened.unchecked_into(),
         Err(err) => return Err(fail(Unavailable, "fetch", format!("{err:?}"))),
     };

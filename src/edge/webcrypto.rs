@@ -4,12 +4,12 @@
 
 use js_sys::{Array, Object, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{CryptoKey, WorkerGlobalScope};
 use worker::console_error;
 
 use crate::auth::jwt::Token;
 use crate::auth::AuthError;
+use crate::platform::promise::settled;
 
 /// The key, as `crypto.subtle.importKey` takes it.
 pub(crate) enum KeyData<'a> {
@@ -60,12 +60,12 @@ async fn signature_valid(check: Check<'_>, signature: &[u8], data: &[u8]) -> Res
         false,
         &Array::of1(&JsValue::from_str("verify")),
     )?;
-    let key: CryptoKey = JsFuture::from(import).await?.unchecked_into();
+    let key: CryptoKey = settled(&import).await?.unchecked_into();
     let verified = subtle.verify_with_object_and_u8_array_and_u8_array(
         &object(check.verify_algorithm)?,
         &key,
         signature,
         data,
     )?;
-    Ok(JsFuture::from(verified).await?.as_bool() == Some(true))
+    Ok(settled(&verified).await?.as_bool() == Some(true))
 }
