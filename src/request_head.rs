@@ -1,4 +1,4 @@
-//! A request's head as the edge reads it in one call into JavaScript (`src/edge/head.js`): the
+//! A request's head as the edge reads it in one call into JavaScript (`src/edge/incoming.js`): the
 //! id and the time the edge gives the request (`crypto.randomUUID()`, `Date.now()`), its
 //! method, its URL and the headers some route reads, as one text.
 //!
@@ -12,10 +12,10 @@
 
 use std::ops::Range;
 
-/// What `head.js` writes for a header the request does not carry.
+/// What `incoming.js` writes for a header the request does not carry.
 const ABSENT: &str = "\u{0}";
 
-/// The fields of the text, in its order (shared with `src/edge/head.js`'s `HEADERS`, which
+/// The fields of the text, in its order (shared with `src/edge/incoming.js`'s `HEADERS`, which
 /// lists the headers after the id, the time, the method and the URL).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
@@ -64,7 +64,7 @@ impl Field {
     }
 }
 
-/// A request's head: the text `head.js` wrote, and where each field is in it.
+/// A request's head: the text `incoming.js` wrote, and where each field is in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestHead {
     text: String,
@@ -202,15 +202,15 @@ mod tests {
         assert_eq!(RequestHead::parse(String::new()), None);
     }
 
-    /// `head.js` lists the headers in [`Field::ALL`]'s order, after the fields before them.
+    /// `incoming.js` lists the headers in [`Field::ALL`]'s order, after the fields before them.
     #[test]
-    fn head_js_lists_the_same_headers_in_the_same_order() {
-        let js = include_str!("edge/head.js");
+    fn incoming_js_lists_the_same_headers_in_the_same_order() {
+        let js = include_str!("edge/incoming.js");
         let list = js
             .split_once("const HEADERS = [")
             .and_then(|(_, rest)| rest.split_once(']'))
             .map(|(list, _)| list)
-            .expect("head.js has `const HEADERS = [...]`");
+            .expect("incoming.js has `const HEADERS = [...]`");
         let js_names: Vec<&str> = list
             .split(',')
             .map(|name| name.trim().trim_matches('"'))

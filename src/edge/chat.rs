@@ -11,14 +11,13 @@
 //! request id.
 
 use futures::{FutureExt, StreamExt};
-use js_sys::Uint8Array;
 use worker::{ByteStream, Env, Response};
 
 use super::drain::declared_length;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{read_init, Hydration};
-use super::incoming::Incoming;
+use super::incoming::{bytes_of, Incoming};
 use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{start, Agent, Plan};
@@ -211,7 +210,7 @@ async fn read_body(req: &Incoming<'_>, max: usize) -> Result<Vec<u8>, RequestErr
         // by chunk (a chat body is one or two chunks, each a reader round trip).
         let read = req.raw.array_buffer().map_err(|_| unreadable())?;
         let buffer = settled(&read).await.map_err(|_| unreadable())?;
-        let body = Uint8Array::new(&buffer).to_vec();
+        let body = bytes_of(&buffer);
         return if body.len() > max {
             Err(too_large)
         } else {

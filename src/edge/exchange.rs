@@ -66,7 +66,7 @@ impl Exchange {
 }
 
 /// A random UUID (version 4), for a request without a head (one with a head gets its id from
-/// `head.js`, in the same form).
+/// `incoming.js`, in the same form).
 fn new_request_id() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {

@@ -1,8 +1,9 @@
 //! The request as the route handlers see it: the runtime's `Request`, for its body and its
 //! signal, and its head (its id and time, method, URL and the headers any route reads), read in
-//! one call into JavaScript (`head.js`; [`RequestHead`] says why).
+//! one call into JavaScript (`incoming.js`; [`RequestHead`] says why).
 
 use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
 
 use crate::request_head::{Field, RequestHead};
 
@@ -26,8 +27,16 @@ impl<'a> Incoming<'a> {
     }
 }
 
-#[wasm_bindgen(module = "/src/edge/head.js")]
+/// The bytes of an `ArrayBuffer` (a body read whole), copied into WebAssembly memory in one call.
+pub(crate) fn bytes_of(buffer: &JsValue) -> Vec<u8> {
+    js_bytes_of(buffer)
+}
+
+#[wasm_bindgen(module = "/src/edge/incoming.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readHead)]
     fn js_read_head(request: &web_sys::Request) -> String;
+
+    #[wasm_bindgen(js_name = bytesOf)]
+    fn js_bytes_of(buffer: &JsValue) -> Vec<u8>;
 }

@@ -9,11 +9,11 @@ use std::cell::RefCell;
 use std::time::Duration;
 
 use futures::future::{select, Either};
-use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
 use web_sys::WorkerGlobalScope;
 use worker::{console_error, Delay};
 
+use super::incoming::bytes_of;
 use super::webcrypto::{self, Check, KeyData};
 use crate::auth::jwks::{self, KeySet, MAX_JWKS_BYTES};
 use crate::auth::key_cache::{Decision, KeyCache, FETCH_TIMEOUT_SECS};
@@ -122,5 +122,5 @@ async fn download(url: &str) -> Result<(Vec<u8>, Option<String>), String> {
     let body = settled(&body)
         .await
         .map_err(|err| format!("the body cannot be read: {err:?}"))?;
-    Ok((Uint8Array::new(&body).to_vec(), cache_control))
+    Ok((bytes_of(&body), cache_control))
 }

@@ -76,7 +76,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
         }
         // The Fetch standard rules this out (`RequestHead::parse`): the runtime is at fault.
         (Ok(_), None) => {
-            console_error!("request head: not the shape head.js writes");
+            console_error!("request head: not the shape incoming.js writes");
             exchange
                 .error(500, "internal_error", "Something went wrong on our side.")
                 .map(Into::into)

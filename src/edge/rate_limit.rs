@@ -6,6 +6,8 @@
 //! also checks the JS class's name, which has changed between releases (`RateLimiter`,
 //! `Ratelimit`), and a name that does not match would turn the limit into a 500 for everyone.
 
+use std::cell::Cell;
+
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -28,11 +30,25 @@ extern "C" {
     fn limit(this: &RateLimit, options: &Object) -> Result<Promise, JsValue>;
 }
 
+thread_local! {
+    /// Whether the isolate's `env` was seen without the binding. Its bindings are fixed for the
+    /// isolate's life, so a worker without a limit looks once, not on every request (two calls
+    /// into JavaScript each). A binding that is there is read each time: it is the request's.
+    static UNBOUND: Cell<bool> = const { Cell::new(false) };
+}
+
 /// The `RATE_LIMITER` binding, when one is configured.
 pub(crate) fn binding(env: &Env) -> Option<JsValue> {
+    if UNBOUND.get() {
+        return None;
+    }
     let binding =
         Reflect::get(env, &JsValue::from_str(RATE_LIMIT_BINDING)).unwrap_or(JsValue::UNDEFINED);
-    (!binding.is_undefined()).then_some(binding)
+    if binding.is_undefined() {
+        UNBOUND.set(true);
+        return None;
+    }
+    Some(binding)
 }
 
 /// `Ok` when the caller is within its budget by `binding` ([`binding`]); else the answer: 429

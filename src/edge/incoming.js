@@ -1,6 +1,8 @@
-// A request's head in one call into JavaScript: the id and the time the edge gives the request,
-// its method, its URL and the headers some route reads, as one text that src/request_head.rs
-// parses. Read one by one from Rust, the same is fourteen calls across the WebAssembly boundary,
+// The request in as few calls into JavaScript as possible (src/edge/incoming.rs): its head, and
+// its body's bytes.
+//
+// The head in one call: the id and the time the edge gives the request, its method, its URL and
+// the headers some route reads, as one text that src/request_head.rs parses. Read one by one from Rust, the same is fourteen calls across the WebAssembly boundary,
 // most with a string to copy (`req.headers()` alone makes a new `Headers` handle each time).
 //
 // The text: a random UUID, `Date.now()`, the method, the URL, then each header of HEADERS, each
@@ -18,4 +20,13 @@ export function readHead(request) {
   let text = `${crypto.randomUUID()}\n${Date.now()}\n${request.method}\n${request.url}\n`;
   for (const name of HEADERS) text += `${headers.get(name) ?? ABSENT}\n`;
   return text;
+}
+
+/**
+ * The bytes of `buffer` (the body's `ArrayBuffer`), which wasm-bindgen copies into WebAssembly
+ * memory as the call returns: one call, where `Uint8Array::to_vec` from Rust makes five (the
+ * view, its length three times, the copy).
+ */
+export function bytesOf(buffer) {
+  return new Uint8Array(buffer);
 }
