@@ -28,7 +28,6 @@
 // Builds bench/floor first (`scripts/build.sh --floor`, incremental). Needs valgrind. About a
 // minute and a half. Not part of `npm run bench`.
 import { execFileSync } from "node:child_process";
-import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
@@ -41,7 +40,7 @@ const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), 
 const cfg = { requests: option("--requests", 1000), warm: option("--warm", 500), reps: option("--reps", 4), chat: option("--chat", 0) };
 
 execFileSync("bash", ["scripts/build.sh", "--floor"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-const { out, counter } = callgrindWorkerd({ perfMap: flag("--keep") });
+const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep") });
 const variants = { floor: path.join(root, "bench/.build/floor/index.js"), ...candidates };
 const names = ["rust", ...(cfg.chat ? [] : ["floor"]), "ts", ...Object.keys(candidates)];
 const w = await startWorkers({ adapters: ["rust", "ts"], variants });
@@ -87,14 +86,7 @@ try {
   }
 } finally {
   await w.dispose();
-  if (flag("--keep")) {
-    writeFileSync(path.join(out, "parts.json"), JSON.stringify({ pid: w.pid, parts }, null, 1));
-    const map = `/tmp/perf-${w.pid}.map`;
-    if (existsSync(map)) renameSync(map, path.join(out, "perf.map"));
-    console.log(`callgrind files kept in ${out}`);
-  } else {
-    rmSync(out, { recursive: true, force: true });
-  }
+  finish({ keep: flag("--keep"), pid: w.pid, parts });
 }
 
 const k = (v) => `${(v / 1e3).toFixed(1)}k`;

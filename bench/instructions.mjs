@@ -29,8 +29,6 @@
 // Needs valgrind (Debian: apt-get install valgrind). Takes 3–6 minutes. Not part of `npm run
 // bench`, which measures time; threads other than the main one (V8's compilers and collector
 // helpers) are shown beside it, not in the ratios: when they run depends on timing.
-import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
@@ -50,7 +48,7 @@ const cfg = {
 const SHORT_EVENTS = option("--short", 100);
 
 // With --keep, V8's perf map is kept beside callgrind's files too (bench/jit_functions.mjs).
-const { out, counter } = callgrindWorkerd({ perfMap: flag("--keep") });
+const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep") });
 
 // "agent" is the agent alone: the same turns into the passthrough's /sink (the agent and the
 // socket hop, no stream to the client), subtracted from every ratio.
@@ -115,14 +113,7 @@ try {
   }
 } finally {
   await w.dispose();
-  if (flag("--keep")) {
-    writeFileSync(path.join(out, "parts.json"), JSON.stringify({ pid: w.pid, parts }, null, 1));
-    const map = `/tmp/perf-${w.pid}.map`;
-    if (existsSync(map)) renameSync(map, path.join(out, "perf.map"));
-    console.log(`callgrind files kept in ${out} (parts.json: which part is which; perf.map: JIT code's names)`);
-  } else {
-    rmSync(out, { recursive: true, force: true });
-  }
+  finish({ keep: flag("--keep"), pid: w.pid, parts });
 }
 
 const med = (name, key) => median(runs[name].map((r) => r[key]));

@@ -3,7 +3,7 @@
 // names, here a script that runs workerd under callgrind counting nothing until told to, one
 // file per thread; each counted window is dumped as a numbered part.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -13,10 +13,12 @@ import path from "node:path";
  * writes its perf map (/tmp/perf-<pid>.map: every compiled function's address, size and name),
  * so that bench/jit_functions.mjs can name the JIT-compiled code callgrind knows by address
  * only (it also opens a V8 log per isolate: sent nowhere). Exits with a message when Valgrind
- * is missing. Returns { out: the directory of callgrind's files, counter(pid) }, where
- * counter(pid) returns count(run): the instructions of `await run()` as { main, others }
+ * is missing. Returns { out: the directory of callgrind's files, counter(pid), finish(…) }:
+ * counter(pid) returns count(run), the instructions of `await run()` as { part, main, others }
  * (workerd's main thread, where every worker's JavaScript and WebAssembly runs, and all other
- * threads), each call one more part (`out.<pid>.<part>-<thread>`).
+ * threads), each call one more part (`out.<pid>.<part>-<thread>`); finish({ keep, pid, parts })
+ * ends the run: with `keep`, it writes parts.json ({ pid, parts }: which part is which) and moves
+ * V8's perf map beside the files, and says where they are; else it removes them.
  */
 export function callgrindWorkerd({ perfMap = false } = {}) {
   try {
@@ -61,5 +63,15 @@ export function callgrindWorkerd({ perfMap = false } = {}) {
       };
     };
   };
-  return { out, counter };
+  const finish = ({ keep, pid, parts }) => {
+    if (!keep) {
+      rmSync(out, { recursive: true, force: true });
+      return;
+    }
+    writeFileSync(path.join(out, "parts.json"), JSON.stringify({ pid, parts }, null, 1));
+    const map = `/tmp/perf-${pid}.map`;
+    if (existsSync(map)) renameSync(map, path.join(out, "perf.map"));
+    console.log(`callgrind files kept in ${out} (parts.json: which part is which; perf.map: JIT code's names)`);
+  };
+  return { out, counter, finish };
 }
