@@ -97,7 +97,7 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
         }
     };
     // Exactly one log line: the pump's, when a stream ends; else this one, below.
-    let (response, log_here): (web_sys::Response, bool) = match outcome {
+    let (response, complete): (web_sys::Response, bool) = match outcome {
         Outcome::Streaming { response, pump } => {
             // `waitUntil` keeps the request alive until the stream ends, which may be after the
             // client has gone and the response is cancelled.
@@ -121,14 +121,22 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
             (response.into(), true)
         }
     };
-    let headers = response.headers();
-    headers.set("x-request-id", exchange.request_id())?;
-    if let Ok(config) = &config {
-        for (name, value) in config.origins.response_headers(origin) {
+    // A streamed answer got its `x-request-id` where its response was made (`openBody`); the
+    // headers are reached only when something is left to set (a call into JavaScript each).
+    let cors = match &config {
+        Ok(config) => config.origins.response_headers(origin),
+        Err(_) => Vec::new(),
+    };
+    if complete || !cors.is_empty() {
+        let headers = response.headers();
+        if complete {
+            headers.set("x-request-id", exchange.request_id())?;
+        }
+        for (name, value) in cors {
             headers.set(name, &value)?;
         }
     }
-    if log_here {
+    if complete {
         exchange.finish();
     }
     Ok(response)

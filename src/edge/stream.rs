@@ -121,12 +121,15 @@ fn open_body(
     socket: &WebSocket,
     exchange: &mut Exchange,
 ) -> Result<(ClientStream, web_sys::Response), worker::Result<Response>> {
-    STREAM_INIT.with(ClientStream::open).map_err(|_| {
-        let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
-        exchange.error(
-            500,
-            "internal_error",
-            "The response stream could not be created.",
-        )
-    })
+    let request_id = exchange.request_id();
+    STREAM_INIT
+        .with(|init| ClientStream::open(init, request_id))
+        .map_err(|_| {
+            let _ = socket.close(Some(INTERNAL_ERROR), Some("no response stream"));
+            exchange.error(
+                500,
+                "internal_error",
+                "The response stream could not be created.",
+            )
+        })
 }

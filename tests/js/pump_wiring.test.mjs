@@ -151,20 +151,23 @@ test("done settles when the wiring is stopped, not before", async (t) => {
   assert.equal(settled, true);
 });
 
-test("openBody answers with the init's status and headers, and streams what the writer writes", async () => {
+test("openBody answers with the init's status and headers and the request id, and streams what the writer writes", async () => {
   const init = { status: 200, headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" } };
-  const { writer, response, desiredSize } = openBody(init);
+  const [writer, response, desiredSize] = openBody(init, "req-1");
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), "text/event-stream");
   assert.equal(response.headers.get("x-vercel-ai-ui-message-stream"), "v1");
+  assert.equal(response.headers.get("x-request-id"), "req-1");
   // The writable side's default strategy: one chunk of room before anything is written.
   assert.equal(desiredSize, 1);
   write(writer, new TextEncoder().encode("data: [DONE]\n\n"));
   close(writer);
   assert.equal(await response.text(), "data: [DONE]\n\n");
-  // Each call is a body of its own; the init is only read.
-  const other = openBody(init);
-  assert.notEqual(other.response, response);
+  // Each call is a body of its own, with its own id; the init is only read.
+  const [, other] = openBody(init, "req-2");
+  assert.notEqual(other, response);
+  assert.equal(other.headers.get("x-request-id"), "req-2");
+  assert.equal(init.headers["x-request-id"], undefined);
   assert.equal(init.headers["content-type"], "text/event-stream");
 });
 

@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Response, WritableStreamDefaultWriter};
 
 use super::wiring;
@@ -53,11 +53,15 @@ pub(crate) enum Progress {
 
 impl ClientStream {
     /// A new response body, and the response that streams it with `init` (a `ResponseInit`:
-    /// its status and headers). Made in one call into JavaScript (`openBody` in `wiring.js`).
-    pub(crate) fn open(init: &JsValue) -> Result<(Self, Response), JsValue> {
-        let opened = wiring::js_open_body(init)?;
-        let writer = opened.writer();
-        let last_desired_size = opened.desired_size().unwrap_or(0.0);
+    /// its status and headers) and `x-request-id: request_id`. Made in one call into JavaScript
+    /// (`openBody` in `wiring.js`).
+    pub(crate) fn open(init: &JsValue, request_id: &str) -> Result<(Self, Response), JsValue> {
+        let [writer, response, desired_size] =
+            <[JsValue; 3]>::try_from(wiring::js_open_body(init, request_id)?)
+                .map_err(|_| JsValue::from_str("openBody: not [writer, response, desiredSize]"))?;
+        let writer: WritableStreamDefaultWriter = writer.unchecked_into();
+        let response: Response = response.unchecked_into();
+        let last_desired_size = desired_size.as_f64().unwrap_or(0.0);
         let stream = ClientStream {
             writer,
             writes_since_check: 0,
@@ -67,7 +71,7 @@ impl ClientStream {
             sizes: VecDeque::new(),
             sizes_total: 0,
         };
-        Ok((stream, opened.response()))
+        Ok((stream, response))
     }
 
     /// The body's writer, which the pump's wiring watches for a client that went away.

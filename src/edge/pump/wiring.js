@@ -123,14 +123,17 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
 }
 
 /**
- * Opens the response body of one stream, in one call: returns `{ writer, response, desiredSize }`,
+ * Opens the response body of one stream, in one call: returns `[writer, response, desiredSize]`,
  * the writable side's writer, the response that streams the readable side with `init` (its
- * status and headers), and the writer's `desiredSize` to start with.
+ * status and headers) and `x-request-id: requestId`, and the writer's `desiredSize` to start with.
+ * (An array, which wasm-bindgen hands over whole: an object's fields would be a call each.)
  */
-export function openBody(init) {
+export function openBody(init, requestId) {
   const { readable, writable } = new TransformStream();
   const writer = writable.getWriter();
-  return { writer, response: new Response(readable, init), desiredSize: writer.desiredSize };
+  const response = new Response(readable, init);
+  response.headers.set("x-request-id", requestId);
+  return [writer, response, writer.desiredSize];
 }
 
 /**

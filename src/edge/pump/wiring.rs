@@ -45,20 +45,9 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     fn done(this: &Wired) -> Promise;
 
-    /// What `openBody` returns: `{ writer, response, desiredSize }`.
-    pub(crate) type OpenedBody;
-
+    /// `[writer, response, desiredSize]`: see `openBody`.
     #[wasm_bindgen(catch, js_name = openBody)]
-    pub(crate) fn js_open_body(init: &JsValue) -> Result<OpenedBody, JsValue>;
-
-    #[wasm_bindgen(method, getter)]
-    pub(crate) fn writer(this: &OpenedBody) -> WritableStreamDefaultWriter;
-
-    #[wasm_bindgen(method, getter)]
-    pub(crate) fn response(this: &OpenedBody) -> web_sys::Response;
-
-    #[wasm_bindgen(method, getter, js_name = desiredSize)]
-    pub(crate) fn desired_size(this: &OpenedBody) -> Option<f64>;
+    pub(crate) fn js_open_body(init: &JsValue, request_id: &str) -> Result<Vec<JsValue>, JsValue>;
 
     #[wasm_bindgen(js_name = write)]
     fn js_write(writer: &WritableStreamDefaultWriter, bytes: &[u8]);
