@@ -33,7 +33,7 @@ function setup(t, { tickMs = 60_000, quiet = () => 0 } = {}) {
     },
   };
   const got = [];
-  const { stop, done } = wire(
+  const [stop, done] = wire(
     socket,
     writer,
     signal.signal,

@@ -35,8 +35,9 @@ const BINARY_FRAME = 5;
 const UNSPLITTABLE_FRAME = 6;
 
 /**
- * Starts delivering the events of one stream; returns `{ stop, done }`: the function that stops
- * it, and a promise that resolves when it has been stopped.
+ * Starts delivering the events of one stream; returns `[stop, done]`: the function that stops
+ * it, and a promise that resolves when it has been stopped. (An array, which wasm-bindgen hands
+ * over whole: an object's fields would be a call each.)
  *
  * onFrames(bytes, absorbed): the text frames of one burst, joined by U+001E, as UTF-8 (a
  * Uint8Array).
@@ -119,7 +120,7 @@ export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
     signal?.removeEventListener("abort", onAbort);
     settle();
   };
-  return { stop, done };
+  return [stop, done];
 }
 
 /**

@@ -21,14 +21,12 @@ use std::rc::Rc;
 use js_sys::{Function, Promise};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortSignal, WritableStreamDefaultWriter};
 
 #[wasm_bindgen(module = "/src/edge/pump/wiring.js")]
 extern "C" {
-    /// What `wire` returns: `{ stop, done }`.
-    type Wired;
-
+    /// `[stop, done]`: see `wire`.
     #[wasm_bindgen(js_name = wire)]
     fn js_wire(
         socket: &web_sys::WebSocket,
@@ -37,13 +35,7 @@ extern "C" {
         tick_ms: f64,
         on_frames: &JsValue,
         on_event: &JsValue,
-    ) -> Wired;
-
-    #[wasm_bindgen(method, getter)]
-    fn stop(this: &Wired) -> Function;
-
-    #[wasm_bindgen(method, getter)]
-    fn done(this: &Wired) -> Promise;
+    ) -> Vec<JsValue>;
 
     /// `[writer, response, desiredSize]`: see `openBody`.
     #[wasm_bindgen(catch, js_name = openBody)]
@@ -182,17 +174,25 @@ impl Wiring {
                 None => deliver(&receiver, absorbed, |_| {}),
             },
         );
-        let wired = js_wire(
+        let mut wired = js_wire(
             socket,
             writer,
             signal,
             tick_ms as f64,
             &on_frames.into_js_value(),
             &on_event.into_js_value(),
-        );
+        )
+        .into_iter();
+        // `wire` returns its two, always; were one missing, a stop that does nothing and a
+        // settled promise (the body keeps the request alive while the client reads) stand in.
         Wiring {
-            stop: wired.stop(),
-            done: wired.done(),
+            stop: wired
+                .next()
+                .map_or_else(Function::default, JsCast::unchecked_into),
+            done: wired.next().map_or_else(
+                || Promise::resolve(&JsValue::UNDEFINED),
+                JsCast::unchecked_into,
+            ),
         }
     }
 
