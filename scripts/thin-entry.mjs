@@ -1,5 +1,6 @@
-// The worker's entry without a Proxy per request: rewrites the default export of the module that
-// worker-build 0.8.7 writes (build/index.js), keeping its panic recovery.
+// The worker's entry without a Proxy per request, and its futures' queue without
+// `queueMicrotask`: rewrites the module that worker-build 0.8.7 writes (build/index.js), keeping
+// its panic recovery.
 //
 // worker-build exports the entry as a Proxy of a `WorkerEntrypoint` class. For every request the
 // runtime constructs it, which makes an instance, a Proxy of that instance with a fresh copy of
@@ -15,9 +16,18 @@
 //   { fetch(request, env, ctx) { checkReinitialize(); try { return handler(request, env, ctx) }
 //     catch (error) { handleMaybeCritical(error); throw error } } }
 //
+// The same script makes wasm-bindgen's futures queue schedule its runs with a resolved promise's
+// `then` instead of `queueMicrotask`. Both run the callback as a microtask, in the order asked,
+// but workerd's `queueMicrotask` wraps each callback in a new native function first: about 9k
+// instructions a call (callgrind, inclusive), three per chat turn for the adapter and nine for the
+// demo agent, where a promise reaction is V8's own and costs a fraction of that. A trap thrown out
+// of a queued run (a panic in a future) is handed to the same marker as above, so that the next
+// request still gets a new instance; anything else thrown there is logged.
+//
 // The module is minified, so the names are found by the shapes of worker-build's template
-// (its `shim.js`); each must be found exactly once, or the build fails with what was not found:
-// a new worker-build needs this script read again. The Durable Object classes' Proxies stay.
+// (its `shim.js`) and of wasm-bindgen's glue; each must be found exactly once, or the build fails
+// with what was not found: a new worker-build or wasm-bindgen needs this script read again. The
+// Durable Object classes' Proxies stay.
 //
 //   node scripts/thin-entry.mjs <index.js>
 import { readFileSync, writeFileSync } from "node:fs";
@@ -57,7 +67,17 @@ export function thinEntry(code) {
   const entry =
     `${exported}={fetch(request,env,ctx){${checkReinitialize}();` +
     `try{return ${handler}(request,env,ctx)}catch(error){throw ${handleMaybeCritical}(error),error}}}`;
-  return code.slice(0, proxy.index) + entry + code.slice(proxy.index + proxy[0].length);
+  const thin = code.slice(0, proxy.index) + entry + code.slice(proxy.index + proxy[0].length);
+  const queued = only(
+    thin,
+    `(__wbg_queueMicrotask_[0-9a-f]+:function\\((${NAME})\\)\\{)queueMicrotask\\(\\2\\)\\}`,
+    "wasm-bindgen's call of queueMicrotask",
+  );
+  const run = queued[2];
+  const viaPromise =
+    `${queued[1]}Promise.resolve().then(${run}).catch((error)=>{` +
+    `error instanceof WebAssembly.RuntimeError?${handleMaybeCritical}(error):console.error(error)})}`;
+  return thin.slice(0, queued.index) + viaPromise + thin.slice(queued.index + queued[0].length);
 }
 
 /** `name` for a regular expression (a minified name may hold `$`). */

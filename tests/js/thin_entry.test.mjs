@@ -1,6 +1,7 @@
 // The entry without a Proxy per request (scripts/thin-entry.mjs): on a module of the shape
 // worker-build writes, the new default export runs the reinitializing check before the handler,
-// hands it the request, env and context, marks a trapped instance and rethrows; and a module of
+// hands it the request, env and context, marks a trapped instance and rethrows; the futures
+// queue runs from promise reactions, in order, and marks a trap there too; and a module of
 // another shape fails the build with what was not found. The built worker's own entry is checked
 // by the end-to-end tests (tests/e2e/panic_check.test.mjs: a new instance after a panic).
 import { test } from "node:test";
@@ -18,8 +19,12 @@ const SHAPED = [
   'function le(r,e,t){calls.push(["fetch",r,e,t]);if(r==="trap")throw new WebAssembly.RuntimeError("unreachable");return"answer to "+r}',
   'class ot{}var U=class extends ot{};U.prototype.fetch=function(e){return le.call(this,e,this.env,this.ctx)};',
   'var B={construct(){throw new Error("the Proxy was constructed")}},lt=new Proxy(U,B),ht=new Proxy(ot,B);',
+  // wasm-bindgen's imports, among them its futures queue's call of queueMicrotask.
+  "export const imports={__wbg_queueMicrotask_1e8503a8a690f0a3:function(e){return e.queueMicrotask},",
+  "__wbg_queueMicrotask_4a1a4d8dd332373b:function(e){queueMicrotask(e)}};",
   "export{ht as DemoSessionAgent,lt as default};",
 ].join("");
+const QUEUE = "__wbg_queueMicrotask_4a1a4d8dd332373b";
 
 const load = (code) => import(`data:text/javascript,${encodeURIComponent(code)}`);
 
@@ -44,6 +49,29 @@ test("a trap marks the instance and is rethrown; the next request reinitializes 
   assert.deepEqual(module.calls.slice(-2), ["reinitialized", ["fetch", "next", "env", "ctx"]]);
 });
 
+test("the futures queue runs its callback from a promise reaction, in order, not through queueMicrotask", async (t) => {
+  const module = await load(thinEntry(SHAPED));
+  const queueMicrotask = t.mock.method(globalThis, "queueMicrotask");
+  const order = [];
+  module.imports[QUEUE](() => order.push("first"));
+  module.imports[QUEUE](() => order.push("second"));
+  order.push("sync");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(order, ["sync", "first", "second"]);
+  assert.equal(queueMicrotask.mock.callCount(), 0);
+  // The getter wasm-bindgen asks whether queueMicrotask exists is left alone.
+  assert.equal(module.imports.__wbg_queueMicrotask_1e8503a8a690f0a3(globalThis), globalThis.queueMicrotask);
+});
+
+test("a trap in a queued run marks the instance, as one in a call does", async () => {
+  const module = await load(thinEntry(SHAPED));
+  module.imports[QUEUE](() => {
+    throw new WebAssembly.RuntimeError("unreachable");
+  });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(module.calls.at(-1), "marked");
+});
+
 test("the Durable Object classes keep their Proxies", () => {
   assert.match(thinEntry(SHAPED), /ht=new Proxy\(ot,B\)/);
 });
@@ -52,12 +80,14 @@ test("a module of another shape fails with what was not found", () => {
   assert.throws(() => thinEntry(SHAPED.replace("lt=new Proxy(U,B)", "lt=U")), /the entry's Proxy: expected once .* found 0 times/);
   assert.throws(() => thinEntry(SHAPED.replace("Reinitializing", "Restarting")), /reinitializes a trapped instance/);
   assert.throws(() => thinEntry(SHAPED.replace("lt as default", "lt as entry")), /the default export/);
+  assert.throws(() => thinEntry(SHAPED.replace("{queueMicrotask(e)}", "{globalThis.queueMicrotask(e)}")), /queueMicrotask/);
   assert.throws(() => thinEntry(thinEntry(SHAPED)), /the entry's Proxy/, "twice");
 });
 
 test("the built worker's entry is the thin one", { skip: !exists("build/index.js") && "no build" }, () => {
   const built = readFileSync(new URL("../../build/index.js", import.meta.url), "utf8");
   assert.match(built, /=\{fetch\(request,env,ctx\)\{[\w$]+\(\);try\{return [\w$]+\(request,env,ctx\)\}catch\(error\)/);
+  assert.match(built, /__wbg_queueMicrotask_[0-9a-f]+:function\(([\w$]+)\)\{Promise\.resolve\(\)\.then\(\1\)/);
 });
 
 function exists(relative) {
