@@ -13,14 +13,17 @@ import path from "node:path";
  * writes its perf map (/tmp/perf-<pid>.map: every compiled function's address, size and name),
  * so that bench/jit_functions.mjs can name the JIT-compiled code callgrind knows by address
  * only (it also opens a V8 log per isolate: sent nowhere). Exits with a message when Valgrind
- * is missing. Returns { out: the directory of callgrind's files, counter(pid), finish(…) }:
+ * is missing. `fromStart`: count from workerd's first instruction (a cold start), not only in
+ * the windows counter() opens. Returns { out: the directory of callgrind's files, counter(pid),
+ * sinceStart(pid), finish(…) }: sinceStart(pid) dumps and returns everything counted so far, as
+ * { main, others } (with `fromStart`: the process's whole life);
  * counter(pid) returns count(run), the instructions of `await run()` as { part, main, others }
  * (workerd's main thread, where every worker's JavaScript and WebAssembly runs, and all other
  * threads), each call one more part (`out.<pid>.<part>-<thread>`); finish({ keep, pid, parts })
  * ends the run: with `keep`, it writes parts.json ({ pid, parts }: which part is which) and moves
  * V8's perf map beside the files, and says where they are; else it removes them.
  */
-export function callgrindWorkerd({ perfMap = false } = {}) {
+export function callgrindWorkerd({ perfMap = false, fromStart = false } = {}) {
   try {
     execFileSync("valgrind", ["--version"], { stdio: "ignore" });
   } catch {
@@ -32,7 +35,7 @@ export function callgrindWorkerd({ perfMap = false } = {}) {
   const wrapper = path.join(out, "workerd.sh");
   writeFileSync(
     wrapper,
-    `#!/bin/sh\nexec valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes ` +
+    `#!/bin/sh\nexec valgrind --tool=callgrind --instr-atstart=${fromStart ? "yes" : "no"} --separate-threads=yes ` +
       // JIT-compiled code rewrites itself: every block is checked, not only those on the stack.
       `--smc-check=all-non-file --callgrind-out-file=${out}/out.%p --log-file=${out}/valgrind.log ${workerd} "$@"\n`,
   );
@@ -50,18 +53,25 @@ export function callgrindWorkerd({ perfMap = false } = {}) {
       control("-i", "off", String(pid));
       control("-d", String(pid));
       part += 1;
-      const files = readdirSync(out).filter((f) => f.startsWith(`out.${pid}.${part}-`));
-      const totals = files.map((f) => ({
-        main: f.endsWith("-01"),
-        ir: Number(/^totals: (\d+)/m.exec(readFileSync(path.join(out, f), "utf8"))?.[1] ?? NaN),
-      }));
-      if (!totals.some((t) => t.main)) throw new Error(`no dump of the main thread for part ${part} in ${out}`);
-      return {
-        part,
-        main: totals.filter((t) => t.main).reduce((a, t) => a + t.ir, 0),
-        others: totals.filter((t) => !t.main).reduce((a, t) => a + t.ir, 0),
-      };
+      return { part, ...totals(pid, part) };
     };
+  };
+  /** The main thread's and the other threads' instructions in dump `part` of process `pid`. */
+  const totals = (pid, part) => {
+    const files = readdirSync(out).filter((f) => f.startsWith(`out.${pid}.${part}-`));
+    const each = files.map((f) => ({
+      main: f.endsWith("-01"),
+      ir: Number(/^totals: (\d+)/m.exec(readFileSync(path.join(out, f), "utf8"))?.[1] ?? NaN),
+    }));
+    if (!each.some((t) => t.main)) throw new Error(`no dump of the main thread for part ${part} in ${out}`);
+    return {
+      main: each.filter((t) => t.main).reduce((a, t) => a + t.ir, 0),
+      others: each.filter((t) => !t.main).reduce((a, t) => a + t.ir, 0),
+    };
+  };
+  const sinceStart = (pid) => {
+    control("-d", String(pid));
+    return totals(pid, 1);
   };
   const finish = ({ keep, pid, parts }) => {
     if (!keep) {
@@ -73,5 +83,5 @@ export function callgrindWorkerd({ perfMap = false } = {}) {
     if (existsSync(map)) renameSync(map, path.join(out, "perf.map"));
     console.log(`callgrind files kept in ${out} (parts.json: which part is which; perf.map: JIT code's names)`);
   };
-  return { out, counter, finish };
+  return { out, counter, sinceStart, finish };
 }
