@@ -1,18 +1,20 @@
 // Opening the WebSocket to a session's agent in one call into JavaScript: the stub, the upgrade
-// request, the fetch and its timeout. Done from Rust, the same steps are about fifteen calls
-// across the WebAssembly boundary and two futures per stream (`node bench/profile.mjs rust
-// streams`); here they are one call and one promise. What each failure means is decided in
-// src/edge/upstream.rs: this returns the step that failed, with the runtime's message.
+// request, the fetch and its timeout, and, when asked, accepting the socket. Done from Rust, the
+// same steps are about fifteen calls across the WebAssembly boundary and two futures per stream
+// (`node bench/profile.mjs rust streams`); here they are one call and one promise, which resolves
+// to the socket itself, so that the common outcome needs no call to be read. What each failure
+// means is decided in src/edge/upstream.rs: this rejects with the step that failed and the
+// runtime's message.
 //
-// The outcome kinds are numbers shared with src/edge/upstream.rs.
+// The failure kinds are numbers shared with src/edge/upstream.rs.
 
-export const OPENED = 0;
 export const NO_BINDING = 1;
 export const STUB_FAILED = 2;
 export const REQUEST_FAILED = 3;
 export const FETCH_FAILED = 4;
 export const TIMED_OUT = 5;
 export const NOT_UPGRADED = 6;
+export const ACCEPT_FAILED = 7;
 
 /** The status of a successful WebSocket upgrade (RFC 6455, section 4.2.2). */
 const SWITCHING_PROTOCOLS = 101;
@@ -22,22 +24,23 @@ const AGENT_PROTOCOL = "1";
 
 /**
  * Opens the socket to the agent of `sessionId` behind the Durable Object binding `binding`;
- * resolves (never rejects) to `{ kind, socket, detail }`: `socket` is the upgraded socket, not
- * yet accepted, when `kind` is OPENED; `detail` says what failed otherwise.
+ * resolves to the upgraded socket, accepted when `accept` is true (else the caller accepts it,
+ * after listening); rejects with `{ kind, detail }` when a step fails: `kind` says which (one of
+ * the constants above), `detail` what the runtime said.
  *
  * The request carries the headers of docs/agent-protocol.md ("Opening the socket"): the upgrade,
  * the session, the client's name, the protocol and, when there is one, the caller's id.
  * `timeoutMs` bounds the wait for the answer.
  */
-export async function openAgent(env, binding, url, sessionId, client, userId, timeoutMs) {
+export async function openAgent(env, binding, url, sessionId, client, userId, timeoutMs, accept = false) {
   const namespace = env[binding];
-  if (namespace === undefined) return failed(NO_BINDING, `no binding ${binding}`);
+  if (namespace === undefined) throw failure(NO_BINDING, `no binding ${binding}`);
   let stub;
   let request;
   try {
     stub = namespace.get(namespace.idFromName(sessionId));
   } catch (err) {
-    return failed(STUB_FAILED, err);
+    throw failure(STUB_FAILED, err);
   }
   try {
     const headers = new Headers({
@@ -49,23 +52,32 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
     if (userId !== undefined) headers.set("x-user-id", userId);
     request = new Request(url, { headers });
   } catch (err) {
-    return failed(REQUEST_FAILED, err);
+    throw failure(REQUEST_FAILED, err);
   }
   let timer;
   const timeout = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)));
+  let answer;
   try {
-    const answer = await Promise.race([stub.fetch(request), timeout]);
-    if (answer === TIMED_OUT) return failed(TIMED_OUT, "no answer in time");
-    const socket = answer.webSocket;
-    if (answer.status !== SWITCHING_PROTOCOLS || !socket) return failed(NOT_UPGRADED, `status ${answer.status}`);
-    return { kind: OPENED, socket, detail: "" };
+    answer = await Promise.race([stub.fetch(request), timeout]);
   } catch (err) {
-    return failed(FETCH_FAILED, err);
+    throw failure(FETCH_FAILED, err);
   } finally {
     clearTimeout(timer);
   }
+  if (answer === TIMED_OUT) throw failure(TIMED_OUT, "no answer in time");
+  const socket = answer.webSocket;
+  if (answer.status !== SWITCHING_PROTOCOLS || !socket) throw failure(NOT_UPGRADED, `status ${answer.status}`);
+  if (accept) {
+    try {
+      socket.accept();
+    } catch (err) {
+      throw failure(ACCEPT_FAILED, err);
+    }
+  }
+  return socket;
 }
 
-function failed(kind, detail) {
-  return { kind, socket: null, detail: String(detail) };
+/** What `openAgent` rejects with. */
+function failure(kind, detail) {
+  return { kind, detail: String(detail) };
 }

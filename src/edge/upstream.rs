@@ -91,10 +91,12 @@ pub(crate) async fn connect(
     session_id: &str,
     user_id: Option<&str>,
 ) -> Result<AgentSocket, UpstreamError> {
-    let socket = open(env, config, session_id, user_id).await?;
+    let socket = open(env, config, session_id, user_id, Accept::Later).await?;
     let events = SocketEvents::listen(&socket)
         .map_err(|e| fail(UpstreamError::SocketFailed, "listen", format!("{e:?}")))?;
-    accept(&socket)?;
+    socket
+        .accept()
+        .map_err(|e| fail(UpstreamError::SocketFailed, "accept", e))?;
     Ok(AgentSocket { socket, events })
 }
 
@@ -108,26 +110,27 @@ pub(crate) async fn connect_for_stream(
     session_id: &str,
     user_id: Option<&str>,
 ) -> Result<WebSocket, UpstreamError> {
-    let socket = open(env, config, session_id, user_id).await?;
-    accept(&socket)?;
-    Ok(socket)
+    open(env, config, session_id, user_id, Accept::Now).await
 }
 
-fn accept(socket: &WebSocket) -> Result<(), UpstreamError> {
-    socket
-        .accept()
-        .map_err(|e| fail(UpstreamError::SocketFailed, "accept", e))
+/// Whether `openAgent` accepts the socket itself (one call fewer), or leaves it to the caller,
+/// who listens first.
+#[derive(Clone, Copy)]
+enum Accept {
+    Now,
+    Later,
 }
 
-/// The agent's socket, upgraded and not yet accepted. The steps run in `upstream.js`, one call
-/// into JavaScript; this decides what each failure means.
+/// The agent's socket, upgraded (and accepted, with [`Accept::Now`]). The steps run in
+/// `upstream.js`, one call into JavaScript whose promise resolves to the socket itself, so that
+/// an opening reads nothing more across the boundary; this decides what each failure means.
 async fn open(
     env: &Env,
     config: &Config,
     session_id: &str,
     user_id: Option<&str>,
+    accept: Accept,
 ) -> Result<WebSocket, UpstreamError> {
-    use UpstreamError::*;
     // The host is never resolved: a stub's fetch goes to the object whatever the URL says.
     let url = format!("https://session-agent{}", config.agent_path);
     let opened = js_open_agent(
@@ -138,44 +141,56 @@ async fn open(
         CLIENT_NAME,
         user_id,
         CONNECT_TIMEOUT_MS as f64,
+        matches!(accept, Accept::Now),
     );
-    // `openAgent` never rejects; a rejection would be a broken runtime, and reads as a failed fetch.
-    let opened: Opened = match settled(&opened).await {
-        Ok(opened) => opened.unchecked_into(),
-        Err(err) => return Err(fail(Unavailable, "fetch", format!("{err:?}"))),
-    };
-    let detail = || opened.detail();
-    match opened.kind() {
-        OPENED => opened
-            .socket()
-            .map(WebSocket::from)
-            .ok_or_else(|| fail(NoWebSocket, "upgrade", "no socket")),
-        NO_BINDING => Err(fail(Unavailable, "binding", detail())),
-        STUB_FAILED => Err(fail(Unavailable, "stub", detail())),
-        FETCH_FAILED => Err(fail(Unavailable, "fetch", detail())),
-        TIMED_OUT => Err(fail(Timeout, "connect", detail())),
-        NOT_UPGRADED => Err(fail(NoWebSocket, "upgrade", detail())),
-        // A header value the runtime refuses (a caller's id it will not send, say).
-        REQUEST_FAILED => Err(fail(SocketFailed, "request", detail())),
-        unknown => Err(fail(SocketFailed, "unknown outcome", unknown)),
+    match settled(&opened).await {
+        Ok(socket) => Ok(WebSocket::from(
+            socket.unchecked_into::<web_sys::WebSocket>(),
+        )),
+        Err(failure) => Err(failure_of(failure.unchecked_into())),
     }
 }
 
-// The outcome kinds of `upstream.js`'s `openAgent`.
-const OPENED: u32 = 0;
+/// What a rejection of `openAgent` means: the step that failed, logged with the runtime's words.
+/// A rejection without a kind is none of `openAgent`'s (a broken runtime) and reads as a failed
+/// fetch.
+fn failure_of(failure: Failure) -> UpstreamError {
+    use UpstreamError::*;
+    let detail = || failure.detail();
+    match failure.kind() {
+        Some(NO_BINDING) => fail(Unavailable, "binding", detail()),
+        Some(STUB_FAILED) => fail(Unavailable, "stub", detail()),
+        Some(FETCH_FAILED) => fail(Unavailable, "fetch", detail()),
+        Some(TIMED_OUT) => fail(Timeout, "connect", detail()),
+        Some(NOT_UPGRADED) => fail(NoWebSocket, "upgrade", detail()),
+        // A header value the runtime refuses (a caller's id it will not send, say).
+        Some(REQUEST_FAILED) => fail(SocketFailed, "request", detail()),
+        Some(ACCEPT_FAILED) => fail(SocketFailed, "accept", detail()),
+        Some(unknown) => fail(SocketFailed, "unknown outcome", unknown),
+        None => fail(
+            Unavailable,
+            "fetch",
+            format!("{:?}", JsValue::from(failure)),
+        ),
+    }
+}
+
+// The failure kinds of `upstream.js`'s `openAgent`.
 const NO_BINDING: u32 = 1;
 const STUB_FAILED: u32 = 2;
 const REQUEST_FAILED: u32 = 3;
 const FETCH_FAILED: u32 = 4;
 const TIMED_OUT: u32 = 5;
 const NOT_UPGRADED: u32 = 6;
+const ACCEPT_FAILED: u32 = 7;
 
 #[wasm_bindgen(module = "/src/edge/upstream.js")]
 extern "C" {
-    /// What `openAgent` resolves to: `{ kind, socket, detail }`.
-    type Opened;
+    /// What `openAgent` rejects with: `{ kind, detail }`.
+    type Failure;
 
     #[wasm_bindgen(js_name = openAgent)]
+    #[allow(clippy::too_many_arguments)]
     fn js_open_agent(
         env: &JsValue,
         binding: &str,
@@ -184,14 +199,13 @@ extern "C" {
         client: &str,
         user_id: Option<&str>,
         timeout_ms: f64,
+        accept: bool,
     ) -> Promise;
 
+    /// The step that failed; `None` when the rejection is none of `openAgent`'s.
     #[wasm_bindgen(method, getter)]
-    fn kind(this: &Opened) -> u32;
+    fn kind(this: &Failure) -> Option<u32>;
 
     #[wasm_bindgen(method, getter)]
-    fn socket(this: &Opened) -> Option<web_sys::WebSocket>;
-
-    #[wasm_bindgen(method, getter)]
-    fn detail(this: &Opened) -> String;
+    fn detail(this: &Failure) -> String;
 }

@@ -1,11 +1,12 @@
 // Opening the agent's socket in one call (src/edge/upstream.js), in Node with a stand-in for the
-// Durable Object binding: the request the agent receives, and each way the opening can fail,
-// reported as the step that failed (never a rejection), with the timeout's timer cleared.
+// Durable Object binding: the request the agent receives, the socket it resolves to (accepted only
+// when asked), and each way the opening can fail, rejected as the step that failed, with the
+// timeout's timer cleared.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   openAgent,
-  OPENED,
+  ACCEPT_FAILED,
   NO_BINDING,
   STUB_FAILED,
   REQUEST_FAILED,
@@ -36,14 +37,39 @@ function envWith(answer) {
   return { env: { SESSION_AGENT: namespace }, seen };
 }
 
-const open = (env, { userId, timeoutMs = 10_000 } = {}) =>
-  openAgent(env, "SESSION_AGENT", URL, "s-1", "ai-sdk-adapter", userId, timeoutMs);
+const open = (env, { userId, timeoutMs = 10_000, accept } = {}) =>
+  openAgent(env, "SESSION_AGENT", URL, "s-1", "ai-sdk-adapter", userId, timeoutMs, accept);
 
-test("an upgraded answer gives its socket; the agent saw the session's object and the protocol's headers", async () => {
-  const socket = { kind: "socket" };
+/** What `open` rejects with: `{ kind, detail }` (it must reject). */
+async function failure(opening) {
+  try {
+    await opening;
+  } catch (failed) {
+    assert.deepEqual(Object.keys(failed).sort(), ["detail", "kind"]);
+    assert.equal(typeof failed.detail, "string");
+    return failed;
+  }
+  assert.fail("the opening resolved; it was to reject");
+}
+
+/** A stand-in socket that counts its accept() calls (and throws from it when `error` is given). */
+function socketStub(error) {
+  const socket = {
+    accepted: 0,
+    accept() {
+      socket.accepted += 1;
+      if (error) throw error;
+    },
+  };
+  return socket;
+}
+
+test("an upgraded answer resolves to its socket; the agent saw the session's object and the protocol's headers", async () => {
+  const socket = socketStub();
   const { env, seen } = envWith(async () => ({ status: 101, webSocket: socket }));
   const opened = await open(env, { userId: "user-7" });
-  assert.deepEqual(opened, { kind: OPENED, socket, detail: "" });
+  assert.equal(opened, socket);
+  assert.equal(socket.accepted, 0, "not asked to accept: the caller listens first, then accepts");
   assert.deepEqual(seen.names, ["s-1"]);
   const { id, request } = seen.requests[0];
   assert.equal(id.name, "s-1");
@@ -56,17 +82,31 @@ test("an upgraded answer gives its socket; the agent saw the session's object an
   assert.equal(request.headers.get("x-user-id"), "user-7");
 });
 
+test("asked to accept, it accepts the socket once before resolving", async () => {
+  const socket = socketStub();
+  const { env } = envWith(async () => ({ status: 101, webSocket: socket }));
+  assert.equal(await open(env, { accept: true }), socket);
+  assert.equal(socket.accepted, 1);
+});
+
+test("an accept() that throws is ACCEPT_FAILED, with the runtime's message", async () => {
+  const socket = socketStub(new Error("socket already closed"));
+  const { env } = envWith(async () => ({ status: 101, webSocket: socket }));
+  const failed = await failure(open(env, { accept: true }));
+  assert.equal(failed.kind, ACCEPT_FAILED);
+  assert.match(failed.detail, /already closed/);
+});
+
 test("without a caller's id the request has no x-user-id", async () => {
   const { env, seen } = envWith(async () => ({ status: 101, webSocket: {} }));
-  assert.equal((await open(env)).kind, OPENED);
+  await open(env);
   assert.equal(seen.requests[0].request.headers.has("x-user-id"), false);
 });
 
 test("a missing binding is reported by name", async () => {
-  const opened = await open({});
-  assert.equal(opened.kind, NO_BINDING);
-  assert.match(opened.detail, /SESSION_AGENT/);
-  assert.equal(opened.socket, null);
+  const failed = await failure(open({}));
+  assert.equal(failed.kind, NO_BINDING);
+  assert.match(failed.detail, /SESSION_AGENT/);
 });
 
 test("a stub that throws is STUB_FAILED, with the runtime's message", async () => {
@@ -77,51 +117,55 @@ test("a stub that throws is STUB_FAILED, with the runtime's message", async () =
       },
     },
   };
-  const opened = await open(env);
-  assert.equal(opened.kind, STUB_FAILED);
-  assert.match(opened.detail, /bad name/);
+  const failed = await failure(open(env));
+  assert.equal(failed.kind, STUB_FAILED);
+  assert.match(failed.detail, /bad name/);
 });
 
 test("a header value the runtime refuses is REQUEST_FAILED, and nothing is fetched", async () => {
   const { env, seen } = envWith(async () => ({ status: 101, webSocket: {} }));
-  const opened = await open(env, { userId: "line\nbreak" });
-  assert.equal(opened.kind, REQUEST_FAILED);
+  const failed = await failure(open(env, { userId: "line\nbreak" }));
+  assert.equal(failed.kind, REQUEST_FAILED);
   assert.equal(seen.requests.length, 0);
 });
 
 test("a fetch that rejects is FETCH_FAILED; one that throws at once too", async () => {
   const rejects = envWith(() => Promise.reject(new Error("object reset")));
-  const opened = await open(rejects.env);
-  assert.equal(opened.kind, FETCH_FAILED);
-  assert.match(opened.detail, /object reset/);
+  const failed = await failure(open(rejects.env));
+  assert.equal(failed.kind, FETCH_FAILED);
+  assert.match(failed.detail, /object reset/);
   const throws = envWith(() => {
     throw new Error("overloaded");
   });
-  assert.equal((await open(throws.env)).kind, FETCH_FAILED);
+  assert.equal((await failure(open(throws.env))).kind, FETCH_FAILED);
 });
 
 test("an answer that is not an upgrade, or has no socket, is NOT_UPGRADED with its status", async () => {
-  const notFound = await open(envWith(async () => ({ status: 404, webSocket: null })).env);
+  const notFound = await failure(open(envWith(async () => ({ status: 404, webSocket: null })).env));
   assert.equal(notFound.kind, NOT_UPGRADED);
   assert.match(notFound.detail, /404/);
-  const noSocket = await open(envWith(async () => ({ status: 101, webSocket: null })).env);
+  const noSocket = await failure(open(envWith(async () => ({ status: 101, webSocket: null })).env));
   assert.equal(noSocket.kind, NOT_UPGRADED);
-  const okButPlain = await open(envWith(async () => ({ status: 200, webSocket: {} })).env);
+  const plainSocket = socketStub();
+  const okButPlain = await failure(open(envWith(async () => ({ status: 200, webSocket: plainSocket })).env, { accept: true }));
   assert.equal(okButPlain.kind, NOT_UPGRADED);
+  assert.equal(plainSocket.accepted, 0, "a socket that was not upgraded is never accepted");
 });
 
 test("no answer in time is TIMED_OUT, and the wait ends at the timeout", async () => {
   const { env } = envWith(() => new Promise(() => {}));
   const started = performance.now();
-  const opened = await open(env, { timeoutMs: 30 });
-  assert.equal(opened.kind, TIMED_OUT);
+  const failed = await failure(open(env, { timeoutMs: 30 }));
+  assert.equal(failed.kind, TIMED_OUT);
   assert.ok(performance.now() - started < 5_000);
 });
 
 test("an answer in time clears the timeout's timer: nothing is left to keep the process alive", async () => {
-  const { env } = envWith(async () => ({ status: 101, webSocket: {} }));
-  const before = new Set(process.getActiveResourcesInfo());
   const count = (list) => list.filter((r) => r === "Timeout").length;
-  await open(env, { timeoutMs: 60_000 });
-  assert.equal(count(process.getActiveResourcesInfo()), count([...before]));
+  const before = count(process.getActiveResourcesInfo());
+  await open(envWith(async () => ({ status: 101, webSocket: {} })).env, { timeoutMs: 60_000 });
+  assert.equal(count(process.getActiveResourcesInfo()), before);
+  // And a failed fetch's too.
+  await failure(open(envWith(() => Promise.reject(new Error("reset"))).env, { timeoutMs: 60_000 }));
+  assert.equal(count(process.getActiveResourcesInfo()), before);
 });
