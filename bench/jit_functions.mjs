@@ -4,7 +4,7 @@
 // short-turn parts, beside another worker's (by default the agent alone, whose turns are the same
 // agent work: what is left is the worker's own).
 //
-//   node bench/jit_functions.mjs <dir> [worker] [against] [--top N] [--wasm FILE]
+//   node bench/jit_functions.mjs <dir> [worker] [against] [--top N] [--wasm FILE] [--inclusive]
 //
 //   dir      the directory instructions.mjs --keep printed
 //   worker   rust, ts, pass, c1, … (default rust)
@@ -12,6 +12,9 @@
 //   --top N  the functions listed (default 40), largest difference first
 //   --wasm FILE  the build whose functions V8's jump table calls (default build/index_bg.wasm:
 //            the demo build, which the agent and this adapter share)
+//   --inclusive  each function's instructions with those of everything it calls (JavaScript and
+//            the runtime's C++ included), where a call is one callgrind saw: which step of a
+//            request costs what (the classes stay self costs)
 //
 // Callgrind knows JIT-compiled code by address only; the perf map names it (`JS:<name>-<index>-
 // <tier>` for WebAssembly, `JS:<name> <file>` for JavaScript). A WebAssembly function called
@@ -27,7 +30,8 @@ import path from "node:path";
 import { commandLine } from "./lib/args.mjs";
 import { functionsOf } from "./lib/wasm_names.mjs";
 
-const { positional, option, value } = commandLine(process.argv.slice(2), ["--top", "--wasm"]);
+const { positional, option, value, flag } = commandLine(process.argv.slice(2), ["--top", "--wasm"]);
+const inclusive = flag("--inclusive");
 const wasmFile = value("--wasm") ?? path.join(path.dirname(new URL(import.meta.url).pathname), "../build/index_bg.wasm");
 const [dir, worker = "rust", against = "agent"] = positional;
 const top = option("--top", 40);
@@ -73,11 +77,16 @@ function nameAt(address) {
   return undefined;
 }
 
-/** Self instructions by function name in one callgrind file. */
-function selfCosts(file) {
+/**
+ * Self instructions by function name in one callgrind file; with `inclusive`, each function's
+ * self instructions plus the inclusive cost of every call it makes to another function (a
+ * recursive call's level, `'2`, is the same function): what running it cost, callees included.
+ */
+function selfCosts(file, inclusive = false) {
   const names = new Map();
   const costs = new Map();
   let current;
+  let callee;
   let skipNext = false;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line.startsWith("fn=")) {
@@ -89,6 +98,7 @@ function selfCosts(file) {
     if (line.startsWith("cfn=")) {
       const m = /^cfn=\((\d+)\)(?: (.*))?$/.exec(line);
       if (m[2] !== undefined) names.set(m[1], m[2]);
+      callee = names.get(m[1]);
       continue;
     }
     if (line.startsWith("calls=")) {
@@ -98,7 +108,8 @@ function selfCosts(file) {
     if (!/^[0-9+\-*]/.test(line)) continue;
     if (skipNext) {
       skipNext = false;
-      continue;
+      const same = callee !== undefined && current !== undefined && callee.replace(/'\d+$/, "") === current.replace(/'\d+$/, "");
+      if (!inclusive || same) continue;
     }
     const parts = line.trim().split(/\s+/);
     const ir = Number(parts[parts.length - 1]);
@@ -153,8 +164,10 @@ function countsOf(name) {
   const read = mine
     .filter((p) => files.includes(`out.${pid}.${p.part}-01`))
     .map((p) => {
-      const costs = selfCosts(path.join(dir, `out.${pid}.${p.part}-01`));
-      return { ...p, costs, perTurn: [...costs.values()].reduce((s, v) => s + v, 0) / p.turns };
+      const file = path.join(dir, `out.${pid}.${p.part}-01`);
+      const costs = selfCosts(file);
+      const shown = inclusive ? selfCosts(file, true) : costs;
+      return { ...p, costs, shown, perTurn: [...costs.values()].reduce((s, v) => s + v, 0) / p.turns };
     });
   // The clean windows only, as instructions.mjs's clean figure: within 1.5× of the lowest (a
   // window that cppgc's sweep under Valgrind took over reads 3× to 60× the others).
@@ -163,19 +176,21 @@ function countsOf(name) {
   }
   const lowest = Math.min(...read.map((p) => p.perTurn));
   const clean = read.filter((p) => p.perTurn <= lowest * 1.5);
-  const total = new Map();
-  let turns = 0;
-  for (const p of clean) {
-    turns += p.turns;
-    for (const [fn, ir] of p.costs) {
-      const named = resolve(fn);
-      total.set(named, (total.get(named) ?? 0) + ir);
+  const perTurnOf = (which) => {
+    const total = new Map();
+    for (const p of clean) {
+      for (const [fn, ir] of p[which]) {
+        const named = resolve(fn);
+        total.set(named, (total.get(named) ?? 0) + ir);
+      }
     }
-  }
-  const perTurn = new Map([...total].map(([k, v]) => [k, v / turns]));
+    return new Map([...total].map(([k, v]) => [k, v / turns]));
+  };
+  const turns = clean.reduce((n, p) => n + p.turns, 0);
+  const perTurn = perTurnOf("costs");
   const classes = new Map();
   for (const [k, v] of perTurn) classes.set(classOf(k), (classes.get(classOf(k)) ?? 0) + v);
-  return { perTurn, classes, turns, parts: clean.length, of: mine.length };
+  return { perTurn, shown: inclusive ? perTurnOf("shown") : perTurn, classes, turns, parts: clean.length, of: mine.length };
 }
 
 const a = countsOf(worker);
@@ -192,7 +207,7 @@ const classes = new Set([...a.classes.keys(), ...b.classes.keys()]);
 for (const c of [...classes].sort((x, y) => (a.classes.get(y) ?? 0) - (b.classes.get(y) ?? 0) - ((a.classes.get(x) ?? 0) - (b.classes.get(x) ?? 0)))) {
   console.log(`${c.padEnd(24)} ${k(a.classes.get(c) ?? 0)} ${k(b.classes.get(c) ?? 0)} ${k((a.classes.get(c) ?? 0) - (b.classes.get(c) ?? 0))}`);
 }
-console.log(`\n${worker.padStart(9)} ${against.padStart(9)} difference  function`);
-const names = new Set([...a.perTurn.keys(), ...b.perTurn.keys()]);
-const rows = [...names].map((n) => [n, a.perTurn.get(n) ?? 0, b.perTurn.get(n) ?? 0]).sort((x, y) => y[1] - y[2] - (x[1] - x[2]));
+console.log(`\n${worker.padStart(9)} ${against.padStart(9)} difference  function${inclusive ? " (inclusive: with all it calls)" : ""}`);
+const names = new Set([...a.shown.keys(), ...b.shown.keys()]);
+const rows = [...names].map((n) => [n, a.shown.get(n) ?? 0, b.shown.get(n) ?? 0]).sort((x, y) => y[1] - y[2] - (x[1] - x[2]));
 for (const [n, x, y] of rows.slice(0, top)) console.log(`${k(x)} ${k(y)} ${k(x - y)}  ${n.slice(0, 120)}`);
