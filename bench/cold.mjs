@@ -22,14 +22,15 @@
 //   --keep      keep callgrind's files (`out.<pid>.1-<thread>`, thread 01 the main one), with
 //               parts.json saying which process started which worker, for `callgrind_annotate`
 //
-// Builds the production build and bench/floor first (incremental). Needs valgrind. About five
-// minutes. Not part of `npm run bench`.
+// Builds the production build and bench/floor first (incremental). Needs valgrind. About two
+// minutes. Writes bench/results/cold.json. Not part of `npm run bench`.
 import { execFileSync } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
 import { commandLine } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runTurn, waveOutcome } from "./lib/client.mjs";
+import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
 import { buildTsAdapter, root, startWorkers } from "./lib/workers.mjs";
 
@@ -110,3 +111,11 @@ for (const [first, names] of Object.entries(FIRST)) {
 console.log(`\n  404: floor − ts    ${M(all("404", "floor") - all("404", "ts")).padStart(9)}  any workers-rs worker over plain JavaScript`);
 console.log(`  404: rust − floor  ${M(all("404", "rust") - all("404", "floor")).padStart(9)}  this worker over the smallest workers-rs worker`);
 console.log(`  turn: rust − ts    ${M(all("chat", "rust") - all("chat", "ts")).padStart(9)}  (${(all("chat", "rust") / all("chat", "ts")).toFixed(3)}× the TS adapter's whole start)`);
+
+const out = writeResults("cold", cfg, {
+  starts: counts,
+  median: Object.fromEntries(Object.entries(FIRST).map(([first, names]) => [first, Object.fromEntries(names.map((n) => [n, all(first, n)]))])),
+  floorOverTs404: all("404", "floor") / all("404", "ts"),
+  rustOverTsTurn: all("chat", "rust") / all("chat", "ts"),
+});
+console.log(`\nresults: ${out}`);

@@ -26,12 +26,13 @@
 //               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
 //               JavaScript and WebAssembly with it
 //
-// Needs valgrind (Debian: apt-get install valgrind). Takes 3–6 minutes. Not part of `npm run
-// bench`, which measures time; threads other than the main one (V8's compilers and collector
+// Needs valgrind (Debian: apt-get install valgrind). Takes 3–8 minutes. Writes
+// bench/results/instructions-<short events>.json. Not part of `npm run bench`, which measures time; threads other than the main one (V8's compilers and collector
 // helpers) are shown beside it, not in the ratios: when they run depends on timing.
 import { candidateArgs } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
+import { writeResults } from "./lib/results.mjs";
 import { median, spread } from "./lib/stats.mjs";
 import { startWorkers } from "./lib/workers.mjs";
 
@@ -158,3 +159,28 @@ for (const a of ["rust", ...Object.keys(candidates)]) {
 for (const c of Object.keys(candidates)) {
   console.log(`  ${c}/rust  ${ratio(c, "rust", "perStream").toFixed(3)}   ${ratio(c, "rust", "per10k").toFixed(3)}   ${cleanRatio(c, "rust").toFixed(3)}`);
 }
+
+// The figures, for a README row to name its run: bench/results/instructions-<short events>.json.
+const figures = {};
+for (const name of names) {
+  figures[name] = {
+    windows: runs[name],
+    perStream: med(name, "perStream"),
+    per10k: med(name, "per10k"),
+    cleanPerStream: clean(name, "perStream"),
+    ...(name === "agent"
+      ? {}
+      : {
+          perStreamBeyondAgent: med(name, "perStream") - med("agent", "perStream"),
+          per10kBeyondAgent: med(name, "per10k") - med("agent", "per10k"),
+        }),
+  };
+}
+const ratios = {};
+for (const a of ["rust", ...Object.keys(candidates)]) {
+  for (const b of ["ts", "pass", ...(a === "rust" ? [] : ["rust"])]) {
+    ratios[`${a}/${b}`] = { perStream: ratio(a, b, "perStream"), per10k: ratio(a, b, "per10k"), cleanPerStream: cleanRatio(a, b) };
+  }
+}
+const out = writeResults(`instructions-${SHORT_EVENTS}`, { ...cfg, short: SHORT_EVENTS, candidates }, { workers: figures, ratios });
+console.log(`\nresults: ${out}`);
