@@ -156,7 +156,12 @@ async fn open(
 /// fetch.
 fn failure_of(failure: Failure) -> UpstreamError {
     use UpstreamError::*;
-    let detail = || failure.detail();
+    // What the runtime said; never a reason to fail again (a detail that is not a string reads
+    // as the value it is).
+    let detail = || {
+        let detail = failure.detail();
+        detail.as_string().unwrap_or_else(|| format!("{detail:?}"))
+    };
     match failure.kind() {
         Some(NO_BINDING) => fail(Unavailable, "binding", detail()),
         Some(STUB_FAILED) => fail(Unavailable, "stub", detail()),
@@ -207,5 +212,5 @@ extern "C" {
     fn kind(this: &Failure) -> Option<u32>;
 
     #[wasm_bindgen(method, getter)]
-    fn detail(this: &Failure) -> String;
+    fn detail(this: &Failure) -> JsValue;
 }
