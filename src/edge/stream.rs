@@ -83,7 +83,8 @@ pub(crate) fn start(
         socket,
         events,
         client,
-        signal: Some(req.raw.signal()),
+        // The handle, not `Request.clone()` (a call that tees the body).
+        request: Some(Clone::clone(req.raw)),
         turn: plan.turn,
         early_frame: plan.early_frame,
         abort: plan.abort,

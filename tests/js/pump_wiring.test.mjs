@@ -17,7 +17,7 @@ const UNSPLITTABLE_FRAME = 6;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function setup(t, { tickMs = 60_000, quiet = () => 0 } = {}) {
+function setup(t, { tickMs = 60_000, quiet = () => 0, withRequest = true } = {}) {
   const socket = new EventTarget();
   const signal = new AbortController();
   let endBody;
@@ -36,7 +36,7 @@ function setup(t, { tickMs = 60_000, quiet = () => 0 } = {}) {
   const [stop, done] = wire(
     socket,
     writer,
-    signal.signal,
+    withRequest ? { signal: signal.signal } : null, // the request: the wiring reads its `signal`
     tickMs,
     (bytes, absorbed) => {
       got.push(["frames", utf8.decode(bytes)]);
@@ -113,6 +113,18 @@ test("the signal and the body's end are a client gone; ticks tick", async (t) =>
   const kinds = got.map(([, kind]) => kind).filter((kind) => kind !== TICK);
   assert.deepEqual(kinds, [CLIENT_SIGNAL, CLIENT_STREAM]);
   stop();
+});
+
+test("without a request (null) there is no signal to follow; frames and the body's end still come", async (t) => {
+  const { got, message, signal, endBody, stop } = setup(t, { withRequest: false });
+  message('{"n":1}');
+  await tick();
+  signal.abort();
+  await tick();
+  endBody();
+  await tick();
+  stop();
+  assert.deepEqual(got, [["frames", '{"n":1}'], ["event", CLIENT_STREAM, 0]]);
 });
 
 test("after stop() nothing is delivered: no frame, tick, close, signal or body end", async (t) => {

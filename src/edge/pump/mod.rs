@@ -38,7 +38,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::Promise;
-use web_sys::AbortSignal;
 use worker::WebSocket;
 
 use self::engine::Engine;
@@ -57,8 +56,9 @@ pub(crate) struct Pump {
     /// they queued.
     pub(crate) events: Option<SocketEvents>,
     pub(crate) client: ClientStream,
-    /// The request's `signal`, which fires when the client goes away (where workerd has it).
-    pub(crate) signal: Option<AbortSignal>,
+    /// The client's request, whose `signal` fires when the client goes away (where workerd has
+    /// it): handed to the wiring whole, which reads `signal` in JavaScript (a call fewer).
+    pub(crate) request: Option<web_sys::Request>,
     /// The stream; what it made before any frame (a resume's replay, an answer's `start`) is
     /// written first.
     pub(crate) turn: TurnStream,
@@ -80,7 +80,7 @@ impl Pump {
             socket,
             events,
             client,
-            signal,
+            request,
             turn,
             early_frame,
             abort,
@@ -98,7 +98,13 @@ impl Pump {
             return None;
         }
         let engine = Rc::new(RefCell::new(Some(engine)));
-        let wiring = Wiring::attach(&js_socket, &writer, signal, TICK_MS, Rc::clone(&engine));
+        let wiring = Wiring::attach(
+            &js_socket,
+            &writer,
+            request.as_ref(),
+            TICK_MS,
+            Rc::clone(&engine),
+        );
         // No callback runs before this returns: the wiring delivers from later tasks only.
         if let Some(engine) = engine.borrow_mut().as_mut() {
             engine.on_end(wiring.stopper());

@@ -39,6 +39,9 @@ const UNSPLITTABLE_FRAME = 6;
  * it, and a promise that resolves when it has been stopped. (An array, which wasm-bindgen hands
  * over whole: an object's fields would be a call each.)
  *
+ * request: the client's request, whose `signal` fires when the client goes away (where the
+ * runtime has it), or null.
+ *
  * onFrames(bytes, absorbed): the text frames of one burst, joined by U+001E, as UTF-8 (a
  * Uint8Array).
  * onEvent(kind, code, absorbed): any other event; `code` is the close code for SOCKET_CLOSED,
@@ -46,7 +49,9 @@ const UNSPLITTABLE_FRAME = 6;
  * Both: `absorbed` is the number of quiet ticks (0 or 1) since the last delivery, to be applied
  * before this one; they return 1 when the next tick is quiet, else 0.
  */
-export function wire(socket, writer, signal, tickMs, onFrames, onEvent) {
+export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
+  // Read here, not in Rust: a property read is a call across the boundary there.
+  const signal = request?.signal;
   let frames = [];
   let timer;
   let stopped = false;

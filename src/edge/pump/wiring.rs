@@ -22,7 +22,7 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{AbortSignal, WritableStreamDefaultWriter};
+use web_sys::WritableStreamDefaultWriter;
 
 #[wasm_bindgen(module = "/src/edge/pump/wiring.js")]
 extern "C" {
@@ -31,7 +31,7 @@ extern "C" {
     fn js_wire(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
-        signal: Option<AbortSignal>,
+        request: Option<&web_sys::Request>,
         tick_ms: f64,
         on_frames: &JsValue,
         on_event: &JsValue,
@@ -147,14 +147,14 @@ fn deliver<R: Receiver>(slot: &Slot<R>, absorbed: u32, handle: impl FnOnce(&mut 
 }
 
 impl Wiring {
-    /// Starts delivering `socket`'s messages, `writer`'s end, `signal`'s abort and a tick every
+    /// Starts delivering `socket`'s messages, `writer`'s end, `request.signal`'s abort and a tick every
     /// `tick_ms` to `receiver`, which the callbacks own from now on. The receiver must stop the
     /// wiring (with [`Wiring::stopper`]'s function) when it ends, before it reports
     /// [`Receiver::is_over`].
     pub(crate) fn attach<R: Receiver + 'static>(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
-        signal: Option<AbortSignal>,
+        request: Option<&web_sys::Request>,
         tick_ms: u64,
         receiver: Slot<R>,
     ) -> Wiring {
@@ -177,7 +177,7 @@ impl Wiring {
         let mut wired = js_wire(
             socket,
             writer,
-            signal,
+            request,
             tick_ms as f64,
             &on_frames.into_js_value(),
             &on_event.into_js_value(),
