@@ -25,11 +25,10 @@
 // Builds the production build and bench/floor first (incremental). Needs valgrind. About two
 // minutes. Writes bench/results/cold.json. Not part of `npm run bench`.
 import { execFileSync } from "node:child_process";
-import http from "node:http";
 import path from "node:path";
 import { commandLine } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
-import { newAgent, runTurn, waveOutcome } from "./lib/client.mjs";
+import { completeTurn, newAgent, notFound } from "./lib/client.mjs";
 import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
 import { buildTsAdapter, root, startWorkers } from "./lib/workers.mjs";
@@ -37,8 +36,8 @@ import { buildTsAdapter, root, startWorkers } from "./lib/workers.mjs";
 const { option, flag } = commandLine(process.argv.slice(2), ["--starts", "--events"]);
 const cfg = { starts: option("--starts", 3), events: option("--events", 100) };
 
-for (const flag of ["--production", "--floor"]) {
-  execFileSync("bash", ["scripts/build.sh", flag], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+for (const build of ["--production", "--floor"]) {
+  execFileSync("bash", ["scripts/build.sh", build], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }
 const tsAdapterPath = await buildTsAdapter();
 const { sinceStart, finish } = callgrindWorkerd({ fromStart: true });
@@ -49,26 +48,6 @@ const START = {
   floor: { adapters: [], variants: { floor: path.join(root, "bench/.build/floor/index.js") } },
   ts: { adapters: ["ts"], tsAdapterPath },
 };
-
-/** `GET /nothing` on `base`, read to its end; it must be the JSON 404. */
-function notFound(base, agent) {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${base}/nothing`, { agent }, (res) => {
-        res.resume();
-        res.on("end", () => (res.statusCode === 404 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
-        res.on("error", reject);
-      })
-      .on("error", reject);
-  });
-}
-
-/** A chat turn of `cfg.events` on `base`; it must complete. */
-async function chat(base, name, agent) {
-  const result = await runTurn(base, name, `/flood ${cfg.events}`, { agent });
-  const { lost, reasons } = waveOutcome([{ status: "fulfilled", value: result }], cfg.events);
-  if (lost) throw new Error(`${name}: /flood ${cfg.events} did not complete (${reasons.join(", ")})`);
-}
 
 const FIRST = { "404": ["rust", "floor", "ts"], chat: ["rust", "ts"] };
 const counts = {};
@@ -81,7 +60,7 @@ try {
         const w = await startWorkers({ ...START[name], probe: false });
         try {
           const agent = newAgent();
-          await (first === "chat" ? chat(w.urls[name], name, agent) : notFound(w.urls[name], agent));
+          await (first === "chat" ? completeTurn(w.urls[name], name, cfg.events, { agent }) : notFound(w.urls[name], agent));
           agent.destroy();
           const { main, others } = sinceStart(w.pid);
           counts[first][name].push({ all: main + others, main });

@@ -28,11 +28,10 @@
 // Builds bench/floor first (`scripts/build.sh --floor`, incremental). Needs valgrind. About a
 // minute and a half. Not part of `npm run bench`.
 import { execFileSync } from "node:child_process";
-import http from "node:http";
 import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
-import { newAgent, runTurn, waveOutcome } from "./lib/client.mjs";
+import { completeTurn, newAgent, notFound } from "./lib/client.mjs";
 import { median, spread } from "./lib/stats.mjs";
 import { root, startWorkers } from "./lib/workers.mjs";
 
@@ -46,26 +45,11 @@ const names = ["rust", ...(cfg.chat ? [] : ["floor"]), "ts", ...Object.keys(cand
 const w = await startWorkers({ adapters: ["rust", "ts"], variants });
 
 const agent = newAgent();
-/** One `GET /nothing` to worker `name`, read to its end; it must be the JSON 404. */
-function request(name) {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${w.urls[name]}/nothing`, { agent }, (res) => {
-        res.resume();
-        res.on("end", () => (res.statusCode === 404 ? resolve() : reject(new Error(`${name}: status ${res.statusCode}`))));
-        res.on("error", reject);
-      })
-      .on("error", reject);
-  });
-}
-/** One chat turn of `cfg.chat` events to worker `name`, read to its end; it must complete. */
-async function turn(name) {
-  const result = await runTurn(w.urls[name], kind(name), `/flood ${cfg.chat}`, { agent });
-  const { lost, reasons } = waveOutcome([{ status: "fulfilled", value: result }], cfg.chat);
-  if (lost) throw new Error(`${name}: /flood ${cfg.chat} did not complete (${reasons.join(", ")})`);
-}
+/** `count` requests to worker `name`, one after another: chat turns with `--chat`, else 404s. */
 async function requests(name, count) {
-  for (let i = 0; i < count; i++) await (cfg.chat ? turn(name) : request(name));
+  for (let i = 0; i < count; i++) {
+    await (cfg.chat ? completeTurn(w.urls[name], kind(name), cfg.chat, { agent }) : notFound(w.urls[name], agent));
+  }
 }
 
 const counted = counter(w.pid);

@@ -27,8 +27,9 @@
 //               JavaScript and WebAssembly with it
 //
 // Needs valgrind (Debian: apt-get install valgrind). Takes 3–8 minutes. Writes
-// bench/results/instructions-<short events>.json. Not part of `npm run bench`, which measures time; threads other than the main one (V8's compilers and collector
-// helpers) are shown beside it, not in the ratios: when they run depends on timing.
+// bench/results/instructions-<short events>.json. Not part of `npm run bench`, which measures
+// time; threads other than the main one (V8's compilers and collector helpers) are shown beside
+// it, not in the ratios: when they run depends on timing.
 import { candidateArgs } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";

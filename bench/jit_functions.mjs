@@ -78,16 +78,18 @@ function nameAt(address) {
 }
 
 /**
- * Self instructions by function name in one callgrind file; with `inclusive`, each function's
- * self instructions plus the inclusive cost of every call it makes to another function (a
+ * Instructions by function name in one callgrind file, read once: `self`, each function's own;
+ * `inclusive`, its own plus the inclusive cost of every call it makes to another function (a
  * recursive call's level, `'2`, is the same function): what running it cost, callees included.
  */
-function selfCosts(file, inclusive = false) {
+function costsOf(file) {
   const names = new Map();
-  const costs = new Map();
+  const self = new Map();
+  const inclusive = new Map();
+  const add = (map, fn, ir) => map.set(fn, (map.get(fn) ?? 0) + ir);
   let current;
   let callee;
-  let skipNext = false;
+  let call = false;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line.startsWith("fn=")) {
       const m = /^fn=\((\d+)\)(?: (.*))?$/.exec(line);
@@ -102,20 +104,23 @@ function selfCosts(file, inclusive = false) {
       continue;
     }
     if (line.startsWith("calls=")) {
-      skipNext = true; // the next cost line is the call's inclusive cost, not this function's
+      call = true; // the next cost line is the call's inclusive cost, not this function's own
       continue;
     }
     if (!/^[0-9+\-*]/.test(line)) continue;
-    if (skipNext) {
-      skipNext = false;
-      const same = callee !== undefined && current !== undefined && callee.replace(/'\d+$/, "") === current.replace(/'\d+$/, "");
-      if (!inclusive || same) continue;
-    }
     const parts = line.trim().split(/\s+/);
     const ir = Number(parts[parts.length - 1]);
-    if (current !== undefined && Number.isFinite(ir)) costs.set(current, (costs.get(current) ?? 0) + ir);
+    const wasCall = call;
+    call = false;
+    if (current === undefined || !Number.isFinite(ir)) continue;
+    if (!wasCall) {
+      add(self, current, ir);
+      add(inclusive, current, ir);
+    } else if (callee === undefined || callee.replace(/'\d+$/, "") !== current.replace(/'\d+$/, "")) {
+      add(inclusive, current, ir);
+    }
   }
-  return costs;
+  return { self, inclusive };
 }
 
 const { names: wasmNames, sizes: wasmSizes } = functionsOf(readFileSync(wasmFile));
@@ -165,8 +170,8 @@ function countsOf(name) {
     .filter((p) => files.includes(`out.${pid}.${p.part}-01`))
     .map((p) => {
       const file = path.join(dir, `out.${pid}.${p.part}-01`);
-      const costs = selfCosts(file);
-      const shown = inclusive ? selfCosts(file, true) : costs;
+      const { self: costs, inclusive: withCallees } = costsOf(file);
+      const shown = inclusive ? withCallees : costs;
       return { ...p, costs, shown, perTurn: [...costs.values()].reduce((s, v) => s + v, 0) / p.turns };
     });
   // The clean windows only, as instructions.mjs's clean figure: within 1.5× of the lowest (a

@@ -23,13 +23,14 @@
 // set-up, wasm instantiation, the first turn). bench/first_turn.mjs says what that turn compiles.
 // Writes bench/results/turns.json and prints a table. Not part of `npm test`.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { newAgent, runSink, runTurn } from "./lib/client.mjs";
-import { cpuSeconds, machine } from "./lib/proc.mjs";
+import { cpuSeconds } from "./lib/proc.mjs";
+import { sourceCommit, writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
-import { benchDir, buildTsAdapter, root, startWorkers } from "./lib/workers.mjs";
+import { buildTsAdapter, root, startWorkers } from "./lib/workers.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -68,8 +69,7 @@ const turnsFor = (events) => (events >= 1000 ? Math.max(10, Math.round(cfg.turns
 
 const tsAdapterPath = await buildTsAdapter();
 const started = performance.now();
-const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-const results = { config: cfg, machine: machine(), date: new Date().toISOString(), commit, sizes: {}, cold: {} };
+const results = { sizes: {}, cold: {} };
 
 // ---- warm turns: CPU per turn, sequential -----------------------------------------------------
 const w = await startWorkers({ adapters: ["rust", "ts", "pass"], tsAdapterPath });
@@ -160,9 +160,6 @@ for (const [events, e] of Object.entries(results.sizes)) {
 say(`| cold: workerd start to the first 100-event turn's end (mean of ${cfg.cold}) | ${results.cold.rust.mean.toFixed(1)} ms | ${results.cold.ts.mean.toFixed(1)} ms | ${results.cold.pass.mean.toFixed(1)} ms | | | | ${f2(results.cold.rust.mean / results.cold.ts.mean)}× |`);
 const kb = (w) =>
   `${(w.bytes / 1024).toFixed(0)} KB, ${w.gzip9Bytes === null ? "no gzip command" : `${w.gzip9Bytes} bytes gzip -9`} (zlib level 9: ${w.zlib9Bytes})`;
-say(`wasm: production ${kb(results.wasm)}; with the demo agent ${kb(results.wasmWithDemo)}; ${results.seconds} s at ${commit}`);
-
-const out = path.join(benchDir, "results/turns.json");
-mkdirSync(path.dirname(out), { recursive: true });
-writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+const out = writeResults("turns", cfg, results);
+say(`wasm: production ${kb(results.wasm)}; with the demo agent ${kb(results.wasmWithDemo)}; ${results.seconds} s at ${sourceCommit()}`);
 say(`results: ${path.relative(root, out)}`);

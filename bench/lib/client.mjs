@@ -179,3 +179,25 @@ export function waveOutcome(settled, events, { sink = false } = {}) {
   }
   return { completed, lost: settled.length - completed, reasons: [...reasons].map(([why, n]) => `${why} ×${n}`) };
 }
+
+/** `GET /nothing` on `base` with the connection pool `agent`, read to its end; rejects unless it
+ * is the 404 every worker here answers for an unknown path. */
+export function notFound(base, agent) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}/nothing`, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => (res.statusCode === 404 ? resolve() : reject(new Error(`${base}: status ${res.statusCode}`))));
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+/** One chat turn of `/flood events` on `base` (`kind` as runTurn's), read to its end; rejects
+ * unless it completed (waveOutcome's rule). */
+export async function completeTurn(base, kind, events, { agent: httpAgent } = {}) {
+  const result = await runTurn(base, kind, `/flood ${events}`, { agent: httpAgent });
+  const { lost, reasons } = waveOutcome([{ status: "fulfilled", value: result }], events);
+  if (lost) throw new Error(`${kind}: /flood ${events} did not complete (${reasons.join(", ")})`);
+}

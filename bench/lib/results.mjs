@@ -7,7 +7,7 @@ import { machine } from "./proc.mjs";
 import { benchDir, root } from "./workers.mjs";
 
 /** The short hash of HEAD, with " + uncommitted changes" when the worker's sources differ from it. */
-function commit() {
+export function sourceCommit() {
   const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
   const changed = execFileSync("git", ["status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock", "scripts"], { cwd: root, encoding: "utf8" }).trim();
   return changed ? `${head} + uncommitted changes` : head;
@@ -17,7 +17,7 @@ function commit() {
 export function writeResults(name, config, figures) {
   const out = path.join(benchDir, "results", `${name}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
-  const record = { date: new Date().toISOString(), commit: commit(), machine: machine(), config, ...figures };
+  const record = { date: new Date().toISOString(), commit: sourceCommit(), machine: machine(), config, ...figures };
   writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
   return out;
 }
