@@ -84,7 +84,7 @@ pub(crate) fn start(
         events,
         client,
         // The handle, not `Request.clone()` (a call that tees the body).
-        request: Some(Clone::clone(req.raw)),
+        request: Clone::clone(req.raw),
         turn: plan.turn,
         early_frame: plan.early_frame,
         abort: plan.abort,

@@ -58,7 +58,7 @@ pub(crate) struct Pump {
     pub(crate) client: ClientStream,
     /// The client's request, whose `signal` fires when the client goes away (where workerd has
     /// it): handed to the wiring whole, which reads `signal` in JavaScript (a call fewer).
-    pub(crate) request: Option<web_sys::Request>,
+    pub(crate) request: web_sys::Request,
     /// The stream; what it made before any frame (a resume's replay, an answer's `start`) is
     /// written first.
     pub(crate) turn: TurnStream,
@@ -98,13 +98,7 @@ impl Pump {
             return None;
         }
         let engine = Rc::new(RefCell::new(Some(engine)));
-        let wiring = Wiring::attach(
-            &js_socket,
-            &writer,
-            request.as_ref(),
-            TICK_MS,
-            Rc::clone(&engine),
-        );
+        let wiring = Wiring::attach(&js_socket, &writer, &request, TICK_MS, Rc::clone(&engine));
         // No callback runs before this returns: the wiring delivers from later tasks only.
         if let Some(engine) = engine.borrow_mut().as_mut() {
             engine.on_end(wiring.stopper());

@@ -31,7 +31,7 @@ extern "C" {
     fn js_wire(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
-        request: Option<&web_sys::Request>,
+        request: &web_sys::Request,
         tick_ms: f64,
         on_frames: &JsValue,
         on_event: &JsValue,
@@ -147,14 +147,14 @@ fn deliver<R: Receiver>(slot: &Slot<R>, absorbed: u32, handle: impl FnOnce(&mut 
 }
 
 impl Wiring {
-    /// Starts delivering `socket`'s messages, `writer`'s end, `request.signal`'s abort and a tick every
-    /// `tick_ms` to `receiver`, which the callbacks own from now on. The receiver must stop the
-    /// wiring (with [`Wiring::stopper`]'s function) when it ends, before it reports
+    /// Starts delivering `socket`'s messages, `writer`'s end, `request.signal`'s abort and a tick
+    /// every `tick_ms` to `receiver`, which the callbacks own from now on. The receiver must stop
+    /// the wiring (with [`Wiring::stopper`]'s function) when it ends, before it reports
     /// [`Receiver::is_over`].
     pub(crate) fn attach<R: Receiver + 'static>(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
-        request: Option<&web_sys::Request>,
+        request: &web_sys::Request,
         tick_ms: u64,
         receiver: Slot<R>,
     ) -> Wiring {
