@@ -64,26 +64,30 @@ pub(crate) fn to_string(capacity: usize, write: impl FnOnce(&mut Vec<u8>)) -> St
 /// The length of the run of bytes at the start of `bytes` that a plain string holds: up to the
 /// first quote, backslash or control character (all of `bytes` if none).
 ///
-/// Eight bytes at a time while none of them stops the run (the tests of "a byte below n" and "a
-/// zero byte" on a whole word, from Sean Anderson's *Bit Twiddling Hacks*: exact about whether
-/// any byte qualifies, though not about which), then byte by byte. Most of a delta frame's
-/// bytes are string contents, and WebAssembly compares one byte at a time otherwise.
+/// Eight bytes at a time (the tests of "a byte below n" and "a zero byte" on a whole word, from
+/// Sean Anderson's *Bit Twiddling Hacks*), then byte by byte for the last few. Each test sets the
+/// high bit of every byte that qualifies, and may also set it in bytes after the first that does
+/// (a borrow travels upwards, and only from a byte that qualifies), never before it: so the
+/// lowest bit set marks the first stop byte of the word exactly, and no byte loop is needed to
+/// find it. Most of a delta frame's bytes are string contents, its strings are short, and
+/// WebAssembly compares one byte at a time otherwise.
 pub(crate) fn plain_len(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH_BITS: u64 = ONES * 0x80;
-    let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGH_BITS != 0;
+    // The high bit of each byte of `word` below `n` (for n <= 0x80), and maybe of later bytes.
+    let below = |word: u64, n: u64| word.wrapping_sub(ONES * n) & !word & HIGH_BITS;
     let mut at = 0;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
         let word = u64::from_le_bytes(chunk);
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH_BITS != 0;
-        if control
-            || has_zero_byte(word ^ (ONES * u64::from(b'"')))
-            || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
-        {
-            break;
+        let stops = below(word, 0x20)
+            | below(word ^ (ONES * u64::from(b'"')), 1)
+            | below(word ^ (ONES * u64::from(b'\\')), 1);
+        if stops != 0 {
+            // Little-endian: the lowest byte of the word is the first in `bytes`.
+            return at + (stops.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
@@ -137,7 +141,10 @@ mod tests {
         #[test]
         fn plain_len_stops_at_the_first_stop_byte(
             bytes in prop::collection::vec(
-                prop::sample::select(vec![b'a', b' ', 0x7f, 0x80, 0xc3, 0xff, 0x1f, 0x00, b'"', b'\\', b'!', b']']),
+                prop_oneof![
+                    prop::sample::select(vec![b'a', b' ', 0x7f, 0x80, 0xc3, 0xff, 0x1f, 0x00, 0x01, 0x20, 0x21, b'"', b'\\', b'!', b'#', b']', b'[', b'\\' + 1]),
+                    any::<u8>(),
+                ],
                 0..40,
             ),
             plain_prefix in 0usize..20,
