@@ -9,6 +9,8 @@
 
 use serde_json::value::RawValue;
 
+use crate::word_scan;
+
 /// `"`, `text`, `"`: a string JSON writes as it is (no quote, backslash or control character).
 pub(crate) fn plain_string(out: &mut Vec<u8>, text: &str) {
     debug_assert_eq!(plain_len(text.as_bytes()), text.len());
@@ -62,39 +64,19 @@ pub(crate) fn to_string(capacity: usize, write: impl FnOnce(&mut Vec<u8>)) -> St
 }
 
 /// The length of the run of bytes at the start of `bytes` that a plain string holds: up to the
-/// first quote, backslash or control character (all of `bytes` if none).
-///
-/// Eight bytes at a time (the tests of "a byte below n" and "a zero byte" on a whole word, from
-/// Sean Anderson's *Bit Twiddling Hacks*), then byte by byte for the last few. Each test sets the
-/// high bit of every byte that qualifies, and may also set it in bytes after the first that does
-/// (a borrow travels upwards, and only from a byte that qualifies), never before it: so the
-/// lowest bit set marks the first stop byte of the word exactly, and no byte loop is needed to
-/// find it. Most of a delta frame's bytes are string contents, its strings are short, and
-/// WebAssembly compares one byte at a time otherwise.
+/// first quote, backslash or control character (all of `bytes` if none), eight bytes at a time
+/// ([`crate::word_scan`]). Most of a delta frame's bytes are string contents.
 pub(crate) fn plain_len(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH_BITS: u64 = ONES * 0x80;
-    // The high bit of each byte of `word` below `n` (for n <= 0x80), and maybe of later bytes.
-    let below = |word: u64, n: u64| word.wrapping_sub(ONES * n) & !word & HIGH_BITS;
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(chunk);
-        let stops = below(word, 0x20)
-            | below(word ^ (ONES * u64::from(b'"')), 1)
-            | below(word ^ (ONES * u64::from(b'\\')), 1);
-        if stops != 0 {
-            // Little-endian: the lowest byte of the word is the first in `bytes`.
-            return at + (stops.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .unwrap_or(bytes.len() - at)
+    word_scan::position(
+        bytes,
+        |word| {
+            word_scan::below(word, 0x20)
+                | word_scan::equal(word, b'"')
+                | word_scan::equal(word, b'\\')
+        },
+        |b| b == b'"' || b == b'\\' || b < 0x20,
+    )
+    .unwrap_or(bytes.len())
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ pub mod translator;
 pub mod turn_stream;
 pub mod ui;
 pub mod v2;
+pub(crate) mod word_scan;
 
 #[cfg(all(target_arch = "wasm32", feature = "demo"))]
 mod demo;

@@ -19,6 +19,7 @@ use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
 use crate::sse::KEEP_ALIVE;
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;
+use crate::word_scan;
 
 /// The delivery buffer's first capacity: a stream's opening (`start` with its metadata,
 /// `start-step`, ~150 bytes) and a burst of some fifty small deltas (~75 bytes each) fit without
@@ -270,7 +271,8 @@ impl Engine {
 
 impl Receiver for Engine {
     fn frames(&mut self, text: &str) {
-        for frame in text.split(RECORD_SEPARATOR) {
+        // Found eight bytes at a time (`core`'s `memchr` reads four in WebAssembly).
+        for frame in word_scan::split(text, RECORD_SEPARATOR) {
             if self.turn.is_done() {
                 break;
             }

@@ -48,8 +48,9 @@ extern "C" {
     fn js_close(writer: &WritableStreamDefaultWriter);
 }
 
-/// The separator of the frames in one [`Delivery::Frames`] (RFC 7464's record separator).
-pub(crate) const RECORD_SEPARATOR: char = '\u{1e}';
+/// The separator of the frames in one [`Receiver::frames`] call (RFC 7464's record separator,
+/// U+001E: one byte in UTF-8).
+pub(crate) const RECORD_SEPARATOR: u8 = 0x1e;
 
 /// How the client was seen to go away (for the log).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
