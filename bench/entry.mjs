@@ -55,6 +55,8 @@ async function requests(name, count) {
 const counted = counter(w.pid);
 const parts = [];
 const perRequest = Object.fromEntries(names.map((n) => [n, []]));
+/** The same without the windows' collections (lib/collections.mjs). */
+const work = Object.fromEntries(names.map((n) => [n, []]));
 try {
   for (const name of names) await requests(name, cfg.warm);
   // The first window after the warm-up reads high, whichever worker it measures: dropped.
@@ -62,10 +64,14 @@ try {
   parts.push({ part, worker: names[0], turns: cfg.requests, events: cfg.chat, dropped: true });
   for (let rep = 0; rep < cfg.reps; rep++) {
     for (const name of rep % 2 ? [...names].reverse() : names) {
-      const { part, main } = await counted(() => requests(name, cfg.requests));
+      const { part, main, collections } = await counted(() => requests(name, cfg.requests));
       parts.push({ part, worker: name, turns: cfg.requests, events: cfg.chat });
       perRequest[name].push(main / cfg.requests);
-      console.log(`  ${name.padEnd(6)} ${(main / cfg.requests / 1e3).toFixed(1).padStart(7)} k instr/${cfg.chat ? "turn" : "request"}`);
+      work[name].push((main - collections) / cfg.requests);
+      console.log(
+        `  ${name.padEnd(6)} ${(main / cfg.requests / 1e3).toFixed(1).padStart(7)} k instr/${cfg.chat ? "turn" : "request"}` +
+          ` (${((main - collections) / cfg.requests / 1e3).toFixed(1)} k without collections)`,
+      );
     }
   }
 } finally {
@@ -74,14 +80,24 @@ try {
 }
 
 const k = (v) => `${(v / 1e3).toFixed(1)}k`;
-console.log(`\nper ${cfg.chat ? `${cfg.chat}-event turn` : "request"}, main thread: median of ${cfg.reps} (lowest–highest)`);
+console.log(
+  `\nper ${cfg.chat ? `${cfg.chat}-event turn` : "request"}, main thread: median of ${cfg.reps} (lowest–highest); ` +
+    "the same without collections",
+);
 for (const name of names) {
   const { min, max } = spread(perRequest[name]);
-  console.log(`  ${name.padEnd(6)} ${k(median(perRequest[name])).padStart(8)}  (${k(min)}–${k(max)})`);
+  const bare = spread(work[name]);
+  console.log(
+    `  ${name.padEnd(6)} ${k(median(perRequest[name])).padStart(8)}  (${k(min)}–${k(max)})` +
+      `   ${k(median(work[name])).padStart(8)}  (${k(bare.min)}–${k(bare.max)})`,
+  );
 }
 const m = (name) => median(perRequest[name]);
+const mw = (name) => median(work[name]);
 if (!cfg.chat) {
   console.log(`\n  floor − ts     ${k(m("floor") - m("ts")).padStart(8)}  workers-rs and wasm-bindgen over plain JavaScript`);
   console.log(`  rust − floor   ${k(m("rust") - m("floor")).padStart(8)}  this worker's own entry`);
 }
-for (const name of Object.keys(candidates)) console.log(`  ${name} − rust   ${k(m(name) - m("rust")).padStart(8)}`);
+for (const name of Object.keys(candidates)) {
+  console.log(`  ${name} − rust   ${k(m(name) - m("rust")).padStart(8)}   without collections ${k(mw(name) - mw("rust"))}`);
+}

@@ -1,48 +1,56 @@
 // Instructions, not seconds: what each worker costs, counted by Valgrind's callgrind in workerd's
 // main thread, where every worker's JavaScript and WebAssembly runs (the agent, the adapters and
-// the runtime's own work for them). A turn's count repeats to within about 1% from run to run,
-// where CPU time on a shared machine swings by ±20% (bench/README.md): this is the measure that
-// can show a change worth a few percent. Instructions are not time (WebAssembly and JIT-compiled
+// the runtime's own work for them). A long turn's count repeats to within a few percent from run
+// to run, where CPU time on a shared machine swings by ±20% (bench/README.md); a short turn's
+// moves more (the collections a window holds, the agent's own drift), which the design below
+// takes out: each adapter's window sits between two of the agent alone, and the figures beyond
+// the agent subtract those two. Instructions are not time (WebAssembly and JIT-compiled
 // JavaScript do not retire instructions at the same rate), so `npm run bench` keeps the timed
 // figures; this says which build does less work, and by how much.
 //
 //   node bench/instructions.mjs [build dir…] [--streams N] [--short N] [--long N] [--events N] [--warm N] [--reps N] [--concurrent N] [--keep]
 //
-//   build dir   another build of this worker (scripts/build.sh's build/), measured as c1, c2, …
+//   build dir   another build of this worker (scripts/build.sh's build/, or its production/ for the
+//               build users deploy), measured as c1, c2, …; `rust` is build/production, built here
 //   --streams N short turns (/flood 100) per measurement (default 30): the per-stream figure
 //   --short N   events of a short turn (default 100, a chat turn's few); 1 counts a stream's
 //               setup and end nearly alone
 //   --long N    long turns (/flood --events) per measurement (default 3)
 //   --events N  events of a long turn (default 2000); per 10k events = the long turn minus a
 //               short one, per event, so the stream's setup and end cancel out
-//   --warm N    unmeasured short turns per worker first (default 40), and two long ones: until
-//               V8 has tiered up what it will, which under Valgrind takes many turns
-//   --reps N    measurements per worker (default 2), interleaved: their spread is shown
+//   --warm N    unmeasured short turns per worker first (default 150), and two long ones: until
+//               V8 has tiered up what it will, which under Valgrind takes many turns (after 40,
+//               the agent's own count still fell by a tenth over a run)
+//   --reps N    measurements per adapter (default 2), in rotated order, each between two of the
+//               agent alone (so 1 + reps × adapters of the agent): their spread is shown
 //   --concurrent N  the measured short turns N at a time, each on its own connection (default 1:
 //               one after another): what a stream costs among others, as in run.mjs's
 //               concurrency row
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
 //               has its symbols, so `callgrind_annotate <file>` names the runtime's functions;
 //               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
-//               JavaScript and WebAssembly with it
+//               JavaScript and WebAssembly with it (`--wasm build/production-symbols.wasm` for
+//               the rust slot's names)
 //
-// Needs valgrind (Debian: apt-get install valgrind). Takes 3–8 minutes. Writes
+// Needs valgrind (Debian: apt-get install valgrind). Takes 5–12 minutes. Writes
 // bench/results/instructions-<short events>.json. Not part of `npm run bench`, which measures
 // time; threads other than the main one (V8's compilers and collector helpers) are shown beside
 // it, not in the ratios: when they run depends on timing.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { candidateArgs } from "./lib/args.mjs";
 import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
 import { writeResults } from "./lib/results.mjs";
-import { median, spread } from "./lib/stats.mjs";
-import { startWorkers } from "./lib/workers.mjs";
+import { median, rotate, spread } from "./lib/stats.mjs";
+import { root, startWorkers } from "./lib/workers.mjs";
 
 const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent"]);
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),
   events: option("--events", 2000),
-  warm: option("--warm", 40),
+  warm: option("--warm", 150),
   reps: option("--reps", 2),
   concurrent: option("--concurrent", 1),
 };
@@ -56,7 +64,15 @@ const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep") });
 // socket hop, no stream to the client), subtracted from every ratio.
 const names = ["rust", "ts", "pass", ...Object.keys(candidates), "agent"];
 const started = performance.now();
-const w = await startWorkers({ adapters: ["rust", "ts", "pass"], variants: candidates });
+// This adapter as it is deployed: the production build (no demo agent), a module of its own. The
+// local build's wasm is byte for byte the agent worker's, and V8 compiles one module once per
+// process for both, so that adapter would run code the agent's turns compiled and tiered up.
+execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+const w = await startWorkers({
+  adapters: ["ts", "pass"],
+  variants: { rust: path.join(root, "build/production/index.js"), ...candidates },
+  vars: { DEMO_AGENT: "off" },
+});
 // Every turn gets a connection of its own, as a chat turn does (and as bench/turns.mjs measures):
 // a kept-alive connection idles for minutes under Valgrind while the other workers warm up, and
 // the server closes it (see also bench/README.md on keep-alive connections under overload).
@@ -83,10 +99,37 @@ async function turns(name, count, events, atOnce = 1) {
 
 /** What each part counted: { part, worker, turns, events }, for --keep. */
 const parts = [];
-/** Instructions of `run()`: { part, main, others } (workerd's main thread, and all other threads). */
+/** Instructions of `run()`: { part, main, others, collections } (lib/callgrind.mjs). */
 const counted = counter(w.pid);
 
+/** One measurement of `name`: a window of short turns, then one of long turns. */
+async function measure(name) {
+  const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS, cfg.concurrent));
+  parts.push({ part: short.part, worker: name, turns: cfg.streams, events: SHORT_EVENTS });
+  const long = await counted(() => turns(name, cfg.long, cfg.events));
+  parts.push({ part: long.part, worker: name, turns: cfg.long, events: cfg.events });
+  const perStream = short.main / cfg.streams;
+  // The same without the window's collections (lib/collections.mjs): the turns' own work.
+  const perStreamWork = (short.main - short.collections) / cfg.streams;
+  const per10k = ((long.main / cfg.long - perStream) / (cfg.events - SHORT_EVENTS)) * 1e4;
+  const others = (short.others + long.others) / (cfg.streams + cfg.long);
+  console.log(
+    `  ${name.padEnd(6)} ${(perStream / 1e6).toFixed(2).padStart(7)} M instr/stream ` +
+      `(${(perStreamWork / 1e6).toFixed(2)} M without collections)  ` +
+      `${(per10k / 1e6).toFixed(1).padStart(7)} M instr/10k events  (other threads ${(others / 1e6).toFixed(2)} M/turn)`,
+  );
+  return { perStream, perStreamWork, per10k, others };
+}
+
+// Every adapter's window sits between two of the agent alone, and what it costs beyond the agent
+// is its count minus the mean of those two. The agent's own count drifts while a run goes on (by
+// up to a tenth of a 10-event turn from its first windows to its last: a new session, so a new
+// Durable Object, every turn), and a subtraction from the median of windows taken elsewhere in
+// the run moved a 10-event ratio from 1.8× to 4.9× between two runs of the same builds.
+const adapters = names.filter((n) => n !== "agent");
+/** Each worker's windows; an adapter's also carry `beyond`, the same keys minus the agent around. */
 const runs = Object.fromEntries(names.map((n) => [n, []]));
+const KEYS = ["perStream", "perStreamWork", "per10k"];
 try {
   console.log(`workerd under callgrind, started in ${((performance.now() - started) / 1000).toFixed(0)} s; warming up`);
   for (const name of names) {
@@ -95,22 +138,14 @@ try {
   }
   // The first window counted after the warm-up reads 5–10% high, for whichever worker it
   // measures (bench/README.md): one is counted and dropped before the measured ones.
-  const { part } = await counted(() => turns(names[0], cfg.streams, SHORT_EVENTS, cfg.concurrent));
-  parts.push({ part, worker: names[0], turns: cfg.streams, events: SHORT_EVENTS, dropped: true });
+  const { part } = await counted(() => turns("agent", cfg.streams, SHORT_EVENTS, cfg.concurrent));
+  parts.push({ part, worker: "agent", turns: cfg.streams, events: SHORT_EVENTS, dropped: true });
+  runs.agent.push(await measure("agent"));
   for (let rep = 0; rep < cfg.reps; rep++) {
-    for (const name of rep % 2 ? [...names].reverse() : names) {
-      const short = await counted(() => turns(name, cfg.streams, SHORT_EVENTS, cfg.concurrent));
-      parts.push({ part: short.part, worker: name, turns: cfg.streams, events: SHORT_EVENTS });
-      const long = await counted(() => turns(name, cfg.long, cfg.events));
-      parts.push({ part: long.part, worker: name, turns: cfg.long, events: cfg.events });
-      const perStream = short.main / cfg.streams;
-      const per10k = ((long.main / cfg.long - perStream) / (cfg.events - SHORT_EVENTS)) * 1e4;
-      const others = (short.others + long.others) / (cfg.streams + cfg.long);
-      runs[name].push({ perStream, per10k, others });
-      console.log(
-        `  ${name.padEnd(6)} ${(perStream / 1e6).toFixed(2).padStart(7)} M instr/stream  ` +
-          `${(per10k / 1e6).toFixed(1).padStart(7)} M instr/10k events  (other threads ${(others / 1e6).toFixed(2)} M/turn)`,
-      );
+    for (const name of rotate(adapters, rep)) {
+      // Each window remembers the agent's windows either side of it (by their index).
+      runs[name].push({ ...(await measure(name)), around: [runs.agent.length - 1, runs.agent.length] });
+      runs.agent.push(await measure("agent"));
     }
   }
 } finally {
@@ -118,48 +153,57 @@ try {
   finish({ keep: flag("--keep"), pid: w.pid, parts });
 }
 
+// What each adapter window costs beyond the agent: minus the mean of the agent's windows either
+// side. A window that a collector's sweep or a compilation landed in reads 3× to 100× the others
+// (under Valgrind a step bounded by a deadline, as cppgc's incremental sweep, does many times
+// less work each, so its task loop takes over a window: seen with `--keep`), so an agent window
+// off the agent's median by more than 1.5× either way (a long window after such a short one reads
+// negative per 10k events) is left out, and the nearest clean one on that side stands in.
+for (const key of KEYS) {
+  const mid = median(runs.agent.map((r) => r[key]));
+  const clean = (i) => runs.agent[i][key] <= mid * 1.5 && runs.agent[i][key] >= mid / 1.5;
+  const nearest = (i, step) => {
+    for (let j = i; j >= 0 && j < runs.agent.length; j += step) if (clean(j)) return runs.agent[j][key];
+    return undefined;
+  };
+  for (const name of adapters) {
+    for (const window of runs[name]) {
+      const sides = [nearest(window.around[0], -1), nearest(window.around[1], 1)].filter((v) => v !== undefined);
+      window.beyond ??= {};
+      window.beyond[key] = window[key] - sides.reduce((a, v) => a + v, 0) / sides.length;
+    }
+  }
+}
+
 const med = (name, key) => median(runs[name].map((r) => r[key]));
+/** The median of an adapter's windows beyond the agent around each. */
+const beyond = (name, key) => median(runs[name].map((r) => r.beyond[key]));
 const spreadOf = (name, key) => {
-  const { min, max, median: mid } = spread(runs[name].map((r) => r[key]));
-  return ((max - min) / mid) * 100;
+  const { min, max, median: mid } = spread(runs[name].map((r) => r.beyond[key]));
+  return ((max - min) / Math.abs(mid)) * 100;
 };
-console.log(`\nmedian of ${cfg.reps} (spread between runs in brackets); "−agent": minus the agent alone`);
-console.log("worker   instr/stream   −agent     instr/10k events   −agent");
+const M = (v, digits = 2) => `${(v / 1e6).toFixed(digits)} M`;
+console.log(`\nmedian of ${cfg.reps} windows; beyond the agent: each window minus the agent's windows around it (their spread in brackets)`);
+console.log("worker   instr/stream   beyond the agent      without collections   instr/10k events   beyond the agent");
 for (const name of names) {
-  const less = (key) => (name === "agent" ? "" : `${((med(name, key) - med("agent", key)) / 1e6).toFixed(2)} M`);
-  console.log(
-    `${name.padEnd(8)} ${(med(name, "perStream") / 1e6).toFixed(2).padStart(6)} M (${spreadOf(name, "perStream").toFixed(1)}%)`.padEnd(32) +
-      less("perStream").padEnd(11) +
-      `${(med(name, "per10k") / 1e6).toFixed(1).padStart(6)} M (${spreadOf(name, "per10k").toFixed(1)}%)`.padEnd(19) +
-      less("per10k"),
-  );
+  const row = name === "agent"
+    ? `${name.padEnd(8)} ${M(med(name, "perStream")).padStart(9)}`.padEnd(48) + `${M(med(name, "perStreamWork"), 3)}`.padEnd(22) + M(med(name, "per10k"), 1)
+    : `${name.padEnd(8)} ${M(med(name, "perStream")).padStart(9)}   ` +
+      `${M(beyond(name, "perStream"), 3)} (${spreadOf(name, "perStream").toFixed(0)}%)`.padEnd(22) +
+      `${M(beyond(name, "perStreamWork"), 3)} (${spreadOf(name, "perStreamWork").toFixed(0)}%)`.padEnd(22) +
+      `${M(med(name, "per10k"), 1).padStart(8)}`.padEnd(19) +
+      `${M(beyond(name, "per10k"), 1)} (${spreadOf(name, "per10k").toFixed(0)}%)`;
+  console.log(row);
 }
-// A window that a collector's sweep or a compilation landed in reads 3× to 60× the others: under
-// Valgrind the runtime's steps bounded by a deadline (cppgc's incremental sweep) do many times less
-// work each, so their task loop takes over a window (seen with `--keep`: cppgc's sweeper, the
-// platform's task queue and the clock were most of one). The clean figure is the median of the
-// windows within 1.5× of the worker's lowest; the median above keeps every window.
-const cleanValues = (name, key) => {
-  const values = runs[name].map((r) => r[key]);
-  const lowest = Math.min(...values);
-  return values.filter((v) => v <= lowest * 1.5);
-};
-const clean = (name, key) => median(cleanValues(name, key));
-console.log(`\nper stream, clean windows (within 1.5× of the lowest): how many, median, minus the agent alone`);
-for (const name of names) {
-  const less = name === "agent" ? "" : `${((clean(name, "perStream") - clean("agent", "perStream")) / 1e6).toFixed(2)} M`;
-  console.log(`${name.padEnd(8)} ${String(cleanValues(name, "perStream").length).padStart(2)} of ${runs[name].length}  ${(clean(name, "perStream") / 1e6).toFixed(2).padStart(6)} M  ${less}`);
-}
-const ratio = (a, b, key) => (med(a, key) - med("agent", key)) / (med(b, key) - med("agent", key));
-const cleanRatio = (a, b) => (clean(a, "perStream") - clean("agent", "perStream")) / (clean(b, "perStream") - clean("agent", "perStream"));
-console.log("\nratios, minus the agent alone (per stream, per 10k events; per stream of the clean windows)");
+const ratio = (a, b, key) => beyond(a, key) / beyond(b, key);
+console.log("\nratios beyond the agent (per stream; per stream without collections; per 10k events)");
+const ratioLine = (a, b) =>
+  `  ${`${a}/${b}`.padEnd(10)} ${ratio(a, b, "perStream").toFixed(3)}   ${ratio(a, b, "perStreamWork").toFixed(3)}   ${ratio(a, b, "per10k").toFixed(3)}`;
 for (const a of ["rust", ...Object.keys(candidates)]) {
-  console.log(`  ${a}/ts    ${ratio(a, "ts", "perStream").toFixed(3)}   ${ratio(a, "ts", "per10k").toFixed(3)}   ${cleanRatio(a, "ts").toFixed(3)}`);
-  console.log(`  ${a}/pass  ${ratio(a, "pass", "perStream").toFixed(3)}   ${ratio(a, "pass", "per10k").toFixed(3)}   ${cleanRatio(a, "pass").toFixed(3)}`);
+  console.log(ratioLine(a, "ts"));
+  console.log(ratioLine(a, "pass"));
 }
-for (const c of Object.keys(candidates)) {
-  console.log(`  ${c}/rust  ${ratio(c, "rust", "perStream").toFixed(3)}   ${ratio(c, "rust", "per10k").toFixed(3)}   ${cleanRatio(c, "rust").toFixed(3)}`);
-}
+for (const c of Object.keys(candidates)) console.log(ratioLine(c, "rust"));
 
 // The figures, for a README row to name its run: bench/results/instructions-<short events>.json.
 const figures = {};
@@ -167,21 +211,22 @@ for (const name of names) {
   figures[name] = {
     windows: runs[name],
     perStream: med(name, "perStream"),
+    perStreamWork: med(name, "perStreamWork"),
     per10k: med(name, "per10k"),
-    cleanPerStream: clean(name, "perStream"),
     ...(name === "agent"
       ? {}
       : {
-          perStreamBeyondAgent: med(name, "perStream") - med("agent", "perStream"),
-          per10kBeyondAgent: med(name, "per10k") - med("agent", "per10k"),
+          perStreamBeyondAgent: beyond(name, "perStream"),
+          perStreamWorkBeyondAgent: beyond(name, "perStreamWork"),
+          per10kBeyondAgent: beyond(name, "per10k"),
         }),
   };
 }
 const ratios = {};
 for (const a of ["rust", ...Object.keys(candidates)]) {
   for (const b of ["ts", "pass", ...(a === "rust" ? [] : ["rust"])]) {
-    ratios[`${a}/${b}`] = { perStream: ratio(a, b, "perStream"), per10k: ratio(a, b, "per10k"), cleanPerStream: cleanRatio(a, b) };
+    ratios[`${a}/${b}`] = Object.fromEntries(KEYS.map((k) => [k, ratio(a, b, k)]));
   }
 }
-const out = writeResults(`instructions-${SHORT_EVENTS}`, { ...cfg, short: SHORT_EVENTS, candidates }, { workers: figures, ratios });
+const out = writeResults(`instructions-${SHORT_EVENTS}`, { ...cfg, short: SHORT_EVENTS, candidates, design: "each adapter window between two agent windows" }, { workers: figures, ratios });
 console.log(`\nresults: ${out}`);

@@ -11,7 +11,10 @@
 //   against  the worker to compare with (default agent)
 //   --top N  the functions listed (default 40), largest difference first
 //   --wasm FILE  the build whose functions V8's jump table calls (default build/index_bg.wasm:
-//            the demo build, which the agent and this adapter share)
+//            the demo build, the agent's; instructions.mjs's rust slot is the production build,
+//            a module of its own: name it with build/production-symbols.wasm. Only one module's
+//            jump table is named, the one whose lowest slot is called: compare a worker with
+//            the one that shares its module, or read the other's slots as unnamed)
 //   --inclusive  each function's instructions with those of everything it calls (JavaScript and
 //            the runtime's C++ included), where a call is one callgrind saw: which step of a
 //            request costs what (the classes stay self costs)

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { collectionsIn } from "./collections.mjs";
 
 /**
  * Points Miniflare at workerd under callgrind (call before startWorkers). `perfMap`: V8 also
@@ -17,9 +18,10 @@ import path from "node:path";
  * the windows counter() opens. Returns { out: the directory of callgrind's files, counter(pid),
  * sinceStart(pid), finish(…) }: sinceStart(pid) dumps and returns everything counted so far, as
  * { main, others } (with `fromStart`: the process's whole life);
- * counter(pid) returns count(run), the instructions of `await run()` as { part, main, others }
- * (workerd's main thread, where every worker's JavaScript and WebAssembly runs, and all other
- * threads), each call one more part (`out.<pid>.<part>-<thread>`); finish({ keep, pid, parts })
+ * counter(pid) returns count(run), the instructions of `await run()` as { part, main, others,
+ * collections } (workerd's main thread, where every worker's JavaScript and WebAssembly runs, all
+ * other threads, and the main thread's share spent in V8's collections: ./collections.mjs), each
+ * call one more part (`out.<pid>.<part>-<thread>`); finish({ keep, pid, parts })
  * ends the run: with `keep`, it writes parts.json ({ pid, parts }: which part is which) and moves
  * V8's perf map beside the files, and says where they are; else it removes them.
  */
@@ -56,18 +58,25 @@ export function callgrindWorkerd({ perfMap = false, fromStart = false } = {}) {
       return { part, ...totals(pid, part) };
     };
   };
-  /** The main thread's and the other threads' instructions in dump `part` of process `pid`. */
+  /**
+   * The main thread's and the other threads' instructions in dump `part` of process `pid`, and
+   * the main thread's in collections.
+   */
   const totals = (pid, part) => {
     const files = readdirSync(out).filter((f) => f.startsWith(`out.${pid}.${part}-`));
-    const each = files.map((f) => ({
-      main: f.endsWith("-01"),
-      ir: Number(/^totals: (\d+)/m.exec(readFileSync(path.join(out, f), "utf8"))?.[1] ?? NaN),
-    }));
+    const each = files.map((f) => {
+      const text = readFileSync(path.join(out, f), "utf8");
+      const main = f.endsWith("-01");
+      return {
+        main,
+        ir: Number(/^totals: (\d+)/m.exec(text)?.[1] ?? NaN),
+        collections: main ? collectionsIn(text) : 0,
+      };
+    });
     if (!each.some((t) => t.main)) throw new Error(`no dump of the main thread for part ${part} in ${out}`);
-    return {
-      main: each.filter((t) => t.main).reduce((a, t) => a + t.ir, 0),
-      others: each.filter((t) => !t.main).reduce((a, t) => a + t.ir, 0),
-    };
+    const sum = (list, key) => list.reduce((a, t) => a + t[key], 0);
+    const main = each.filter((t) => t.main);
+    return { main: sum(main, "ir"), others: sum(each.filter((t) => !t.main), "ir"), collections: sum(main, "collections") };
   };
   const sinceStart = (pid) => {
     control("-d", String(pid));
