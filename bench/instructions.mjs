@@ -156,12 +156,17 @@ try {
 // What each adapter window costs beyond the agent: minus the mean of the agent's windows either
 // side. A window that a collector's sweep or a compilation landed in reads 3× to 100× the others
 // (under Valgrind a step bounded by a deadline, as cppgc's incremental sweep, does many times
-// less work each, so its task loop takes over a window: seen with `--keep`), so an agent window
-// off the agent's median by more than 1.5× either way (a long window after such a short one reads
-// negative per 10k events) is left out, and the nearest clean one on that side stands in.
+// less work each, so its task loop takes over a window: seen with `--keep`), and the first agent
+// window after the warm-up reads a fifth high (idle Durable Objects evicted in it), so an agent
+// window off the agent's median by more than OUTLIER either way (a long window after a wild short
+// one reads negative per 10k events) is left out, and the nearest clean one on that side stands
+// in. An adapter's own such windows are left out of its median the same way.
+/** Clean windows stay within about 6% of their worker's median; the ones left out read 1.2× to 100× it. */
+const OUTLIER = 1.15;
+const within = (value, mid) => value <= mid * OUTLIER && value >= mid / OUTLIER;
 for (const key of KEYS) {
   const mid = median(runs.agent.map((r) => r[key]));
-  const clean = (i) => runs.agent[i][key] <= mid * 1.5 && runs.agent[i][key] >= mid / 1.5;
+  const clean = (i) => within(runs.agent[i][key], mid);
   const nearest = (i, step) => {
     for (let j = i; j >= 0 && j < runs.agent.length; j += step) if (clean(j)) return runs.agent[j][key];
     return undefined;
@@ -176,14 +181,21 @@ for (const key of KEYS) {
 }
 
 const med = (name, key) => median(runs[name].map((r) => r[key]));
-/** The median of an adapter's windows beyond the agent around each. */
-const beyond = (name, key) => median(runs[name].map((r) => r.beyond[key]));
+/** The median of an adapter's clean windows beyond the agent around each. */
+const beyond = (name, key) => {
+  const mid = med(name, key);
+  return median(runs[name].filter((r) => within(r[key], mid)).map((r) => r.beyond[key]));
+};
 const spreadOf = (name, key) => {
-  const { min, max, median: mid } = spread(runs[name].map((r) => r.beyond[key]));
-  return ((max - min) / Math.abs(mid)) * 100;
+  const mid = med(name, key);
+  const { min, max, median: m } = spread(runs[name].filter((r) => within(r[key], mid)).map((r) => r.beyond[key]));
+  return ((max - min) / Math.abs(m)) * 100;
 };
 const M = (v, digits = 2) => `${(v / 1e6).toFixed(digits)} M`;
-console.log(`\nmedian of ${cfg.reps} windows; beyond the agent: each window minus the agent's windows around it (their spread in brackets)`);
+console.log(
+  `\nmedian of ${cfg.reps} windows; beyond the agent: each window minus the agent's windows around it, ` +
+    `windows off their worker's median by more than ${OUTLIER}× left out (the spread of the others in brackets)`,
+);
 console.log("worker   instr/stream   beyond the agent      without collections   instr/10k events   beyond the agent");
 for (const name of names) {
   const row = name === "agent"
