@@ -181,14 +181,15 @@ for (const key of KEYS) {
 }
 
 const med = (name, key) => median(runs[name].map((r) => r[key]));
-/** The median of an adapter's clean windows beyond the agent around each. */
-const beyond = (name, key) => {
+/** An adapter's clean windows, each beyond the agent around it. */
+const cleanBeyond = (name, key) => {
   const mid = med(name, key);
-  return median(runs[name].filter((r) => within(r[key], mid)).map((r) => r.beyond[key]));
+  return runs[name].filter((r) => within(r[key], mid)).map((r) => r.beyond[key]);
 };
+/** Their median. */
+const beyond = (name, key) => median(cleanBeyond(name, key));
 const spreadOf = (name, key) => {
-  const mid = med(name, key);
-  const { min, max, median: m } = spread(runs[name].filter((r) => within(r[key], mid)).map((r) => r.beyond[key]));
+  const { min, max, median: m } = spread(cleanBeyond(name, key));
   return ((max - min) / Math.abs(m)) * 100;
 };
 const M = (v, digits = 2) => `${(v / 1e6).toFixed(digits)} M`;
