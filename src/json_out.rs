@@ -67,15 +67,9 @@ pub(crate) fn to_string(capacity: usize, write: impl FnOnce(&mut Vec<u8>)) -> St
 /// first quote, backslash or control character (all of `bytes` if none), eight bytes at a time
 /// ([`crate::word_scan`]). Most of a delta frame's bytes are string contents.
 pub(crate) fn plain_len(bytes: &[u8]) -> usize {
-    word_scan::position(
-        bytes,
-        |word| {
-            word_scan::below(word, 0x20)
-                | word_scan::equal(word, b'"')
-                | word_scan::equal(word, b'\\')
-        },
-        |b| b == b'"' || b == b'\\' || b < 0x20,
-    )
+    word_scan::position(bytes, |word| {
+        word_scan::below(word, 0x20) | word_scan::equal(word, b'"') | word_scan::equal(word, b'\\')
+    })
     .unwrap_or(bytes.len())
 }
 
