@@ -16,6 +16,7 @@
 pub mod auth;
 pub mod config;
 pub mod cors;
+pub mod delivery;
 pub mod error_body;
 mod json_out;
 pub mod rate_limit;

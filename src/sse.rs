@@ -40,10 +40,21 @@ pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
 /// [`crate::v2::PlainDelta`]'s delta, a part id the translator made): written as they are,
 /// byte for byte what [`write_chunk`] writes for the same chunk.
 pub fn write_plain_delta(out: &mut Vec<u8>, kind: DeltaKind, id: &str, delta: &str) {
-    out.extend_from_slice(b"data: ");
-    layout::delta_fields(out, kind, id, delta, crate::json_out::plain_string);
-    out.extend_from_slice(b"}\n\n");
+    write_plain_delta_head(out, kind, id);
+    out.extend_from_slice(delta.as_bytes());
+    out.extend_from_slice(PLAIN_DELTA_TAIL);
 }
+
+/// Appends the event of a plain delta of part `id` up to the delta's text: the bytes before it
+/// in every such event of the part ([`write_plain_delta`]).
+pub fn write_plain_delta_head(out: &mut Vec<u8>, kind: DeltaKind, id: &str) {
+    out.extend_from_slice(b"data: ");
+    layout::delta_head(out, kind, id, crate::json_out::plain_string);
+    out.push(b'"');
+}
+
+/// The bytes after a plain delta's text: its closing quote, the chunk's brace, the event's end.
+pub const PLAIN_DELTA_TAIL: &[u8] = b"\"}\n\n";
 
 #[cfg(test)]
 mod tests {

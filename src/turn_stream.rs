@@ -8,7 +8,7 @@ use crate::sse;
 use crate::trace::Trace;
 use crate::translator::{Clock, Step, Translator};
 use crate::ui::UiChunk;
-use crate::v2::{read_frame, Incoming, PlainDelta};
+use crate::v2::{read_frame, DeltaKind, DeltaShape, Incoming, PlainDelta};
 
 pub use crate::translator::EndCause;
 
@@ -33,6 +33,43 @@ pub struct TurnStream {
     scratch: Vec<UiChunk>,
     chunks: u64,
     done: bool,
+    /// The open part's deltas, known by their bytes: `None` until a delta extends a part, and
+    /// again whenever a frame read in full leaves that part no longer the one deltas extend.
+    streaming: Option<Streaming>,
+}
+
+/// What the deltas that extend one open part look like, and what each is written as.
+#[derive(Debug)]
+struct Streaming {
+    kind: DeltaKind,
+    turn_id: String,
+    part_id: String,
+    /// The part's delta frames ([`DeltaShape`]).
+    shape: DeltaShape,
+    /// Each delta's event up to its text ([`sse::write_plain_delta_head`]).
+    head: Vec<u8>,
+}
+
+impl Streaming {
+    fn new(kind: DeltaKind, turn_id: &str, part_id: &str) -> Self {
+        let mut head = Vec::new();
+        sse::write_plain_delta_head(&mut head, kind, part_id);
+        Streaming {
+            kind,
+            turn_id: turn_id.to_owned(),
+            part_id: part_id.to_owned(),
+            shape: DeltaShape::new(kind, turn_id),
+            head,
+        }
+    }
+
+    /// [`sse::write_plain_delta`] of `delta` in this part.
+    fn write(&self, out: &mut Vec<u8>, delta: &str) {
+        out.reserve(self.head.len() + delta.len() + sse::PLAIN_DELTA_TAIL.len());
+        out.extend_from_slice(&self.head);
+        out.extend_from_slice(delta.as_bytes());
+        out.extend_from_slice(sse::PLAIN_DELTA_TAIL);
+    }
 }
 
 impl TurnStream {
@@ -50,6 +87,7 @@ impl TurnStream {
             scratch: Vec::new(),
             chunks: 0,
             done: false,
+            streaming: None,
         }
     }
 
@@ -77,13 +115,16 @@ impl TurnStream {
     }
 
     fn opened(translator: Translator, scratch: Vec<UiChunk>) -> Self {
-        TurnStream {
+        let mut stream = TurnStream {
             translator,
             trace: Trace::default(),
             scratch,
             chunks: 0,
             done: false,
-        }
+            streaming: None,
+        };
+        stream.sync_streaming();
+        stream
     }
 
     /// Appends the chunks made before any frame (a resume's replay, a continuation's `start`).
@@ -94,6 +135,7 @@ impl TurnStream {
     /// The stream in trace mode `trace` (the default is [`crate::trace::TraceMode::Full`]).
     pub fn with_trace(mut self, trace: Trace) -> Self {
         self.trace = trace;
+        self.sync_streaming();
         self
     }
 
@@ -107,6 +149,16 @@ impl TurnStream {
         if self.done {
             return FrameOutcome::Ignored;
         }
+        if let Some(streaming) = &self.streaming {
+            match streaming.shape.delta_of(text) {
+                Some(delta) if !delta.is_empty() => {
+                    streaming.write(out, delta);
+                    self.chunks += 1;
+                    return FrameOutcome::Forwarded;
+                }
+                _ => {}
+            }
+        }
         let frame = match read_frame(text) {
             Ok(Incoming::Plain(delta)) if self.extend_open_part(delta, out) => {
                 return FrameOutcome::Forwarded
@@ -116,12 +168,37 @@ impl TurnStream {
             Err(err) => return FrameOutcome::Malformed(err.0),
         };
         let step = self.translator.push(frame, &mut self.scratch);
+        self.sync_streaming();
         self.flush(out);
         match step {
             Step::Forwarded => FrameOutcome::Forwarded,
             Step::Ignored => FrameOutcome::Ignored,
             Step::Ended => FrameOutcome::Ended,
         }
+    }
+
+    /// Writes the delta of the frame at the start of `bytes` when the frame extends the open
+    /// part in that part's shape ([`DeltaShape::match_start`]), ends at the end of `bytes` or
+    /// at a `separator`, and is at most `max_len` bytes long; returns the frame's length. `None`,
+    /// with nothing written, for any other frame: the caller finds its end and pushes it
+    /// ([`TurnStream::push_frame`]), which then reads it as it reads any frame.
+    pub fn push_leading_delta(
+        &mut self,
+        bytes: &[u8],
+        separator: u8,
+        max_len: usize,
+        out: &mut Vec<u8>,
+    ) -> Option<usize> {
+        let streaming = self.streaming.as_ref().filter(|_| !self.done)?;
+        let found = streaming.shape.match_start(bytes)?;
+        let ends_there = bytes.get(found.end).is_none_or(|&b| b == separator);
+        if !ends_there || found.end > max_len || found.delta.is_empty() {
+            return None;
+        }
+        let delta = std::str::from_utf8(&bytes[found.delta]).ok()?;
+        streaming.write(out, delta);
+        self.chunks += 1;
+        Some(found.end)
     }
 
     /// Writes `delta`'s one chunk when it extends the open part of its kind and streams as it
@@ -134,15 +211,45 @@ impl TurnStream {
         let Some(id) = self.translator.extended_part(delta.kind, delta.turn_id) else {
             return false;
         };
-        sse::write_plain_delta(out, delta.kind, id, delta.delta);
+        let streaming = self
+            .streaming
+            .get_or_insert_with(|| Streaming::new(delta.kind, delta.turn_id, id));
+        streaming.write(out, delta.delta);
         self.chunks += 1;
         true
+    }
+
+    /// Keeps [`Streaming`] in step with the translator after every frame it reads in full (and
+    /// every ending): the open part's, when a part is open and streamed, else none.
+    fn sync_streaming(&mut self) {
+        let current = self.streaming.as_ref().is_some_and(|s| {
+            self.trace.keeps_parts(s.kind)
+                && self.translator.extended_part(s.kind, &s.turn_id) == Some(s.part_id.as_str())
+        });
+        if current {
+            return;
+        }
+        let translator = &self.translator;
+        let trace = &self.trace;
+        self.streaming = translator.turn_id().and_then(|turn| {
+            [DeltaKind::Text, DeltaKind::Reasoning]
+                .into_iter()
+                .filter(|&kind| trace.keeps_parts(kind))
+                .find_map(|kind| {
+                    Some(Streaming::new(
+                        kind,
+                        turn,
+                        translator.extended_part(kind, turn)?,
+                    ))
+                })
+        });
     }
 
     /// Ends the stream for `cause`, appending the closing chunks and `[DONE]`.
     /// Does nothing once the stream has ended.
     pub fn end(&mut self, cause: EndCause, out: &mut Vec<u8>) {
         self.translator.end(cause, &mut self.scratch);
+        self.sync_streaming();
         self.flush(out);
     }
 

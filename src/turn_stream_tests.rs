@@ -269,3 +269,46 @@ mod shortcut {
         assert_eq!(extended(&stream, Text, "t1"), None, "the turn ended");
     }
 }
+
+#[test]
+fn a_resumed_part_streams_as_its_trace_mode_says() {
+    use crate::trace::TraceMode;
+    let init = crate::session::parse_init(
+        r#"{"type":"init","messages":[{"id":"t1","role":"assistant","parts":[
+            {"type":"reasoning","text":"pla","streaming":true}]}]}"#,
+    )
+    .unwrap();
+    let message = init.in_flight().unwrap();
+    let delta = r#"{"type":"message.part.reasoning-delta","turnId":"t1","delta":"n"}"#;
+    for mode in [TraceMode::Full, TraceMode::Minimal] {
+        let trace = Trace::default().with_mode(Some(mode));
+        let mut stream = TurnStream::resume(message, crate::translator::no_clock).with_trace(trace);
+        let mut out = Vec::new();
+        stream.write_pending(&mut out);
+        stream.push_frame(delta, &mut out);
+        stream.push_frame(delta, &mut out);
+        // The same through the translator, every chunk traced and encoded.
+        let mut chunks = Vec::new();
+        let mut translator = crate::translator::Translator::resume(
+            message,
+            crate::translator::no_clock,
+            &mut chunks,
+        );
+        translator.push(parse_frame(delta).unwrap(), &mut chunks);
+        translator.push(parse_frame(delta).unwrap(), &mut chunks);
+        let mut expected = Vec::new();
+        for chunk in chunks.into_iter().filter_map(|chunk| trace.apply(chunk)) {
+            sse::write_chunk(&mut expected, &chunk);
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(expected).unwrap(),
+            "{mode:?}"
+        );
+        assert_eq!(
+            stream.streaming.is_some(),
+            mode == TraceMode::Full,
+            "{mode:?}"
+        );
+    }
+}

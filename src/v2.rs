@@ -8,6 +8,7 @@
 mod attachment;
 mod outgoing;
 mod plain;
+mod shape;
 
 use std::borrow::Cow;
 
@@ -20,6 +21,7 @@ pub use attachment::Attachment;
 pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
 use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
+pub use shape::{DeltaShape, ShapeMatch};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
 /// ([`crate::session::parse_init`] reads it; [`parse_frame`] leaves it as [`Frame::Other`]).

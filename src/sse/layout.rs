@@ -29,14 +29,10 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
         UiChunk::StartStep => out.extend_from_slice(br#"{"type":"start-step""#),
         UiChunk::FinishStep => out.extend_from_slice(br#"{"type":"finish-step""#),
         UiChunk::TextStart { id } => field(out, br#"{"type":"text-start","id":"#, id),
-        UiChunk::TextDelta { id, delta } => {
-            delta_fields(out, DeltaKind::Text, id, delta, json_string)
-        }
+        UiChunk::TextDelta { id, delta } => delta_fields(out, DeltaKind::Text, id, delta),
         UiChunk::TextEnd { id } => field(out, br#"{"type":"text-end","id":"#, id),
         UiChunk::ReasoningStart { id } => field(out, br#"{"type":"reasoning-start","id":"#, id),
-        UiChunk::ReasoningDelta { id, delta } => {
-            delta_fields(out, DeltaKind::Reasoning, id, delta, json_string)
-        }
+        UiChunk::ReasoningDelta { id, delta } => delta_fields(out, DeltaKind::Reasoning, id, delta),
         UiChunk::ReasoningEnd { id } => field(out, br#"{"type":"reasoning-end","id":"#, id),
         UiChunk::ToolInputStart {
             tool_call_id: id,
@@ -91,12 +87,18 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
     true
 }
 
-/// A delta chunk of `kind` without its closing brace, each string written by `string`.
-pub(super) fn delta_fields(
+/// A delta chunk of `kind` without its closing brace.
+fn delta_fields(out: &mut Vec<u8>, kind: DeltaKind, id: &str, delta: &str) {
+    delta_head(out, kind, id, json_string);
+    json_string(out, delta);
+}
+
+/// A delta chunk of `kind` up to its delta: its type, its part's `id` (written by `string`) and
+/// the delta's key.
+pub(super) fn delta_head(
     out: &mut Vec<u8>,
     kind: DeltaKind,
     id: &str,
-    delta: &str,
     string: impl Fn(&mut Vec<u8>, &str),
 ) {
     out.extend_from_slice(match kind {
@@ -105,7 +107,6 @@ pub(super) fn delta_fields(
     });
     string(out, id);
     out.extend_from_slice(br#","delta":"#);
-    string(out, delta);
 }
 
 /// A tool chunk, `tool-<kind>`: its call id, the fields `fields` writes, then its two flags

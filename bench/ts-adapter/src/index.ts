@@ -173,10 +173,17 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
   };
 
   ws.addEventListener("message", (event: MessageEvent) => {
-    if (finished || typeof event.data !== "string") return;
+    const data = event.data;
+    if (finished || typeof data !== "string") return;
+    // Most frames: a delta of the open part, known by its text (DeltaShape).
+    const streamed = translator.streamingShape()?.eventOf(data);
+    if (streamed !== undefined) {
+      write(streamed);
+      return;
+    }
     let out: UIChunk[];
     try {
-      const frame = parseFrame(event.data);
+      const frame = parseFrame(data);
       out = [];
       translator.push(frame, out);
     } catch (e) {

@@ -177,10 +177,61 @@ type Ending = { kind: "finish" } | { kind: "error"; text: string } | { kind: "ab
 
 export type EndCause = "socket-closed" | "client-gone";
 
+/**
+ * The open part's delta frames known by their text, as the Rust core knows them
+ * (src/v2/shape.rs): agents write every delta of a turn the same way, the `type` first (an
+ * object literal) or the keys sorted, so a frame that is exactly those characters around a
+ * delta with no quote, backslash or control character is that delta, with no `JSON.parse`; and
+ * its event is the part's constant head, the delta, and a constant tail, with no
+ * `JSON.stringify`. The same trick in both adapters: the benchmark compares like with like.
+ */
+export class DeltaShape {
+  private readonly typeFirst: string;
+  private readonly sortedClosing: string;
+  /** `data: {"type":"text-delta","id":"<id>","delta":"`: what `sse()` writes before the delta. */
+  private readonly head: string;
+
+  constructor(
+    readonly kind: "text" | "reasoning",
+    readonly turnId: string,
+    readonly partId: string,
+  ) {
+    const type = `message.part.${kind}-delta`;
+    const turn = JSON.stringify(turnId);
+    this.typeFirst = `{"type":"${type}","turnId":${turn},"delta":"`;
+    this.sortedClosing = `","turnId":${turn},"type":"${type}"}`;
+    this.head = `data: {"type":"${kind}-delta","id":${JSON.stringify(partId)},"delta":"`;
+  }
+
+  /** The event of `frame` when it is a non-empty delta of this shape, else undefined. */
+  eventOf(frame: string): string | undefined {
+    let start: number;
+    let end: number;
+    if (frame.startsWith(this.typeFirst)) {
+      if (!frame.endsWith('"}')) return undefined;
+      start = this.typeFirst.length;
+      end = frame.length - 2;
+    } else if (frame.startsWith(SORTED_OPENING) && frame.endsWith(this.sortedClosing)) {
+      start = SORTED_OPENING.length;
+      end = frame.length - this.sortedClosing.length;
+    } else {
+      return undefined;
+    }
+    if (end <= start) return undefined;
+    const delta = frame.slice(start, end);
+    return PLAIN.test(delta) ? this.head + delta + '"}\n\n' : undefined;
+  }
+}
+
+const SORTED_OPENING = '{"delta":"';
+/** A string JSON writes as it is: no quote, backslash or control character. */
+const PLAIN = /^[^"\\\u0000-\u001f]*$/;
+
 export class Translator {
   private phase: "waiting" | "open" | "ended" = "waiting";
   private turnId: string | undefined;
   private open: { kind: "text" | "reasoning"; id: string } | undefined;
+  private shape: DeltaShape | undefined;
   private opened = 0;
   private textParts = 0;
   /** Insertion order is first-appearance order: the end closes calls in that order. */
@@ -195,6 +246,14 @@ export class Translator {
     private readonly requestId: string | undefined,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /** The open part's [`DeltaShape`], while a delta of our turn would extend it. */
+  streamingShape(): DeltaShape | undefined {
+    const open = this.open;
+    if (this.phase !== "open" || open === undefined || this.turnId === undefined) return undefined;
+    if (this.shape?.partId !== open.id) this.shape = new DeltaShape(open.kind, this.turnId, open.id);
+    return this.shape;
+  }
 
   get ended(): boolean {
     return this.phase === "ended";

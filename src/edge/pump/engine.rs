@@ -14,12 +14,12 @@ use worker::{console_log, console_warn, WebSocket};
 use super::client::{ClientStream, Progress};
 use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
+use crate::delivery::{Delivery, Next};
 use crate::edge::exchange::Exchange;
 use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
 use crate::sse::KEEP_ALIVE;
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;
-use crate::word_scan;
 
 /// The delivery buffer's first capacity: a stream's opening (`start` with its metadata,
 /// `start-step`, ~150 bytes) and a burst of some fifty small deltas (~75 bytes each) fit without
@@ -270,13 +270,19 @@ impl Engine {
 }
 
 impl Receiver for Engine {
-    fn frames(&mut self, text: &str) {
-        // Found eight bytes at a time (`core`'s `memchr` reads four in WebAssembly).
-        for frame in word_scan::split(text, RECORD_SEPARATOR) {
-            if self.turn.is_done() {
-                break;
+    fn frames(&mut self, bytes: &[u8]) {
+        let mut delivery = Delivery::new(bytes, RECORD_SEPARATOR, self.limits.max_frame_bytes);
+        while !self.turn.is_done() {
+            match delivery.next(&mut self.turn, &mut self.out) {
+                None => break,
+                Some(Next::Streamed) => self.silent_ticks = 0,
+                // TextEncoder's output is UTF-8 (it replaces a lone surrogate): a frame that is
+                // not would come from a broken runtime, and is skipped like any unreadable one.
+                Some(Next::Frame(frame)) => match std::str::from_utf8(frame) {
+                    Ok(text) => self.read_frame(text),
+                    Err(_) => self.skipped("a frame that is not UTF-8"),
+                },
             }
-            self.read_frame(frame);
         }
         self.emit();
     }

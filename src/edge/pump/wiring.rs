@@ -96,8 +96,8 @@ impl Event {
 
 /// What the wiring delivers to.
 pub(crate) trait Receiver {
-    /// Text frames, one or more, joined by [`RECORD_SEPARATOR`].
-    fn frames(&mut self, text: &str);
+    /// Text frames, one or more, joined by [`RECORD_SEPARATOR`], as UTF-8.
+    fn frames(&mut self, bytes: &[u8]);
     /// Any other event.
     fn event(&mut self, event: Event);
     /// Applies `count` quiet ticks that passed since the last delivery, before this one's
@@ -162,11 +162,7 @@ impl Wiring {
         let frames_to = Rc::clone(&receiver);
         let on_frames =
             Closure::<dyn FnMut(Vec<u8>, u32) -> u32>::new(move |bytes: Vec<u8>, absorbed| {
-                // TextEncoder's output is UTF-8 (it replaces a lone surrogate): the lossy path
-                // only keeps a broken runtime from panicking here.
-                let text = String::from_utf8(bytes)
-                    .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned());
-                deliver(&frames_to, absorbed, |receiver| receiver.frames(&text))
+                deliver(&frames_to, absorbed, |receiver| receiver.frames(&bytes))
             });
         let on_event = Closure::<dyn FnMut(u32, u32, u32) -> u32>::new(
             move |kind: u32, code: u32, absorbed: u32| match Event::from_js(kind, code) {
