@@ -36,25 +36,26 @@ pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
     out.extend_from_slice(b"\n\n");
 }
 
-/// Appends a delta chunk of part `id` whose strings need no escaping (a
-/// [`crate::v2::PlainDelta`]'s delta, a part id the translator made): written as they are,
-/// byte for byte what [`write_chunk`] writes for the same chunk.
-pub fn write_plain_delta(out: &mut Vec<u8>, kind: DeltaKind, id: &str, delta: &str) {
-    write_plain_delta_head(out, kind, id);
-    out.extend_from_slice(delta.as_bytes());
-    out.extend_from_slice(PLAIN_DELTA_TAIL);
-}
-
 /// Appends the event of a plain delta of part `id` up to the delta's text: the bytes before it
-/// in every such event of the part ([`write_plain_delta`]).
+/// in every such event of the part, made once per part for [`write_plain_delta`].
 pub fn write_plain_delta_head(out: &mut Vec<u8>, kind: DeltaKind, id: &str) {
     out.extend_from_slice(b"data: ");
     layout::delta_head(out, kind, id, crate::json_out::plain_string);
     out.push(b'"');
 }
 
+/// Appends a delta chunk whose strings need no escaping (a [`crate::v2::PlainDelta`]'s delta, a
+/// part id the translator made) after its part's `head` ([`write_plain_delta_head`]): byte for
+/// byte what [`write_chunk`] writes for the same chunk.
+pub fn write_plain_delta(out: &mut Vec<u8>, head: &[u8], delta: &str) {
+    out.reserve(head.len() + delta.len() + PLAIN_DELTA_TAIL.len());
+    out.extend_from_slice(head);
+    out.extend_from_slice(delta.as_bytes());
+    out.extend_from_slice(PLAIN_DELTA_TAIL);
+}
+
 /// The bytes after a plain delta's text: its closing quote, the chunk's brace, the event's end.
-pub const PLAIN_DELTA_TAIL: &[u8] = b"\"}\n\n";
+const PLAIN_DELTA_TAIL: &[u8] = b"\"}\n\n";
 
 #[cfg(test)]
 mod tests {
@@ -130,8 +131,10 @@ mod tests {
                     },
                 ),
             ] {
+                let mut head = Vec::new();
+                write_plain_delta_head(&mut head, kind, "a");
                 let mut out = Vec::new();
-                write_plain_delta(&mut out, kind, "a", text);
+                write_plain_delta(&mut out, &head, text);
                 assert_eq!(String::from_utf8(out).unwrap(), event(&chunk));
             }
         }

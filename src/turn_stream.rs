@@ -65,10 +65,7 @@ impl Streaming {
 
     /// [`sse::write_plain_delta`] of `delta` in this part.
     fn write(&self, out: &mut Vec<u8>, delta: &str) {
-        out.reserve(self.head.len() + delta.len() + sse::PLAIN_DELTA_TAIL.len());
-        out.extend_from_slice(&self.head);
-        out.extend_from_slice(delta.as_bytes());
-        out.extend_from_slice(sse::PLAIN_DELTA_TAIL);
+        sse::write_plain_delta(out, &self.head, delta);
     }
 }
 
@@ -149,15 +146,11 @@ impl TurnStream {
         if self.done {
             return FrameOutcome::Ignored;
         }
-        if let Some(streaming) = &self.streaming {
-            match streaming.shape.delta_of(text) {
-                Some(delta) if !delta.is_empty() => {
-                    streaming.write(out, delta);
-                    self.chunks += 1;
-                    return FrameOutcome::Forwarded;
-                }
-                _ => {}
-            }
+        if self
+            .push_streamed(text.as_bytes(), |end| end == text.len(), out)
+            .is_some()
+        {
+            return FrameOutcome::Forwarded;
         }
         let frame = match read_frame(text) {
             Ok(Incoming::Plain(delta)) if self.extend_open_part(delta, out) => {
@@ -189,12 +182,27 @@ impl TurnStream {
         max_len: usize,
         out: &mut Vec<u8>,
     ) -> Option<usize> {
+        let ends_there =
+            |end: usize| end <= max_len && bytes.get(end).is_none_or(|&b| b == separator);
+        self.push_streamed(bytes, ends_there, out)
+    }
+
+    /// The shortcut of [`TurnStream::push_frame`] and [`TurnStream::push_leading_delta`]: writes
+    /// the non-empty delta of the frame at the start of `bytes` when the frame has the open
+    /// part's shape and `ends_there` accepts its end; returns that end. The stream must not be
+    /// done: a done stream has no open part ([`TurnStream::sync_streaming`]).
+    fn push_streamed(
+        &mut self,
+        bytes: &[u8],
+        ends_there: impl FnOnce(usize) -> bool,
+        out: &mut Vec<u8>,
+    ) -> Option<usize> {
         let streaming = self.streaming.as_ref().filter(|_| !self.done)?;
         let found = streaming.shape.match_start(bytes)?;
-        let ends_there = bytes.get(found.end).is_none_or(|&b| b == separator);
-        if !ends_there || found.end > max_len || found.delta.is_empty() {
+        if found.delta.is_empty() || !ends_there(found.end) {
             return None;
         }
+        // The delta's ends sit next to ASCII quotes; its bytes are UTF-8 wherever `bytes` is.
         let delta = std::str::from_utf8(&bytes[found.delta]).ok()?;
         streaming.write(out, delta);
         self.chunks += 1;

@@ -198,6 +198,9 @@ mod shortcut {
             r#"{"type":"agentStatus","status":"thinking"}"#,
             r#"{"type":"chunk","content":"legacy"}"#,
             r#"{"type":"message.part.text-delta","turnId":"t1","delta":"cut"#,
+            // A delta of the open part's shape with text after it: not JSON, not a delta.
+            r#"{"type":"message.part.text-delta","turnId":"t1","delta":"w"}}"#,
+            r#"{"delta":"w","turnId":"t1","type":"message.part.text-delta"} "#,
             r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
             r#"{"type":"complete"}"#,
         ])

@@ -77,21 +77,12 @@ impl DeltaShape {
             end: delta_end + closing.len(),
         })
     }
-
-    /// The delta of `frame` when the whole frame has this shape.
-    pub fn delta_of<'a>(&self, frame: &'a str) -> Option<&'a str> {
-        let found = self.match_start(frame.as_bytes())?;
-        // Both ends of the delta sit next to an ASCII quote: character boundaries.
-        (found.end == frame.len())
-            .then(|| frame.get(found.delta))
-            .flatten()
-    }
 }
 
 /// What [`DeltaShape::match_start`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShapeMatch {
-    /// The delta's bytes.
+    /// Where the delta's bytes lie.
     pub delta: Range<usize>,
     /// The frame's end: the length of the frame.
     pub end: usize,
