@@ -43,13 +43,15 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
     throw failure(STUB_FAILED, err);
   }
   try {
-    const headers = new Headers({
+    // A plain object: the request builds its one `Headers` from it (a `Headers` made here would
+    // be built, then copied into the request's).
+    const headers = {
       upgrade: "websocket",
       "x-session-id": sessionId,
       "x-client": client,
       "x-agent-protocol": AGENT_PROTOCOL,
-    });
-    if (userId !== undefined) headers.set("x-user-id", userId);
+    };
+    if (userId !== undefined) headers["x-user-id"] = userId;
     request = new Request(url, { headers });
   } catch (err) {
     throw failure(REQUEST_FAILED, err);

@@ -137,8 +137,10 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
 export function openBody(init, requestId) {
   const { readable, writable } = new TransformStream();
   const writer = writable.getWriter();
-  const response = new Response(readable, init);
-  response.headers.set("x-request-id", requestId);
+  // The id goes in with the init's headers: the response builds its `Headers` once, where
+  // setting it afterwards is one more call into the runtime.
+  const headers = { ...init.headers, "x-request-id": requestId };
+  const response = new Response(readable, { status: init.status, headers });
   return [writer, response, writer.desiredSize];
 }
 
