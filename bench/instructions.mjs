@@ -8,7 +8,7 @@
 // JavaScript do not retire instructions at the same rate), so `npm run bench` keeps the timed
 // figures; this says which build does less work, and by how much.
 //
-//   node bench/instructions.mjs [build dir…] [--streams N] [--short N] [--long N] [--events N] [--warm N] [--reps N] [--concurrent N] [--keep]
+//   node bench/instructions.mjs [build dir…] [--streams N] [--short N] [--long N] [--events N] [--warm N] [--reps N] [--concurrent N] [--v8-flags "F…"] [--keep]
 //
 //   build dir   another build of this worker (scripts/build.sh's build/, or its production/ for the
 //               build users deploy), measured as c1, c2, …; `rust` is build/production, built here
@@ -26,6 +26,10 @@
 //   --concurrent N  the measured short turns N at a time, each on its own connection (default 1:
 //               one after another): what a stream costs among others, as in run.mjs's
 //               concurrency row
+//   --v8-flags "F…"  more V8 flags for workerd, for a diagnosis (`--no-liftoff`: every
+//               WebAssembly function compiled by TurboFan from its first call, as in an isolate
+//               that has served enough requests for V8 to tier each one up); the results then
+//               say which flags they were taken with
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
 //               has its symbols, so `callgrind_annotate <file>` names the runtime's functions;
 //               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
@@ -45,7 +49,7 @@ import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
 import { root, startWorkers } from "./lib/workers.mjs";
 
-const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent"]);
+const { candidates, kind, option, value, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent", "--v8-flags"]);
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),
@@ -58,7 +62,8 @@ const cfg = {
 const SHORT_EVENTS = option("--short", 100);
 
 // With --keep, V8's perf map is kept beside callgrind's files too (bench/jit_functions.mjs).
-const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep") });
+const v8Flags = value("--v8-flags")?.split(" ").filter(Boolean) ?? [];
+const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep"), v8Flags });
 
 // "agent" is the agent alone: the same turns into the passthrough's /sink (the agent and the
 // socket hop, no stream to the client), subtracted from every ratio.
@@ -131,7 +136,7 @@ const adapters = names.filter((n) => n !== "agent");
 const runs = Object.fromEntries(names.map((n) => [n, []]));
 const KEYS = ["perStream", "perStreamWork", "per10k"];
 try {
-  console.log(`workerd under callgrind, started in ${((performance.now() - started) / 1000).toFixed(0)} s; warming up`);
+  console.log(`workerd under callgrind${v8Flags.length ? ` (V8 flags: ${v8Flags.join(" ")})` : ""}, started in ${((performance.now() - started) / 1000).toFixed(0)} s; warming up`);
   for (const name of names) {
     await turns(name, cfg.warm, SHORT_EVENTS);
     await turns(name, 2, cfg.events);
@@ -241,5 +246,7 @@ for (const a of ["rust", ...Object.keys(candidates)]) {
     ratios[`${a}/${b}`] = Object.fromEntries(KEYS.map((k) => [k, ratio(a, b, k)]));
   }
 }
-const out = writeResults(`instructions-${SHORT_EVENTS}`, { ...cfg, short: SHORT_EVENTS, candidates, design: "each adapter window between two agent windows" }, { workers: figures, ratios });
+// A diagnosis with other V8 flags is kept apart from the figures the README cites.
+const tag = v8Flags.map((f) => f.replace(/^-+/, "").replace(/[^A-Za-z0-9]+/g, "-")).join("_");
+const out = writeResults(`instructions-${SHORT_EVENTS}${tag ? `-${tag}` : ""}`, { ...cfg, short: SHORT_EVENTS, candidates, v8Flags, design: "each adapter window between two agent windows" }, { workers: figures, ratios });
 console.log(`\nresults: ${out}`);

@@ -26,16 +26,17 @@ export function commandLine(argv, valueFlags) {
 /**
  * Parses `argv` as commandLine() does, its plain arguments being build directories. Returns
  * { candidates: { c1: <dir>/index.js, … }, kind(name): the reader kind of a worker's stream,
- * option, flag }.
+ * option, value, flag }.
  */
 export function candidateArgs(argv, valueFlags) {
-  const { positional, option, flag } = commandLine(argv, valueFlags);
+  const { positional, option, value, flag } = commandLine(argv, valueFlags);
   const candidates = Object.fromEntries(positional.map((d, i) => [`c${i + 1}`, path.resolve(d, "index.js")]));
   return {
     candidates,
     // How a worker's stream is read (bench/lib/client.mjs runTurn): a candidate is a Rust build.
     kind: (name) => (name in candidates ? "rust" : name),
     option,
+    value,
     flag,
   };
 }

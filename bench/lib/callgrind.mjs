@@ -15,7 +15,8 @@ import { collectionsIn } from "./collections.mjs";
  * so that bench/jit_functions.mjs can name the JIT-compiled code callgrind knows by address
  * only (it also opens a V8 log per isolate: sent nowhere). Exits with a message when Valgrind
  * is missing. `fromStart`: count from workerd's first instruction (a cold start), not only in
- * the windows counter() opens. Returns { out: the directory of callgrind's files, counter(pid),
+ * the windows counter() opens. `v8Flags`: more V8 flags for workerd (a diagnosis, such as
+ * `--no-liftoff`: every WebAssembly function compiled by TurboFan from its first call). Returns { out: the directory of callgrind's files, counter(pid),
  * sinceStart(pid), finish(…) }: sinceStart(pid) dumps and returns everything counted so far, as
  * { main, others } (with `fromStart`: the process's whole life);
  * counter(pid) returns count(run), the instructions of `await run()` as { part, main, others,
@@ -25,7 +26,7 @@ import { collectionsIn } from "./collections.mjs";
  * ends the run: with `keep`, it writes parts.json ({ pid, parts }: which part is which) and moves
  * V8's perf map beside the files, and says where they are; else it removes them.
  */
-export function callgrindWorkerd({ perfMap = false, fromStart = false } = {}) {
+export function callgrindWorkerd({ perfMap = false, fromStart = false, v8Flags = [] } = {}) {
   try {
     execFileSync("valgrind", ["--version"], { stdio: "ignore" });
   } catch {
@@ -43,7 +44,8 @@ export function callgrindWorkerd({ perfMap = false, fromStart = false } = {}) {
   );
   chmodSync(wrapper, 0o755);
   process.env.MINIFLARE_WORKERD_PATH = wrapper;
-  if (perfMap) process.env.MINIFLARE_WORKERD_V8_FLAGS = "--perf-basic-prof --no-logfile-per-isolate --logfile=/dev/null";
+  const flags = [...(perfMap ? ["--perf-basic-prof", "--no-logfile-per-isolate", "--logfile=/dev/null"] : []), ...v8Flags];
+  if (flags.length > 0) process.env.MINIFLARE_WORKERD_V8_FLAGS = flags.join(" ");
 
   const control = (...args) => execFileSync("callgrind_control", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   const counter = (pid) => {
