@@ -5,6 +5,8 @@
 //! without a WebSocket or the socket cannot be accepted → 502, no answer in time → 504. The
 //! messages say nothing internal; the detail goes to the log.
 
+use std::cell::RefCell;
+
 use js_sys::Promise;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -131,24 +133,63 @@ async fn open(
     user_id: Option<&str>,
     accept: Accept,
 ) -> Result<WebSocket, UpstreamError> {
-    // The host is never resolved: a stub's fetch goes to the object whatever the URL says.
-    let url = format!("https://session-agent{}", config.agent_path);
-    let opened = js_open_agent(
-        env,
-        AGENT_BINDING,
-        &url,
-        session_id,
-        CLIENT_NAME,
-        user_id,
-        CONNECT_TIMEOUT_MS as f64,
-        matches!(accept, Accept::Now),
-    );
+    let opened = OPENING.with(|opening| {
+        js_open_agent(
+            env,
+            &opening.binding,
+            &opening.url(&config.agent_path),
+            session_id,
+            &opening.client,
+            user_id,
+            CONNECT_TIMEOUT_MS as f64,
+            matches!(accept, Accept::Now),
+        )
+    });
     match settled(&opened).await {
         Ok(socket) => Ok(WebSocket::from(
             socket.unchecked_into::<web_sys::WebSocket>(),
         )),
         Err(failure) => Err(failure_of(failure.unchecked_into())),
     }
+}
+
+/// The strings every opening passes that do not change while the isolate lives, made into
+/// JavaScript strings once: a `&str` argument is copied out of WebAssembly memory and decoded on
+/// every call.
+struct Opening {
+    binding: JsValue,
+    client: JsValue,
+    /// The agent's URL and the `AGENT_PATH` it was made for (the settings are read once per
+    /// isolate, so it is made once).
+    url: RefCell<Option<(String, JsValue)>>,
+}
+
+impl Opening {
+    fn new() -> Self {
+        Opening {
+            binding: JsValue::from_str(AGENT_BINDING),
+            client: JsValue::from_str(CLIENT_NAME),
+            url: RefCell::new(None),
+        }
+    }
+
+    /// The URL of the agent's socket for `agent_path`. The host is never resolved: a stub's
+    /// fetch goes to the object whatever the URL says.
+    fn url(&self, agent_path: &str) -> JsValue {
+        let mut url = self.url.borrow_mut();
+        match url.as_ref() {
+            Some((path, made)) if path == agent_path => made.clone(),
+            _ => {
+                let made = JsValue::from_str(&format!("https://session-agent{agent_path}"));
+                *url = Some((agent_path.to_owned(), made.clone()));
+                made
+            }
+        }
+    }
+}
+
+thread_local! {
+    static OPENING: Opening = Opening::new();
 }
 
 /// What a rejection of `openAgent` means: the step that failed, logged with the runtime's words.
@@ -198,10 +239,10 @@ extern "C" {
     #[allow(clippy::too_many_arguments)]
     fn js_open_agent(
         env: &JsValue,
-        binding: &str,
-        url: &str,
+        binding: &JsValue,
+        url: &JsValue,
         session_id: &str,
-        client: &str,
+        client: &JsValue,
         user_id: Option<&str>,
         timeout_ms: f64,
         accept: bool,

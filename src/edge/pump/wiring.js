@@ -66,6 +66,7 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
     absorbed = 0;
     return n;
   };
+  // Each timer call is a call into the runtime: a timer that fired is not cleared.
   const deliver = () => {
     if (timer !== undefined) {
       clearTimeout(timer);
@@ -95,7 +96,11 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
     if (typeof data !== "string") return event(BINARY_FRAME);
     if (data.includes(RECORD_SEPARATOR)) return event(UNSPLITTABLE_FRAME);
     frames.push(data);
-    timer ??= setTimeout(deliver, 0);
+    timer ??= setTimeout(onTimer, 0);
+  };
+  const onTimer = () => {
+    timer = undefined;
+    deliver();
   };
   const onClose = (close) => event(SOCKET_CLOSED, close.code);
   const onError = () => event(SOCKET_FAILED);
@@ -114,15 +119,15 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
   }
   const interval = setInterval(onTick, tickMs);
 
+  // The listeners stay: each does nothing once `stopped` is set, and removing them would be four
+  // more calls into the runtime a stream; the socket is closed and the request over soon after,
+  // and the listeners go with them.
   const stop = () => {
     stopped = true;
     frames = [];
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     clearInterval(interval);
-    socket.removeEventListener("message", onMessage);
-    socket.removeEventListener("close", onClose);
-    socket.removeEventListener("error", onError);
-    signal?.removeEventListener("abort", onAbort);
     settle();
   };
   return [stop, done];

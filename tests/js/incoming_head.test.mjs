@@ -1,0 +1,52 @@
+// The request's head as src/edge/incoming.js reads it for src/request_head.rs: the fields in
+// order, a header the request lacks as a lone "\0", and the preflight's header read only for a
+// preflight (each `get` is a call into the runtime).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readHead } from "../../src/edge/incoming.js";
+
+const ABSENT = "\0";
+
+/** The head's lines, without the one "" after the last "\n". */
+function linesOf(text) {
+  assert.ok(text.endsWith("\n"));
+  return text.slice(0, -1).split("\n");
+}
+
+const HEADERS = {
+  origin: "https://app.example",
+  "content-type": "application/json",
+  "content-length": "2",
+  authorization: "Bearer t",
+  "cf-connecting-ip": "203.0.113.7",
+  "access-control-request-headers": "content-type, authorization",
+};
+
+test("a POST's head: its id, time, method, URL and headers in order; the preflight's header absent", () => {
+  const before = Date.now();
+  const request = new Request("https://adapter.example/api/sessions/s-1/chat", { method: "POST", headers: HEADERS, body: "{}" });
+  const [id, time, method, url, ...headers] = linesOf(readHead(request));
+  assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.ok(Number(time) >= before && Number(time) <= Date.now());
+  assert.equal(method, "POST");
+  assert.equal(url, "https://adapter.example/api/sessions/s-1/chat");
+  assert.deepEqual(headers, ["https://app.example", "application/json", "2", "Bearer t", "203.0.113.7", ABSENT]);
+});
+
+test("a preflight's head carries access-control-request-headers", () => {
+  const request = new Request("https://adapter.example/api/sessions/s-1/chat", { method: "OPTIONS", headers: HEADERS });
+  const lines = linesOf(readHead(request));
+  assert.equal(lines[2], "OPTIONS");
+  assert.equal(lines.at(-1), "content-type, authorization");
+});
+
+test("a header the request lacks is a lone NUL; an empty one stays empty", () => {
+  const request = new Request("https://adapter.example/", { method: "OPTIONS", headers: { origin: "" } });
+  const headers = linesOf(readHead(request)).slice(4);
+  assert.deepEqual(headers, ["", ABSENT, ABSENT, ABSENT, ABSENT, ABSENT]);
+});
+
+test("each request gets an id of its own", () => {
+  const request = new Request("https://adapter.example/");
+  assert.notEqual(linesOf(readHead(request))[0], linesOf(readHead(request))[0]);
+});
