@@ -36,31 +36,30 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
   const namespace = env[binding];
   if (namespace === undefined) throw failure(NO_BINDING, `no binding ${binding}`);
   let stub;
-  let request;
   try {
     stub = namespace.get(namespace.idFromName(sessionId));
   } catch (err) {
     throw failure(STUB_FAILED, err);
   }
-  try {
-    // A plain object: the request builds its one `Headers` from it (a `Headers` made here would
-    // be built, then copied into the request's).
-    const headers = {
-      upgrade: "websocket",
-      "x-session-id": sessionId,
-      "x-client": client,
-      "x-agent-protocol": AGENT_PROTOCOL,
-    };
-    if (userId !== undefined) headers["x-user-id"] = userId;
-    request = new Request(url, { headers });
-  } catch (err) {
-    throw failure(REQUEST_FAILED, err);
+  // The fetch makes the request from the URL and a plain object of headers: a `Request` made
+  // here first would be a constructor call more, and a `Headers` one more again. Of the values,
+  // only the caller's id can be one the runtime refuses (the route checked the session id; the
+  // rest are constants), so it is checked here, by the rule the runtime applies.
+  const headers = {
+    upgrade: "websocket",
+    "x-session-id": sessionId,
+    "x-client": client,
+    "x-agent-protocol": AGENT_PROTOCOL,
+  };
+  if (userId !== undefined) {
+    if (!isHeaderValue(userId)) throw failure(REQUEST_FAILED, "the caller's id is not a valid header value");
+    headers["x-user-id"] = userId;
   }
   let timer;
   const timeout = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)));
   let answer;
   try {
-    answer = await Promise.race([stub.fetch(request), timeout]);
+    answer = await Promise.race([stub.fetch(url, { headers }), timeout]);
   } catch (err) {
     throw failure(FETCH_FAILED, err);
   } finally {
@@ -77,6 +76,17 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
     }
   }
   return socket;
+}
+
+/** HTTP whitespace at either end of a value, which a header drops (Fetch standard, "normalize"). */
+const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/** What a header value may not hold once normalized (Fetch standard: NUL, CR, LF). */
+const FORBIDDEN_IN_VALUE = /[\0\r\n]/;
+
+/** Whether `value` can be a header's value: the runtime's `Headers` refuses it otherwise. */
+export function isHeaderValue(value) {
+  return !FORBIDDEN_IN_VALUE.test(value.replace(EDGE_WHITESPACE, ""));
 }
 
 /** What `openAgent` rejects with. */

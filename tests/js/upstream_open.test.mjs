@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   openAgent,
+  isHeaderValue,
   ACCEPT_FAILED,
   NO_BINDING,
   STUB_FAILED,
@@ -27,7 +28,9 @@ function envWith(answer) {
     },
     get(id) {
       return {
-        fetch(request) {
+        // As the runtime's stub does: the request made from the URL and the init.
+        fetch(input, init) {
+          const request = new Request(input, init);
           seen.requests.push({ id, request });
           return answer(request);
         },
@@ -127,6 +130,40 @@ test("a header value the runtime refuses is REQUEST_FAILED, and nothing is fetch
   const failed = await failure(open(env, { userId: "line\nbreak" }));
   assert.equal(failed.kind, REQUEST_FAILED);
   assert.equal(seen.requests.length, 0);
+});
+
+test("a caller's id with a line break inside is REQUEST_FAILED; whitespace around it is dropped, as the runtime drops it", async () => {
+  for (const userId of ["a\0b", "a\rb", "user\n7", " a\nb "]) {
+    const { env, seen } = envWith(async () => ({ status: 101, webSocket: {} }));
+    const failed = await failure(open(env, { userId }));
+    assert.equal(failed.kind, REQUEST_FAILED, JSON.stringify(userId));
+    assert.equal(seen.requests.length, 0);
+  }
+  const { env, seen } = envWith(async () => ({ status: 101, webSocket: {} }));
+  await open(env, { userId: " \tuser-7\r\n" });
+  assert.equal(seen.requests[0].request.headers.get("x-user-id"), "user-7");
+});
+
+test("isHeaderValue agrees with the platform's Headers on any Latin-1 text", () => {
+  // Latin-1 only: past U+00FF the standard's Headers throws where workerd encodes UTF-8 and
+  // warns, and neither refuses by this rule.
+  const alphabet = ["\0", "\t", "\n", "\r", " ", "a", "Z", "-", "\u00e9", "\u007f", "\u0001", ":"];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  let refused = 0;
+  for (let i = 0; i < 2000; i++) {
+    let value = "";
+    for (let n = next() % 6; n > 0; n--) value += alphabet[next() % alphabet.length];
+    let platform = true;
+    try {
+      new Headers({ "x-user-id": value });
+    } catch {
+      platform = false;
+    }
+    if (!platform) refused += 1;
+    assert.equal(isHeaderValue(value), platform, JSON.stringify(value));
+  }
+  assert.ok(refused > 100, "the values tried include refused ones");
 });
 
 test("a fetch that rejects is FETCH_FAILED; one that throws at once too", async () => {
