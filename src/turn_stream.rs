@@ -33,8 +33,8 @@ pub struct TurnStream {
     scratch: Vec<UiChunk>,
     chunks: u64,
     done: bool,
-    /// The open part's deltas, known by their bytes: `None` until a delta extends a part, and
-    /// again whenever a frame read in full leaves that part no longer the one deltas extend.
+    /// The open part's deltas, known by their bytes, kept in step with the translator by
+    /// [`TurnStream::sync_streaming`]: `None` while no part is open that the trace streams.
     streaming: Option<Streaming>,
 }
 
@@ -219,9 +219,11 @@ impl TurnStream {
         let Some(id) = self.translator.extended_part(delta.kind, delta.turn_id) else {
             return false;
         };
-        let streaming = self
-            .streaming
-            .get_or_insert_with(|| Streaming::new(delta.kind, delta.turn_id, id));
+        // The part's `Streaming` is there ([`TurnStream::sync_streaming`]); were it not, the
+        // full path would write the same chunk.
+        let Some(streaming) = self.streaming.as_ref().filter(|s| s.part_id == id) else {
+            return false;
+        };
         streaming.write(out, delta.delta);
         self.chunks += 1;
         true
