@@ -7,7 +7,9 @@
 //
 // The text: a random UUID, `Date.now()`, the method, the URL, then each header of HEADERS, each
 // ended by "\n"; a header the request does not carry is a lone "\0". Neither character can be in
-// a field (see src/request_head.rs).
+// a field (see src/request_head.rs). It goes over as UTF-8 bytes from the runtime's TextEncoder,
+// as the agent's frames do (src/edge/pump/wiring.js): handed a string, wasm-bindgen copies it
+// into WebAssembly memory one character at a time in JavaScript.
 
 /** The headers read, in the order of src/request_head.rs's `Field` (a test there checks it). */
 const HEADERS = ["origin", "content-type", "content-length", "authorization", "cf-connecting-ip", "access-control-request-headers"];
@@ -17,7 +19,12 @@ const PREFLIGHT_ONLY = HEADERS.length - 1;
 
 const ABSENT = "\0";
 
-/** The head of `request` (a `Request`), as src/request_head.rs's `RequestHead::parse` reads it. */
+const encoder = new TextEncoder();
+
+/**
+ * The head of `request` (a `Request`), as src/request_head.rs's `RequestHead::parse` reads it, in
+ * UTF-8 (a Uint8Array).
+ */
 export function readHead(request) {
   const headers = request.headers;
   const method = request.method;
@@ -28,7 +35,7 @@ export function readHead(request) {
     const value = i < read ? headers.get(HEADERS[i]) : null;
     text += `${value ?? ABSENT}\n`;
   }
-  return text;
+  return encoder.encode(text);
 }
 
 /**

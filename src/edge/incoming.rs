@@ -16,9 +16,11 @@ pub(crate) struct Incoming<'a> {
 
 impl<'a> Incoming<'a> {
     /// Reads `raw`'s head; `None` when the runtime gives a head of another shape, which the
-    /// Fetch standard rules out (`RequestHead::parse`).
+    /// Fetch standard rules out (`RequestHead::parse`), or bytes that are not UTF-8, which
+    /// `TextEncoder` never writes.
     pub(crate) fn read(raw: &'a web_sys::Request) -> Option<Incoming<'a>> {
-        RequestHead::parse(js_read_head(raw)).map(|head| Incoming { raw, head })
+        let text = String::from_utf8(js_read_head(raw)).ok()?;
+        RequestHead::parse(text).map(|head| Incoming { raw, head })
     }
 
     /// A header's value, `None` when the request does not carry it.
@@ -35,7 +37,7 @@ pub(crate) fn bytes_of(buffer: &JsValue) -> Vec<u8> {
 #[wasm_bindgen(module = "/src/edge/incoming.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readHead)]
-    fn js_read_head(request: &web_sys::Request) -> String;
+    fn js_read_head(request: &web_sys::Request) -> Vec<u8>;
 
     #[wasm_bindgen(js_name = bytesOf)]
     fn js_bytes_of(buffer: &JsValue) -> Vec<u8>;

@@ -7,8 +7,10 @@ import { readHead } from "../../src/edge/incoming.js";
 
 const ABSENT = "\0";
 
-/** The head's lines, without the one "" after the last "\n". */
-function linesOf(text) {
+/** The head's lines (its UTF-8 decoded), without the one "" after the last "\n". */
+function linesOf(bytes) {
+  assert.ok(bytes instanceof Uint8Array);
+  const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   assert.ok(text.endsWith("\n"));
   return text.slice(0, -1).split("\n");
 }
@@ -49,4 +51,14 @@ test("a header the request lacks is a lone NUL; an empty one stays empty", () =>
 test("each request gets an id of its own", () => {
   const request = new Request("https://adapter.example/");
   assert.notEqual(linesOf(readHead(request))[0], linesOf(readHead(request))[0]);
+});
+
+test("a header's bytes past ASCII arrive as UTF-8, as a string handed to WebAssembly did", () => {
+  // A header value is a byte string: `get` gives each byte as the character of that code.
+  const request = new Request("https://adapter.example/", { headers: { origin: "https://caf\u00e9.example" } });
+  const bytes = readHead(request);
+  const origin = linesOf(bytes)[4];
+  assert.equal(origin, "https://caf\u00e9.example");
+  const utf8 = new TextEncoder().encode("caf\u00e9");
+  assert.ok(Buffer.from(bytes).includes(Buffer.from(utf8)), "U+00E9 as the two bytes C3 A9");
 });
