@@ -8,6 +8,7 @@ use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
 use crate::request::{Limits, OnDisconnect};
+use crate::request_head::{Field, HeaderSet};
 use crate::trace::{Trace, TraceMode, DEFAULT_MAX_TOOL_JSON_CHARS};
 
 /// Default path of the WebSocket request to the Durable Object (`session-agent.md`).
@@ -76,6 +77,25 @@ impl std::fmt::Display for ConfigError {
 }
 
 impl Config {
+    /// The headers a request's head is read with under these settings (`rate_limited`: the
+    /// `RATE_LIMITER` binding is there): every one a route may read, less `Origin` when no
+    /// origin is allowed (CORS answers nothing to any), `Authorization` under `AUTH_MODE =
+    /// "none"` (no credentials are checked) and `CF-Connecting-IP` without a rate limit (the
+    /// limit's key is all it serves). A route that starts to read a header must keep it here.
+    pub fn headers_read(&self, rate_limited: bool) -> HeaderSet {
+        let mut read = HeaderSet::ALL;
+        if self.origins.is_none() {
+            read = read.without(Field::Origin);
+        }
+        if self.auth == AuthMode::None {
+            read = read.without(Field::Authorization);
+        }
+        if !rate_limited {
+            read = read.without(Field::ClientIp);
+        }
+        read
+    }
+
     /// The trace of a stream (or a history) whose request asks for `asked` (its body's `trace`,
     /// or `?trace=`): that mode, else `TRACE`, and never more than `TRACE_MAX`.
     pub fn trace_for(&self, asked: Option<TraceMode>) -> Trace {

@@ -223,3 +223,39 @@ fn trace_max_caps_and_must_not_be_below_the_default() {
         )
     );
 }
+
+#[test]
+fn a_head_reads_the_headers_these_settings_use() {
+    let all = HeaderSet::ALL;
+    let open = config(&[("AUTH_MODE", "none")]).unwrap();
+    assert_eq!(
+        open.headers_read(false),
+        all.without(Field::Origin)
+            .without(Field::Authorization)
+            .without(Field::ClientIp),
+        "no CORS, no credentials, no rate limit: none of their headers"
+    );
+    assert_eq!(
+        open.headers_read(true),
+        all.without(Field::Origin).without(Field::Authorization)
+    );
+    let guarded = config(&[
+        ("AUTH_MODE", "token"),
+        ("AUTH_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret"),
+        ("ALLOWED_ORIGINS", "https://app.example"),
+    ])
+    .unwrap();
+    assert_eq!(guarded.headers_read(true), all);
+    assert_eq!(guarded.headers_read(false), all.without(Field::ClientIp));
+    let any_origin = config(&[("AUTH_MODE", "none"), ("ALLOWED_ORIGINS", "*")]).unwrap();
+    assert!(any_origin.headers_read(false).contains(Field::Origin));
+    for read in [open.headers_read(false), guarded.headers_read(false)] {
+        for field in [
+            Field::ContentType,
+            Field::ContentLength,
+            Field::AccessControlRequestHeaders,
+        ] {
+            assert!(read.contains(field), "{field:?} is always read");
+        }
+    }
+}

@@ -46,6 +46,12 @@ impl AllowedOrigins {
         allowed
     }
 
+    /// Whether no origin is allowed (`ALLOWED_ORIGINS` unset or empty): a request's `Origin`
+    /// then changes nothing.
+    pub fn is_none(&self) -> bool {
+        !self.any && self.origins.is_empty()
+    }
+
     /// Whether `origin` (the request's `Origin` header) may read responses.
     pub fn allows(&self, origin: &str) -> bool {
         origin != "null"

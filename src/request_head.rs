@@ -64,6 +64,50 @@ impl Field {
     }
 }
 
+/// The headers a head is read with: a bit each, in the text's order (bit 0 is [`Field::Origin`]),
+/// as `incoming.js`'s `readHead` takes them. A header left out is not read at all (each read is a
+/// call into the runtime) and reads as absent: the settings leave out the ones no route of theirs
+/// reads ([`crate::config::Config::headers_read`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeaderSet(u32);
+
+impl HeaderSet {
+    /// Every header of [`Field::ALL`].
+    pub const ALL: HeaderSet = HeaderSet((1 << HEADER_COUNT) - 1);
+
+    /// The set without `field`'s header (a field before the headers changes nothing).
+    #[must_use]
+    pub fn without(self, field: Field) -> HeaderSet {
+        HeaderSet(self.0 & !field.bit())
+    }
+
+    /// Whether `field`'s header is read.
+    pub fn contains(self, field: Field) -> bool {
+        self.0 & field.bit() != 0
+    }
+
+    /// The bits, as `readHead` takes them.
+    pub fn bits(self) -> u32 {
+        self.0
+    }
+}
+
+/// The fields before the headers: the id, the time, the method and the URL.
+const FIELDS_BEFORE_HEADERS: usize = 4;
+
+/// The headers of [`Field::ALL`].
+const HEADER_COUNT: usize = Field::ALL.len() - FIELDS_BEFORE_HEADERS;
+
+impl Field {
+    /// The field's bit in a [`HeaderSet`]: 0 for the fields before the headers.
+    fn bit(self) -> u32 {
+        match Field::ALL.iter().position(|&f| f == self) {
+            Some(at) if at >= FIELDS_BEFORE_HEADERS => 1 << (at - FIELDS_BEFORE_HEADERS),
+            _ => 0,
+        }
+    }
+}
+
 /// A request's head: the text `incoming.js` wrote, and where each field is in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestHead {
@@ -221,5 +265,25 @@ mod tests {
             .filter_map(|field| field.header_name())
             .collect();
         assert_eq!(js_names, rust_names);
+    }
+
+    #[test]
+    fn a_header_set_has_a_bit_per_header_in_the_text_order() {
+        assert_eq!(HeaderSet::ALL.bits(), 0b11_1111);
+        let headers: Vec<Field> = Field::ALL
+            .into_iter()
+            .filter(|f| f.header_name().is_some())
+            .collect();
+        for (i, &field) in headers.iter().enumerate() {
+            let without = HeaderSet::ALL.without(field);
+            assert_eq!(
+                without.bits(),
+                HeaderSet::ALL.bits() & !(1 << i),
+                "{field:?}"
+            );
+            assert!(!without.contains(field));
+            assert!(HeaderSet::ALL.contains(field));
+        }
+        assert_eq!(HeaderSet::ALL.without(Field::Url), HeaderSet::ALL);
     }
 }

@@ -23,16 +23,18 @@ const encoder = new TextEncoder();
 
 /**
  * The head of `request` (a `Request`), as src/request_head.rs's `RequestHead::parse` reads it, in
- * UTF-8 (a Uint8Array).
+ * UTF-8 (a Uint8Array). `read`: the headers to read, a bit each in HEADERS's order (its
+ * `HeaderSet`); any other is written as absent.
  */
-export function readHead(request) {
+export function readHead(request, read) {
   const headers = request.headers;
   const method = request.method;
   let text = `${crypto.randomUUID()}\n${Date.now()}\n${method}\n${request.url}\n`;
-  // Each `get` is a call into the runtime: the preflight's header is read for an OPTIONS only.
-  const read = method === "OPTIONS" ? HEADERS.length : PREFLIGHT_ONLY;
+  // Each `get` is a call into the runtime: only the headers the settings use are read, and the
+  // preflight's for an OPTIONS only.
+  if (method !== "OPTIONS") read &= ~(1 << PREFLIGHT_ONLY);
   for (let i = 0; i < HEADERS.length; i++) {
-    const value = i < read ? headers.get(HEADERS[i]) : null;
+    const value = (read >> i) & 1 ? headers.get(HEADERS[i]) : null;
     text += `${value ?? ABSENT}\n`;
   }
   return encoder.encode(text);

@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
-use crate::request_head::{Field, RequestHead};
+use crate::request_head::{Field, HeaderSet, RequestHead};
 
 /// One request: its head, read once, and the runtime's `Request`.
 pub(crate) struct Incoming<'a> {
@@ -18,8 +18,10 @@ impl<'a> Incoming<'a> {
     /// Reads `raw`'s head; `None` when the runtime gives a head of another shape, which the
     /// Fetch standard rules out (`RequestHead::parse`), or bytes that are not UTF-8, which
     /// `TextEncoder` never writes.
-    pub(crate) fn read(raw: &'a web_sys::Request) -> Option<Incoming<'a>> {
-        let text = String::from_utf8(js_read_head(raw)).ok()?;
+    ///
+    /// Only the headers of `read` are read: any other reads as absent.
+    pub(crate) fn read(raw: &'a web_sys::Request, read: HeaderSet) -> Option<Incoming<'a>> {
+        let text = String::from_utf8(js_read_head(raw, read.bits())).ok()?;
         RequestHead::parse(text).map(|head| Incoming { raw, head })
     }
 
@@ -37,7 +39,7 @@ pub(crate) fn bytes_of(buffer: &JsValue) -> Vec<u8> {
 #[wasm_bindgen(module = "/src/edge/incoming.js")]
 extern "C" {
     #[wasm_bindgen(js_name = readHead)]
-    fn js_read_head(request: &web_sys::Request) -> Vec<u8>;
+    fn js_read_head(request: &web_sys::Request, read: u32) -> Vec<u8>;
 
     #[wasm_bindgen(js_name = bytesOf)]
     fn js_bytes_of(buffer: &JsValue) -> Vec<u8>;

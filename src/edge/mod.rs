@@ -29,14 +29,15 @@ mod stream;
 mod upstream;
 mod webcrypto;
 
+use std::cell::Cell;
 use std::future::Future;
 
 use futures::future::{self, FutureExt, LocalBoxFuture};
 use worker::{console_error, event, Context, Env, Method, Response};
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::platform::{config, errors};
-use crate::request_head::{Field, RequestHead};
+use crate::request_head::{Field, HeaderSet, RequestHead};
 use crate::routes::{path_of_url, Route};
 use exchange::Exchange;
 use incoming::Incoming;
@@ -53,10 +54,11 @@ fn start() {
 
 /// The entry point. The request stays the runtime's `Request` (`worker::Request` would copy its
 /// method and URL and read its `cf` object, which the runtime builds on first access); its head
-/// is read in one call ([`Incoming`]).
+/// is read in one call ([`Incoming`]), with the headers the settings use.
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<web_sys::Response> {
-    let incoming = Incoming::read(&req);
+    let settings = config::load(&env);
+    let incoming = Incoming::read(&req, headers_read(&env, &settings));
     let head = incoming.as_ref().map(|incoming| &incoming.head);
     let path = head.map_or("", |head| path_of_url(head.url()));
     let method = Method::from(head.map_or("", RequestHead::method).to_owned());
@@ -65,7 +67,6 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
         None => Exchange::unread(),
     };
     let origin = head.and_then(|head| head.header(Field::Origin));
-    let settings = config::load(&env);
     let config = settings.as_ref();
     let outcome = match (&config, &incoming) {
         (Err(err), _) => {
@@ -140,6 +141,27 @@ async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<
         exchange.finish();
     }
     Ok(response)
+}
+
+thread_local! {
+    /// The headers read, found on the isolate's first request: its settings and bindings do not
+    /// change while it lives.
+    static HEADERS_READ: Cell<Option<HeaderSet>> = const { Cell::new(None) };
+}
+
+/// The headers a request's head is read with: those the settings use
+/// ([`Config::headers_read`]); every one when the settings do not load.
+pub(crate) fn headers_read(env: &Env, settings: &Result<Config, ConfigError>) -> HeaderSet {
+    let Ok(config) = settings else {
+        return HeaderSet::ALL;
+    };
+    HEADERS_READ.with(|cell| {
+        cell.get().unwrap_or_else(|| {
+            let read = config.headers_read(rate_limit::binding(env).is_some());
+            cell.set(Some(read));
+            read
+        })
+    })
 }
 
 /// A route's work, as a future of its own. Boxed, so that each route's code is a function of its
