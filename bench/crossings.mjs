@@ -55,7 +55,9 @@ function instrument(code) {
 const scratch = mkdtempSync(path.join(os.tmpdir(), "crossings-"));
 cpSync(build, scratch, { recursive: true });
 writeFileSync(path.join(scratch, "index.js"), instrument(readFileSync(path.join(build, "index.js"), "utf8")));
-const w = await startWorkers({ adapters: [], variants: { counted: path.join(scratch, "index.js") } });
+// The counted adapter talks to the agent's worker: its own demo agent stays off, which a
+// production build (no demo compiled in) requires.
+const w = await startWorkers({ adapters: [], variants: { counted: path.join(scratch, "index.js") }, vars: { DEMO_AGENT: "off" } });
 const agent = newAgent();
 const url = w.urls.counted;
 async function run(count) {
