@@ -30,6 +30,8 @@
 //               WebAssembly function compiled by TurboFan from its first call, as in an isolate
 //               that has served enough requests for V8 to tier each one up); the results then
 //               say which flags they were taken with
+//   --with A,B  more JavaScript workers of bench/lib/workers.mjs's JS_WORKERS measured beside
+//               the others (e.g. ts-unlogged: the TS adapter without its log line)
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
 //               has its symbols, so `callgrind_annotate <file>` names the runtime's functions;
 //               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
@@ -49,7 +51,8 @@ import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
 import { root, startWorkers } from "./lib/workers.mjs";
 
-const { candidates, kind, option, value, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent", "--v8-flags"]);
+const { candidates, kind, option, value, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent", "--v8-flags", "--with"]);
+const extraAdapters = value("--with")?.split(",").filter(Boolean) ?? [];
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),
@@ -67,14 +70,14 @@ const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep"), v8Flags 
 
 // "agent" is the agent alone: the same turns into the passthrough's /sink (the agent and the
 // socket hop, no stream to the client), subtracted from every ratio.
-const names = ["rust", "ts", "pass", ...Object.keys(candidates), "agent"];
+const names = ["rust", "ts", "pass", ...extraAdapters, ...Object.keys(candidates), "agent"];
 const started = performance.now();
 // This adapter as it is deployed: the production build (no demo agent), a module of its own. The
 // local build's wasm is byte for byte the agent worker's, and V8 compiles one module once per
 // process for both, so that adapter would run code the agent's turns compiled and tiered up.
 execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 const w = await startWorkers({
-  adapters: ["ts", "pass"],
+  adapters: ["ts", "pass", ...extraAdapters],
   variants: { rust: path.join(root, "build/production/index.js"), ...candidates },
   vars: { DEMO_AGENT: "off" },
 });

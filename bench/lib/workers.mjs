@@ -50,6 +50,9 @@ export const JS_WORKERS = {
   pass: { script: "pass", bindings: {} },
   "ts-per-message": { script: "ts", bindings: { WRITES: "per-message" } },
   "pass-per-message": { script: "pass", bindings: { WRITES: "per-message" } },
+  // The TS adapter without the log line this worker and `ts` write a request: what the rival
+  // cost before it did the same work (`instructions.mjs --with ts-unlogged`).
+  "ts-unlogged": { script: "ts", bindings: { LOG_LINE: "off" } },
 };
 /** The one-write-per-message variants: extra, labelled rows of the benchmark. */
 export const PER_MESSAGE = ["ts-per-message", "pass-per-message"];

@@ -4,6 +4,11 @@
 // `prompt`, translates each V2 frame (translator.ts) and writes its SSE events to a
 // TransformStream, forwards `abort` when the client leaves.
 //
+// Like the Rust worker, it gives every request an id (`x-request-id`, the prompt's `requestId`)
+// and writes one structured log line per request (docs/reliability.md: ids, counts and the
+// outcome, never content); with the binding `LOG_LINE = "off"` it writes none (the benchmark's
+// `ts-unlogged` row, what the rival cost before it did the same).
+//
 // Writes are coalesced as a careful developer does (and as the Rust worker does): the SSE text of
 // every frame that arrives in one turn of the event loop is buffered and written once, by a
 // `setTimeout(…, 0)`, and flushed before the stream closes. With the binding
@@ -21,6 +26,8 @@ interface Env {
   SESSION_AGENT: DurableObjectNamespace;
   /** "per-message": one write per WebSocket message; anything else: coalesced writes. */
   WRITES?: string;
+  /** "off": no log line. */
+  LOG_LINE?: string;
 }
 interface ExecutionContext { waitUntil(promise: Promise<unknown>): void }
 // workerd's WebSocket has accept() for sockets it hands to the worker.
@@ -42,10 +49,40 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 const encoder = new TextEncoder();
 
-function jsonError(status: number, code: string, message: string): Response {
+/** One request: its id, what it asked, when it began, and the fields of its log line. */
+interface Exchange {
+  requestId: string;
+  method: string;
+  path: string;
+  session?: string;
+  started: number;
+  log: boolean;
+}
+
+/** The request's one log line, with the same fields as the Rust worker's (src/request_log.rs). */
+function logLine(x: Exchange, status: number, outcome: string, chunks = 0, bytes = 0, skippedFrames = 0): void {
+  if (!x.log) return;
+  console.log(
+    JSON.stringify({
+      requestId: x.requestId,
+      method: x.method,
+      path: x.path,
+      session: x.session,
+      status,
+      outcome,
+      chunks,
+      bytes,
+      skippedFrames,
+      durationMs: Date.now() - x.started,
+    }),
+  );
+}
+
+function jsonError(x: Exchange, status: number, code: string, message: string): Response {
+  logLine(x, status, code);
   return new Response(JSON.stringify({ error: { code, message } }), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8" },
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": x.requestId },
   });
 }
 
@@ -86,12 +123,12 @@ function sse(chunks: UIChunk[], done: boolean): string {
   return done ? text + DONE : text;
 }
 
-async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId: string): Promise<Response> {
+async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId: string, x: Exchange): Promise<Response> {
   if (!SESSION_ID.test(sessionId)) {
-    return jsonError(400, "invalid_session_id", "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.");
+    return jsonError(x, 400, "invalid_session_id", "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.");
   }
   if (!isJson(request.headers.get("content-type"))) {
-    return jsonError(415, "unsupported_media_type", "The request body must be JSON (Content-Type: application/json).");
+    return jsonError(x, 415, "unsupported_media_type", "The request body must be JSON (Content-Type: application/json).");
   }
   let prompt: { text: string; attachments: Attachment[] };
   let ws: WorkerWebSocket;
@@ -103,11 +140,11 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
     prompt = parseChatRequest(body);
     ws = await connect(env, sessionId);
   } catch (e) {
-    if (e instanceof RequestError) return jsonError(e.status, e.code, e.message);
+    if (e instanceof RequestError) return jsonError(x, e.status, e.code, e.message);
     throw e;
   }
 
-  const requestId = crypto.randomUUID();
+  const requestId = x.requestId;
   const promptFrame: Record<string, unknown> = { type: "prompt", content: prompt.text, requestId };
   if (prompt.attachments.length > 0) promptFrame.attachments = prompt.attachments;
   ws.send(JSON.stringify(promptFrame));
@@ -116,6 +153,10 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
   const writer = writable.getWriter();
   const translator = new Translator(requestId);
   let finished = false;
+  let outcome = "finished";
+  let chunks = 0;
+  let bytes = 0;
+  let skippedFrames = 0;
   let wroteSinceTick = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -129,13 +170,17 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
     if (pending === "") return;
     const text = pending;
     pending = "";
-    writer.write(encoder.encode(text)).catch(() => clientGone());
+    const encoded = encoder.encode(text);
+    bytes += encoded.length;
+    writer.write(encoded).catch(() => clientGone());
   };
   const write = (text: string) => {
     if (text === "") return;
     wroteSinceTick = true;
     if (perMessage) {
-      writer.write(encoder.encode(text)).catch(() => clientGone());
+      const encoded = encoder.encode(text);
+      bytes += encoded.length;
+      writer.write(encoded).catch(() => clientGone());
       return;
     }
     pending += text;
@@ -153,10 +198,12 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
       // already closed
     }
     writer.close().catch(() => {});
+    logLine(x, 200, outcome, chunks, bytes, skippedFrames);
     resolveDone();
   };
   const clientGone = () => {
     if (finished) return;
+    outcome = "client_gone";
     try {
       ws.send(JSON.stringify({ type: "abort", requestId }));
     } catch {
@@ -168,6 +215,8 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
     if (finished) return;
     const out: UIChunk[] = [];
     translator.end(cause, out);
+    outcome = "connection_lost";
+    chunks += out.length;
     write(sse(out, true));
     finish();
   };
@@ -178,6 +227,7 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
     // Most frames: a delta of the open part, known by its text (DeltaShape).
     const streamed = translator.streamingShape()?.eventOf(data);
     if (streamed !== undefined) {
+      chunks += 1;
       write(streamed);
       return;
     }
@@ -188,11 +238,13 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
       translator.push(frame, out);
     } catch (e) {
       if (e instanceof MalformedFrame) {
+        skippedFrames += 1;
         console.warn(`skipped a frame from the agent: ${e.message}`);
         return;
       }
       throw e;
     }
+    chunks += out.length;
     write(sse(out, translator.ended));
     if (translator.ended) finish();
   });
@@ -206,18 +258,27 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
   }, TICK_MS);
   ctx.waitUntil(done);
 
-  return new Response(readable, { status: 200, headers: RESPONSE_HEADERS });
+  return new Response(readable, { status: 200, headers: { ...RESPONSE_HEADERS, "x-request-id": requestId } });
 }
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    const match = /^\/api\/sessions\/([^/]+)\/chat$/.exec(new URL(request.url).pathname);
-    if (!match) return jsonError(404, "not_found", "Nothing here.");
+    const path = new URL(request.url).pathname;
+    const x: Exchange = {
+      requestId: crypto.randomUUID(),
+      method: request.method,
+      path,
+      started: Date.now(),
+      log: env.LOG_LINE !== "off",
+    };
+    const match = /^\/api\/sessions\/([^/]+)\/chat$/.exec(path);
+    if (!match) return jsonError(x, 404, "not_found", "Nothing here.");
+    x.session = decodeURIComponent(match[1]);
     if (request.method !== "POST") {
-      const response = jsonError(405, "method_not_allowed", "Use POST.");
+      const response = jsonError(x, 405, "method_not_allowed", "Use POST.");
       response.headers.set("allow", "POST");
       return response;
     }
-    return chat(request, env, ctx, decodeURIComponent(match[1]));
+    return chat(request, env, ctx, x.session, x);
   },
 };
