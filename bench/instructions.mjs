@@ -49,10 +49,15 @@ import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
 import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
-import { root, startWorkers } from "./lib/workers.mjs";
+import { JS_WORKERS, root, startWorkers } from "./lib/workers.mjs";
 
 const { candidates, kind, option, value, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent", "--v8-flags", "--with"]);
 const extraAdapters = value("--with")?.split(",").filter(Boolean) ?? [];
+const unknown = extraAdapters.filter((name) => !(name in JS_WORKERS) || ["ts", "pass"].includes(name));
+if (unknown.length > 0) {
+  console.error(`--with: ${unknown.join(", ")}: not one of ${Object.keys(JS_WORKERS).filter((n) => !["ts", "pass"].includes(n)).join(", ")}`);
+  process.exit(2);
+}
 const cfg = {
   streams: option("--streams", 30),
   long: option("--long", 3),

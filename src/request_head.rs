@@ -99,11 +99,17 @@ const FIELDS_BEFORE_HEADERS: usize = 4;
 const HEADER_COUNT: usize = Field::ALL.len() - FIELDS_BEFORE_HEADERS;
 
 impl Field {
+    /// The field's place in the text ([`Field::ALL`]'s order, which is the enum's: a test checks
+    /// it).
+    const fn position(self) -> usize {
+        self as usize
+    }
+
     /// The field's bit in a [`HeaderSet`]: 0 for the fields before the headers.
     fn bit(self) -> u32 {
-        match Field::ALL.iter().position(|&f| f == self) {
-            Some(at) if at >= FIELDS_BEFORE_HEADERS => 1 << (at - FIELDS_BEFORE_HEADERS),
-            _ => 0,
+        match self.position().checked_sub(FIELDS_BEFORE_HEADERS) {
+            Some(at) => 1 << at,
+            None => 0,
         }
     }
 }
@@ -167,8 +173,9 @@ impl RequestHead {
     }
 
     fn get(&self, field: Field) -> Option<&str> {
-        let at = Field::ALL.iter().position(|&f| f == field)?;
-        self.fields[at].clone().map(|range| &self.text[range])
+        self.fields[field.position()]
+            .clone()
+            .map(|range| &self.text[range])
     }
 }
 
@@ -265,6 +272,13 @@ mod tests {
             .filter_map(|field| field.header_name())
             .collect();
         assert_eq!(js_names, rust_names);
+    }
+
+    #[test]
+    fn each_field_knows_its_place_in_the_text() {
+        for (at, field) in Field::ALL.into_iter().enumerate() {
+            assert_eq!(field.position(), at, "{field:?}");
+        }
     }
 
     #[test]

@@ -151,7 +151,7 @@ thread_local! {
 
 /// The headers a request's head is read with: those the settings use
 /// ([`Config::headers_read`]); every one when the settings do not load.
-pub(crate) fn headers_read(env: &Env, settings: &Result<Config, ConfigError>) -> HeaderSet {
+fn headers_read(env: &Env, settings: &Result<Config, ConfigError>) -> HeaderSet {
     let Ok(config) = settings else {
         return HeaderSet::ALL;
     };
