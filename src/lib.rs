@@ -31,6 +31,9 @@ pub mod translator;
 pub mod turn_stream;
 pub mod ui;
 pub mod v2;
+// Used by the edge only (its keys for JavaScript); tested natively.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) mod slab;
 pub(crate) mod word_scan;
 
 #[cfg(all(target_arch = "wasm32", feature = "demo"))]

@@ -1,10 +1,11 @@
-// Settling a promise into one callback: `callback(true, value)` or `callback(false, error)`,
-// once. wasm-bindgen's own future for a promise hands `then` two Rust closures, one of which is
-// never called; with this, awaiting a promise makes one (src/platform/promise.rs).
+// Settling a promise into one callback: `callback(slot, generation, true, value)` or
+// `callback(slot, generation, false, error)`, once. The callback is the same Rust function for
+// every promise, and the key (slot, generation) says which promise it was: awaiting a promise
+// makes no Rust closure (src/platform/promise.rs).
 
-export function settle(promise, callback) {
+export function settle(promise, slot, generation, callback) {
   promise.then(
-    (value) => callback(true, value),
-    (error) => callback(false, error),
+    (value) => callback(slot, generation, true, value),
+    (error) => callback(slot, generation, false, error),
   );
 }
