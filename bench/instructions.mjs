@@ -52,10 +52,13 @@ import { median, rotate, spread } from "./lib/stats.mjs";
 import { JS_WORKERS, root, startWorkers } from "./lib/workers.mjs";
 
 const { candidates, kind, option, value, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent", "--v8-flags", "--with"]);
+// The JavaScript workers always measured; --with adds others of JS_WORKERS.
+const ADAPTERS = ["ts", "pass"];
 const extraAdapters = value("--with")?.split(",").filter(Boolean) ?? [];
-const unknown = extraAdapters.filter((name) => !(name in JS_WORKERS) || ["ts", "pass"].includes(name));
+const more = Object.keys(JS_WORKERS).filter((name) => !ADAPTERS.includes(name));
+const unknown = extraAdapters.filter((name) => !more.includes(name));
 if (unknown.length > 0) {
-  console.error(`--with: ${unknown.join(", ")}: not one of ${Object.keys(JS_WORKERS).filter((n) => !["ts", "pass"].includes(n)).join(", ")}`);
+  console.error(`--with: ${unknown.join(", ")}: not one of ${more.join(", ")}`);
   process.exit(2);
 }
 const cfg = {
@@ -75,14 +78,14 @@ const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep"), v8Flags 
 
 // "agent" is the agent alone: the same turns into the passthrough's /sink (the agent and the
 // socket hop, no stream to the client), subtracted from every ratio.
-const names = ["rust", "ts", "pass", ...extraAdapters, ...Object.keys(candidates), "agent"];
+const names = ["rust", ...ADAPTERS, ...extraAdapters, ...Object.keys(candidates), "agent"];
 const started = performance.now();
 // This adapter as it is deployed: the production build (no demo agent), a module of its own. The
 // local build's wasm is byte for byte the agent worker's, and V8 compiles one module once per
 // process for both, so that adapter would run code the agent's turns compiled and tiered up.
 execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 const w = await startWorkers({
-  adapters: ["ts", "pass", ...extraAdapters],
+  adapters: [...ADAPTERS, ...extraAdapters],
   variants: { rust: path.join(root, "build/production/index.js"), ...candidates },
   vars: { DEMO_AGENT: "off" },
 });

@@ -62,6 +62,20 @@ impl Field {
             Field::AccessControlRequestHeaders => "access-control-request-headers",
         })
     }
+
+    /// The field's place in the text ([`Field::ALL`]'s order, which is the enum's: a test checks
+    /// it).
+    const fn position(self) -> usize {
+        self as usize
+    }
+
+    /// The field's bit in a [`HeaderSet`]: 0 for the fields before the headers.
+    fn bit(self) -> u32 {
+        match self.position().checked_sub(FIELDS_BEFORE_HEADERS) {
+            Some(at) => 1 << at,
+            None => 0,
+        }
+    }
 }
 
 /// The headers a head is read with: a bit each, in the text's order (bit 0 is [`Field::Origin`]),
@@ -97,22 +111,6 @@ const FIELDS_BEFORE_HEADERS: usize = 4;
 
 /// The headers of [`Field::ALL`].
 const HEADER_COUNT: usize = Field::ALL.len() - FIELDS_BEFORE_HEADERS;
-
-impl Field {
-    /// The field's place in the text ([`Field::ALL`]'s order, which is the enum's: a test checks
-    /// it).
-    const fn position(self) -> usize {
-        self as usize
-    }
-
-    /// The field's bit in a [`HeaderSet`]: 0 for the fields before the headers.
-    fn bit(self) -> u32 {
-        match self.position().checked_sub(FIELDS_BEFORE_HEADERS) {
-            Some(at) => 1 << at,
-            None => 0,
-        }
-    }
-}
 
 /// A request's head: the text `incoming.js` wrote, and where each field is in it.
 #[derive(Debug, Clone, PartialEq, Eq)]

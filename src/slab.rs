@@ -27,12 +27,6 @@ pub(crate) struct Slab<T> {
     free: Vec<u32>,
 }
 
-impl<T> Default for Slab<T> {
-    fn default() -> Self {
-        Slab::new()
-    }
-}
-
 impl<T> Slab<T> {
     pub(crate) const fn new() -> Self {
         Slab {

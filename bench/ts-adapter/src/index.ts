@@ -165,22 +165,24 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
   // Coalesced writes: the text of one event-loop turn, written by one 0 ms timer.
   let pending = "";
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  // One write to the body, counted for the log line.
+  const writeNow = (text: string) => {
+    const encoded = encoder.encode(text);
+    bytes += encoded.length;
+    writer.write(encoded).catch(() => clientGone());
+  };
   const flush = () => {
     flushTimer = undefined;
     if (pending === "") return;
     const text = pending;
     pending = "";
-    const encoded = encoder.encode(text);
-    bytes += encoded.length;
-    writer.write(encoded).catch(() => clientGone());
+    writeNow(text);
   };
   const write = (text: string) => {
     if (text === "") return;
     wroteSinceTick = true;
     if (perMessage) {
-      const encoded = encoder.encode(text);
-      bytes += encoded.length;
-      writer.write(encoded).catch(() => clientGone());
+      writeNow(text);
       return;
     }
     pending += text;
