@@ -30,8 +30,9 @@
 //               WebAssembly function compiled by TurboFan from its first call, as in an isolate
 //               that has served enough requests for V8 to tier each one up); the results then
 //               say which flags they were taken with
-//   --with A,B  more JavaScript workers of bench/lib/workers.mjs's JS_WORKERS measured beside
-//               the others (e.g. ts-unlogged: the TS adapter without its log line)
+//   --with A,B  more workers of bench/lib/workers.mjs's JS_WORKERS or RUST_WORKERS measured
+//               beside the others (e.g. ts-unlogged: the TS adapter without its log line;
+//               pass-rs: the passthrough in Rust, what any workers-rs adapter's turn costs)
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
 //               has its symbols, so `callgrind_annotate <file>` names the runtime's functions;
 //               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
@@ -49,13 +50,13 @@ import { callgrindWorkerd } from "./lib/callgrind.mjs";
 import { newAgent, runSink, runTurn, waveOutcome } from "./lib/client.mjs";
 import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
-import { JS_WORKERS, root, startWorkers } from "./lib/workers.mjs";
+import { JS_WORKERS, RUST_WORKERS, root, startWorkers } from "./lib/workers.mjs";
 
 const { candidates, kind, option, value, flag } = candidateArgs(process.argv.slice(2), ["--streams", "--short", "--long", "--events", "--warm", "--reps", "--concurrent", "--v8-flags", "--with"]);
 // The JavaScript workers always measured; --with adds others of JS_WORKERS.
 const ADAPTERS = ["ts", "pass"];
 const extraAdapters = value("--with")?.split(",").filter(Boolean) ?? [];
-const more = Object.keys(JS_WORKERS).filter((name) => !ADAPTERS.includes(name));
+const more = [...Object.keys(JS_WORKERS), ...Object.keys(RUST_WORKERS)].filter((name) => !ADAPTERS.includes(name));
 const unknown = extraAdapters.filter((name) => !more.includes(name));
 if (unknown.length > 0) {
   console.error(`--with: ${unknown.join(", ")}: not one of ${more.join(", ")}`);
@@ -84,9 +85,18 @@ const started = performance.now();
 // local build's wasm is byte for byte the agent worker's, and V8 compiles one module once per
 // process for both, so that adapter would run code the agent's turns compiled and tiered up.
 execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+// The other Rust workers asked for (--with pass-rs), built the same way (incremental).
+const rustExtras = extraAdapters.filter((name) => name in RUST_WORKERS);
+for (const name of rustExtras) {
+  execFileSync("bash", ["scripts/build.sh", `--${name}`], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+}
 const w = await startWorkers({
-  adapters: [...ADAPTERS, ...extraAdapters],
-  variants: { rust: path.join(root, "build/production/index.js"), ...candidates },
+  adapters: [...ADAPTERS, ...extraAdapters.filter((name) => name in JS_WORKERS)],
+  variants: {
+    rust: path.join(root, "build/production/index.js"),
+    ...Object.fromEntries(rustExtras.map((name) => [name, RUST_WORKERS[name]])),
+    ...candidates,
+  },
   vars: { DEMO_AGENT: "off" },
 });
 // Every turn gets a connection of its own, as a chat turn does (and as bench/turns.mjs measures):
@@ -233,6 +243,17 @@ for (const a of ["rust", ...Object.keys(candidates)]) {
   console.log(ratioLine(a, "pass"));
 }
 for (const c of Object.keys(candidates)) console.log(ratioLine(c, "rust"));
+// With the passthrough in Rust: what a turn costs any workers-rs adapter over plain JavaScript,
+// and each adapter's own work over the passthrough in its language.
+if (names.includes("pass-rs")) {
+  const over = (a, b, key) => M(beyond(a, key) - beyond(b, key), 3).padStart(9);
+  console.log("\nper stream beyond the agent (with collections; without), and per 10k events");
+  const line = (a, b, what) =>
+    console.log(`  ${`${a} − ${b}`.padEnd(16)}${over(a, b, "perStream")}${over(a, b, "perStreamWork")}${over(a, b, "per10k")}  ${what}`);
+  line("pass-rs", "pass", "a Rust passthrough over the JavaScript one: what any workers-rs adapter pays");
+  line("rust", "pass-rs", "this adapter's own work, in Rust");
+  line("ts", "pass", "the same work, in JavaScript");
+}
 
 // The figures, for a README row to name its run: bench/results/instructions-<short events>.json.
 const figures = {};

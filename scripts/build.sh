@@ -25,6 +25,9 @@ cd "$(dirname "$0")/.."
 #
 # `--floor`: bench/floor, the smallest workers-rs worker, into bench/.build/floor, for
 # bench/entry.mjs (what any Rust worker's request costs); no chat panel, names kept.
+#
+# `--pass-rs`: bench/pass-rs, the passthrough in Rust, into bench/.build/pass-rs, for
+# `bench/instructions.mjs --with pass-rs` (what any Rust adapter's turn costs); thin entry too.
 out=build
 crate=.
 cargo_features=()
@@ -40,6 +43,12 @@ case "${1:-}" in
     inputs=(bench/floor/src bench/floor/Cargo.toml bench/floor/Cargo.lock)
     # Its own target directory, beside its output: it is a workspace of its own.
     export CARGO_TARGET_DIR="$PWD/bench/.build/floor-target"
+    ;;
+  --pass-rs)
+    out=bench/.build/pass-rs
+    crate=bench/pass-rs
+    inputs=(bench/pass-rs/src bench/pass-rs/Cargo.toml bench/pass-rs/Cargo.lock)
+    export CARGO_TARGET_DIR="$PWD/bench/.build/pass-rs-target"
     ;;
 esac
 
@@ -81,7 +90,7 @@ export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 rm -f "$stamp"
 # worker-build takes --out-dir relative to the crate.
 "$cargo_bin/worker-build" --release --out-dir "$PWD/$out" "$crate" "${cargo_features[@]}"
-if [ "$crate" = . ]; then
+if [ "$crate" != bench/floor ]; then
   # The entry without worker-build's Proxy per request (its panic recovery kept).
   node scripts/thin-entry.mjs "$out/index.js"
 fi

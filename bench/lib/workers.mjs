@@ -54,6 +54,12 @@ export const JS_WORKERS = {
   // cost before it did the same work (`instructions.mjs --with ts-unlogged`).
   "ts-unlogged": { script: "ts", bindings: { LOG_LINE: "off" } },
 };
+/**
+ * The Rust workers besides this one, each a crate of bench/ built by `scripts/build.sh --<name>`
+ * into bench/.build/<name>: `pass-rs`, the passthrough in Rust (what any workers-rs adapter's
+ * turn costs; its stream is read as the passthrough's).
+ */
+export const RUST_WORKERS = { "pass-rs": path.join(outDir, "pass-rs/index.js") };
 /** The one-write-per-message variants: extra, labelled rows of the benchmark. */
 export const PER_MESSAGE = ["ts-per-message", "pass-per-message"];
 
