@@ -32,7 +32,8 @@
 //               say which flags they were taken with
 //   --with A,B  more workers of bench/lib/workers.mjs's JS_WORKERS or RUST_WORKERS measured
 //               beside the others (e.g. ts-unlogged: the TS adapter without its log line;
-//               pass-rs: the passthrough in Rust, what any workers-rs adapter's turn costs)
+//               pass-rs: the passthrough in Rust, what any workers-rs adapter's turn costs;
+//               pass-core: its frames handled in Rust behind a JavaScript request path)
 //   --keep      keep callgrind's files, with parts.json naming each part's worker and turns: workerd
 //               has its symbols, so `callgrind_annotate <file>` names the runtime's functions;
 //               V8's perf map is kept too, and bench/jit_functions.mjs names JIT-compiled
@@ -244,13 +245,19 @@ for (const a of ["rust", ...Object.keys(candidates)]) {
 }
 for (const c of Object.keys(candidates)) console.log(ratioLine(c, "rust"));
 // With the passthrough in Rust: what a turn costs any workers-rs adapter over plain JavaScript,
-// and each adapter's own work over the passthrough in its language.
-if (names.includes("pass-rs")) {
+// and each adapter's own work over the passthrough in its language; with its frames handled in
+// Rust behind a JavaScript request path (pass-core): what each half costs.
+if (names.includes("pass-rs") || names.includes("pass-core")) {
   const over = (a, b, key) => M(beyond(a, key) - beyond(b, key), 3).padStart(9);
   console.log("\nper stream beyond the agent (with collections; without), and per 10k events");
-  const line = (a, b, what) =>
-    console.log(`  ${`${a} − ${b}`.padEnd(16)}${over(a, b, "perStream")}${over(a, b, "perStreamWork")}${over(a, b, "per10k")}  ${what}`);
+  const line = (a, b, what) => {
+    if (names.includes(a) && names.includes(b)) {
+      console.log(`  ${`${a} − ${b}`.padEnd(19)}${over(a, b, "perStream")}${over(a, b, "perStreamWork")}${over(a, b, "per10k")}  ${what}`);
+    }
+  };
   line("pass-rs", "pass", "a Rust passthrough over the JavaScript one: what any workers-rs adapter pays");
+  line("pass-core", "pass", "its frames in Rust behind a JavaScript request path: what the core's calls cost");
+  line("pass-rs", "pass-core", "the request driven from WebAssembly instead");
   line("rust", "pass-rs", "this adapter's own work, in Rust");
   line("ts", "pass", "the same work, in JavaScript");
 }

@@ -28,6 +28,11 @@ cd "$(dirname "$0")/.."
 #
 # `--pass-rs`: bench/pass-rs, the passthrough in Rust, into bench/.build/pass-rs, for
 # `bench/instructions.mjs --with pass-rs` (what any Rust adapter's turn costs); thin entry too.
+#
+# `--pass-core`: bench/pass-core, the passthrough's frames handled in Rust behind a JavaScript
+# request path (its src/entry.js, with bench/pass-rs's pipe.js), into bench/.build/pass-core:
+# cargo, then wasm-bindgen (`--target web`) and wasm-opt `-O` (what worker-build runs), without
+# worker-build's shim.
 out=build
 crate=.
 cargo_features=()
@@ -44,10 +49,17 @@ case "${1:-}" in
     # Its own target directory, beside its output: it is a workspace of its own.
     export CARGO_TARGET_DIR="$PWD/bench/.build/floor-target"
     ;;
+  --pass-core)
+    out=bench/.build/pass-core
+    crate=bench/pass-core
+    inputs=(bench/pass-core/src bench/pass-core/Cargo.toml bench/pass-core/Cargo.lock bench/pass-frames
+      bench/pass-rs/src/pipe.js)
+    export CARGO_TARGET_DIR="$PWD/bench/.build/pass-core-target"
+    ;;
   --pass-rs)
     out=bench/.build/pass-rs
     crate=bench/pass-rs
-    inputs=(bench/pass-rs/src bench/pass-rs/Cargo.toml bench/pass-rs/Cargo.lock)
+    inputs=(bench/pass-rs/src bench/pass-rs/Cargo.toml bench/pass-rs/Cargo.lock bench/pass-frames)
     export CARGO_TARGET_DIR="$PWD/bench/.build/pass-rs-target"
     ;;
 esac
@@ -88,6 +100,18 @@ export WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt"
 export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 
 rm -f "$stamp"
+if [ "$crate" = bench/pass-core ]; then
+  (cd "$crate" && cargo build --release --target wasm32-unknown-unknown)
+  "$WASM_BINDGEN_BIN" --target web --out-dir "$out" \
+    "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/pass_core.wasm"
+  "$WASM_OPT_BIN" -O "$out/pass_core_bg.wasm" -o "$out/pass_core_bg.wasm"
+  # The glue as an .mjs file: Miniflare reads an imported .js file as CommonJS.
+  mv "$out/pass_core.js" "$out/pass_core.mjs"
+  cp "$crate/src/entry.js" "$out/index.js"
+  cp bench/pass-rs/src/pipe.js "$out/pipe.mjs"
+  echo "$hash" > "$stamp"
+  exit 0
+fi
 # worker-build takes --out-dir relative to the crate.
 "$cargo_bin/worker-build" --release --out-dir "$PWD/$out" "$crate" "${cargo_features[@]}"
 if [ "$crate" != bench/floor ]; then

@@ -56,10 +56,15 @@ export const JS_WORKERS = {
 };
 /**
  * The Rust workers besides this one, each a crate of bench/ built by `scripts/build.sh --<name>`
- * into bench/.build/<name>: `pass-rs`, the passthrough in Rust (what any workers-rs adapter's
- * turn costs; its stream is read as the passthrough's).
+ * into bench/.build/<name>; their streams are read as the passthrough's. `pass-rs`: the
+ * passthrough in Rust, its request driven from WebAssembly through workers-rs (what any such
+ * adapter's turn costs); `pass-core`: the same frames handled in Rust behind the passthrough's
+ * JavaScript request path.
  */
-export const RUST_WORKERS = { "pass-rs": path.join(outDir, "pass-rs/index.js") };
+export const RUST_WORKERS = {
+  "pass-rs": path.join(outDir, "pass-rs/index.js"),
+  "pass-core": path.join(outDir, "pass-core/index.js"),
+};
 /** The one-write-per-message variants: extra, labelled rows of the benchmark. */
 export const PER_MESSAGE = ["ts-per-message", "pass-per-message"];
 
