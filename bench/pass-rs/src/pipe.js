@@ -1,6 +1,7 @@
-// The passthrough's JavaScript side, with the tricks this project's worker uses (src/edge/): the
-// agent's socket opened and the prompt sent in one call, and the frames of one event-loop turn
-// handed to WebAssembly in one call (joined by U+001E, as UTF-8 bytes), written back in one.
+// The Rust passthroughs' JavaScript side (bench/pass-rs, and bench/pass-core's entry), with the
+// tricks this project's worker uses (src/edge/): the agent's socket opened and the prompt sent in
+// one call, and the frames of one event-loop turn handed to WebAssembly in one call (joined by
+// U+001E, as UTF-8 bytes), written back in one.
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode("data: [DONE]\n\n");
@@ -20,9 +21,10 @@ export async function openAgent(namespace, sessionId, content) {
 }
 
 /**
- * Streams the socket's frames through `onBurst(bytes)`, which writes what it makes and answers 1
- * once the turn is over. Returns `[response, done]`: the streamed response, and a promise that
- * settles when the stream has ended.
+ * Streams the socket's frames through `onBurst(writer, bytes)`: `bytes` are one burst's frames,
+ * and `onBurst` writes what it makes of them to `writer` and answers 1 once the turn is over.
+ * Returns `[response, done]`: the streamed response, and a promise that settles when the stream
+ * has ended.
  */
 export function pipe(socket, requestId, request, onBurst) {
   const { readable, writable } = new TransformStream();
