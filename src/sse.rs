@@ -8,10 +8,12 @@ use crate::ui::UiChunk;
 use crate::v2::DeltaKind;
 
 /// The response headers of a UI message stream
-/// (`ui-message-stream-headers.ts` in the AI SDK, plus the stream marker header).
+/// (`ui-message-stream-headers.ts` in the AI SDK, plus the stream marker header), with
+/// `no-store` beside the SDK's `no-cache`: a resume is a `GET`, which a browser may otherwise
+/// keep in its HTTP cache, where the conversation would outlive the visitor's logout.
 pub const RESPONSE_HEADERS: [(&str, &str); 5] = [
     ("content-type", "text/event-stream"),
-    ("cache-control", "no-cache"),
+    ("cache-control", "no-cache, no-store"),
     ("connection", "keep-alive"),
     ("x-vercel-ai-ui-message-stream", "v1"),
     ("x-accel-buffering", "no"),
@@ -29,10 +31,7 @@ mod layout;
 /// Appends one chunk as an SSE event.
 pub fn write_chunk(out: &mut Vec<u8>, chunk: &UiChunk) {
     out.extend_from_slice(b"data: ");
-    if !layout::write_json(out, chunk) {
-        // Writing into a Vec cannot fail, and a UiChunk always serialises.
-        let _ = serde_json::to_writer(&mut *out, chunk);
-    }
+    layout::write_json(out, chunk);
     out.extend_from_slice(b"\n\n");
 }
 

@@ -1,18 +1,21 @@
-//! Trace modes: how much of the agent's work a client is sent (issue 10, seed 001's trace
-//! levels). A POST picks one with `"trace"` in its body; the `TRACE` setting gives the default.
+//! Trace modes: how much of the agent's work a client is sent (seed 001's trace levels). A POST
+//! picks one with `"trace"` in its body, a resume or a history request with `?trace=`; `TRACE`
+//! gives the default and `TRACE_MAX` the most any request gets, whatever it asks.
 //!
 //! | mode | what streams |
 //! | --- | --- |
-//! | `full` | everything (the default) |
-//! | `normal` | everything, but a tool `input` or `output` whose JSON is longer than `MAX_TOOL_JSON_CHARS` is replaced by `{"truncated":true,"preview":"<its first MAX_TOOL_JSON_CHARS characters>","fullLength":<characters>}` |
+//! | `full` | everything; a tool `input` or `output` whose JSON is longer than `MAX_TOOL_JSON_CHARS` is replaced by `{"truncated":true,"preview":"<its first MAX_TOOL_JSON_CHARS characters>","fullLength":<characters>}` |
+//! | `normal` | the text, reasoning, status and questions, and every tool call by its name and state, without its arguments, result or error text: `input` and `output` are `null`, an `errorText` of the agent's is empty (the adapter's own words for a tool the turn's end cut off are kept) |
 //! | `minimal` | no tool, reasoning or status chunk: the text, questions and the ending (for mobile clients on thin links) |
 //!
-//! Every mode keeps the stream valid: `minimal` drops whole parts (start, deltas and end alike),
-//! and the ending's metadata still counts every tool the turn ran.
+//! `docs/sessions.md` ("Trace modes") is the page that says this to users. Every mode keeps the
+//! stream valid: `minimal` drops whole parts (start, deltas and end alike), `normal` keeps every
+//! tool chunk and blanks its data, and the ending's metadata still counts every tool the turn ran.
 
 use serde_json::json;
 use serde_json::value::RawValue;
 
+use crate::translator::tool_reasons;
 use crate::ui::UiChunk;
 use crate::v2::DeltaKind;
 
@@ -29,7 +32,20 @@ pub enum TraceMode {
     Full,
 }
 
+/// The header of a history response (`GET …/messages`) that names `TRACE_MAX`, so that a client
+/// offers no mode above it (the chat panel's trace switch).
+pub const TRACE_MAX_HEADER: &str = "x-trace-max";
+
 impl TraceMode {
+    /// The mode's name on the wire: `"minimal"`, `"normal"` or `"full"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceMode::Minimal => "minimal",
+            TraceMode::Normal => "normal",
+            TraceMode::Full => "full",
+        }
+    }
+
     /// Reads `"minimal"`, `"normal"` or `"full"`.
     pub fn parse(value: &str) -> Option<Self> {
         match value {
@@ -94,57 +110,35 @@ impl Trace {
         kind == DeltaKind::Text || self.mode != TraceMode::Minimal
     }
 
-    /// The chunk as this mode streams it, or `None` when the mode leaves it out.
-    pub fn apply(&self, chunk: UiChunk) -> Option<UiChunk> {
-        match (self.mode, chunk) {
-            (
-                _,
-                chunk @ (UiChunk::ReasoningStart { .. }
-                | UiChunk::ReasoningDelta { .. }
-                | UiChunk::ReasoningEnd { .. }),
-            ) => self.keeps_parts(DeltaKind::Reasoning).then_some(chunk),
-            (TraceMode::Full, chunk) => Some(chunk),
-            (
-                TraceMode::Minimal,
-                UiChunk::ToolInputStart { .. }
-                | UiChunk::ToolInputAvailable { .. }
-                | UiChunk::ToolOutputAvailable { .. }
-                | UiChunk::ToolOutputError { .. }
-                | UiChunk::DataStatus { .. },
-            ) => None,
-            (TraceMode::Minimal, chunk) => Some(chunk),
-            (
-                TraceMode::Normal,
-                UiChunk::ToolInputAvailable {
-                    tool_call_id,
-                    tool_name,
-                    input,
-                    provider_executed,
-                    dynamic,
-                },
-            ) => Some(UiChunk::ToolInputAvailable {
-                tool_call_id,
-                tool_name,
-                input: self.shorten(input),
-                provider_executed,
-                dynamic,
-            }),
-            (
-                TraceMode::Normal,
-                UiChunk::ToolOutputAvailable {
-                    tool_call_id,
-                    output,
-                    provider_executed,
-                    dynamic,
-                },
-            ) => Some(UiChunk::ToolOutputAvailable {
-                tool_call_id,
-                output: self.shorten(output),
-                provider_executed,
-                dynamic,
-            }),
-            (TraceMode::Normal, chunk) => Some(chunk),
+    /// The chunk as this mode streams it, or `None` when the mode leaves it out. A tool's data
+    /// is changed in place: the chunk is not taken apart and made again.
+    pub fn apply(&self, mut chunk: UiChunk) -> Option<UiChunk> {
+        match &mut chunk {
+            UiChunk::ReasoningStart { .. }
+            | UiChunk::ReasoningDelta { .. }
+            | UiChunk::ReasoningEnd { .. } => {
+                return self.keeps_parts(DeltaKind::Reasoning).then_some(chunk)
+            }
+            UiChunk::ToolInputStart { .. } | UiChunk::DataStatus { .. } => {
+                return self.shows_tools().then_some(chunk)
+            }
+            UiChunk::ToolInputAvailable { input: data, .. }
+            | UiChunk::ToolOutputAvailable { output: data, .. } => {
+                if !self.shows_tools() {
+                    return None;
+                }
+                let raw = std::mem::replace(data, null());
+                *data = self.tool_data(raw);
+            }
+            UiChunk::ToolOutputError { error_text, .. } => {
+                if !self.shows_tools() {
+                    return None;
+                }
+                *error_text = self.tool_error(std::mem::take(error_text));
+            }
+            _ => {}
         }
+        Some(chunk)
     }
 
     /// Whether this mode shows tool calls at all (all but `minimal`).
@@ -152,15 +146,30 @@ impl Trace {
         self.mode != TraceMode::Minimal
     }
 
-    /// A tool's `args` or `result` as this mode shows it in a session's history: whole in
-    /// `full`, past the limit shortened in `normal`, as [`Trace::apply`] streams it.
+    /// A tool's `args` or `result` as this mode shows it in a session's history, as
+    /// [`Trace::apply`] streams it: past the limit shortened in `full`, `null` in `normal`.
     pub fn tool_json(&self, raw: &RawValue) -> serde_json::Value {
-        let shown = if self.mode == TraceMode::Normal {
-            self.shorten(raw.to_owned())
-        } else {
-            raw.to_owned()
-        };
+        let shown = self.tool_data(raw.to_owned());
         serde_json::from_str(shown.get()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// A tool's `errorText` as this mode shows it: the agent's words are left out in `normal`
+    /// (they are the tool's outcome), the adapter's own reasons for a tool the turn's end cut off
+    /// ([`tool_reasons`]) are kept.
+    pub fn tool_error(&self, text: String) -> String {
+        if self.mode == TraceMode::Normal && !tool_reasons::ALL.contains(&text.as_str()) {
+            String::new()
+        } else {
+            text
+        }
+    }
+
+    /// A tool's input or output JSON as this mode streams it.
+    fn tool_data(&self, raw: Box<RawValue>) -> Box<RawValue> {
+        match self.mode {
+            TraceMode::Normal => null(),
+            TraceMode::Full | TraceMode::Minimal => self.shorten(raw),
+        }
     }
 
     /// `raw`, or its truncation when its JSON is longer than the limit.
@@ -177,6 +186,11 @@ impl Trace {
         });
         serde_json::value::to_raw_value(&shortened).unwrap_or(raw)
     }
+}
+
+/// JSON `null`: a tool's data in `normal`.
+fn null() -> Box<RawValue> {
+    RawValue::NULL.to_owned()
 }
 
 #[cfg(test)]
@@ -244,15 +258,15 @@ mod tests {
     }
 
     #[test]
-    fn normal_shortens_long_tool_json_to_its_preview() {
+    fn full_shortens_long_tool_json_to_its_preview() {
         let long = r#"{"text":"héllo wörld"}"#; // 22 characters, 24 bytes
-        let shortened = trace(TraceMode::Normal, 10).apply(output(long)).unwrap();
+        let shortened = trace(TraceMode::Full, 10).apply(output(long)).unwrap();
         assert_eq!(
             shortened.to_json(),
             r#"{"type":"tool-output-available","toolCallId":"c","output":{"fullLength":22,"preview":"{\"text\":\"h","truncated":true},"providerExecuted":true,"dynamic":true}"#
         );
         // At the limit: kept as it is.
-        let exact = trace(TraceMode::Normal, 22).apply(output(long)).unwrap();
+        let exact = trace(TraceMode::Full, 22).apply(output(long)).unwrap();
         assert_eq!(exact.to_json(), output(long).to_json());
         let input = UiChunk::ToolInputAvailable {
             tool_call_id: "c".into(),
@@ -261,10 +275,69 @@ mod tests {
             provider_executed: true,
             dynamic: true,
         };
-        let shortened = trace(TraceMode::Normal, 4).apply(input).unwrap().to_json();
+        let shortened = trace(TraceMode::Full, 4).apply(input).unwrap().to_json();
         assert!(
             shortened.contains(r#""input":{"fullLength":11,"preview":"[1,2","truncated":true}"#),
             "{shortened}"
+        );
+    }
+
+    #[test]
+    fn normal_shows_each_tool_without_its_data() {
+        let normal = trace(TraceMode::Normal, 1_000);
+        let input = UiChunk::ToolInputAvailable {
+            tool_call_id: "c".into(),
+            tool_name: "lookup".into(),
+            input: raw(r#"{"customer":"alice@example.com"}"#),
+            provider_executed: true,
+            dynamic: true,
+        };
+        assert_eq!(
+            normal.apply(input).unwrap().to_json(),
+            r#"{"type":"tool-input-available","toolCallId":"c","toolName":"lookup","input":null,"providerExecuted":true,"dynamic":true}"#
+        );
+        assert_eq!(
+            normal.apply(output(r#""order 5531""#)).unwrap().to_json(),
+            r#"{"type":"tool-output-available","toolCallId":"c","output":null,"providerExecuted":true,"dynamic":true}"#
+        );
+        let error = |text: &str| UiChunk::ToolOutputError {
+            tool_call_id: "c".into(),
+            error_text: text.into(),
+            provider_executed: true,
+            dynamic: true,
+        };
+        assert_eq!(
+            normal
+                .apply(error("no such file /home/alice"))
+                .unwrap()
+                .to_json(),
+            r#"{"type":"tool-output-error","toolCallId":"c","errorText":"","providerExecuted":true,"dynamic":true}"#
+        );
+        // The adapter's own words for a tool the end cut off say nothing of the tool's data.
+        for reason in tool_reasons::ALL {
+            assert_eq!(
+                normal.apply(error(reason)).unwrap().to_json(),
+                error(reason).to_json()
+            );
+        }
+        // The tool's start, and its history form, as the stream shows it.
+        let start = UiChunk::ToolInputStart {
+            tool_call_id: "c".into(),
+            tool_name: "lookup".into(),
+            provider_executed: true,
+            dynamic: true,
+        };
+        assert_eq!(
+            normal.apply(start.clone()).unwrap().to_json(),
+            start.to_json()
+        );
+        assert_eq!(
+            normal.tool_json(&raw(r#"{"a":1}"#)),
+            serde_json::Value::Null
+        );
+        assert_eq!(
+            trace(TraceMode::Full, 1_000).tool_json(&raw(r#"{"a":1}"#)),
+            json!({"a": 1})
         );
     }
 
@@ -289,16 +362,19 @@ mod tests {
     }
 
     #[test]
-    fn full_changes_nothing_and_modes_parse() {
+    fn full_under_the_limit_changes_nothing_and_modes_parse() {
         let long = "[".to_owned() + &"1,".repeat(100) + "1]";
         assert_eq!(
-            trace(TraceMode::Full, 1)
+            trace(TraceMode::Full, DEFAULT_MAX_TOOL_JSON_CHARS)
                 .apply(output(&long))
                 .unwrap()
                 .to_json(),
             output(&long).to_json()
         );
         assert_eq!(TraceMode::parse("normal"), Some(TraceMode::Normal));
+        for mode in [TraceMode::Minimal, TraceMode::Normal, TraceMode::Full] {
+            assert_eq!(TraceMode::parse(mode.name()), Some(mode));
+        }
         assert_eq!(TraceMode::parse("Full"), None);
         assert_eq!(TraceMode::default(), TraceMode::Full);
     }

@@ -79,7 +79,10 @@ fn a_resume_writes_its_replay_at_once() {
     );
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        hi_turn_then("{\"type\":\"abort\"}")
+        hi_turn_then(
+            "{\"type\":\"message-metadata\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0,\"stopped\":true}}\n\n\
+             data: {\"type\":\"abort\"}"
+        )
     );
     assert_eq!(stream.outcome(), Some("canceled"));
 }

@@ -45,6 +45,7 @@ pub(crate) fn user_message(
         role: Role::User,
         parts,
         created_at,
+        completed_at: None,
     }
 }
 

@@ -326,7 +326,8 @@ impl TurnSession for Session {
             }
             (live.conn, finished)
         };
-        if let Some(message) = finished {
+        if let Some(mut message) = finished {
+            message.completed_at = Some(now());
             self.store(&message);
         }
         if logged {
@@ -383,6 +384,7 @@ impl TurnSession for Session {
         if let Ok(frame) = parse_frame(&end.to_string()) {
             message.apply(&frame);
         }
+        message.completed_at = Some(now());
         self.store(&message);
     }
 }

@@ -25,7 +25,7 @@ use crate::platform::clock::now_ms;
 use crate::platform::errors::json_response;
 use crate::platform::socket::{INTERNAL_ERROR, NORMAL_CLOSURE};
 use crate::session::history::history_json;
-use crate::trace::TraceMode;
+use crate::trace::{TraceMode, TRACE_MAX_HEADER};
 use crate::turn_stream::TurnStream;
 use crate::v2::abort_frame;
 
@@ -104,11 +104,15 @@ fn query_trace(req: &Incoming<'_>) -> Option<TraceMode> {
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
+/// `no-store`, as every answer about a session: a 204 is cacheable by default (RFC 9110
+/// §15.3.5), and a browser would keep the session's address after its visitor logged out.
 fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Result<Outcome> {
     close(socket);
     exchange.log.status = 204;
     exchange.log.outcome = "nothing_to_resume".into();
-    Ok(Response::empty()?.with_status(204).into())
+    let mut response = Response::empty()?.with_status(204);
+    response.headers_mut().set("cache-control", "no-store")?;
+    Ok(response.into())
 }
 
 /// `POST …/chat/stop`.
@@ -166,5 +170,10 @@ pub(crate) async fn messages(
     };
     exchange.log.status = 200;
     exchange.log.outcome = "history".into();
-    json_response(200, body)
+    let mut response = json_response(200, body)?;
+    // The most this worker shows, whatever a request asks: a client's trace switch offers no more.
+    response
+        .headers_mut()
+        .set(TRACE_MAX_HEADER, config.trace_max.name())?;
+    Ok(response)
 }

@@ -15,20 +15,23 @@
 //! | `question` | `{ type: "data-question", id: questionId, data: { questionId, text, options?, answer? } }` |
 //! | `finish`, `error` | nothing (the live stream sends them as its ending, not as parts) |
 //!
-//! An assistant message starts with `step-start`, as a streamed one does. The turn in flight
+//! An assistant message starts with `step-start`, as a streamed one does, and has the `metadata`
+//! its stream's `start` and `finish` gave it (and `stopped` for a stopped turn). The turn in flight
 //! is left out: the resume stream delivers it whole (ai 5.0.x would append a replay to a copy it
 //! already has and show it twice). A message left with no part is left out too: the AI SDK
 //! rejects a message without parts.
 
 use serde_json::{json, Map, Value};
 
+use super::when::epoch_ms;
 use super::{Init, Message, Part, Role, ToolCallPart};
 use crate::trace::Trace;
 use crate::translator::{tool_outcome, Ending};
 use crate::v2::{DeltaKind, FinishReason};
 
 /// The finished messages of `init`, oldest first, as `UIMessage` JSON values, shown as `trace`
-/// shows a stream: no reasoning and no tools in `minimal`, long tool JSON shortened in `normal`.
+/// shows a stream: no reasoning and no tools in `minimal`, tools without their data in `normal`,
+/// long tool JSON shortened in `full`.
 pub fn ui_messages(init: &Init, trace: &Trace) -> Vec<Value> {
     let in_flight = init.in_flight().map(|m| m.id.as_str());
     init.messages
@@ -60,8 +63,47 @@ fn ui_message(message: &Message, trace: &Trace) -> Option<Value> {
     }
     if message.role == Role::Assistant {
         parts.insert(0, json!({"type": "step-start"}));
+        let metadata = metadata(message, reason);
+        return Some(json!({"id": message.id, "role": role, "metadata": metadata, "parts": parts}));
     }
     Some(json!({"id": message.id, "role": role, "parts": parts}))
+}
+
+/// An assistant message's `metadata`, as its live stream's `start` and `finish` left it
+/// (`src/ui/metadata.rs`): `turnId`, `createdAt` and `durationMs` where the agent recorded its
+/// times (`durationMs`: `completedAt` less `createdAt`), the tool calls and how many failed
+/// (in every trace mode, as the stream counts them), and `stopped: true` for a turn that was
+/// stopped (whose live stream ended with `abort`).
+fn metadata(message: &Message, reason: FinishReason) -> Value {
+    let created = message.created_at.as_ref().and_then(epoch_ms);
+    let completed = message.completed_at.as_ref().and_then(epoch_ms);
+    let duration = created
+        .zip(completed)
+        .and_then(|(start, end)| end.checked_sub(start));
+    let (mut calls, mut errors) = (0_u64, 0_u64);
+    for part in &message.parts {
+        if let Part::ToolCall(call) = part {
+            calls += 1;
+            let outcome = tool_outcome(call.status, call.result.as_deref(), call.error.as_ref());
+            errors += u64::from(!matches!(outcome, Some(Ok(()))));
+        }
+    }
+    let mut meta = Map::new();
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            meta.insert(key.to_owned(), value);
+        }
+    };
+    put("turnId", Some(Value::from(message.id.as_str())));
+    put("createdAt", created.map(Value::from));
+    put("durationMs", duration.map(Value::from));
+    put("toolCalls", Some(calls.into()));
+    put("toolErrors", Some(errors.into()));
+    put(
+        "stopped",
+        (reason == FinishReason::Canceled).then_some(Value::Bool(true)),
+    );
+    Value::Object(meta)
 }
 
 fn ui_part(role: Role, part: &Part, reason: FinishReason, trace: &Trace) -> Option<Value> {
@@ -119,7 +161,7 @@ fn tool_part(call: &ToolCallPart, reason: FinishReason, trace: &Trace) -> Value 
         Err(error_text) => {
             part.insert("state".into(), "output-error".into());
             part.insert("input".into(), input);
-            part.insert("errorText".into(), error_text.into());
+            part.insert("errorText".into(), trace.tool_error(error_text).into());
         }
     }
     Value::Object(part)
@@ -159,17 +201,23 @@ mod tests {
             .map(|p| p["type"].as_str().unwrap())
             .collect();
         assert_eq!(types, ["step-start", "text"], "no reasoning, no tool");
-        let normal = shown(TraceMode::Normal, 5);
+        let normal = shown(TraceMode::Normal, 100);
+        assert_eq!(normal[0]["parts"][2]["toolName"], "ls");
+        assert_eq!(normal[0]["parts"][2]["state"], "output-available");
+        assert_eq!(normal[0]["parts"][2]["input"], Value::Null, "no arguments");
+        assert_eq!(normal[0]["parts"][2]["output"], Value::Null, "no result");
+        assert_eq!(normal[0]["parts"][1]["text"], "hm", "reasoning kept");
+        let full = shown(TraceMode::Full, 5);
         assert_eq!(
-            normal[0]["parts"][2]["input"],
+            full[0]["parts"][2]["input"],
             json!({"truncated": true, "preview": "{\"pat", "fullLength": 23})
         );
         assert_eq!(
-            normal[0]["parts"][2]["output"],
+            full[0]["parts"][2]["output"],
             json!("x"),
             "short JSON whole"
         );
-        let full = shown(TraceMode::Full, 5);
+        let full = shown(TraceMode::Full, 100);
         assert_eq!(
             full[0]["parts"][2]["input"],
             json!({"path": "/a/long/path"})
@@ -204,7 +252,9 @@ mod tests {
                 {"id": "u1", "role": "user", "parts": [
                     {"type": "text", "text": "look", "state": "done"},
                     {"type": "file", "mediaType": "image/png", "url": "https://x.example/a.png", "filename": "a.png"}]},
-                {"id": "t1", "role": "assistant", "parts": [
+                {"id": "t1", "role": "assistant",
+                 "metadata": {"turnId": "t1", "toolCalls": 3, "toolErrors": 2},
+                 "parts": [
                     {"type": "step-start"},
                     {"type": "reasoning", "text": "hm", "state": "done"},
                     tool("ls", "c1", "output-available", json!({"p": "/"}), ("output", json!(["a"]))),
@@ -214,6 +264,35 @@ mod tests {
                      "data": {"questionId": "q1", "text": "Go?", "options": ["yes", "no"], "answer": "yes"}},
                     {"type": "text", "text": "Done.", "state": "done"}]}
             ])
+        );
+    }
+
+    #[test]
+    fn a_reply_keeps_how_long_it_worked_and_whether_it_was_stopped() {
+        let out = history(
+            r#"[
+          {"id":"t1","role":"assistant","createdAt":"2026-11-24T10:00:00.000Z","completedAt":"2026-11-24T10:00:12.500Z",
+           "parts":[{"type":"text","text":"Done."},{"type":"finish","reason":"end_turn"}]},
+          {"id":"t2","role":"assistant","createdAt":1795514500000,"completedAt":1795514503000,
+           "parts":[{"type":"text","text":"Wor"},
+                    {"type":"tool-call","callId":"c","toolName":"sleep","status":"running"},
+                    {"type":"finish","reason":"canceled"}]},
+          {"id":"t3","role":"assistant","completedAt":"2026-11-24T10:00:12.500Z",
+           "parts":[{"type":"text","text":"No start time."},{"type":"finish","reason":"end_turn"}]}
+        ]"#,
+        );
+        assert_eq!(
+            out[0]["metadata"],
+            json!({"turnId": "t1", "createdAt": 1_795_514_400_000_u64, "durationMs": 12_500, "toolCalls": 0, "toolErrors": 0})
+        );
+        assert_eq!(
+            out[1]["metadata"],
+            json!({"turnId": "t2", "createdAt": 1_795_514_500_000_u64, "durationMs": 3_000, "toolCalls": 1, "toolErrors": 1, "stopped": true})
+        );
+        assert_eq!(
+            out[2]["metadata"],
+            json!({"turnId": "t3", "toolCalls": 0, "toolErrors": 0}),
+            "no duration without both times"
         );
     }
 

@@ -13,6 +13,7 @@
 
 pub mod history;
 pub mod record;
+pub mod when;
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -39,8 +40,13 @@ pub struct Message {
     pub id: String,
     pub role: Role,
     pub parts: Vec<Part>,
+    /// When the message was written (a user's) or its turn started (an assistant's): ms since
+    /// the epoch, or an RFC 3339 string ([`when`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<Value>,
+    /// When its turn ended (an assistant's, once finished), in the same forms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed_at: Option<Value>,
 }
 
 /// One part of a message (`MessagePart` of the protocol page). Read with [`Part::parse`].
@@ -206,6 +212,8 @@ struct RawMessage<'a> {
     parts: Vec<&'a RawValue>,
     #[serde(default)]
     created_at: Option<Value>,
+    #[serde(default)]
+    completed_at: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -245,6 +253,7 @@ pub fn parse_init(text: &str) -> Result<Init, FrameError> {
             role: message.role,
             parts,
             created_at: message.created_at,
+            completed_at: message.completed_at,
         });
     }
     Ok(init)

@@ -23,6 +23,7 @@ impl Message {
             role: Role::Assistant,
             parts: Vec::new(),
             created_at: None,
+            completed_at: None,
         }
     }
 

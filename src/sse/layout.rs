@@ -4,15 +4,15 @@
 //! end, `finish`) and its deltas. Through serde each is a tagged enum's map, one small write per
 //! key, quote and comma; here each is a few copies of its constant bytes and its strings. The
 //! field order is the enum's declaration order (`src/ui/chunk.rs`), which serde follows; the
-//! tests compare every variant with serde's bytes.
+//! tests compare every variant with serde's bytes. Every chunk is written here, so `UiChunk`'s
+//! derived `Serialize` is the tests' oracle only, and no part of the wasm.
 
 use crate::json_out::{bool_field, field, number_field, raw_field, string as json_string};
 use crate::ui::{FinishMetadata, StartMetadata, StatusData, StatusPhase, UiChunk};
 use crate::v2::DeltaKind;
 
-/// Appends `chunk` as JSON. `false`, with nothing written, for the one chunk whose data is an
-/// arbitrary JSON tree (`data-question`): serde writes that one.
-pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
+/// Appends `chunk` as JSON.
+pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) {
     match chunk {
         UiChunk::Start {
             message_id,
@@ -73,8 +73,18 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
             status_data(out, data);
             bool_field(out, br#","transient":"#, *transient);
         }
-        UiChunk::DataQuestion { .. } => return false,
+        UiChunk::DataQuestion { id, data } => {
+            field(out, br#"{"type":"data-question","id":"#, id);
+            out.extend_from_slice(br#","data":"#);
+            // Its answer is whatever JSON the agent sent: serde writes the question's data.
+            // Writing into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut *out, data);
+        }
         UiChunk::Error { error_text } => field(out, br#"{"type":"error","errorText":"#, error_text),
+        UiChunk::MessageMetadata { message_metadata } => {
+            out.extend_from_slice(br#"{"type":"message-metadata""#);
+            finish_metadata(out, message_metadata);
+        }
         UiChunk::Abort => out.extend_from_slice(br#"{"type":"abort""#),
         UiChunk::Finish { message_metadata } => {
             out.extend_from_slice(br#"{"type":"finish""#);
@@ -84,7 +94,6 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) -> bool {
         }
     }
     out.push(b'}');
-    true
 }
 
 /// A delta chunk of `kind` without its closing brace.
@@ -137,6 +146,9 @@ fn finish_metadata(out: &mut Vec<u8>, meta: &FinishMetadata) {
     number_field(out, br#","durationMs":"#, meta.duration_ms);
     number_field(out, br#","toolCalls":"#, meta.tool_calls);
     number_field(out, br#","toolErrors":"#, meta.tool_errors);
+    if meta.stopped {
+        bool_field(out, br#","stopped":"#, true);
+    }
     out.push(b'}');
 }
 

@@ -14,7 +14,8 @@ fn derived(chunk: &UiChunk) -> String {
 
 fn by_hand(chunk: &UiChunk) -> Option<String> {
     let mut out = Vec::new();
-    write_json(&mut out, chunk).then(|| String::from_utf8(out).unwrap())
+    write_json(&mut out, chunk);
+    Some(String::from_utf8(out).unwrap())
 }
 
 fn raw(value: Value) -> Box<RawValue> {
@@ -99,19 +100,49 @@ fn any_chunk() -> impl Strategy<Value = UiChunk> {
         }),
         text().prop_map(|error_text| UiChunk::Error { error_text }),
         Just(UiChunk::Abort),
-        prop::option::of((text(), any::<u64>(), any::<u64>(), any::<u64>())).prop_map(|meta| {
-            UiChunk::Finish {
-                message_metadata: meta.map(|(turn_id, duration_ms, tool_calls, tool_errors)| {
-                    FinishMetadata {
-                        turn_id,
-                        duration_ms,
-                        tool_calls,
-                        tool_errors,
-                    }
-                }),
-            }
-        }),
+        prop::option::of(finish_metadata())
+            .prop_map(|message_metadata| UiChunk::Finish { message_metadata }),
+        finish_metadata()
+            .prop_map(|message_metadata| UiChunk::MessageMetadata { message_metadata }),
+        (
+            text(),
+            text(),
+            text(),
+            prop::option::of(any_raw()),
+            prop::option::of(any_raw())
+        )
+            .prop_map(|(id, question_id, text, options, answer)| {
+                let value = |raw: Box<RawValue>| serde_json::from_str(raw.get()).unwrap();
+                UiChunk::DataQuestion {
+                    id,
+                    data: QuestionData {
+                        question_id,
+                        text,
+                        options: options.map(value),
+                        answer: answer.map(value),
+                    },
+                }
+            }),
     ]
+}
+
+fn finish_metadata() -> impl Strategy<Value = FinishMetadata> {
+    (
+        any_text(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<u64>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(turn_id, duration_ms, tool_calls, tool_errors, stopped)| FinishMetadata {
+                turn_id,
+                duration_ms,
+                tool_calls,
+                tool_errors,
+                stopped,
+            },
+        )
 }
 
 proptest! {
@@ -125,7 +156,7 @@ proptest! {
 }
 
 #[test]
-fn the_question_is_left_to_serde() {
+fn a_question_is_written_as_serde_writes_it() {
     // Its data holds whatever JSON the agent sent: here an answer already given.
     let data = QuestionData {
         question_id: "q7".into(),
@@ -137,7 +168,11 @@ fn the_question_is_left_to_serde() {
         id: "q7".into(),
         data,
     };
-    assert_eq!(by_hand(&question), None);
+    assert_eq!(by_hand(&question), Some(derived(&question)));
+    assert_eq!(
+        by_hand(&question).unwrap(),
+        r#"{"type":"data-question","id":"q7","data":{"questionId":"q7","text":"Which file?","answer":{"file":"a.txt"}}}"#
+    );
 }
 
 #[test]
@@ -159,10 +194,24 @@ fn the_fixed_chunks_of_a_turn_are_exact() {
             duration_ms: 12,
             tool_calls: 0,
             tool_errors: u64::MAX,
+            stopped: false,
         }),
     };
     assert_eq!(
         by_hand(&finish).unwrap(),
         r#"{"type":"finish","messageMetadata":{"turnId":"t\"1","durationMs":12,"toolCalls":0,"toolErrors":18446744073709551615}}"#
+    );
+    let stopped = UiChunk::MessageMetadata {
+        message_metadata: FinishMetadata {
+            turn_id: "t1".into(),
+            duration_ms: 3,
+            tool_calls: 1,
+            tool_errors: 1,
+            stopped: true,
+        },
+    };
+    assert_eq!(
+        by_hand(&stopped).unwrap(),
+        r#"{"type":"message-metadata","messageMetadata":{"turnId":"t1","durationMs":3,"toolCalls":1,"toolErrors":1,"stopped":true}}"#
     );
 }

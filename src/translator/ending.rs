@@ -14,13 +14,19 @@ pub const READING_TOO_SLOWLY: &str = "the client is reading too slowly";
 /// `errorText` when the agent reported an error without any text.
 pub const AGENT_ERROR: &str = "the agent reported an error";
 
-/// Why a tool still open at the end failed: the user stopped the turn.
-const TOOL_CANCELED: &str = "Canceled";
-/// Why a tool still open at the end failed: the turn ended under it.
-const TOOL_INTERRUPTED: &str = "Interrupted";
-/// Why a tool still open failed when the stream ends at a question: the turn waits for the
-/// user, and its continuation (the answer's stream) shows the call again with its outcome.
-const TOOL_AWAITING_ANSWER: &str = "Waiting for your answer";
+/// The `errorText`s the adapter gives a tool still open when a stream ends: its own words, never
+/// the agent's (so `normal` keeps them: [`crate::trace`]).
+pub mod tool_reasons {
+    /// The user stopped the turn.
+    pub const CANCELED: &str = "Canceled";
+    /// The turn ended under it.
+    pub const INTERRUPTED: &str = "Interrupted";
+    /// The stream ends at a question: the turn waits for the user, and its continuation (the
+    /// answer's stream) shows the call again with its outcome.
+    pub const AWAITING_ANSWER: &str = "Waiting for your answer";
+    /// Every one of them.
+    pub const ALL: [&str; 3] = [CANCELED, INTERRUPTED, AWAITING_ANSWER];
+}
 
 /// A cause of the end that comes from outside the V2 protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,24 +100,36 @@ impl Ending {
     /// The `errorText` given to every tool the ending finds still open.
     pub fn tool_reason(&self) -> &'static str {
         match self {
-            Ending::Canceled => TOOL_CANCELED,
-            Ending::AwaitingAnswer => TOOL_AWAITING_ANSWER,
-            Ending::Finished | Ending::Failed(_) => TOOL_INTERRUPTED,
+            Ending::Canceled => tool_reasons::CANCELED,
+            Ending::AwaitingAnswer => tool_reasons::AWAITING_ANSWER,
+            Ending::Finished | Ending::Failed(_) => tool_reasons::INTERRUPTED,
         }
     }
 
-    /// Appends the ending chunks; `finish` carries `metadata` (`abort` has no place for it).
+    /// Appends the ending chunks; `finish` carries `metadata`. `abort` has no place for it: a
+    /// `message-metadata` chunk before it does (ai@5.0.0 has it), `stopped` set.
     pub fn emit(self, metadata: Option<FinishMetadata>, out: &mut Vec<UiChunk>) {
-        let finish = UiChunk::Finish {
-            message_metadata: metadata,
-        };
         match self {
-            Ending::Finished | Ending::AwaitingAnswer => out.push(finish),
+            Ending::Finished | Ending::AwaitingAnswer => out.push(UiChunk::Finish {
+                message_metadata: metadata,
+            }),
             Ending::Failed(error_text) => {
                 out.push(UiChunk::Error { error_text });
-                out.push(finish);
+                out.push(UiChunk::Finish {
+                    message_metadata: metadata,
+                });
             }
-            Ending::Canceled => out.push(UiChunk::Abort),
+            Ending::Canceled => {
+                if let Some(meta) = metadata {
+                    out.push(UiChunk::MessageMetadata {
+                        message_metadata: FinishMetadata {
+                            stopped: true,
+                            ..meta
+                        },
+                    });
+                }
+                out.push(UiChunk::Abort);
+            }
         }
     }
 }

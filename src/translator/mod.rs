@@ -29,7 +29,8 @@ mod parts;
 mod tools;
 
 pub use ending::{
-    EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE, READING_TOO_SLOWLY, TIMED_OUT,
+    tool_reasons, EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE,
+    READING_TOO_SLOWLY, TIMED_OUT,
 };
 pub use tools::{failure_text, tool_error_text};
 pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
@@ -349,6 +350,7 @@ impl Translator {
                 duration_ms: (self.clock)().saturating_sub(self.started_ms),
                 tool_calls,
                 tool_errors,
+                stopped: false,
             });
         }
         self.outcome = Some(ending.label());

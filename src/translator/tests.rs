@@ -249,10 +249,11 @@ fn cancel_closes_tools_as_canceled_and_aborts() {
     let frames: Vec<&str> = frames.iter().map(String::as_str).collect();
     let out = run(&frames);
     assert_eq!(
-        out[out.len() - 3..],
+        out[out.len() - 4..],
         [
             r#"{"type":"tool-output-error","toolCallId":"c1","errorText":"Canceled","providerExecuted":true,"dynamic":true}"#,
             r#"{"type":"finish-step"}"#,
+            r#"{"type":"message-metadata","messageMetadata":{"turnId":"t1","durationMs":0,"toolCalls":1,"toolErrors":1,"stopped":true}}"#,
             r#"{"type":"abort"}"#,
         ]
     );

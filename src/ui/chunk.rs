@@ -91,6 +91,12 @@ pub enum UiChunk {
     Error {
         error_text: String,
     },
+    /// Metadata for the message before its end: a stopped turn's (its `abort` has no place for
+    /// it), so that a client still learns how long it ran and that it was stopped.
+    #[serde(rename_all = "camelCase")]
+    MessageMetadata {
+        message_metadata: FinishMetadata,
+    },
     /// The turn was canceled.
     Abort,
     /// The message is complete.
@@ -178,7 +184,8 @@ mod tests {
                     turn_id: "t1".into(),
                     duration_ms: 12_000,
                     tool_calls: 3,
-                    tool_errors: 1
+                    tool_errors: 1,
+                    stopped: false
                 })
             }),
             r#"{"type":"finish","messageMetadata":{"turnId":"t1","durationMs":12000,"toolCalls":3,"toolErrors":1}}"#

@@ -14,8 +14,9 @@ pub struct StartMetadata {
     pub created_at: u64,
 }
 
-/// On `finish`: the turn, how long it ran as this stream saw it (ms), the tool calls it
-/// showed, and how many of them failed.
+/// On `finish` (and, for a stopped turn, on the `message-metadata` before its `abort`): the
+/// turn, how long it ran as this stream saw it (ms), the tool calls it showed, how many of them
+/// failed, and `stopped: true` when it was stopped (absent otherwise).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FinishMetadata {
@@ -23,4 +24,6 @@ pub struct FinishMetadata {
     pub duration_ms: u64,
     pub tool_calls: u64,
     pub tool_errors: u64,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
 }

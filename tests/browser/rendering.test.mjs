@@ -72,8 +72,9 @@ const STREAMS = {
  */
 async function playgroundWith(streams) {
   const page = await setup.browser.newPage();
-  // Every test starts in the default trace mode, whatever an earlier one chose.
-  await page.addInitScript(() => localStorage.removeItem("session-agent-chat:trace"));
+  // Every test starts in the normal trace mode (the visitor's choice on the playground, whose
+  // own is verbose), whatever an earlier one chose.
+  await page.addInitScript(() => localStorage.setItem("session-agent-chat:trace", "normal"));
   const bodies = [];
   await page.route(/\/api\/sessions\/[^/]+\/chat$/, (route) => {
     bodies.push(route.request().postDataJSON());
@@ -181,6 +182,8 @@ describe("rendering", () => {
 
   test("on load, the history then the resumed turn in flight, each message once", async () => {
     const page = await setup.browser.newPage();
+    // The playground's own trace mode, whatever an earlier test chose.
+    await page.addInitScript(() => localStorage.removeItem("session-agent-chat:trace"));
     const user = (id, text) => ({ id, role: "user", parts: [{ type: "text", text }] });
     const history = [
       user("u1", "Hi"),
@@ -209,7 +212,7 @@ describe("rendering", () => {
     await page.goto(`${setup.worker.base}/?session=${sessionId("render-resume")}`);
     await page.getByText("one two").waitFor();
     await panel(page).send.waitFor();
-    assert.deepEqual(resumed, ["normal"], "the resume asks for the panel's trace mode");
+    assert.deepEqual(resumed, ["full"], "the resume asks for the panel's trace mode (the playground's: verbose)");
     const shown = await page.locator(".message").allInnerTexts();
     assert.deepEqual(shown.map(squashed), ["Hi", "Hello.", "Count", "one two"]);
   });

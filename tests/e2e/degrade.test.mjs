@@ -119,7 +119,9 @@ for (const [name, worker, prefix] of SENDS_LESS) {
         if (done) break;
         text += new TextDecoder().decode(value);
       }
-      assert.deepEqual(chunksOf(text).slice(-2).map((c) => c.type), ["finish-step", "abort"], "the POST's stream ends canceled");
+      const ending = chunksOf(text).slice(-3);
+      assert.deepEqual(ending.map((c) => c.type), ["finish-step", "message-metadata", "abort"], "the POST's stream ends canceled");
+      assert.equal(ending[1].messageMetadata.stopped, true, "its metadata says it was stopped");
       await sleep(200);
       const aborts = (await demoLog(worker().base, session, "received")).filter((e) => e.frame.type === "abort");
       assert.deepEqual(aborts.map((e) => e.frame), [{ type: "abort" }]);

@@ -14,7 +14,8 @@ after(() => worker?.dispose());
 // The UI stream headers of the AI SDK (`ui-message-stream-headers.ts`).
 const STREAM_HEADERS = {
   "content-type": "text/event-stream",
-  "cache-control": "no-cache",
+  // The SDK's no-cache, and no-store: a resume (a GET) must not stay in a browser's HTTP cache.
+  "cache-control": "no-cache, no-store",
   "x-vercel-ai-ui-message-stream": "v1",
   "x-accel-buffering": "no",
 };

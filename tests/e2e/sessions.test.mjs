@@ -299,18 +299,29 @@ describe("session routes over HTTP", { concurrency: true }, () => {
     await readAll(await running);
   });
 
-  test("history: user and assistant messages every AI SDK validates; the turn in flight left out", { timeout: 30_000 }, async () => {
+  test("history: user and assistant messages every AI SDK validates, in every trace mode; the turn in flight left out", { timeout: 30_000 }, async () => {
     const session = sessionId("history");
+    const before = Date.now();
     await readAll(await postChat(worker.base, session, chatBody("find the streaming docs")));
+    const took = Date.now() - before;
     await readAll(await postChat(worker.base, session, chatBody("/ask Ship it?")));
     const messages = await history(session);
     assert.deepEqual(messages.map((m) => m.role), ["user", "assistant", "user"]);
     const tool = messages[1].parts.find((p) => p.type === "dynamic-tool");
     assert.equal(tool.state, "output-available");
     assert.equal(tool.toolName, "search_docs");
-    for (const pkg of ["ai-v5", "ai", "ai-v7"]) {
-      const { validateUIMessages } = await import(pkg);
-      await validateUIMessages({ messages });
+    // The agent's times of the turn: how long it worked, as the live stream's finish said it.
+    const { metadata } = messages[1];
+    assert.equal(metadata.turnId, messages[1].id);
+    assert.equal(typeof metadata.createdAt, "number");
+    assert.ok(metadata.durationMs >= 0 && metadata.durationMs <= took, `${metadata.durationMs} ms, of a turn the client saw take ${took} ms`);
+    assert.deepEqual([metadata.toolCalls, metadata.toolErrors, metadata.stopped], [1, 0, undefined]);
+    for (const trace of ["full", "normal", "minimal"]) {
+      const shown = await (await fetch(`${worker.base}/api/sessions/${session}/messages?trace=${trace}`)).json();
+      for (const pkg of ["ai-v5", "ai", "ai-v7"]) {
+        const { validateUIMessages } = await import(pkg);
+        await validateUIMessages({ messages: shown });
+      }
     }
   });
 });

@@ -2,7 +2,7 @@
 
 export const UI_STREAM_HEADERS = {
   'content-type': 'text/event-stream',
-  'cache-control': 'no-cache',
+  'cache-control': 'no-cache, no-store',
   connection: 'keep-alive',
   'x-vercel-ai-ui-message-stream': 'v1',
   'x-accel-buffering': 'no',

@@ -87,10 +87,13 @@ for (const sc of scenarios) {
           same(meta.turnId, expect.message.id, 'metadata.turnId');
           same(typeof meta.createdAt, 'number', 'metadata.createdAt');
           // (After an `error` chunk the client stops reading: the finish's metadata never lands.)
-          if (out.sse.chunks.at(-1)?.type === 'finish' && expect.error === null) {
+          // A stopped turn's come in the `message-metadata` before its `abort`, `stopped` set.
+          const ending = out.sse.chunks.at(-1)?.type;
+          if ((ending === 'finish' && expect.error === null) || ending === 'abort') {
             const tools = assistants[0].parts.filter((p) => p.type === 'dynamic-tool');
             same([meta.toolCalls, meta.toolErrors], [tools.length, tools.filter((p) => p.state === 'output-error').length], 'metadata tool counts');
             same(typeof meta.durationMs, 'number', 'metadata.durationMs');
+            same(meta.stopped, ending === 'abort' ? true : undefined, 'metadata.stopped');
           }
           same(r.data.filter((d) => d.transient !== true).map(({ type, id, data }) => ({ type, id, data })), dataParts(assistants[0].parts), 'onData for persistent data parts');
         }

@@ -18,6 +18,7 @@ const ALLOWED_KEYS = {
   error: ['errorText'],
   abort: [],
   finish: ['messageMetadata'],
+  'message-metadata': ['messageMetadata'],
 };
 const DATA_KEYS = ['id', 'data', 'transient'];
 /** Keys whose value may legitimately be JSON null. */
@@ -131,6 +132,12 @@ export function checkSequence(chunks) {
       if (open) problems.push(`${at}: ${open.kind} part ${open.id} still open at finish-step`);
       for (const [id, t] of tools) if (t.stage < 2) problems.push(`${at}: tool ${id} left without an output`);
       phase = 'ending';
+      return;
+    }
+    if (c.type === 'message-metadata') {
+      // A stopped turn's metadata, between its finish-step and its abort.
+      if (phase !== 'ending' || chunks[i + 1]?.type !== 'abort') problems.push(`${at}: message-metadata other than just before abort`);
+      if (c.messageMetadata?.stopped !== true) problems.push(`${at}: message-metadata without stopped`);
       return;
     }
     if (ENDINGS.has(c.type)) {

@@ -12,6 +12,7 @@ fn schema(kind: &str) -> Option<(&'static [&'static str], &'static [&'static str
     Some(match kind {
         "start" => (&["type", "messageId", "messageMetadata"], &["type"]),
         "finish" => (&["type", "messageMetadata"], &["type"]),
+        "message-metadata" => (&["type", "messageMetadata"], &["type", "messageMetadata"]),
         "start-step" | "finish-step" | "abort" => (&["type"], &["type"]),
         "text-start" | "text-end" | "reasoning-start" | "reasoning-end" => {
             (&["type", "id"], &["type", "id"])

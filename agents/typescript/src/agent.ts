@@ -201,6 +201,7 @@ export class SessionAgent extends DurableObject<Env> {
     }
     if (error) turn.message.parts.push({ type: "error", message: error });
     turn.message.parts.push({ type: "finish", reason });
+    turn.message.completedAt = new Date().toISOString();
     this.store.save(turn.message, true);
     this.broadcast(frames.finalize(id, reason, error));
     this.broadcast(frames.status(reason === "error" ? "error" : "idle"));

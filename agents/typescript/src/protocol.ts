@@ -20,7 +20,10 @@ export interface Message {
   id: string;
   role: "user" | "assistant";
   parts: Part[];
+  /** When it was written (a user's) or its turn started (an assistant's): an ISO 8601 date-time. */
   createdAt?: string;
+  /** When its turn ended (an assistant's, once finished): what a reloaded reply's "worked for" is read from. */
+  completedAt?: string;
 }
 
 export interface Attachment {

@@ -36,7 +36,7 @@ type WorkerWebSocket = WebSocket & { accept(): void };
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const RESPONSE_HEADERS = {
   "content-type": "text/event-stream",
-  "cache-control": "no-cache",
+  "cache-control": "no-cache, no-store",
   connection: "keep-alive",
   "x-vercel-ai-ui-message-stream": "v1",
   "x-accel-buffering": "no",

@@ -112,7 +112,7 @@ export function parseFrame(text: string): Frame {
 // ---- UI message chunks (what the AI SDK client reads) -----------------------------------------
 
 export interface StartMetadata { turnId: string; createdAt: number }
-export interface FinishMetadata { turnId: string; durationMs: number; toolCalls: number; toolErrors: number }
+export interface FinishMetadata { turnId: string; durationMs: number; toolCalls: number; toolErrors: number; stopped?: true }
 type QuestionData = { questionId: string; text: string; options?: Json; answer?: Json };
 
 export type UIChunk =
@@ -128,6 +128,7 @@ export type UIChunk =
   | { type: "data-status"; data: { phase: string; label?: string }; transient: true }
   | { type: "data-question"; id: string; data: QuestionData }
   | { type: "error"; errorText: string }
+  | { type: "message-metadata"; messageMetadata: FinishMetadata }
   | { type: "abort" }
   | { type: "finish"; messageMetadata?: FinishMetadata };
 
@@ -423,7 +424,11 @@ export class Translator {
       finish = { type: "finish", messageMetadata };
     }
     if (ending.kind === "error") out.push({ type: "error", errorText: ending.text }, finish);
-    else if (ending.kind === "abort") out.push({ type: "abort" });
+    else if (ending.kind === "abort") {
+      // A stopped turn's metadata rides a message-metadata chunk: abort has no place for it.
+      if (finish.type === "finish" && finish.messageMetadata) out.push({ type: "message-metadata", messageMetadata: { ...finish.messageMetadata, stopped: true } });
+      out.push({ type: "abort" });
+    }
     else out.push(finish);
     this.phase = "ended";
   }
