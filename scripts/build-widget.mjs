@@ -1,10 +1,13 @@
 // Bundles the widget into the worker's static assets, minified, and reports their sizes gzipped:
 // build/public/widget.js, the loader a page embeds (widget/src/loader.js: the launcher and the
-// page's API, no dependencies), and build/public/widget-panel.js, the panel it loads on first open
-// (widget/src/panel-entry.jsx: Preact through preact/compat for the AI SDK's React hooks,
-// streaming-markdown). Run by scripts/build.sh.
+// page's API, no dependencies), and the panel it loads on first open (widget/src/panel-entry.jsx:
+// Preact through preact/compat for the AI SDK's React hooks, streaming-markdown) as
+// build/public/widget/panel-<version>.js, cached for good, and build/public/widget-panel.js, the
+// current one for a loader of an earlier deploy; build/public/_headers says how long each is
+// cached. Run by scripts/build.sh.
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
@@ -33,12 +36,8 @@ const zodByMember = {
   },
 };
 
-await build({
-  entryPoints: [
-    { in: path.join(root, "widget/src/loader.js"), out: "widget" },
-    { in: path.join(root, "widget/src/panel-entry.jsx"), out: "widget-panel" },
-  ],
-  outdir,
+/** esbuild's options shared by the two bundles. */
+const common = {
   bundle: true,
   minify: true,
   format: "iife",
@@ -54,12 +53,59 @@ await build({
   },
   loader: { ".css": "text" },
   define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [zodByMember],
   logLevel: "warning",
-});
+  write: false,
+};
+
+/**
+ * How long browsers and CDNs keep each file (Workers static assets read `_headers`): the panel
+ * under its versioned name for a year, as it never changes; its current copy and the loader for
+ * minutes at most, so that a deploy reaches every page within LOADER_MAX_AGE_SECS.
+ */
+const LOADER_MAX_AGE_SECS = 300; // 5 minutes: how long a deploy may take to reach every page view
+const VERSIONED_MAX_AGE_SECS = 31_536_000; // a year: the usual `immutable` lifetime (RFC 8246's example)
+const PANEL_DIR = "widget";
+
+// The panel first: its bytes name its versioned file, which the loader is built to ask for.
+const [panel] = (
+  await build({
+    ...common,
+    entryPoints: [path.join(root, "widget/src/panel-entry.jsx")],
+    outfile: path.join(outdir, "widget-panel.js"),
+    plugins: [zodByMember],
+  })
+).outputFiles;
+const version = createHash("sha256").update(panel.contents).digest("hex").slice(0, 12);
+const panelFile = `${PANEL_DIR}/panel-${version}.js`;
+const [loader] = (
+  await build({
+    ...common,
+    entryPoints: [path.join(root, "widget/src/loader.js")],
+    outfile: path.join(outdir, "widget.js"),
+    define: { ...common.define, __PANEL_FILE__: JSON.stringify(panelFile) },
+  })
+).outputFiles;
+
+// Older versions of the panel go: a deploy ships only this build's.
+rmSync(path.join(outdir, PANEL_DIR), { recursive: true, force: true });
+mkdirSync(path.join(outdir, PANEL_DIR), { recursive: true });
+writeFileSync(path.join(outdir, "widget.js"), loader.contents);
+writeFileSync(path.join(outdir, "widget-panel.js"), panel.contents);
+writeFileSync(path.join(outdir, panelFile), panel.contents);
+writeFileSync(
+  path.join(outdir, "_headers"),
+  `# Written by scripts/build-widget.mjs: how long browsers and CDNs keep the widget's files.
+/widget.js
+  Cache-Control: public, max-age=${LOADER_MAX_AGE_SECS}
+/widget-panel.js
+  Cache-Control: public, max-age=0, must-revalidate
+/${PANEL_DIR}/*
+  Cache-Control: public, max-age=${VERSIONED_MAX_AGE_SECS}, immutable
+`,
+);
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-for (const name of ["widget.js", "widget-panel.js"]) {
+for (const name of ["widget.js", panelFile]) {
   const bytes = readFileSync(path.join(outdir, name));
   console.error(`build-widget: build/public/${name} ${kb(bytes.length)}, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip`);
 }

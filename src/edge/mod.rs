@@ -6,7 +6,8 @@
 //! * `OPTIONS` on any of these: the CORS preflight.
 //! * `GET /demo/sessions/:id/received|sent|connections` ([`demo_routes`]): the demo agent's logs.
 //! * `GET /` ([`playground`]): the chat panel's playground page, with the demo agent only.
-//!   (`GET /widget.js` and `/widget-panel.js`, the panel, are static assets: they never reach the worker.)
+//!   (`GET /widget.js` and the panel it loads, `/widget/panel-<version>.js`, are static assets: they
+//!   never reach the worker.)
 //! * anything else: a JSON 404; a known path with another method: a JSON 405 with `Allow`.
 //!
 //! Every answer carries `x-request-id`, and CORS headers for allowed origins only.

@@ -1,6 +1,7 @@
 // Shared by the browser tests: Debian's Chromium (scripts/ensure-tools.sh installs it), headless,
 // offline, with a fresh profile, driven by playwright-core; and the panel's accessible parts.
-import { mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -104,7 +105,8 @@ export function panel(page) {
     stop: page.getByRole("button", { name: "Stop" }),
     /** The agent's messages (the user's are .message.user). */
     answers: page.locator(".message.assistant"),
-    tools: page.locator("details.tool"),
+    /** Tool cards: a `details` that opens onto the input and output, or (normal trace mode) a plain card. */
+    tools: page.locator(".tool"),
     question: page.getByRole("group", { name: "Question from the agent" }),
   };
 }
@@ -127,3 +129,24 @@ export async function until(check, what, ms = 15_000) {
 
 /** Text with runs of white space made one space, trimmed: what a reader sees, as a string. */
 export const squashed = (text) => text.replace(/\s+/g, " ").trim();
+
+/**
+ * axe-core's violations of any impact on `page`, its widget's shadow roots included, as
+ * "rule (impact): targets" lines. The page's animations are held at their dimmest frame first
+ * (the status line's pulse: half of its 1.4 s), so axe judges the panel at its worst moment.
+ * axe runs in the page through the browser's protocol, which the page's CSP does not govern.
+ */
+export async function axeViolations(page) {
+  const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    for (const host of document.querySelectorAll("session-agent-chat")) {
+      for (const animation of host.shadowRoot?.getAnimations() ?? []) {
+        animation.pause();
+        animation.currentTime = 700;
+      }
+    }
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}

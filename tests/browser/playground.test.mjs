@@ -80,7 +80,7 @@ describe("playground", () => {
     assert.equal(await answers.count(), 1);
     assert.equal(await answerText(page), squashed(await streamedText(session)));
     assert.equal(await tools.count(), 1);
-    assert.equal(squashed(await tools.first().locator("summary").innerText()).toLowerCase(), "search_docs done");
+    assert.equal(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), "search_docs done");
     // The finish chunk's metadata, under the answer.
     assert.match(await answers.first().locator(".summary").innerText(), /^Worked for (\d+ ms|\d+\.\d s) · 1 tool$/);
     // Open in the playground's verbose trace mode, with its input.
@@ -138,22 +138,31 @@ describe("playground", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("the trace mode: minimal hides the tool card, verbose opens it, the choice survives a reload", async () => {
+  test("the trace mode: minimal hides the tool card, normal shows it without its data, verbose opens it; the choice survives a reload", async () => {
     const { page } = await openPlayground("pg-trace");
     const { tools, send } = panel(page);
     const trace = page.getByRole("combobox", { name: "Trace" });
     await sendPrompt(page, "Show me a tool");
     await send.waitFor({ timeout: 20_000 });
     await until(async () => (await tools.count()) === 1, "the tool card");
+    assert.equal(await trace.inputValue(), "full", "the playground's mode");
     await trace.selectOption("minimal");
     assert.equal(await tools.count(), 0);
+    // Normal: the turn after the choice streams each tool by its name and state, no input or output.
+    await trace.selectOption("normal");
+    await sendPrompt(page, "Show me another");
+    await send.waitFor({ timeout: 20_000 });
+    await until(async () => (await tools.count()) === 2, "both tool cards");
+    const plain = tools.nth(1);
+    assert.equal(await plain.evaluate((el) => el.tagName), "DIV", "nothing to expand");
+    assert.equal(squashed(await plain.innerText()).toLowerCase(), "search_docs done");
+    assert.equal(await plain.locator("pre").count(), 0);
     await trace.selectOption("full");
     assert.equal(await tools.first().getAttribute("open"), "");
     await page.reload();
     await tools.first().waitFor();
     assert.equal(await trace.inputValue(), "full");
     assert.equal(await tools.first().getAttribute("open"), "");
-    await trace.selectOption("normal");
     assert.deepEqual(page.errors, []);
   });
 });

@@ -110,7 +110,7 @@ describe("widget", () => {
     await send.waitFor({ timeout: 20_000 });
     await until(async () => squashed(await answers.first().innerText()).length > 20, "the answer");
     assert.equal(await tools.count(), 1);
-    assert.match(squashed(await tools.first().locator("summary").innerText()).toLowerCase(), /^search_docs done$/);
+    assert.match(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), /^search_docs done$/);
 
     await host.getByRole("button", { name: "Close chat" }).click();
     await launcher.waitFor();

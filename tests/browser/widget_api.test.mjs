@@ -5,10 +5,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { sessionId, prompts } from "../e2e/harness.mjs";
-import { siteWorkerAndBrowser, panel, sendPrompt, until } from "./browser.mjs";
+import { siteWorkerAndBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
 
 const SECRET = "widget-api-secret";
 /** The worker tolerates 60 s of clock skew on `exp` (CLOCK_SKEW_SECS in src/auth/jwt.rs). */
@@ -131,10 +129,11 @@ describe("widget API", () => {
     await page.goto(`${setup.site}/?mode=user`);
     await openPanel(page);
     const first = await page.evaluate(() => site.ready[0]);
-    const kept = await page.evaluate(() => localStorage.getItem("session-agent-chat:session:ada"));
-    assert.equal(kept, first, "the session is kept under the user's key");
+    const kept = () => page.evaluate(() => localStorage.getItem("session-agent-chat:session:ada"));
+    assert.equal(await kept(), null, "nothing is kept before ada writes");
     await sendPrompt(page, "hello from ada");
     await until(async () => (await panel(page).answers.count()) === 1, "ada's answer");
+    assert.equal(await kept(), first, "the session is kept under the user's key");
     assert.ok(minted.includes("ada"), "the token function minted ada's token");
 
     // A reload comes back to ada's session, with her history.
@@ -180,7 +179,7 @@ describe("widget API", () => {
     await until(async () => (await answers.count()) === 1 && /queued hello/.test(await answers.first().innerText()), "the queued send's answer");
     await until(async () => (await page.evaluate(() => site.events.some(([n]) => n === "message"))), "the message event");
     const events = await page.evaluate(() => site.events);
-    assert.deepEqual(events[0], ["open", undefined]);
+    assert.deepEqual(events[0], ["open", { instance: "default" }]);
     const message = events.find(([n]) => n === "message")[1];
     assert.match(message.text, /queued hello/);
     assert.equal(typeof message.id, "string");
@@ -194,15 +193,15 @@ describe("widget API", () => {
       AgentChat.toggle(); // send opened it; toggle closes it again while the turn streams
     });
     await until(async () => (await page.evaluate(() => site.events.some(([n]) => n === "unread"))), "the unread event", 20_000);
-    assert.deepEqual((await page.evaluate(() => site.events)).filter(([n]) => n === "unread"), [["unread", { count: 1 }]]);
+    assert.deepEqual((await page.evaluate(() => site.events)).filter(([n]) => n === "unread"), [["unread", { count: 1, instance: "default" }]]);
     await page.evaluate(() => AgentChat.open());
     await until(async () => (await page.evaluate(() => site.events.filter(([n]) => n === "unread").length)) === 2, "unread back to 0");
-    assert.deepEqual((await page.evaluate(() => site.events)).filter(([n]) => n === "unread").at(-1), ["unread", { count: 0 }]);
+    assert.deepEqual((await page.evaluate(() => site.events)).filter(([n]) => n === "unread").at(-1), ["unread", { count: 0, instance: "default" }]);
     assert.deepEqual(page.errors, []);
     await page.close();
   });
 
-  test("the launcher opens a dialog that Escape closes, giving the focus back; axe finds no serious violation", async () => {
+  test("the launcher opens a dialog that Escape closes, giving the focus back; axe finds no violation", async () => {
     const page = await setup.browser.newPage();
     await page.goto(`${setup.site}/?mode=function&session=${sessionId("keys")}`);
     const launcher = page.getByRole("button", { name: "Open chat" });
@@ -213,28 +212,12 @@ describe("widget API", () => {
     await panel(page).message.waitFor();
     await sendPrompt(page, "check me");
     await until(async () => (await panel(page).answers.count()) === 1, "an answer");
-    // A turn under way, so the status line shows too, its animation held at its dimmest frame
-    // (half of its 1.4 s): axe then judges the panel at its worst moment, not a random one.
+    // A turn under way, so the status line shows too (axeViolations holds its animation at its
+    // dimmest frame): axe then judges the panel at its worst moment, not a random one.
     await until(async () => !(await panel(page).stop.isVisible()), "the first turn's end");
     await sendPrompt(page, "/slow 40 100");
     await page.getByRole("status").waitFor();
-    await page.evaluate(() => {
-      for (const animation of document.querySelector("session-agent-chat").shadowRoot.getAnimations()) {
-        animation.pause();
-        animation.currentTime = 700;
-      }
-    });
-
-    // axe-core in the page (evaluated through the browser's protocol, which the page's CSP does
-    // not govern), over the page and the panel's shadow root.
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      const result = await axe.run(document, { resultTypes: ["violations"] });
-      return result.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-    });
+    const violations = await axeViolations(page);
     assert.deepEqual(violations, [], violations.join("\n"));
 
     await panel(page).message.press("Escape");
@@ -274,9 +257,9 @@ describe("widget API", () => {
     assert.equal(await page.getByRole("combobox", { name: "Trace" }).count(), 0, "no switch by default");
     await sendPrompt(page, "how do tools show?");
     await until(async () => (await panel(page).answers.count()) === 1, "an answer");
-    // The site's mode (normal: tool cards collapsed), not the remembered full.
+    // The site's mode (normal: each tool by its name and state), not the remembered full.
     await until(async () => (await panel(page).tools.count()) === 1, "the tool card");
-    assert.equal(await panel(page).tools.first().getAttribute("open"), null, "collapsed, as normal shows it");
+    assert.equal(await panel(page).tools.first().locator("pre").count(), 0, "no input or output, as normal shows it");
 
     await page.evaluate(() => AgentChat.init({ session: site.ready[0], getToken: siteGetToken, traceSwitch: true }));
     await openPanel(page);

@@ -6,11 +6,10 @@
 // view as the keyboard takes half of it.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { sessionId } from "../e2e/harness.mjs";
-import { siteWorkerAndBrowser, launchBrowser, panel, sendPrompt, until } from "./browser.mjs";
+import { siteWorkerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
 
 /** The loader's goal (issue 25): what every page view pays, whether or not the chat is opened. */
 const LOADER_MAX_GZIP_BYTES = 15 * 1024;
@@ -41,7 +40,7 @@ const setup = siteWorkerAndBrowser((req, res) => {
   const css = url.searchParams.get("css") ? '<link rel="stylesheet" href="/site.css">' : "";
   res.end(`<!doctype html><html lang="${url.searchParams.get("lang") ?? "en"}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Site</title>${css}</head>
-<body><h1>A shop</h1><script src="/site.js"></script><script src="${setup.worker.base}/widget.js" async></script></body></html>`);
+<body><main><h1>A shop</h1></main><script src="/site.js"></script><script src="${setup.worker.base}/widget.js" async></script></body></html>`);
 });
 
 function pageUrl({ init = {}, lang, css } = {}) {
@@ -84,17 +83,6 @@ async function pixelAt(page, locator, at = [0.5, 0.5]) {
 }
 
 /** axe-core's serious and critical violations in the page and the panel's shadow root. */
-async function axeViolations(page) {
-  const source = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-  await page.evaluate(source);
-  return page.evaluate(async () => {
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
-
 async function openAndAsk(page, text, launcherName = "Open chat") {
   await page.getByRole("button", { name: launcherName }).click();
   // The message box by its element: its accessible name is the locale's.
@@ -119,7 +107,8 @@ describe("widget look, language and phone", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(requested.filter((p) => p.startsWith("/widget") || p.startsWith("/api")), ["/widget.js"]);
     await launcher.hover();
-    await until(async () => requested.includes("/widget-panel.js"), "the panel fetched on hover");
+    // This build's panel, by its versioned name.
+    await until(async () => requested.some((p) => /^\/widget\/panel-[0-9a-f]{12}\.js$/.test(p)), "the panel fetched on hover");
     // Its script only: the worker is asked nothing until the visitor opens it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(requested.filter((p) => p.startsWith("/api")), []);

@@ -159,7 +159,9 @@ describe("docs: commands", () => {
 describe("docs: the widget's snippets", () => {
   /** Runs a page's inline scripts against the embed stub; returns the calls it queued. */
   function queuedCalls(html) {
-    const context = { window: {}, fetch: () => {}, console };
+    // The page a snippet wires up (its buttons' listeners): anything it asks of the DOM is there.
+    const element = new Proxy(() => element, { get: (_, key) => (key === Symbol.toPrimitive ? () => "" : element), set: () => true });
+    const context = { window: {}, fetch: () => {}, console, document: element };
     context.window = context;
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     for (const script of scripts) vm.runInNewContext(script, context);

@@ -6,12 +6,13 @@ import { scriptOptions, themeOf, requestedLocale, labelsOf } from "../../widget/
 
 test("every documented data-attribute becomes its option", () => {
   const dataset = {
-    session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
-    locale: "ar", colorScheme: "dark", position: "left", accent: "#0f766e", traceSwitch: "", allowImages: "",
+    name: "sales", session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
+    locale: "ar", colorScheme: "dark", position: "left", accent: "#0f766e", traceSwitch: "", allowImages: "", hideLauncher: "",
   };
   assert.deepEqual(scriptOptions({ dataset }), {
-    session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
+    name: "sales", session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
     locale: "ar", colorScheme: "dark", position: "left", theme: { accent: "#0f766e" }, traceSwitch: true, allowImages: true,
+    hideLauncher: true,
   });
 });
 

@@ -1,5 +1,7 @@
-// The message box: Enter sends (Shift+Enter starts a new line); while a turn runs, Stop
-// takes the place of Send. It takes the focus when it appears (the panel opened).
+// The message box: Enter sends (Shift+Enter starts a new line); while a turn runs, the Send
+// button is Stop. One button, not two in turn, so a visitor on it keeps the focus when it
+// changes; after a Stop the focus goes to the message box, where the next message is written.
+// The box takes the focus when it appears (the panel opened).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useStrings } from "./strings.js";
 
@@ -8,8 +10,9 @@ export function Composer({ busy, onSend, onStop }) {
   const [text, setText] = useState("");
   const box = useRef(null);
   useEffect(() => box.current.focus(), []);
+  const empty = !text.trim();
   const send = () => {
-    if (busy || !text.trim()) return;
+    if (busy || empty) return;
     onSend(text.trim());
     setText("");
   };
@@ -18,6 +21,13 @@ export function Composer({ busy, onSend, onStop }) {
       event.preventDefault();
       send();
     }
+  };
+  const onAction = (event) => {
+    if (!busy) return;
+    // Stop: not a submit, whatever the button's type says while it changes.
+    event.preventDefault();
+    onStop();
+    box.current.focus();
   };
   return (
     <form
@@ -36,15 +46,15 @@ export function Composer({ busy, onSend, onStop }) {
         onInput={(event) => setText(event.currentTarget.value)}
         onKeyDown={onKeyDown}
       />
-      {busy ? (
-        <button type="button" class="stop" onClick={onStop}>
-          {t.stop}
-        </button>
-      ) : (
-        <button type="submit" class="send" disabled={!text.trim()}>
-          {t.send}
-        </button>
-      )}
+      {/* aria-disabled, not disabled: a disabled button loses the focus of a visitor on it. */}
+      <button
+        type={busy ? "button" : "submit"}
+        class={busy ? "stop" : "send"}
+        aria-disabled={!busy && empty ? "true" : undefined}
+        onClick={onAction}
+      >
+        {busy ? t.stop : t.send}
+      </button>
     </form>
   );
 }

@@ -2,7 +2,7 @@
 // line, errors with a Retry, answers to questions, Stop, and resume of a turn in flight.
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useChat } from "@ai-sdk/react";
-import { chatTransport, readableError, stopTurn } from "./api.js";
+import { chatTransport, stopTurn, useReportedError } from "./api.js";
 import { useStatusLine } from "./status.js";
 import { useStrings } from "./strings.js";
 import { MessageView } from "./MessageView.jsx";
@@ -22,23 +22,32 @@ export function Conversation({ config, history, trace }) {
     transport,
     onData: status.onData,
     // The whole message, as it ended (`chat.messages` may still lag it by the throttle).
-    onFinish: ({ message, isError }) => {
-      if (!isError && message?.role === "assistant") finished(config, message);
+    onFinish: ({ message, isAbort, isError }) => {
+      if (message?.role !== "assistant" || isError) return;
+      // Stopped here: the stream closed before a stop's metadata could arrive; say so as the
+      // worker would have (and as the history will after a reload).
+      if (isAbort && message.metadata?.stopped !== true) {
+        const metadata = { ...message.metadata, stopped: true };
+        message = { ...message, metadata };
+        chat.setMessages((messages) => messages.map((m) => (m.id === message.id ? message : m)));
+      }
+      finished(config, message);
     },
     experimental_throttle: 50,
   });
   const busy = chat.status === "submitted" || chat.status === "streaming";
-  useEffect(() => {
-    if (chat.error) config.emit?.("error", { message: readableError(chat.error, t) });
-  }, [chat.error]);
+  const error = useReportedError(config, chat.error, t);
   // Unmounted (`logout`, `destroy`, a new `init`): this client's stream closes; a detached turn
   // goes on at the agent.
   useEffect(() => () => chat.stop(), []);
   const line = status.line(chat.messages, busy);
 
+  /** Sends a message of the visitor's; resolves once its turn has ended. */
   const send = (message) => {
     status.reset();
-    chat.sendMessage(message);
+    // The session is worth coming back to from now on: a reload finds it.
+    config.keepSession?.();
+    return chat.sendMessage(message);
   };
   const answer = (questionId, value) =>
     send({
@@ -55,7 +64,8 @@ export function Conversation({ config, history, trace }) {
     }
     chat.stop();
   };
-  // The page's `AgentChat.send(text)`: sent as the user would, whenever the chat is idle.
+  // The page's `AgentChat.send(text)`: sent as the user would, one at a time, whenever the chat
+  // is idle (control.js).
   useEffect(() => (busy ? undefined : config.control?.attachSender((text) => send({ text }))), [busy]);
   const retry = () => {
     status.reset();
@@ -91,9 +101,9 @@ export function Conversation({ config, history, trace }) {
             {line}
           </p>
         )}
-        {chat.error && (
+        {error && (
           <div class="error" role="alert">
-            <span>{readableError(chat.error, t)}</span>
+            <span>{error}</span>
             <button type="button" onClick={retry}>
               {t.retry}
             </button>
@@ -106,14 +116,31 @@ export function Conversation({ config, history, trace }) {
 }
 
 /**
- * The page's `message` event for an assistant message that finished streaming (`{ id, text }`),
- * and the unread count while a launcher's panel is closed (control.js).
+ * What the page's `message` event says of an assistant message: `text`, what the visitor reads
+ * in it (its text, then the question it asks, if any), `question` ({ id, text, options }) when it
+ * ends waiting for an answer, and `stopped: true` when it was stopped.
  */
-function finished(config, message) {
+export function messageEvent(message) {
   const text = message.parts
     .filter((part) => part.type === "text")
     .map((part) => part.text)
     .join("");
-  config.emit?.("message", { id: message.id, text });
+  const questions = message.parts.filter((part) => part.type === "data-question").map((part) => part.data);
+  const pending = questions.findLast((q) => q.answer === undefined);
+  const read = [text, ...questions.map((q) => q.text)].filter((piece) => piece.trim() !== "").join("\n\n");
+  return {
+    id: message.id,
+    text: read,
+    ...(pending ? { question: { id: pending.questionId, text: pending.text, options: pending.options ?? [] } } : {}),
+    ...(message.metadata?.stopped === true ? { stopped: true } : {}),
+  };
+}
+
+/**
+ * The page's `message` event for an assistant message that ended (finished, stopped, or waiting
+ * on a question), and the unread count while a launcher's panel is closed (control.js).
+ */
+function finished(config, message) {
+  config.emit?.("message", messageEvent(message));
   config.control?.messageFinished();
 }

@@ -1,7 +1,7 @@
 // One message of the conversation. The user's: its text. The agent's: its parts in order —
-// Markdown text; reasoning and tool cards (hidden in the minimal trace mode, collapsed in the
-// normal one, open in the verbose one); questions —
-// and, once finished, how long it worked.
+// Markdown text; reasoning and tool cards (hidden in the minimal trace mode, a tool's name and
+// state in the normal one, open with its input and output in the verbose one); questions —
+// and, once finished, how long it worked, or that it was stopped.
 import { Markdown } from "./Markdown.jsx";
 import { ToolCard } from "./ToolCard.jsx";
 import { QuestionCard } from "./QuestionCard.jsx";
@@ -75,7 +75,7 @@ export function MessageView({ message, trace, waiting, onAnswer, allowImages }) 
           allowImages={allowImages}
         />
       ))}
-      {summary && <p class="summary">{summary}</p>}
+      {summary && <p class={message.metadata?.stopped ? "summary stopped" : "summary"}>{summary}</p>}
     </div>
   );
 }

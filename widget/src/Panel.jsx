@@ -1,28 +1,29 @@
 // The chat panel: a header (title, trace mode, close) over the conversation, which starts once
 // the session's history is loaded, so a reload shows the past turns and resumes the one in flight.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { loadHistory, readableError } from "./api.js";
-import { TRACE_MODES, storeTraceMode, storedTraceMode } from "./trace.js";
+import { loadHistory, useReportedError } from "./api.js";
+import { capped, modesUpTo, storeTraceMode, storedTraceMode } from "./trace.js";
 import { useStrings } from "./strings.js";
 import { format } from "./locale.js";
 import { Conversation } from "./Conversation.jsx";
 
 /**
  * [mode, setMode]: with `switchable`, the visitor's remembered mode, else `fallback` (the site's
- * `trace`); without, always `fallback`.
+ * `trace`); without, always `fallback`. Either at most `max` (the worker's TRACE_MAX, once the
+ * history said it): the panel never shows, nor asks for, more than the worker sends.
  */
-function useTraceMode(fallback, switchable) {
+function useTraceMode(fallback, switchable, max) {
   const [mode, setMode] = useState(() => (switchable && storedTraceMode()) || fallback);
   const choose = (next) => {
     storeTraceMode(next);
     setMode(next);
   };
-  return [mode, choose];
+  return [capped(mode, max), choose];
 }
 
 /**
  * The session's history, shown in the trace mode the panel opened with (a change of mode
- * applies to the turns after it, as it does to a stream).
+ * applies to the turns after it, as it does to a stream), and the worker's TRACE_MAX.
  */
 function useHistory(config, trace) {
   const traceAtLoad = useRef(trace);
@@ -32,7 +33,7 @@ function useHistory(config, trace) {
     let current = true;
     setState({ loading: true });
     loadHistory(config, traceAtLoad.current).then(
-      (messages) => current && setState({ messages }),
+      (loaded) => current && setState(loaded),
       (error) => current && setState({ error }),
     );
     return () => {
@@ -44,18 +45,21 @@ function useHistory(config, trace) {
 
 export function Panel({ config, onClose }) {
   const { messages: t } = useStrings();
-  const [trace, setTrace] = useTraceMode(config.trace, config.traceSwitch);
+  const [traceMax, setTraceMax] = useState(null);
+  const [trace, setTrace] = useTraceMode(config.trace, config.traceSwitch, traceMax);
   const history = useHistory(config, trace);
   useEffect(() => {
-    if (history.error) config.emit?.("error", { message: readableError(history.error, t) });
-  }, [history.error]);
+    if (history.traceMax) setTraceMax(history.traceMax);
+  }, [history.traceMax]);
+  const historyError = useReportedError(config, history.error, t);
   return (
     <section class="panel" aria-label={t.title}>
       <header>
         <h2>{t.title}</h2>
-        {config.traceSwitch && (
+        {/* Once the history has said the worker's cap: no mode above it is ever offered. */}
+        {config.traceSwitch && history.messages && (
           <select aria-label={t.trace} value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
-            {TRACE_MODES.map(([mode, label]) => (
+            {modesUpTo(traceMax).map(([mode, label]) => (
               <option key={mode} value={mode}>
                 {t[label]}
               </option>
@@ -70,9 +74,9 @@ export function Panel({ config, onClose }) {
       </header>
       {history.messages && <Conversation config={config} history={history.messages} trace={trace} />}
       {history.loading && <p class="loading">{t.loading}</p>}
-      {history.error && (
+      {historyError && (
         <div class="error" role="alert">
-          <span>{format(t.loadFailed, { error: readableError(history.error, t) })}</span>
+          <span>{format(t.loadFailed, { error: historyError })}</span>
           <button type="button" onClick={history.retry}>
             {t.retry}
           </button>

@@ -1,8 +1,10 @@
-// The worker's session endpoints as the panel uses them: the chat transport, history and stop.
-// Every request goes through `config.fetch` with the token of `config.tokens` (auth.js): a
-// function of the site's is asked before each request, and once more after a 401, whose request
-// is then sent again.
+// The worker's session endpoints as the panel uses them: the chat transport, history and stop,
+// and what a visitor is told when one fails. Every request goes through `config.fetch` with the
+// token of `config.tokens` (auth.js): a function of the site's is asked before each request, and
+// once more after a 401, whose request is then sent again.
+import { useEffect } from "preact/hooks";
 import { DefaultChatTransport } from "ai";
+import { TRACE_MAX_HEADER, isTraceMode } from "./trace.js";
 
 function base(config) {
   return `${config.api}/api/sessions/${encodeURIComponent(config.session)}`;
@@ -31,14 +33,16 @@ export function chatTransport(config, trace) {
 }
 
 /**
- * The session's finished messages (`GET …/messages`), shown as `trace` shows a stream; the turn
- * in flight comes with the resume.
+ * The session's finished messages (`GET …/messages`), shown as `trace` shows a stream, and the
+ * most the worker shows (`traceMax`, its TRACE_MAX, or null from a worker that does not say);
+ * the turn in flight comes with the resume.
  */
 export async function loadHistory(config, trace) {
   const url = `${base(config)}/messages?trace=${encodeURIComponent(trace)}`;
   const response = await config.fetch(url);
   if (!response.ok) throw new Error(await response.text());
-  return response.json();
+  const traceMax = response.headers.get(TRACE_MAX_HEADER);
+  return { messages: await response.json(), traceMax: isTraceMode(traceMax) ? traceMax : null };
 }
 
 /** Stops the session's turn in flight for every client (`POST …/chat/stop`). */
@@ -47,18 +51,62 @@ export async function stopTurn(config) {
 }
 
 /**
- * A sentence for an error: the transport's errors carry the worker's JSON error body
- * (`{"error":{"message":…}}`) as their message (in English: the worker's words); network
- * failures say so in the panel's language (`t`, its messages).
+ * The worker's error codes (docs/endpoint.md) by what the visitor is told: the key of a
+ * sentence in the panel's language (locale.js). A code not listed (a request the panel should
+ * not have made) is `somethingWrong`.
  */
-export function readableError(error, t) {
+const SENTENCES = {
+  unauthorized: "notAllowed",
+  invalid_token: "notAllowed",
+  token_expired: "notAllowed",
+  token_not_yet_valid: "notAllowed",
+  forbidden: "notAllowed",
+  rate_limited: "tooMany",
+  body_too_large: "tooLong",
+  too_many_messages: "tooLong",
+  prompt_too_long: "tooLong",
+  misconfigured: "unavailable",
+  internal_error: "unavailable",
+  agent_bad_response: "unavailable",
+  agent_connection_failed: "unavailable",
+  agent_unavailable: "unavailable",
+  auth_unavailable: "unavailable",
+  agent_timeout: "unavailable",
+};
+
+/**
+ * What to tell the visitor of `error` ({ message, code, detail }): for a request the worker
+ * refused (the transport's errors carry its JSON error body as their message), a sentence meant
+ * for a visitor, in the panel's language (`t`, its messages), by the error's `code`, and the
+ * worker's own words as `detail` (for the console and the page's `error` event, never the
+ * panel); a network failure says so; anything else (the agent's in-band error, its words for
+ * the visitor) as it is.
+ */
+export function describeError(error, t) {
   const text = error?.message ?? String(error);
+  let body = null;
   try {
-    const message = JSON.parse(text)?.error?.message;
-    if (typeof message === "string") return message;
+    body = JSON.parse(text)?.error;
   } catch {
-    // Not the worker's JSON: the text as it is.
+    // Not the worker's JSON.
   }
-  if (error?.name === "TypeError") return t.unreachable;
-  return text || t.somethingWrong;
+  if (typeof body?.code === "string") {
+    return { message: t[SENTENCES[body.code] ?? "somethingWrong"], code: body.code, detail: body.message };
+  }
+  if (error?.name === "TypeError") return { message: t.unreachable, code: "unreachable", detail: text };
+  return { message: text || t.somethingWrong, code: "agent_error", detail: text };
+}
+
+/**
+ * Tells the page (its `error` event: { message, code, detail, instance }) and the console (the
+ * worker's own words) about `error` once; returns the sentence the visitor reads, or null.
+ */
+export function useReportedError(config, error, t) {
+  const described = error ? describeError(error, t) : null;
+  useEffect(() => {
+    if (!described) return;
+    if (described.detail && described.detail !== described.message) console.warn(`AgentChat: ${described.detail}`);
+    config.emit?.("error", described);
+  }, [error]);
+  return described?.message ?? null;
 }

@@ -1,19 +1,29 @@
-// The panel's settings: the embedding <script> tag's data-attributes (data-session, data-api,
-// data-token, data-trace, data-trace-switch, data-title, data-mount, data-locale,
-// data-color-scheme, data-position, data-accent, data-allow-images), under what the page passes
-// to `AgentChat("init", {…})` (the same names in camelCase, plus `getToken`, `user`, `context`,
-// `labels` and `theme`; see global.js).
+// The panel's settings: the embedding <script> tag's data-attributes (data-name, data-session,
+// data-api, data-token, data-trace, data-trace-switch, data-title, data-mount, data-locale,
+// data-color-scheme, data-position, data-accent, data-allow-images, data-hide-launcher), under
+// what the page passes to `AgentChat("init", {…})` (the same names in camelCase, plus
+// `getToken`, `user`, `context`, `labels` and `theme`; see global.js).
 import { isTraceMode } from "./trace.js";
-import { readStored, removeStored, writeStored } from "./storage.js";
+import { STORAGE_PREFIX, readStored, writeStored } from "./storage.js";
 import { authorizedFetch, replaceableSource, tokenSource } from "./auth.js";
 
-const SESSION_KEY = "session-agent-chat:session";
+const SESSION_KEY = `${STORAGE_PREFIX}session`;
 
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
 export const OPTION_NAMES = [
-  "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
-  "locale", "labels", "theme", "colorScheme", "position", "allowImages",
+  "name", "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
+  "locale", "labels", "theme", "colorScheme", "position", "allowImages", "hideLauncher",
 ];
+
+/** The name of the page's first instance, the one `AgentChat`'s own calls reach. */
+export const DEFAULT_INSTANCE = "default";
+
+/** What an instance may be named: it goes into storage keys and the page's calls. */
+const INSTANCE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isInstanceName(name) {
+  return typeof name === "string" && INSTANCE_NAME.test(name);
+}
 
 /**
  * The data-attributes of `script` (the widget's own <script> element, document.currentScript),
@@ -22,29 +32,37 @@ export const OPTION_NAMES = [
 export function scriptOptions(script) {
   const data = script?.dataset ?? {};
   const options = {};
-  for (const name of ["session", "api", "token", "trace", "title", "mount", "locale", "colorScheme", "position"]) {
+  for (const name of ["name", "session", "api", "token", "trace", "title", "mount", "locale", "colorScheme", "position"]) {
     if (data[name]) options[name] = data[name];
   }
   if (data.accent) options.theme = { accent: data.accent };
   // Flags: present (`data-trace-switch`, or `="true"`) unless it says "false".
-  for (const name of ["traceSwitch", "allowImages"]) {
+  for (const name of ["traceSwitch", "allowImages", "hideLauncher"]) {
     if (data[name] !== undefined && data[name] !== "false") options[name] = true;
   }
   return options;
 }
 
 /**
- * The panel's config from `options` (data-attributes, then the page's init over them);
- * `script` and `location` give the default API origin and `?session=`. The session is the
- * option, else the page's `?session=`, else an id this browser keeps (one per `user`).
+ * The panel's config from `options` (data-attributes, then the page's init over them) for the
+ * instance named `instance` (`first`: the page's first, which alone reads `?session=`); `script`
+ * and `location` give the default API origin and `?session=`. The session is the option, else the page's `?session=`, else the id
+ * this browser keeps for this instance and user, else a new one, which is kept only once the
+ * visitor sends something (`keepSession`): a visitor who never writes leaves nothing behind.
  */
-export function makeConfig(options, script, location) {
+export function makeConfig(options, script, location, { instance = DEFAULT_INSTANCE, first = true } = {}) {
   const api = (options.api || new URL(script?.src || location.href).origin).replace(/\/+$/, "");
   const user = userKey(options.user);
   const tokens = replaceableSource(tokenSource(options));
+  const key = sessionKey(instance, user);
+  const fromPage = first ? new URLSearchParams(location.search).get("session") : null;
+  const kept = readStored(key);
+  const session = options.session || fromPage || kept || `web-${crypto.randomUUID()}`;
+  const fresh = !options.session && !fromPage && !kept;
   return {
+    instance,
     api,
-    session: options.session || new URLSearchParams(location.search).get("session") || keptSession(user),
+    session,
     user,
     tokens,
     /** `fetch` with the current token, renewed once after a 401 (auth.js): every request's. */
@@ -55,6 +73,12 @@ export function makeConfig(options, script, location) {
     mount: options.mount || undefined,
     /** Images in the agent's Markdown load only where the site allows it (they reach other servers). */
     allowImages: options.allowImages === true,
+    /** No launcher: the site opens the panel from its own button (`open()`, `toggle()`). */
+    hideLauncher: options.hideLauncher === true,
+    /** Keeps a new session's id in this browser, so that a reload comes back to it. */
+    keepSession() {
+      if (fresh && readStored(key) === null) writeStored(key, session);
+    },
   };
 }
 
@@ -85,21 +109,11 @@ export function userKey(user) {
   return id === undefined || id === null || id === "" ? undefined : String(id);
 }
 
-function sessionKey(user) {
-  return user === undefined ? SESSION_KEY : `${SESSION_KEY}:${user}`;
-}
-
-/** A random session id kept in localStorage, so a reload comes back to the same session. */
-function keptSession(user) {
-  const key = sessionKey(user);
-  const kept = readStored(key);
-  if (kept) return kept;
-  const id = `web-${crypto.randomUUID()}`;
-  writeStored(key, id);
-  return id;
-}
-
-/** Forgets the session kept for `user` (`logout`): the next panel starts a new one. */
-export function forgetSession(user) {
-  removeStored(sessionKey(user));
+/**
+ * Where an instance's session for `user` is kept: `session-agent-chat:session`, then `@name`
+ * for an instance other than the first, then `:user` for a user's.
+ */
+function sessionKey(instance, user) {
+  const named = instance === DEFAULT_INSTANCE ? "" : `@${instance}`;
+  return `${SESSION_KEY}${named}${user === undefined ? "" : `:${user}`}`;
 }

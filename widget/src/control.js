@@ -1,6 +1,6 @@
 // What the page's `AgentChat` calls reach inside a mounted panel: whether the launcher's panel
-// is open, its strings, and messages to send. A small store, in the loader (widget.js): the
-// launcher and the panel's components subscribe, the global calls.
+// is open, its strings, the unread count, and messages to send. A small store, in the loader
+// (widget.js): the launcher and the panel's components subscribe, the global calls.
 
 /**
  * A store for one mounted panel. `emit` sends the page's events; `inline`: a panel without a
@@ -12,11 +12,33 @@ export function createControl(emit, inline, initialContext, locale) {
   let strings = locale;
   let unread = 0;
   const listeners = new Set();
-  /** Texts the page sent while the conversation could not take them (loading, or a turn running). */
+  /** Texts the page sent that wait their turn, oldest first. */
   const waiting = [];
+  /** The conversation's send while it is idle (loaded, no turn or resume under way), else null. */
   let sender = null;
+  /** Whether a send of the page's is under way: the next waits for its turn to end. */
+  let sending = false;
   const notify = () => {
     for (const listener of listeners) listener();
+  };
+  /**
+   * Sends the oldest waiting text when the conversation is idle and no send of the page's is
+   * under way; the next goes once that turn has ended. One at a time, in order, every time.
+   */
+  const pump = () => {
+    if (sending || !sender || waiting.length === 0) return;
+    sending = true;
+    const send = sender;
+    const text = waiting.shift();
+    Promise.resolve()
+      .then(() => send(text))
+      .catch(() => {
+        // The conversation shows its own error; the next text still goes.
+      })
+      .finally(() => {
+        sending = false;
+        pump();
+      });
   };
   return {
     isOpen: () => open,
@@ -42,31 +64,31 @@ export function createControl(emit, inline, initialContext, locale) {
       }
       notify();
     },
+    /** Messages that finished while the launcher's panel was closed. */
+    unread: () => unread,
     /** An assistant message finished: unread while the panel is closed. */
     messageFinished() {
       if (open) return;
       unread += 1;
       emit("unread", { count: unread });
+      notify();
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    /** Sends `text` as the user: now if the conversation is idle, else when it next is. */
+    /** Sends `text` as the user, after every text sent before it, each once the last turn ended. */
     send(text) {
       waiting.push(text);
-      if (sender) sender(waiting.shift());
+      pump();
     },
     /**
-     * The conversation, whenever it is idle (loaded, no turn or resume under way), takes the
-     * next send waiting; it detaches while busy, so sends go one turn at a time, in order.
+     * The conversation, whenever it is idle, offers its send (which returns a promise of the
+     * turn's end); it takes it back (the returned function) when it is busy again.
      */
     attachSender(send) {
-      if (waiting.length > 0) {
-        send(waiting.shift());
-        return () => {};
-      }
       sender = send;
+      pump();
       return () => {
         if (sender === send) sender = null;
       };

@@ -1,4 +1,5 @@
-// The page's handle on the panel: `window.AgentChat`, which works before the script has loaded.
+// The page's handle on its chat panels: `window.AgentChat`, which works before the script has
+// loaded, and reaches every panel of the page when there is more than one.
 //
 // The embed snippet defines a stub that queues its calls:
 //
@@ -7,148 +8,130 @@
 //
 // When the script runs it replaces the stub with the real one and makes the queued calls, in
 // order, before the panel first mounts. `AgentChat("init", {…})` and `AgentChat.init({…})` are
-// the same call.
-import { OPTION_NAMES, forgetSession, labelsOf, userKey } from "./config.js";
-import { tokenSource } from "./auth.js";
+// the same call. They reach the page's first instance; `AgentChat.instance(name)` has the same
+// methods for any instance: another widget.js tag (its `data-name`), or one the page adds with
+// `init({ name, … })`. `on` hears every instance (each event's detail names it), and `logout`
+// forgets the visitor in all of them.
+import { DEFAULT_INSTANCE, isInstanceName } from "./config.js";
+import { forgetStored } from "./storage.js";
+import { EVENT_NAMES, GLOBAL_NAME, createInstance } from "./instance.js";
 
-export const GLOBAL_NAME = "AgentChat";
+export { EVENT_NAMES, GLOBAL_NAME };
 
-/** The events a page can listen to with `on(name, fn)`. */
-export const EVENT_NAMES = ["ready", "open", "close", "message", "unread", "error"];
+/** Where a loader finds the registry of an `AgentChat` another widget.js installed. */
+const REGISTRY = Symbol.for("session-agent-chat:registry");
 
 /**
- * Installs the global over the stub, whose queued calls are then made. `panel` mounts and
- * unmounts: { mount(options, emit), unmount(), current() → the mounted config or null,
- * setLocale(locale, labels), setTheme(theme) }.
- * `defaults()`: the options of the script tag's data-attributes.
+ * Installs the global over the stub, whose queued calls are then made; a later widget.js on the
+ * same page joins it instead, as an instance of its own. `script`: this loader's tag;
+ * `createPanel(script)`: loader.js's panel of a tag; `scriptOptions(script)`: a tag's
+ * data-attributes as options. Returns { boot() }, to call once the page is ready.
  */
-export function installGlobal(window, panel, defaults) {
-  const stub = window[GLOBAL_NAME];
-  const queued = typeof stub === "function" && Array.isArray(stub.q) ? [...stub.q] : [];
-  const listeners = new Map(EVENT_NAMES.map((name) => [name, new Set()]));
-  let options = defaults();
+export function installGlobal(window, script, createPanel, scriptOptions) {
+  const existing = window[GLOBAL_NAME];
+  if (typeof existing === "function" && existing[REGISTRY]) {
+    existing[REGISTRY].addScript(script);
+    return { boot() {} };
+  }
+  // Every tag of this widget.js the parser has reached, in the page's order: async scripts run
+  // in any order, but the page's first tag is always before this one, so its panel is the first.
+  const tags = [...window.document.scripts].filter((tag) => tag.src && tag.src === script?.src);
+  if (!tags.includes(script)) tags.push(script);
+  const queued = typeof existing === "function" && Array.isArray(existing.q) ? [...existing.q] : [];
+  const listeners = new Map(EVENT_NAMES.map((event) => [event, new Set()]));
+  /** name → instance, in the order they came; the first is the one `AgentChat` calls. */
+  const instances = new Map();
   let booted = false;
-  let destroyed = false;
-  /** `send` calls made before the panel mounted. */
-  const pendingSends = [];
 
-  const emit = (name, detail) => {
-    for (const listener of listeners.get(name) ?? []) {
+  const emit = (event, detail) => {
+    for (const listener of listeners.get(event) ?? []) {
       try {
         listener(detail);
       } catch (error) {
-        console.error(`${GLOBAL_NAME}: a "${name}" listener threw`, error);
+        console.error(`${GLOBAL_NAME}: a "${event}" listener threw`, error);
       }
     }
   };
-  const remount = () => {
-    panel.unmount();
-    if (booted && !destroyed) panel.mount(options, emit);
+  /** The visitor leaves: everything the widget kept in this browser, and every panel, forgets them. */
+  const logout = () => {
+    forgetStored();
+    for (const instance of instances.values()) instance.forgetVisitor();
+  };
+  /** The tags of the instances, so that a tag's own loader, when it runs, adds nothing more. */
+  const registered = new Set();
+  /** A new instance `name` of the tag `tag` (its data-attributes under the page's options). */
+  const add = (name, tag, defaults = () => scriptOptions(tag)) => {
+    registered.add(tag);
+    const instance = createInstance({
+      name,
+      first: instances.size === 0,
+      panel: createPanel(tag),
+      defaults,
+      emit,
+      logout,
+    });
+    instances.set(name, instance);
+    if (booted) instance.boot();
+    return instance;
+  };
+  /**
+   * A widget.js tag's instance: named by its `data-name`, else "default" for the first without
+   * one; a tag whose name is taken (or missing on a second tag) gets one, said in the console.
+   */
+  const addTag = (tag) => {
+    if (registered.has(tag)) return;
+    let name = scriptOptions(tag).name;
+    if (name === undefined && !instances.has(DEFAULT_INSTANCE)) name = DEFAULT_INSTANCE;
+    if (!isInstanceName(name) || instances.has(name)) {
+      const given = name;
+      let n = instances.size + 1;
+      while (instances.has(`widget-${n}`)) n += 1;
+      name = `widget-${n}`;
+      console.error(
+        `${GLOBAL_NAME}: another widget.js needs a data-name of its own to be called by name` +
+          `${given ? ` ("${given}" is taken or not a name)` : ""}; it is "${name}": AgentChat.instance("${name}")`,
+      );
+    }
+    add(name, tag);
   };
 
+  for (const tag of tags) addTag(tag);
+  const first = () => instances.values().next().value;
+
   const methods = {
-    /** Mounts the panel with these options over the script tag's (again, if it was mounted). */
+    ...first().methods,
+    /**
+     * Mounts a panel with these options: the first instance's, or, with a `name` no instance
+     * has, a new one (an inline panel elsewhere on the page, say) with the first's tag.
+     */
     init(given = {}) {
-      const unknown = Object.keys(given).filter((name) => !OPTION_NAMES.includes(name));
-      if (unknown.length > 0) console.error(`${GLOBAL_NAME}: unknown option ${unknown.join(", ")} (known: ${OPTION_NAMES.join(", ")})`);
-      options = { ...defaults(), ...given };
-      destroyed = false;
-      remount();
-    },
-    /**
-     * Who the visitor is now: a new token (or token function) for every later request, and,
-     * with `user`, their own kept session (a new user gets a panel of their own).
-     */
-    identify({ token, getToken, user } = {}) {
-      const sameUser = user === undefined || userKey(user) === userKey(options.user);
-      options = { ...options, token, getToken, ...(user === undefined ? {} : { user }) };
-      const mounted = panel.current();
-      if (mounted && sameUser) mounted.tokens.set(tokenSource({ token, getToken }));
-      else remount();
-    },
-    /** Forgets the visitor: their kept session id and token; the panel starts anew without them. */
-    logout() {
-      forgetSession(panel.current()?.user ?? userKey(options.user));
-      const { token: _t, getToken: _g, user: _u, session: _s, ...rest } = options;
-      options = { ...rest, ...defaults() };
-      remount();
-    },
-    /** Removes the panel from the page (its streams closed); `init` brings it back. */
-    destroy() {
-      destroyed = true;
-      panel.unmount();
-    },
-    /** Opens the launcher's panel (an inline panel is always open). */
-    open() {
-      panel.current()?.control.setOpen(true);
-    },
-    close() {
-      panel.current()?.control.setOpen(false);
-    },
-    toggle() {
-      const control = panel.current()?.control;
-      control?.setOpen(!control.isOpen());
-    },
-    /**
-     * Sends `text` as the visitor would; the launcher's panel opens to show it. Before the panel
-     * has mounted, the text waits for it.
-     */
-    send(text) {
-      if (typeof text !== "string" || text.trim() === "") {
-        console.error(`${GLOBAL_NAME}: send needs a non-empty string`);
-        return;
+      const name = given?.name;
+      if (name === undefined || name === first().name) return first().methods.init(given);
+      if (!isInstanceName(name)) {
+        console.error(`${GLOBAL_NAME}: an instance's name is 1 to 64 letters, digits, "-" or "_", not ${JSON.stringify(name)}`);
+        return undefined;
       }
-      const control = panel.current()?.control;
-      if (control) {
-        control.setOpen(true);
-        control.send(text);
-      } else pendingSends.push(text);
+      const instance = instances.get(name) ?? add(name, script, () => ({}));
+      return instance.methods.init(given);
     },
-    /**
-     * What the page says about where the visitor is (a plain object, at most 16 KiB of JSON),
-     * sent with every later prompt for the agent to read; `null` clears it.
-     */
-    setContext(context) {
-      if (context !== null && (typeof context !== "object" || Array.isArray(context))) {
-        console.error(`${GLOBAL_NAME}: setContext needs a plain object, or null to clear it`);
-        return;
+    /** Forgets the visitor: every session and choice kept in this browser, in every instance. */
+    logout,
+    /** The instance `name`'s methods (as `AgentChat`'s, for that panel), or null. */
+    instance(name) {
+      const instance = instances.get(name);
+      if (!instance) {
+        console.error(`${GLOBAL_NAME}: no instance "${name}" (instances: ${[...instances.keys()].join(", ")})`);
+        return null;
       }
-      const value = context ?? undefined;
-      options = { ...options, context: value };
-      panel.current()?.control.setContext(value);
+      return instance.methods;
     },
-    /**
-     * The panel's language from now on: a locale ("fr", "ar-EG"…; English where none is
-     * shipped), and optionally single `labels` over its strings.
-     */
-    setLocale(locale, labels) {
-      options = { ...options, locale, ...(labels === undefined ? {} : { labels }) };
-      panel.setLocale(locale, labelsOf(options));
+    /** Listens to the events of every instance (`detail.instance` says which). */
+    on(event, listener) {
+      if (!listeners.has(event)) console.error(`${GLOBAL_NAME}: no event "${event}" (events: ${EVENT_NAMES.join(", ")})`);
+      else if (typeof listener === "function") listeners.get(event).add(listener);
     },
-    /**
-     * The panel's look from now on, over what it has: `colorScheme` (light, dark, auto),
-     * `position` (right, left) and the theme's properties (accent, background, radius…).
-     */
-    setTheme(theme) {
-      if (typeof theme !== "object" || theme === null) {
-        console.error(`${GLOBAL_NAME}: setTheme needs an object, such as { colorScheme: "dark" }`);
-        return;
-      }
-      const { colorScheme, position, ...rest } = theme;
-      options = {
-        ...options,
-        theme: { ...(options.theme ?? {}), ...rest },
-        ...(colorScheme === undefined ? {} : { colorScheme }),
-        ...(position === undefined ? {} : { position }),
-      };
-      panel.setTheme(theme);
-    },
-    on(name, listener) {
-      if (!listeners.has(name)) console.error(`${GLOBAL_NAME}: no event "${name}" (events: ${EVENT_NAMES.join(", ")})`);
-      else if (typeof listener === "function") listeners.get(name).add(listener);
-    },
-    off(name, listener) {
-      listeners.get(name)?.delete(listener);
+    off(event, listener) {
+      listeners.get(event)?.delete(listener);
     },
   };
 
@@ -161,16 +144,18 @@ export function installGlobal(window, panel, defaults) {
     return method(...args);
   };
   Object.assign(api, methods);
+  api[REGISTRY] = {
+    /** A widget.js tag whose loader ran after this one's: an instance of its own, unless it has one. */
+    addScript: addTag,
+  };
   window[GLOBAL_NAME] = api;
 
   for (const args of queued) api(...args);
   return {
-    /** Mounts the panel for the first time (the page is ready), unless a queued call destroyed it. */
+    /** Mounts every instance for the first time (the page is ready), unless a call destroyed it. */
     boot() {
       booted = true;
-      if (destroyed) return;
-      panel.mount(options, emit);
-      for (const text of pendingSends.splice(0)) methods.send(text);
+      for (const instance of instances.values()) instance.boot();
     },
   };
 }

@@ -44,6 +44,13 @@ const en = {
   unreachable: "The agent cannot be reached. Check the connection.",
   somethingWrong: "Something went wrong.",
   panelFailed: "The chat could not be loaded. Try again.",
+  openChatUnread: { one: "Open chat, {n} unread answer", other: "Open chat, {n} unread answers" },
+  stopped: "Stopped",
+  stoppedAfter: "Stopped after {duration}",
+  notAllowed: "Your sign-in for this chat has expired or is not valid. Reload the page to sign in again.",
+  tooMany: "Too many messages at once. Wait a moment, then try again.",
+  tooLong: "This message is too long to send. Shorten it and try again.",
+  unavailable: "The agent is unavailable right now. Try again in a moment.",
 };
 
 const fr = {
@@ -87,6 +94,13 @@ const fr = {
   unreachable: "L’agent est injoignable. Vérifiez la connexion.",
   somethingWrong: "Une erreur est survenue.",
   panelFailed: "La discussion n’a pas pu être chargée. Réessayez.",
+  openChatUnread: { one: "Ouvrir la discussion, {n} réponse non lue", other: "Ouvrir la discussion, {n} réponses non lues" },
+  stopped: "Arrêté",
+  stoppedAfter: "Arrêté après {duration}",
+  notAllowed: "Votre connexion à cette discussion a expiré ou n’est pas valide. Rechargez la page pour vous reconnecter.",
+  tooMany: "Trop de messages à la fois. Patientez un instant, puis réessayez.",
+  tooLong: "Ce message est trop long pour être envoyé. Raccourcissez-le et réessayez.",
+  unavailable: "L’agent est indisponible pour le moment. Réessayez dans un instant.",
 };
 
 const ar = {
@@ -137,6 +151,20 @@ const ar = {
   unreachable: "لا يمكن الوصول إلى المساعد. تحقّق من الاتصال.",
   somethingWrong: "حدث خطأ ما.",
   panelFailed: "تعذّر تحميل المحادثة. أعد المحاولة.",
+  openChatUnread: {
+    zero: "افتح المحادثة، لا إجابات غير مقروءة",
+    one: "افتح المحادثة، إجابة واحدة غير مقروءة",
+    two: "افتح المحادثة، إجابتان غير مقروءتين",
+    few: "افتح المحادثة، {n} إجابات غير مقروءة",
+    many: "افتح المحادثة، {n} إجابة غير مقروءة",
+    other: "افتح المحادثة، {n} إجابة غير مقروءة",
+  },
+  stopped: "أُوقف",
+  stoppedAfter: "أُوقف بعد {duration}",
+  notAllowed: "انتهت صلاحية تسجيل دخولك إلى هذه المحادثة أو أنه غير صالح. أعد تحميل الصفحة لتسجيل الدخول مجددًا.",
+  tooMany: "رسائل كثيرة في وقت واحد. انتظر قليلًا ثم أعد المحاولة.",
+  tooLong: "هذه الرسالة أطول من أن تُرسل. اختصرها وأعد المحاولة.",
+  unavailable: "المساعد غير متاح حاليًا. أعد المحاولة بعد قليل.",
 };
 
 /** The locales shipped, by their BCP 47 language subtag. */

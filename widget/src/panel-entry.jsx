@@ -1,7 +1,8 @@
-// The panel's script, widget-panel.js: the chat itself (Preact through preact/compat for the AI
+// The panel's script (widget/panel-<version>.js): the chat itself (Preact through preact/compat for the AI
 // SDK's React hooks, Markdown, the tool cards), loaded by widget.js when the visitor first opens
 // the launcher, or at once for an inline panel. It hands its `mount` to the loader through the
 // registry key both scripts know (panel-script.js).
+import "./zod-jitless.js";
 import { render } from "preact";
 import { App } from "./App.jsx";
 import { PANEL_KEY, PANEL_VERSION } from "./panel-script.js";

@@ -1,4 +1,8 @@
-// localStorage that never throws: sandboxed frames and blocked storage read as empty.
+// localStorage that never throws (sandboxed frames and blocked storage read as empty), and the
+// one prefix every key of the widget's starts with, so that `logout` can forget them all.
+
+/** Every key the widget stores starts with this. */
+export const STORAGE_PREFIX = "session-agent-chat:";
 
 export function readStored(key) {
   try {
@@ -16,10 +20,16 @@ export function writeStored(key, value) {
   }
 }
 
-export function removeStored(key) {
+/** Removes every key of the widget's (`logout`): sessions of every user and instance, choices. */
+export function forgetStored() {
   try {
-    localStorage.removeItem(key);
+    const keys = [];
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(STORAGE_PREFIX)) keys.push(key);
+    }
+    for (const key of keys) localStorage.removeItem(key);
   } catch {
-    // Nothing was stored.
+    // Storage is blocked: nothing was stored.
   }
 }

@@ -1,6 +1,7 @@
-// The line under a finished answer, from the `finish` chunk's message metadata
-// ({ turnId, durationMs, toolCalls, toolErrors }): "Worked for 12 s · 3 tools", in the panel's
-// language (its digits as Intl writes them for the locale).
+// The line under a finished answer, from its message metadata ({ turnId, durationMs, toolCalls,
+// toolErrors, stopped? }: the stream's `finish`, or a stopped turn's `message-metadata`, or the
+// history's): "Worked for 12 s · 3 tools", "Stopped after 4.2 s", in the panel's language (its
+// digits as Intl writes them for the locale).
 import { format, plural } from "./locale.js";
 
 /** `ms` as the locale writes a duration ("850 ms", "4.2 s", "12 s", "3 min 5 s"), its digits by Intl. */
@@ -16,12 +17,17 @@ function duration(ms, locale, t) {
 }
 
 /**
- * The summary, or null when the message has no metadata with a duration. `strings`: the
- * panel's { locale, messages }.
+ * The summary, or null when the message has no metadata to say anything with. `strings`: the
+ * panel's { locale, messages }. A stopped turn (`stopped`: its stream ended with the metadata
+ * of a stop, or the visitor stopped it here) says so, with how long it ran when that is known.
  */
 export function workSummary(metadata, { locale, messages: t }) {
-  if (typeof metadata?.durationMs !== "number") return null;
-  const pieces = [format(t.workedFor, { duration: duration(metadata.durationMs, locale, t) })];
+  const hasDuration = typeof metadata?.durationMs === "number";
+  if (!hasDuration && metadata?.stopped !== true) return null;
+  const took = hasDuration ? duration(metadata.durationMs, locale, t) : null;
+  const pieces = [];
+  if (metadata.stopped === true) pieces.push(took ? format(t.stoppedAfter, { duration: took }) : t.stopped);
+  else pieces.push(format(t.workedFor, { duration: took }));
   if (metadata.toolCalls > 0) pieces.push(plural(t.toolCount, metadata.toolCalls, locale));
   if (metadata.toolErrors > 0) pieces.push(plural(t.failedCount, metadata.toolErrors, locale));
   return pieces.join(" · ");

@@ -1,0 +1,187 @@
+// The widget's pure pieces, in Node: sends that wait their turn (control.js), the trace modes a
+// cap allows (trace.js), the context the worker would refuse (instance.js), the line under a
+// stopped answer (summary.js), a sentence for the visitor from a worker's error (api.js), and
+// what `logout` forgets of localStorage (storage.js).
+import { describe, test, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+import { createControl } from "../../widget/src/control.js";
+import { capped, modesUpTo } from "../../widget/src/trace.js";
+import { contextProblem, MAX_CONTEXT_BYTES } from "../../widget/src/instance.js";
+import { workSummary } from "../../widget/src/summary.js";
+import { describeError } from "../../widget/src/api.js";
+import { forgetStored } from "../../widget/src/storage.js";
+import { resolveLocale } from "../../widget/src/locale.js";
+
+const strings = resolveLocale("en");
+const t = strings.messages;
+
+describe("sends wait their turn", () => {
+  /** A conversation whose turns end when the test says: `ends[i]()` ends the i-th send's turn. */
+  function conversation() {
+    const sent = [];
+    const ends = [];
+    const send = (text) => {
+      sent.push(text);
+      return new Promise((resolve) => ends.push(resolve));
+    };
+    return { sent, ends, send };
+  }
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  test("three sends in one tick go one at a time, each once the turn before it ended, in order", async () => {
+    const control = createControl(() => {}, false, undefined, strings);
+    const chat = conversation();
+    control.attachSender(chat.send);
+    control.send("first");
+    control.send("second");
+    control.send("third");
+    await tick();
+    assert.deepEqual(chat.sent, ["first"], "the second waits for the first turn's end");
+    chat.ends[0]();
+    await tick();
+    assert.deepEqual(chat.sent, ["first", "second"]);
+    chat.ends[1]();
+    await tick();
+    chat.ends[2]();
+    await tick();
+    assert.deepEqual(chat.sent, ["first", "second", "third"]);
+  });
+
+  test("sends made before the conversation is ready, or while it is busy, go when it is idle", async () => {
+    const control = createControl(() => {}, false, undefined, strings);
+    const chat = conversation();
+    control.send("early");
+    await tick();
+    const detach = control.attachSender(chat.send);
+    await tick();
+    assert.deepEqual(chat.sent, ["early"]);
+    detach(); // busy with a turn of the visitor's own
+    chat.ends[0]();
+    control.send("later");
+    await tick();
+    assert.deepEqual(chat.sent, ["early"], "not while busy");
+    control.attachSender(chat.send);
+    await tick();
+    assert.deepEqual(chat.sent, ["early", "later"]);
+  });
+
+  test("a turn that fails does not hold up the next", async () => {
+    const control = createControl(() => {}, false, undefined, strings);
+    const sent = [];
+    control.attachSender((text) => {
+      sent.push(text);
+      return Promise.reject(new Error("refused"));
+    });
+    control.send("a");
+    control.send("b");
+    await tick();
+    await tick();
+    assert.deepEqual(sent, ["a", "b"]);
+  });
+
+  test("the unread count: only while closed, told to the page and to subscribers, 0 again on open", () => {
+    const events = [];
+    const control = createControl((name, detail) => events.push([name, detail]), false, undefined, strings);
+    let notified = 0;
+    control.subscribe(() => (notified += 1));
+    control.messageFinished();
+    control.messageFinished();
+    assert.equal(control.unread(), 2);
+    assert.equal(notified, 2, "the launcher redraws its badge");
+    control.setOpen(true);
+    assert.equal(control.unread(), 0);
+    control.messageFinished();
+    assert.equal(control.unread(), 0, "read as it arrives");
+    assert.deepEqual(events.filter(([n]) => n === "unread"), [["unread", { count: 1 }], ["unread", { count: 2 }], ["unread", { count: 0 }]]);
+  });
+});
+
+describe("trace modes under a cap", () => {
+  test("the switch offers the modes up to the cap; a mode above it is lowered to it", () => {
+    assert.deepEqual(modesUpTo("minimal").map(([m]) => m), ["minimal"]);
+    assert.deepEqual(modesUpTo("normal").map(([m]) => m), ["minimal", "normal"]);
+    assert.deepEqual(modesUpTo(null).map(([m]) => m), ["minimal", "normal", "full"], "a worker that does not say");
+    assert.equal(capped("full", "normal"), "normal");
+    assert.equal(capped("normal", "minimal"), "minimal");
+    assert.equal(capped("minimal", "full"), "minimal");
+    assert.equal(capped("full", null), "full");
+  });
+});
+
+describe("a context the worker would refuse", () => {
+  test("a plain object of at most 16 KiB of JSON passes; anything else is named", () => {
+    assert.equal(contextProblem({ page: "/boots" }), null);
+    assert.equal(contextProblem(null), null);
+    // Exactly at the limit, counted in bytes of UTF-8 as the worker counts them.
+    const at = { s: "é".repeat((MAX_CONTEXT_BYTES - 8) / 2) };
+    assert.equal(new TextEncoder().encode(JSON.stringify(at)).length, MAX_CONTEXT_BYTES);
+    assert.equal(contextProblem(at), null);
+    assert.match(contextProblem({ s: "é".repeat((MAX_CONTEXT_BYTES - 6) / 2) }), /16386 bytes of JSON, over the worker's limit of 16384/);
+    assert.match(contextProblem([1]), /plain object/);
+    assert.match(contextProblem("page"), /plain object/);
+    const loop = {};
+    loop.loop = loop;
+    assert.match(contextProblem(loop), /cannot be sent as JSON/);
+    assert.match(contextProblem({ n: 10n }), /cannot be sent as JSON/);
+  });
+});
+
+describe("the line under an answer", () => {
+  test("worked for, or stopped (after how long, when that is known)", () => {
+    assert.equal(workSummary({ durationMs: 12_000, toolCalls: 3, toolErrors: 1 }, strings), "Worked for 12 s · 3 tools · 1 failed");
+    assert.equal(workSummary({ durationMs: 4_200, toolCalls: 1, toolErrors: 1, stopped: true }, strings), "Stopped after 4.2 s · 1 tool · 1 failed");
+    assert.equal(workSummary({ stopped: true }, strings), "Stopped");
+    assert.equal(workSummary({ turnId: "t1", createdAt: 1 }, strings), null, "a turn under way");
+    assert.equal(workSummary(undefined, strings), null);
+  });
+});
+
+describe("what the visitor is told of an error", () => {
+  const refused = (code, message) => new Error(JSON.stringify({ error: { code, message } }));
+
+  test("a refused request: a sentence by its code; the worker's words kept as the detail", () => {
+    assert.deepEqual(describeError(refused("prompt_too_long", "the prompt is 20011 characters, over MAX_PROMPT_CHARS"), t), {
+      message: t.tooLong,
+      code: "prompt_too_long",
+      detail: "the prompt is 20011 characters, over MAX_PROMPT_CHARS",
+    });
+    assert.equal(describeError(refused("token_expired", "x"), t).message, t.notAllowed);
+    assert.equal(describeError(refused("rate_limited", "x"), t).message, t.tooMany);
+    assert.equal(describeError(refused("agent_timeout", "x"), t).message, t.unavailable);
+    assert.equal(describeError(refused("invalid_field", "`context` is 20011 bytes"), t).message, t.somethingWrong);
+  });
+
+  test("a network failure says so; the agent's own error text is shown as it is", () => {
+    const network = Object.assign(new TypeError("Failed to fetch"), { name: "TypeError" });
+    assert.equal(describeError(network, t).message, t.unreachable);
+    assert.deepEqual(describeError(new Error("the model is overloaded"), t), {
+      message: "the model is overloaded",
+      code: "agent_error",
+      detail: "the model is overloaded",
+    });
+  });
+});
+
+describe("logout forgets every key of the widget's, and only those", () => {
+  let store;
+  beforeEach(() => {
+    store = new Map();
+    globalThis.localStorage = {
+      get length() {
+        return store.size;
+      },
+      key: (i) => [...store.keys()][i] ?? null,
+      getItem: (k) => store.get(k) ?? null,
+      setItem: (k, v) => store.set(k, String(v)),
+      removeItem: (k) => store.delete(k),
+    };
+  });
+
+  test("sessions of every user and panel, and the trace choice, go; the site's own keys stay", () => {
+    for (const key of ["session-agent-chat:session", "session-agent-chat:session:alice", "session-agent-chat:session@sales:bob", "session-agent-chat:trace", "site:cart"]) {
+      localStorage.setItem(key, "x");
+    }
+    forgetStored();
+    assert.deepEqual([...store.keys()], ["site:cart"]);
+  });
+});
