@@ -4,6 +4,7 @@
 // what `logout` forgets of localStorage (storage.js).
 import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { createControl } from "../../widget/src/control.js";
 import { capped, modesUpTo } from "../../widget/src/trace.js";
 import { contextProblem, MAX_CONTEXT_BYTES } from "../../widget/src/instance.js";
@@ -109,6 +110,12 @@ describe("trace modes under a cap", () => {
 });
 
 describe("a context the worker would refuse", () => {
+  test("the widget's limit is the worker's (src/request.rs)", () => {
+    const rust = readFileSync(new URL("../../src/request.rs", import.meta.url), "utf8");
+    const [, expression] = rust.match(/pub const MAX_CONTEXT_BYTES: usize = ([\d\s*_]+);/);
+    assert.equal(MAX_CONTEXT_BYTES, expression.split("*").reduce((product, factor) => product * Number(factor.trim().replace(/_/g, "")), 1));
+  });
+
   test("a plain object of at most 16 KiB of JSON passes; anything else is named", () => {
     assert.equal(contextProblem({ page: "/boots" }), null);
     assert.equal(contextProblem(null), null);
