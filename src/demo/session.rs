@@ -191,6 +191,12 @@ impl Session {
         }
     }
 
+    /// Stores a turn's message that has just finished, with the time it did (`completedAt`).
+    fn store_finished(&self, mut message: Message) {
+        message.completed_at = Some(now());
+        self.store(&message);
+    }
+
     /// A `prompt` on connection `conn`: starts its turn, unless one is in flight (then a `busy`
     /// error, on that socket only). The user message is stored at once (not a replay's).
     pub(crate) fn prompt(self: &Rc<Self>, conn: u32, prompt: Prompt) {
@@ -326,9 +332,8 @@ impl TurnSession for Session {
             }
             (live.conn, finished)
         };
-        if let Some(mut message) = finished {
-            message.completed_at = Some(now());
-            self.store(&message);
+        if let Some(message) = finished {
+            self.store_finished(message);
         }
         if logged {
             self.logs.sent(conn, frame);
@@ -384,7 +389,6 @@ impl TurnSession for Session {
         if let Ok(frame) = parse_frame(&end.to_string()) {
             message.apply(&frame);
         }
-        message.completed_at = Some(now());
-        self.store(&message);
+        self.store_finished(message);
     }
 }

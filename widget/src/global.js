@@ -14,9 +14,8 @@
 // forgets the visitor in all of them.
 import { DEFAULT_INSTANCE, isInstanceName } from "./config.js";
 import { forgetStored } from "./storage.js";
-import { EVENT_NAMES, GLOBAL_NAME, createInstance } from "./instance.js";
-
-export { EVENT_NAMES, GLOBAL_NAME };
+import { createInstance } from "./instance.js";
+import { GLOBAL_NAME, createEvents } from "./events.js";
 
 /** Where a loader finds the registry of an `AgentChat` another widget.js installed. */
 const REGISTRY = Symbol.for("session-agent-chat:registry");
@@ -38,20 +37,11 @@ export function installGlobal(window, script, createPanel, scriptOptions) {
   const tags = [...window.document.scripts].filter((tag) => tag.src && tag.src === script?.src);
   if (!tags.includes(script)) tags.push(script);
   const queued = typeof existing === "function" && Array.isArray(existing.q) ? [...existing.q] : [];
-  const listeners = new Map(EVENT_NAMES.map((event) => [event, new Set()]));
+  const events = createEvents();
   /** name → instance, in the order they came; the first is the one `AgentChat` calls. */
   const instances = new Map();
   let booted = false;
 
-  const emit = (event, detail) => {
-    for (const listener of listeners.get(event) ?? []) {
-      try {
-        listener(detail);
-      } catch (error) {
-        console.error(`${GLOBAL_NAME}: a "${event}" listener threw`, error);
-      }
-    }
-  };
   /** The visitor leaves: everything the widget kept in this browser, and every panel, forgets them. */
   const logout = () => {
     forgetStored();
@@ -67,7 +57,7 @@ export function installGlobal(window, script, createPanel, scriptOptions) {
       first: instances.size === 0,
       panel: createPanel(tag),
       defaults,
-      emit,
+      emit: events.emit,
       logout,
     });
     instances.set(name, instance);
@@ -126,13 +116,8 @@ export function installGlobal(window, script, createPanel, scriptOptions) {
       return instance.methods;
     },
     /** Listens to the events of every instance (`detail.instance` says which). */
-    on(event, listener) {
-      if (!listeners.has(event)) console.error(`${GLOBAL_NAME}: no event "${event}" (events: ${EVENT_NAMES.join(", ")})`);
-      else if (typeof listener === "function") listeners.get(event).add(listener);
-    },
-    off(event, listener) {
-      listeners.get(event)?.delete(listener);
-    },
+    on: events.on,
+    off: events.off,
   };
 
   const api = (name, ...args) => {

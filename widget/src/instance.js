@@ -4,11 +4,7 @@
 // (global.js).
 import { OPTION_NAMES, labelsOf, userKey } from "./config.js";
 import { tokenSource } from "./auth.js";
-
-export const GLOBAL_NAME = "AgentChat";
-
-/** The events a page can listen to with `on(name, fn)`. */
-export const EVENT_NAMES = ["ready", "open", "close", "message", "unread", "error"];
+import { GLOBAL_NAME, createEvents } from "./events.js";
 
 /** The largest `context`, in bytes of JSON: the worker's own limit (MAX_CONTEXT_BYTES, src/request.rs). */
 export const MAX_CONTEXT_BYTES = 16 * 1024;
@@ -37,7 +33,7 @@ export function contextProblem(context) {
  * forgets the visitor in every instance. Returns { name, methods, boot, forgetVisitor }.
  */
 export function createInstance({ name, first, panel, defaults, emit, logout }) {
-  const listeners = new Map(EVENT_NAMES.map((event) => [event, new Set()]));
+  const events = createEvents();
   let options = defaults();
   let booted = false;
   let destroyed = false;
@@ -46,13 +42,7 @@ export function createInstance({ name, first, panel, defaults, emit, logout }) {
 
   const fire = (event, detail = {}) => {
     const full = { ...detail, instance: name };
-    for (const listener of listeners.get(event) ?? []) {
-      try {
-        listener(full);
-      } catch (error) {
-        console.error(`${GLOBAL_NAME}: a "${event}" listener threw`, error);
-      }
-    }
+    events.emit(event, full);
     emit(event, full);
   };
   const remount = () => {
@@ -170,13 +160,8 @@ export function createInstance({ name, first, panel, defaults, emit, logout }) {
       panel.setTheme(theme);
     },
     /** Listens to this instance's events (`AgentChat.on` hears every instance's). */
-    on(event, listener) {
-      if (!listeners.has(event)) console.error(`${GLOBAL_NAME}: no event "${event}" (events: ${EVENT_NAMES.join(", ")})`);
-      else if (typeof listener === "function") listeners.get(event).add(listener);
-    },
-    off(event, listener) {
-      listeners.get(event)?.delete(listener);
-    },
+    on: events.on,
+    off: events.off,
   };
 
   return {
