@@ -5,11 +5,11 @@
 // `checkAgent({ connect, prompts })`: `connect(session)` opens a socket to the agent of `session`
 // (a `ws` WebSocket, not yet open); `prompts` are the texts sent as prompts: `short` (a turn that
 // ends), `long` (a turn that runs for a few seconds, to abort), `ask` (optional: a turn that asks
-// a question). Resolves to { results, mustFailed }.
+// a question), `approve` (optional: a turn that asks before it runs a tool call). Resolves to
+// { results, mustFailed }.
+import { isTurnEvent, ofTurn, show, sleep, WAIT } from "./frames.mjs";
+import { checkQuestions } from "./questions.mjs";
 import { RULES } from "./rules.mjs";
-
-/** How long each wait lasts: an agent on a real model may take seconds to start a turn. */
-const WAIT = { init: 3000, create: 30_000, turn: 180_000, reply: 5000, settle: 600 };
 
 /** One socket, with every frame it received (parsed) and the raw text of those that did not
  * parse. `Conn.open(ws)` resolves once the socket is open; `waitFor` waits for a frame. */
@@ -88,11 +88,6 @@ export class Conn {
   }
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const isTurnEvent = (f) => f.type.startsWith("message.part.") || f.type === "message.finalize";
-const ofTurn = (turnId) => (f) => isTurnEvent(f) && f.turnId === turnId;
-const show = (value) => (value === undefined ? "nothing" : JSON.stringify(value)?.slice(0, 160));
-
 export async function checkAgent({ connect, prompts, sessionPrefix = `check-${Date.now().toString(36)}` }) {
   const results = new Map();
   const judge = (id, status, detail = {}) => {
@@ -119,7 +114,7 @@ export async function checkAgent({ connect, prompts, sessionPrefix = `check-${Da
     judge("R-open", "pass");
     const init = await first.waitFor(() => true, WAIT.init);
     judge("R-init", init?.type === "init" ? "pass" : "fail", { arrived: init ? `first frame ${show(init.type)}` : "no frame" });
-    if (init?.type === "init") judge("R-protocol", init.protocol === 1 ? "pass" : "fail", { arrived: `protocol ${show(init.protocol)}` });
+    if (init?.type === "init") judge("R-protocol", init.protocol === 2 || init.protocol === 1 ? "pass" : "fail", { arrived: `protocol ${show(init.protocol)}` });
     first.send({ type: "check-agent.unknown", detail: "an unknown frame type: to be ignored" });
     prompt(first, prompts.short, "check-r1", { checkAgentExtra: "an unknown field: to be ignored" });
     const create = await first.waitFor((f) => f.type === "message.create", WAIT.create);
@@ -238,9 +233,9 @@ export async function checkAgent({ connect, prompts, sessionPrefix = `check-${Da
     if (refused) judge("R-error-code", refused.code ? "pass" : "fail", { arrived: show(refused) });
     answering.close();
 
-    // 6. A question and its answer (with --ask-prompt).
-    if (prompts.ask) await checkQuestion(open, prompt, prompts.ask, judge);
-    else judge("R-answer", "skip", { arrived: "no --ask-prompt given" });
+    // 6. A question and its answer (with --ask-prompt); a tool call gated by an approval question,
+    // denied, then approved (with --approve-prompt).
+    await checkQuestions({ open, prompt, judge, prompts });
 
     judge("R-json", conns.every((c) => c.bad.length === 0) ? "pass" : "fail",
       { arrived: `frame(s) that are not a JSON object with a string type: ${show(conns.flatMap((c) => c.bad)[0])}` });
@@ -248,27 +243,6 @@ export async function checkAgent({ connect, prompts, sessionPrefix = `check-${Da
   } finally {
     for (const conn of conns) conn.terminate();
   }
-}
-
-/** A turn that asks: its socket closed at the question (as the adapter does), the answer sent
- * from a new socket, the turn going on under the same turnId. */
-async function checkQuestion(open, prompt, text, judge) {
-  const asking = await open("ask");
-  await asking.waitFor(() => true, WAIT.init);
-  prompt(asking, text, "check-r5");
-  const question = await asking.waitFor((f) => f.type === "question", WAIT.create);
-  const create = asking.frames.find((f) => f.type === "message.create");
-  asking.close();
-  if (!question || !create) return judge("R-answer", "skip", { arrived: "the --ask-prompt asked no question" });
-  await sleep(300);
-  const answering = await open("ask");
-  await answering.waitFor(() => true, WAIT.init);
-  answering.send({ type: "answer", questionId: question.questionId, answer: "yes", onDisconnect: "abort" });
-  const next = await answering.waitFor((f) => isTurnEvent(f) || f.type === "error", WAIT.create);
-  judge("R-answer", next && next.type !== "error" && next.turnId === create.turnId ? "pass" : "fail",
-    { arrived: next ? show(next) : "nothing after the answer" });
-  await answering.waitFor((f) => f.type === "message.finalize" || f.type === "complete", WAIT.turn);
-  answering.close();
 }
 
 function finish(results) {

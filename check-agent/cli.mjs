@@ -15,6 +15,10 @@
 //   --long-prompt TEXT  a prompt whose turn lasts a few seconds, to abort (default: a long answer)
 //   --ask-prompt TEXT   a prompt that makes the agent ask a question (no default: R-answer is
 //                       skipped without it)
+//   --approve-prompt TEXT  a prompt that makes the agent announce a tool call and ask the user
+//                       to approve it (a question with toolCallId); it is sent twice, the first
+//                       question denied, the second approved (no default: R-approval is skipped
+//                       without it)
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -36,7 +40,7 @@ function usage(problem) {
   if (problem) process.stderr.write(`check-agent: ${problem}\n`);
   process.stderr.write(
     "usage: check-agent (--config WRANGLER_TOML [--class NAME] [--env NAME] | --url WSS_URL_WITH_{session} [--token T])\n" +
-      "                   [--prompt TEXT] [--long-prompt TEXT] [--ask-prompt TEXT]\n",
+      "                   [--prompt TEXT] [--long-prompt TEXT] [--ask-prompt TEXT] [--approve-prompt TEXT]\n",
   );
   process.exit(2);
 }
@@ -44,7 +48,7 @@ function usage(problem) {
 function parseArgs(argv) {
   const args = { prompts: { ...DEFAULT_PROMPTS } };
   const names = { "--config": "config", "--class": "className", "--env": "env", "--url": "url", "--token": "token" };
-  const prompts = { "--prompt": "short", "--long-prompt": "long", "--ask-prompt": "ask" };
+  const prompts = { "--prompt": "short", "--long-prompt": "long", "--ask-prompt": "ask", "--approve-prompt": "approve" };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") usage();
@@ -147,7 +151,7 @@ async function main() {
     connect = (session) => new WebSocket(`${local.origin.replace("http", "ws")}/sessions/${session}/agent`);
   } else {
     // The adapter's own headers, for an agent route that passes them on to the object.
-    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "1" };
+    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "2" };
     if (args.token) headers.authorization = `Bearer ${args.token}`;
     process.stdout.write(`check-agent: ${args.url}\n`);
     connect = (session) => new WebSocket(args.url.replace("{session}", encodeURIComponent(session)), { headers });

@@ -1,8 +1,11 @@
 // check-agent, the conformance checker for anyone's agent: it passes on the demo agent and the
 // reference TypeScript agent; on the TypeScript agent's minimal mode it fails exactly the SHOULDs
-// that mode leaves out; and it bites on broken agents, each with the right line (one that never
-// sends message.finalize, one that sends deltas under another turnId, one that never answers an
-// abort). The checks run through check-agent's probe worker; the command line runs once on the
+// that mode leaves out; without the question prompts it skips the question rules, saying why; and
+// it bites on broken agents, each with the right line (one that never sends message.finalize,
+// one that sends deltas under another turnId, one that never answers an abort), and on broken
+// approval questions with exactly the one rule they break (a denied call run anyway, a
+// toolCallId naming no call, a questionId that is the callId, one questionId for every question).
+// The checks run through check-agent's probe worker; the command line runs once on the
 // TypeScript agent's own wrangler.toml (wrangler dev) and once on a URL with a token.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -14,16 +17,17 @@ import { startWorker, root } from "./harness.mjs";
 import { checkAgent } from "../../check-agent/check.mjs";
 
 const run = promisify(execFile);
-/** The demo agent's and the TypeScript agent's commands: a turn of a few seconds, a question. */
-const PROMPTS = { short: "hello", long: "/slow 40 100", ask: "/ask Go on?" };
+/** The demo agent's and the TypeScript agent's commands: a turn of a few seconds, a question, a
+ * tool call that waits for the user's approval. */
+const PROMPTS = { short: "hello", long: "/slow 40 100", ask: "/ask Go on?", approve: "/deploy" };
 
 /** Checks `agent` (with `agentVars`) through the probe; resolves to { byId, mustFailed }. */
-async function check(agent, agentVars = {}) {
+async function check(agent, agentVars = {}, prompts = PROMPTS) {
   const worker = await startWorker({ agent, agentVars, probe: true });
   try {
     const { results, mustFailed } = await checkAgent({
       connect: (session) => new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`),
-      prompts: PROMPTS,
+      prompts,
     });
     return { byId: Object.fromEntries(results.map((r) => [r.id, r])), mustFailed, results };
   } finally {
@@ -50,6 +54,16 @@ describe("check-agent", { concurrency: false }, () => {
     assert.match(byId["R-init-in-flight"].impact, /resume of a running turn answers 204/);
   });
 
+  test("without --ask-prompt and --approve-prompt the question rules are skipped, saying why", { timeout: 120_000 }, async () => {
+    const { byId, mustFailed } = await check("typescript", {}, { short: PROMPTS.short, long: PROMPTS.long });
+    assert.equal(mustFailed, false);
+    assert.deepEqual(["R-answer", "R-approval", "R-question-id"].map((id) => `${id}: ${byId[id].status} ${byId[id].arrived}`), [
+      "R-answer: skip no --ask-prompt given",
+      "R-approval: skip no --approve-prompt given",
+      "R-question-id: skip no --ask-prompt or --approve-prompt given",
+    ]);
+  });
+
   const BROKEN = [
     ["no-finalize", "R-finalize", /0 message\.finalize/],
     ["other-turn", "R-turn-id", /turn event\(s\) with another turnId/],
@@ -65,11 +79,28 @@ describe("check-agent", { concurrency: false }, () => {
       for (const other of ["R-open", "R-json", "R-turn", "R-tolerant"]) assert.equal(byId[other].status, "pass", other);
     });
   }
+
+  /** Approval questions broken one way each: exactly one rule fails, with what a client sees. */
+  const BROKEN_QUESTIONS = [
+    ["run-denied", "R-approval", /after the denial, call call_\w+ went "running"/, /pressed Deny sees the tool run anyway/],
+    ["question-no-call", "R-approval", /toolCallId "call_nobody" names no call announced before the question \(the turn's calls: call_\w+\)/, /no approve \/ deny on the tool's card/],
+    ["question-id-is-call", "R-question-id", /questionId "call_\w+" is also the callId of a tool call of its turn/, /share one id/],
+    ["reused-question-id", "R-question-id", /questionId "q_again" asked twice in one session/, /share one id/],
+  ];
+  for (const [fault, rule, arrived, impact] of BROKEN_QUESTIONS) {
+    test(`an agent that breaks ${rule} (${fault}) fails exactly it, with what arrived and what a client sees`, { timeout: 120_000 }, async () => {
+      const { byId, mustFailed, results } = await check("typescript", { AGENT_FAULT: fault });
+      assert.equal(mustFailed, true);
+      assert.deepEqual(failed(results), [rule]);
+      assert.match(byId[rule].arrived, arrived);
+      assert.match(byId[rule].impact, impact);
+    });
+  }
 });
 
 describe("check-agent's command line", { concurrency: false }, () => {
   const cli = path.join(root, "check-agent/cli.mjs");
-  const args = ["--prompt", PROMPTS.short, "--long-prompt", PROMPTS.long, "--ask-prompt", PROMPTS.ask];
+  const args = ["--prompt", PROMPTS.short, "--long-prompt", PROMPTS.long, "--ask-prompt", PROMPTS.ask, "--approve-prompt", PROMPTS.approve];
   const runCli = async (extra) => {
     try {
       const { stdout } = await run(process.execPath, [cli, ...extra, ...args], { timeout: 150_000, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
@@ -85,7 +116,8 @@ describe("check-agent's command line", { concurrency: false }, () => {
     assert.match(stdout, /SessionAgent of worker session-agent, started locally/);
     assert.match(stdout, /^MUST   pass  R-finalize/m);
     assert.match(stdout, /^SHOULD pass  R-close-abort/m);
-    assert.match(stdout, /^22 passed, 0 failed, 0 skipped$/m);
+    assert.match(stdout, /^MUST   pass  R-approval/m);
+    assert.match(stdout, /^24 passed, 0 failed, 0 skipped$/m);
   });
 
   describe("--url with a token: the agent's own route", () => {

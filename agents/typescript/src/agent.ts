@@ -1,8 +1,10 @@
 // The SessionAgent Durable Object: one per chat session. It keeps the contract of
-// docs/agent-protocol.md (protocol 1) on the hibernatable WebSocket API:
+// docs/agent-protocol.md (protocol 2) on the hibernatable WebSocket API:
 //
 // - every socket gets `init` (the history, then the turn in flight) and every turn event;
 // - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
+// - a question that gates a tool call (`toolCallId`) is an approval: a denied call is ended
+//   `error` here, and never runs, whatever the model does next (R-approval);
 // - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
 //   socket closing before the turn ends stops the turn (R-close-abort);
 // - the history lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
@@ -13,7 +15,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { respond, type Emit, type ModelEnv, type ModelInput } from "./model";
-import { frames, parseIncoming, type Incoming, type Message, type Outgoing, type Part } from "./protocol";
+import { frames, parseIncoming, PROTOCOL, readApproval, type Incoming, type Message, type Outgoing, type Part, type Question } from "./protocol";
 import { MAX_INIT_MESSAGES, Store } from "./store";
 
 export interface Env extends ModelEnv {
@@ -35,7 +37,9 @@ interface Turn {
   owner: string | null;
   controller: AbortController;
   /** The question the turn waits on. */
-  question?: { questionId: string; text: string };
+  question?: Question;
+  /** Calls the user denied: the model's later updates to them are dropped. */
+  denied?: Set<string>;
 }
 
 const INTERRUPTED = "The agent restarted during this turn.";
@@ -70,9 +74,9 @@ export class SessionAgent extends DurableObject<Env> {
     const inFlight = this.minimal ? null : this.current()?.message;
     const history = this.store.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
     const messages = inFlight ? [...history, inFlight] : history;
-    // `protocol: 1` promises the turn in flight is listed whenever one runs (the minimal mode
-    // leaves it out, so it says nothing).
-    this.reply(server, this.minimal ? { type: "init", messages } : { type: "init", protocol: 1, messages });
+    // `protocol` promises the turn in flight is listed whenever one runs (the minimal mode leaves
+    // it out, so it says nothing).
+    this.reply(server, this.minimal ? { type: "init", messages } : { type: "init", protocol: PROTOCOL, messages });
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -139,13 +143,26 @@ export class SessionAgent extends DurableObject<Env> {
   }
 
   private resume(ws: WebSocket, turn: Turn, answer: unknown, policy?: string): void {
-    const { questionId, text } = turn.question!;
+    const question = turn.question!;
+    const { questionId, text } = question;
     const part = turn.message.parts.find((p) => p.type === "question" && p.questionId === questionId);
     if (part?.type === "question") part.answer = answer;
     turn.question = undefined;
     turn.owner = policy === "abort" ? socketId(ws) : null;
+    const toolCall = question.toolCallId === undefined ? undefined : openCall(turn.message, question.toolCallId);
+    // A toolCallId that names no open call makes it a free question (docs/agent-protocol.md).
+    const approval = toolCall ? readApproval(answer, question.options) : undefined;
+    if (toolCall && approval?.approved === false) this.deny(turn, toolCall, approval.reason);
     this.store.save(turn.message, false);
-    void this.run(turn, { history: this.store.finished(), prompt: "", answer: { questionId, text, answer } });
+    const gated = toolCall ? { toolCall, approval } : {};
+    void this.run(turn, { history: this.store.finished(), prompt: "", answer: { questionId, text, answer, ...gated } });
+  }
+
+  /** Ends a call the user denied (`error`, with the reason when one came) and keeps it ended. */
+  private deny(turn: Turn, call: { callId: string; toolName: string }, reason?: string): void {
+    const error = reason ? `Denied: ${reason}` : "Denied";
+    this.emitter(turn).tool({ callId: call.callId, toolName: call.toolName, status: "error", error });
+    (turn.denied ??= new Set()).add(call.callId);
   }
 
   /** Runs the model for `turn` to its end, its question, its error or its abort. */
@@ -154,15 +171,22 @@ export class SessionAgent extends DurableObject<Env> {
       const result = await respond(input, this.emitter(turn), turn.controller.signal, this.env);
       if (this.turn !== turn) return;
       if (result.done) return this.finish(turn, "end_turn");
-      const questionId = newId("q_");
-      turn.message.parts.push({ type: "question", questionId, ...result.question });
-      turn.question = { questionId, text: result.question.text };
-      turn.owner = null; // the prompt's stream ends here; nobody owns a waiting turn
-      this.store.save(turn.message, false);
-      this.broadcast({ type: "question", questionId, ...result.question });
+      this.ask(turn, result.question);
     } catch (err) {
       if (this.turn === turn) this.finish(turn, "error", err instanceof Error ? err.message : String(err));
     }
+  }
+
+  /** Pauses `turn` on a question: stored (a waiting object may hibernate), then sent. */
+  private ask(turn: Turn, asked: Omit<Question, "questionId">): void {
+    const { text, toolCallId, options } = asked;
+    // A fresh random id: unlike every other question's and every callId of the turn (R-question-id).
+    const question: Question = { questionId: newId("q_"), text, ...(toolCallId ? { toolCallId } : {}), ...(options ? { options } : {}) };
+    turn.message.parts.push({ type: "question", ...question });
+    turn.question = question;
+    turn.owner = null; // the prompt's stream ends here; nobody owns a waiting turn
+    this.store.save(turn.message, false);
+    this.broadcast({ type: "question", ...question });
   }
 
   /** Streams the model's events: each is applied to the message and sent to every socket. */
@@ -179,7 +203,7 @@ export class SessionAgent extends DurableObject<Env> {
       reasoning: (d) => live() && delta("reasoning", d),
       status: (status, detail) => live() && this.broadcast(frames.status(status, detail)),
       tool: (update) => {
-        if (!live()) return;
+        if (!live() || turn.denied?.has(update.callId)) return;
         const part = turn.message.parts.find((p) => p.type === "tool-call" && p.callId === update.callId);
         if (part) Object.assign(part, update);
         else turn.message.parts.push({ type: "tool-call", ...update });
@@ -245,7 +269,17 @@ function socketId(ws: WebSocket): string | null {
 }
 
 /** The unanswered question of an unfinished message, if it waits on one. */
-function pendingQuestion(message: Message): { questionId: string; text: string } | undefined {
+function pendingQuestion(message: Message): Question | undefined {
   const last = message.parts.at(-1);
-  return last?.type === "question" && last.answer === undefined ? { questionId: last.questionId, text: last.text } : undefined;
+  if (last?.type !== "question" || last.answer !== undefined) return undefined;
+  const { type: _, answer: __, ...question } = last;
+  return question;
+}
+
+/** The call `callId` of `message` if it is still open (`pending` or `running`): the one an
+ * approval question gates. */
+function openCall(message: Message, callId: string): { callId: string; toolName: string; args?: unknown } | undefined {
+  const part = message.parts.find((p) => p.type === "tool-call" && p.callId === callId);
+  if (part?.type !== "tool-call" || (part.status !== "pending" && part.status !== "running")) return undefined;
+  return { callId: part.callId, toolName: part.toolName, args: part.args };
 }

@@ -3,14 +3,16 @@
 // `respond` is the one function a user replaces. It gets the conversation and an `emit` to stream
 // what the model does (text, reasoning, tool calls, status); it returns when the model is done, or
 // with a question for the user (the turn then waits for the answer, and `respond` is called again
-// with the answer in `input.answer`). It throws to fail the turn (the error's message is shown to
+// with the answer in `input.answer`). A question may gate a tool call the model announced
+// (`toolCallId`): the user approves or denies that call, and `respond` hears which in
+// `input.answer.approval` (a denied call is already ended `error` by the agent). It throws to fail the turn (the error's message is shown to
 // the user) and must stop when `signal` aborts (the user stopped the turn).
 //
 // By default it is a scripted model, so that tests are deterministic and the agent runs with no
 // account. `workersAiRespond` below shows a real model binding (Workers AI); it is off by default:
 // set MODEL = "workers-ai" and add `[ai] binding = "AI"` to wrangler.toml to use it.
 
-import type { Message, ToolStatus } from "./protocol";
+import type { Message, Question, ToolStatus } from "./protocol";
 
 export interface ModelInput {
   /** The session's finished messages, oldest first, then the user's new message. */
@@ -23,8 +25,15 @@ export interface ModelInput {
    * product they look at), never as proof of who they are.
    */
   context?: Record<string, unknown>;
-  /** Set when the turn resumes after a question: the question and the user's answer. */
-  answer?: { questionId: string; text: string; answer: unknown };
+  /** Set when the turn resumes after a question: the question and the user's answer, and for an
+   * approval question the call it gated and whether the user approved it. */
+  answer?: {
+    questionId: string;
+    text: string;
+    answer: unknown;
+    toolCall?: { callId: string; toolName: string; args?: unknown };
+    approval?: { approved: boolean; reason?: string };
+  };
 }
 
 export interface Emit {
@@ -34,7 +43,9 @@ export interface Emit {
   status(status: "thinking" | "streaming" | "tool_calling" | "compacting", detail?: string): void;
 }
 
-export type ModelResult = { done: true } | { done: false; question: { text: string; options?: string[] } };
+/** `toolCallId` names a call announced (`pending`, with its args) in this turn: the question then
+ * asks whether it may run; `options` should start with the approval (`["Approve", "Deny"]`). */
+export type ModelResult = { done: true } | { done: false; question: Omit<Question, "questionId"> };
 
 export interface ModelEnv {
   MODEL?: string;
@@ -65,10 +76,13 @@ async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) 
 
 /** The scripted model. Commands (the same as the adapter's demo agent, for shared tests):
  * `/slow N MS` (N deltas `w1 w2 …`, MS apart), `/ask TEXT` (a question, then the answer echoed),
- * `/error TEXT` (the turn fails), `/tool-error` (a tool whose result reports failure), `/hang`
- * (streams nothing until aborted), `/context` (the page's context, as JSON); anything else: a
- * status, a tool call, a reply word by word. */
+ * `/deploy [TARGET]` (a `deploy` tool call to TARGET, default `production`, that waits for the
+ * user's approval: approved, it runs; denied, it does not), `/error TEXT` (the turn fails),
+ * `/tool-error` (a tool whose result reports failure), `/hang` (streams nothing until aborted),
+ * `/context` (the page's context, as JSON); anything else: a status, a tool call, a reply word by
+ * word. */
 async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> {
+  if (input.answer?.toolCall?.toolName === "deploy") return deployAnswered(input.answer.toolCall, input.answer.approval, emit, signal);
   if (input.answer) {
     emit.status("streaming");
     const value = typeof input.answer.answer === "string" ? input.answer.answer : JSON.stringify(input.answer.answer);
@@ -76,6 +90,7 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
     return { done: true };
   }
   const [command, ...rest] = input.prompt.trim().split(/\s+/);
+  if (command === "/deploy") return askToDeploy(rest.join(" ") || "production", emit);
   emit.status("thinking");
   switch (command) {
     case "/slow": {
@@ -117,6 +132,35 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
       return { done: true };
     }
   }
+}
+
+/** `/deploy TARGET`, up to its question: the `deploy` call announced (`pending`, with its args),
+ * then the question that gates it. */
+function askToDeploy(target: string, emit: Emit): ModelResult {
+  const callId = `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  emit.status("tool_calling", "deploy");
+  emit.tool({ callId, toolName: "deploy", status: "pending", args: { target } });
+  return { done: false, question: { text: `Deploy to ${target}?`, toolCallId: callId, options: ["Approve", "Deny"] } };
+}
+
+/** `/deploy TARGET` after the user's answer: approved, the call runs and completes; denied (the
+ * agent has ended the call `error` already), it is only reported. */
+async function deployAnswered(
+  call: { callId: string; toolName: string; args?: unknown },
+  approval: { approved: boolean } | undefined,
+  emit: Emit,
+  signal: AbortSignal,
+): Promise<ModelResult> {
+  const target = String((call.args as { target?: unknown } | undefined)?.target ?? "production");
+  if (!approval?.approved) {
+    await words(`I did not deploy to ${target}.`, 40, emit, signal);
+    return { done: true };
+  }
+  emit.tool({ callId: call.callId, toolName: "deploy", status: "running", args: call.args });
+  await pause(100, signal);
+  emit.tool({ callId: call.callId, toolName: "deploy", status: "completed", result: { deployed: target } });
+  await words(`Deployed to ${target}.`, 40, emit, signal);
+  return { done: true };
 }
 
 /** A real model through the Workers AI binding (off by default; see the top of this file). */

@@ -1,5 +1,8 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
-// and the few helpers that build them. Protocol 1.
+// and the few helpers that build and read them. Protocol 2.
+
+/** The protocol this agent keeps, said in its `init` (R-protocol). */
+export const PROTOCOL = 2;
 
 /** A tool call's lifecycle. */
 export type ToolStatus = "pending" | "running" | "completed" | "error";
@@ -11,10 +14,19 @@ export type Part =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "tool-call"; callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }
-  | { type: "question"; questionId: string; text: string; options?: string[]; answer?: unknown }
+  | ({ type: "question" } & Question & { answer?: unknown })
   | { type: "file"; mediaType: string; url: string; filename?: string }
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; message: string };
+
+/** A question to the user; with `toolCallId`, an approval question: may that call run? */
+export interface Question {
+  questionId: string;
+  text: string;
+  /** The call the question gates (protocol 2): announced before the question, run only when approved. */
+  toolCallId?: string;
+  options?: string[];
+}
 
 export interface Message {
   id: string;
@@ -76,6 +88,17 @@ export function parseIncoming(text: string): Incoming | null {
     default:
       return null;
   }
+}
+
+/** What an answer to an approval question says. Approved: `{"approved": true}` (the adapter's own
+ * flows), or the question's first option (an app built on `data-answer` parts, or an adapter
+ * before protocol 2). Anything else denies; an object's non-empty string `reason` comes along. */
+export function readApproval(answer: unknown, options?: string[]): { approved: boolean; reason?: string } {
+  if (typeof answer === "string") return { approved: options !== undefined && answer === options[0] };
+  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) return { approved: false };
+  const { approved, reason } = answer as { approved?: unknown; reason?: unknown };
+  if (approved === true) return { approved: true };
+  return typeof reason === "string" && reason !== "" ? { approved: false, reason } : { approved: false };
 }
 
 /** A turn event or session frame this agent sends, ready for `JSON.stringify`. */
