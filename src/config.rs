@@ -7,6 +7,7 @@
 use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
+use crate::questions::{QuestionParts, QuestionView};
 use crate::request::{Limits, OnDisconnect};
 use crate::request_head::{Field, HeaderSet};
 use crate::trace::{Trace, TraceMode, DEFAULT_MAX_TOOL_JSON_CHARS};
@@ -61,6 +62,9 @@ pub struct Config {
     /// The trace mode of a stream whose request names none (`TRACE`), and the tool JSON limit
     /// of `normal` (`MAX_TOOL_JSON_CHARS`).
     pub trace: Trace,
+    /// What the agent's questions become for a request that names nothing (`QUESTIONS`; default
+    /// `tools`, which every AI SDK version parses): see [`crate::questions`].
+    pub questions: QuestionParts,
     /// The period of the `RATE_LIMITER` binding's `simple` rule, in seconds
     /// (`RATE_LIMIT_PERIOD_S`: 10 or 60): what a 429's `Retry-After` says.
     pub rate_limit_period_secs: u64,
@@ -100,6 +104,13 @@ impl Config {
     /// or `?trace=`): that mode, else `TRACE`, and never more than `TRACE_MAX`.
     pub fn trace_for(&self, asked: Option<TraceMode>) -> Trace {
         self.trace.with_mode(asked).capped(self.trace_max)
+    }
+
+    /// What questions become in a stream (or a history) whose request names `asked` (its
+    /// `X-Questions` header, unreadable: none): that, else `QUESTIONS`; seen through `trace`.
+    pub fn questions_for(&self, asked: Option<&str>, trace: Trace) -> QuestionView {
+        let parts = asked.and_then(QuestionParts::parse);
+        QuestionView::new(parts.unwrap_or(self.questions), trace)
     }
 
     /// Reads the settings through `var`, which returns a variable's or secret's value.
@@ -189,6 +200,12 @@ impl Config {
                 "TRACE must not show more than TRACE_MAX allows (minimal < normal < full)".into(),
             ));
         }
+        let questions = match var("QUESTIONS").as_deref().map(str::trim) {
+            None | Some("") => QuestionParts::default(),
+            Some(value) => QuestionParts::parse(value).ok_or_else(|| {
+                ConfigError("QUESTIONS must be \"tools\", \"approvals\" or \"data\"".into())
+            })?,
+        };
         let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
         if !agent_path.starts_with('/') {
             return Err(ConfigError("AGENT_PATH must start with /".into()));
@@ -216,6 +233,7 @@ impl Config {
                 mode: trace_mode,
                 max_tool_json_chars: size("MAX_TOOL_JSON_CHARS", DEFAULT_MAX_TOOL_JSON_CHARS)?,
             },
+            questions,
             resume_wait_ms: match var("RESUME_WAIT_MS").as_deref().map(str::trim) {
                 None | Some("0") => DEFAULT_RESUME_WAIT_MS,
                 Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,

@@ -19,6 +19,7 @@ pub mod cors;
 pub mod delivery;
 pub mod error_body;
 mod json_out;
+pub mod questions;
 pub mod rate_limit;
 pub mod request;
 pub mod request_head;

@@ -6,18 +6,23 @@
 //! matters: it must come from the user, and its text parts (joined by newlines) become
 //! the prompt, its file parts (`https:` or `data:` URLs only, [`is_forwardable_url`]) the
 //! prompt's attachments — unless it carries a `data-answer` part (`{ questionId, answer }`),
-//! which makes the request an answer to the agent's pending question instead of a prompt.
+//! which makes the request an answer to the agent's pending question instead of a prompt. The
+//! last message may also be the assistant's, sent back with a question answered on its tool
+//! part ([`answers`]): the request then answers that question, and the rest of the turn goes on
+//! in that message.
 //! Earlier messages are checked to be JSON values, never interpreted. The body may also carry
 //! `onDisconnect` (`"abort"` or `"detach"`): what the client's going away does to the turn.
 //! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
 //! sentence saying what is wrong.
 
+mod answers;
 mod messages;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+pub use answers::Answer;
 use messages::Messages;
 
 use crate::trace::TraceMode;
@@ -48,12 +53,14 @@ impl Default for Limits {
     }
 }
 
-/// The user's answer to the agent's question: a `data-answer` part's `data`.
+/// An assistant message sent back with a question answered on its tool part.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    pub question_id: String,
-    /// Any JSON, forwarded as it came.
-    pub answer: Value,
+pub struct Answered {
+    /// The message's id: the answer's stream goes on in it.
+    pub message_id: String,
+    /// Every question of the message that has an answer, the newest last: the route sends the
+    /// one the agent waits on.
+    pub answers: Vec<Answer>,
 }
 
 /// What the agent is asked, and the request's bookkeeping fields.
@@ -71,6 +78,9 @@ pub struct ChatRequest {
     pub attachments: Vec<Attachment>,
     /// The latest user message's `data-answer` part: the request answers a question.
     pub answer: Option<Answer>,
+    /// The assistant message sent back with a question answered on its tool part: the request
+    /// answers that question, in that message.
+    pub answered: Option<Answered>,
     /// The body's `onDisconnect`, when given.
     pub on_disconnect: Option<OnDisconnect>,
     /// The body's `trace` (`"minimal"`, `"normal"`, `"full"`), when given.
@@ -153,9 +163,9 @@ impl RequestError {
             RequestError::InvalidAttachment { part } => format!(
                 "File part {part} of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
             ),
-            RequestError::LastNotUser { role } => {
-                format!("The last message must come from the user, not `{role}`.")
-            }
+            RequestError::LastNotUser { role } => format!(
+                "The last message must come from the user (or be the assistant's, with the agent's question answered on its tool part), not `{role}`."
+            ),
             RequestError::EmptyMessage => {
                 "The last message has no text and no file to send to the agent.".into()
             }
@@ -194,6 +204,8 @@ struct Body<'a> {
 
 #[derive(Deserialize)]
 struct LastMessage {
+    #[serde(default)]
+    id: Option<String>,
     role: String,
     parts: Vec<Value>,
 }
@@ -239,7 +251,19 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     let last: LastMessage = serde_json::from_str(last.get())
         .map_err(|e| RequestError::InvalidMessage(e.to_string()))?;
     if last.role != "user" {
-        return Err(RequestError::LastNotUser { role: last.role });
+        let answered = read_answered(last)?;
+        return Ok(ChatRequest {
+            chat_id: parsed.id,
+            trigger: parsed.trigger,
+            message_id: parsed.message_id,
+            text: String::new(),
+            attachments: Vec::new(),
+            answer: None,
+            answered: Some(answered),
+            on_disconnect,
+            trace,
+            context,
+        });
     }
     let (text, attachments, answer) = read_parts(&last.parts)?;
     if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
@@ -257,10 +281,33 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         text,
         attachments,
         answer,
+        answered: None,
         on_disconnect,
         trace,
         context,
     })
+}
+
+/// A last message that is not the user's: the assistant's, sent back with its question answered,
+/// or else refused.
+fn read_answered(last: LastMessage) -> Result<Answered, RequestError> {
+    let refused = || RequestError::LastNotUser {
+        role: last.role.clone(),
+    };
+    if last.role != "assistant" {
+        return Err(refused());
+    }
+    let answers = answers::read_answers(&last.parts).map_err(RequestError::InvalidMessage)?;
+    match (last.id.as_deref(), answers.is_empty()) {
+        (Some(id), false) if !id.is_empty() => Ok(Answered {
+            message_id: id.to_owned(),
+            answers,
+        }),
+        (_, false) => Err(RequestError::InvalidMessage(
+            "the assistant message with the answered question has no string `id`".into(),
+        )),
+        (_, true) => Err(refused()),
+    }
 }
 
 /// The body's `context`: absent or `null` is none; anything but an object, or one over
@@ -355,6 +402,7 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer
                 answer = Some(Answer {
                     question_id: question_id.to_owned(),
                     answer: value.clone(),
+                    denied_call: None,
                 });
             }
             Some(_) => {}

@@ -31,12 +31,15 @@ pub enum Field {
     Authorization,
     /// `CF-Connecting-IP`: the client's address, as Cloudflare's edge sets it.
     ClientIp,
+    /// `X-Questions`: what the agent's questions become for this client
+    /// ([`crate::questions::QUESTIONS_HEADER`]).
+    Questions,
     AccessControlRequestHeaders,
 }
 
 impl Field {
     /// Every field, in the text's order.
-    pub const ALL: [Field; 10] = [
+    pub const ALL: [Field; 11] = [
         Field::Id,
         Field::ReceivedMs,
         Field::Method,
@@ -46,6 +49,7 @@ impl Field {
         Field::ContentLength,
         Field::Authorization,
         Field::ClientIp,
+        Field::Questions,
         Field::AccessControlRequestHeaders,
     ];
 
@@ -59,6 +63,7 @@ impl Field {
             Field::ContentLength => "content-length",
             Field::Authorization => "authorization",
             Field::ClientIp => "cf-connecting-ip",
+            Field::Questions => crate::questions::QUESTIONS_HEADER,
             Field::AccessControlRequestHeaders => "access-control-request-headers",
         })
     }
@@ -197,6 +202,7 @@ mod tests {
             "120",
             "\u{0}",
             "",
+            "approvals",
             "\u{0}",
         ]))
         .expect("a head");
@@ -212,15 +218,16 @@ mod tests {
         assert_eq!(head.header(Field::ContentLength), Some("120"));
         assert_eq!(head.header(Field::Authorization), None);
         assert_eq!(head.header(Field::ClientIp), Some(""));
+        assert_eq!(head.header(Field::Questions), Some("approvals"));
         assert_eq!(head.header(Field::AccessControlRequestHeaders), None);
     }
 
     #[test]
     fn refuses_a_text_of_another_shape() {
         const NO: &str = "\u{0}";
-        let all = ["id", "17", "GET", "https://h/", NO, NO, NO, NO, NO, NO];
+        let all = ["id", "17", "GET", "https://h/", NO, NO, NO, NO, NO, NO, NO];
         assert!(RequestHead::parse(text(&all)).is_some());
-        assert_eq!(RequestHead::parse(text(&all[..9])), None, "a field short");
+        assert_eq!(RequestHead::parse(text(&all[..10])), None, "a field short");
         assert_eq!(
             RequestHead::parse(format!("{}extra", text(&all))),
             None,
@@ -281,7 +288,7 @@ mod tests {
 
     #[test]
     fn a_header_set_has_a_bit_per_header_in_the_text_order() {
-        assert_eq!(HeaderSet::ALL.bits(), 0b11_1111);
+        assert_eq!(HeaderSet::ALL.bits(), 0b111_1111);
         let headers: Vec<Field> = Field::ALL
             .into_iter()
             .filter(|f| f.header_name().is_some())

@@ -157,7 +157,7 @@ fn messages_say_what_is_wrong() {
     let err = parse(r#"{"messages":[{"role":"system","parts":[]}]}"#).unwrap_err();
     assert_eq!(
         err.message(),
-        "The last message must come from the user, not `system`."
+        "The last message must come from the user (or be the assistant's, with the agent's question answered on its tool part), not `system`."
     );
     let err = parse("{").unwrap_err();
     assert!(err
@@ -179,6 +179,7 @@ fn a_data_answer_part_makes_an_answer() {
         Some(Answer {
             question_id: "q1".into(),
             answer: serde_json::json!({"pick": ["yes"]}),
+            denied_call: None,
         })
     );
     assert_eq!(req.text, "Yes");
@@ -374,4 +375,40 @@ fn an_out_of_range_number_as_messages_is_a_malformed_field() {
         parse(r#"{"messages":1e400}"#).unwrap_err().message(),
         "The request body is malformed: number out of range at line 1 column 17."
     );
+}
+
+/// What `sendAutomaticallyWhen` posts once a question is answered on its tool part: the last
+/// message is the assistant's, and the request answers in it.
+#[test]
+fn an_assistant_message_with_an_answered_question_is_an_answer() {
+    let body = |parts: &str, id: &str| {
+        format!(
+            r#"{{"id":"c","trigger":"submit-message","messageId":"t1","messages":[
+            {{"id":"u1","role":"user","parts":[{{"type":"text","text":"/deploy"}}]}},
+            {{{id}"role":"assistant","parts":[{{"type":"step-start"}},{parts}]}}]}}"#
+        )
+    };
+    let approved = r#"{"type":"dynamic-tool","toolName":"deploy","toolCallId":"c2","state":"approval-responded","input":{},"approval":{"id":"q2","approved":false,"reason":"no"}}"#;
+    let req = parse(&body(approved, r#""id":"t1","#)).unwrap();
+    let answered = req.answered.expect("an answer in the message");
+    assert_eq!(answered.message_id, "t1");
+    assert_eq!(
+        answered.answers,
+        vec![Answer {
+            question_id: "q2".into(),
+            answer: serde_json::json!({"approved": false, "reason": "no"}),
+            denied_call: Some("c2".into()),
+        }]
+    );
+    assert_eq!((req.answer, req.text.as_str()), (None, ""));
+    // An assistant message that answers nothing is still refused, as are one without an id and
+    // another role.
+    let text = r#"{"type":"text","text":"hi","state":"done"}"#;
+    assert_eq!(
+        code(&body(text, r#""id":"t1","#)),
+        (422, "last_message_not_from_user")
+    );
+    assert_eq!(code(&body(approved, "")), (400, "invalid_message"));
+    let system = body(approved, r#""id":"t1","#).replace("assistant", "system");
+    assert_eq!(code(&system), (422, "last_message_not_from_user"));
 }

@@ -15,7 +15,7 @@
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use crate::translator::tool_reasons;
+use crate::ui::tool_reasons;
 use crate::ui::UiChunk;
 use crate::v2::DeltaKind;
 
@@ -113,6 +113,11 @@ impl Trace {
     /// The chunk as this mode streams it, or `None` when the mode leaves it out. A tool's data
     /// is changed in place: the chunk is not taken apart and made again.
     pub fn apply(&self, mut chunk: UiChunk) -> Option<UiChunk> {
+        if chunk.is_question_tool() {
+            // A question is what the user must see, in every mode; its data is the question
+            // and the user's own answer (`crate::questions`).
+            return Some(chunk);
+        }
         match &mut chunk {
             UiChunk::ReasoningStart { .. }
             | UiChunk::ReasoningDelta { .. }
@@ -161,6 +166,16 @@ impl Trace {
             String::new()
         } else {
             text
+        }
+    }
+
+    /// A gated tool call's input as an approval question shows it to the user who approves it
+    /// ([`crate::questions::APPROVE_TOOL_CALL`]): shortened in `full`, `null` in `normal` and in
+    /// `minimal` (a cap of `minimal` keeps at least what `normal` keeps from a visitor).
+    pub fn question_tool_input(&self, raw: &RawValue) -> Box<RawValue> {
+        match self.mode {
+            TraceMode::Full => self.shorten(raw.to_owned()),
+            TraceMode::Normal | TraceMode::Minimal => null(),
         }
     }
 

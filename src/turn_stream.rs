@@ -3,6 +3,7 @@
 //! The worker's pump and the `v2-to-sse` CLI both drive a [`TurnStream`], so a log
 //! replayed natively yields exactly the bytes the worker streams for it.
 
+use crate::questions::QuestionView;
 use crate::session::Message;
 use crate::sse;
 use crate::trace::Trace;
@@ -91,10 +92,40 @@ impl TurnStream {
     /// A stream that resumes `message`, the turn in flight of a session's `init`, from `start`
     /// (see [`Translator::resume`]). The replay is written by [`TurnStream::write_pending`] (or
     /// ahead of the first frame's bytes).
-    pub fn resume(message: &Message, clock: Clock) -> Self {
+    /// Questions show as `questions` says.
+    pub fn resume(message: &Message, clock: Clock, questions: QuestionView) -> Self {
         let mut scratch = Vec::new();
-        let translator = Translator::resume(message, clock, &mut scratch);
+        let translator = Translator::resume(message, clock, questions, &mut scratch);
         Self::opened(translator, scratch)
+    }
+
+    /// A stream of the rest of `message`, the turn in flight, after the user answered its
+    /// question in the client's message `message_id` (see [`Translator::answered_in`]); its
+    /// opening waits like a resume's.
+    pub fn answered_in(
+        message: &Message,
+        message_id: String,
+        denied_call: Option<&str>,
+        clock: Clock,
+        questions: QuestionView,
+    ) -> Self {
+        let mut scratch = Vec::new();
+        let translator = Translator::answered_in(
+            message,
+            message_id,
+            denied_call,
+            clock,
+            questions,
+            &mut scratch,
+        );
+        Self::opened(translator, scratch)
+    }
+
+    /// The stream showing questions as `questions` says (see [`Translator::with_questions`]).
+    /// Set before the first frame.
+    pub fn with_questions(mut self, questions: QuestionView) -> Self {
+        self.translator = self.translator.with_questions(questions);
+        self
     }
 
     /// A stream of turn `turn_id`, already under way, as the new message `message_id` (see

@@ -64,7 +64,11 @@ fn a_resume_writes_its_replay_at_once() {
     )
     .unwrap();
     let mut out = Vec::new();
-    let mut stream = TurnStream::resume(init.in_flight().unwrap(), crate::translator::no_clock);
+    let mut stream = TurnStream::resume(
+        init.in_flight().unwrap(),
+        crate::translator::no_clock,
+        QuestionView::default(),
+    );
     assert!(stream.turn_started());
     assert_eq!(
         stream.chunks_emitted(),
@@ -288,7 +292,12 @@ fn a_resumed_part_streams_as_its_trace_mode_says() {
     let delta = r#"{"type":"message.part.reasoning-delta","turnId":"t1","delta":"n"}"#;
     for mode in [TraceMode::Full, TraceMode::Minimal] {
         let trace = Trace::default().with_mode(Some(mode));
-        let mut stream = TurnStream::resume(message, crate::translator::no_clock).with_trace(trace);
+        let mut stream = TurnStream::resume(
+            message,
+            crate::translator::no_clock,
+            QuestionView::default(),
+        )
+        .with_trace(trace);
         let mut out = Vec::new();
         stream.write_pending(&mut out);
         stream.push_frame(delta, &mut out);
@@ -298,6 +307,7 @@ fn a_resumed_part_streams_as_its_trace_mode_says() {
         let mut translator = crate::translator::Translator::resume(
             message,
             crate::translator::no_clock,
+            QuestionView::default(),
             &mut chunks,
         );
         translator.push(parse_frame(delta).unwrap(), &mut chunks);

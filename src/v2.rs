@@ -170,6 +170,9 @@ pub struct Question {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Value>,
+    /// The tool call of the turn the question gates (an approval question, protocol 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Value>,
 }

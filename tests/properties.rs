@@ -5,11 +5,12 @@ mod support;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
+use session_agent_chat::questions::{QuestionParts, QuestionView};
 use session_agent_chat::session::parse_init;
 use session_agent_chat::trace::{Trace, TraceMode};
 use session_agent_chat::translator::no_clock;
 use session_agent_chat::turn_stream::{EndCause, TurnStream};
-use support::validator::{check_chunks, validate};
+use support::validator::{check_chunks, check_chunks_holding, parse_sse, validate};
 
 fn turn_id() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec!["t1", "t2", "t3"])
@@ -81,9 +82,10 @@ fn frame() -> impl Strategy<Value = String> {
             if let Some(d) = d { f["detail"] = d; }
             f.to_string()
         }),
-        (text(), prop::option::of(json_value())).prop_map(|(q, o)| {
+        (text(), prop::option::of(json_value()), prop::option::of(prop::sample::select(vec!["c1", "c2", "q1", "zz"]))).prop_map(|(q, o, gated)| {
             let mut f = json!({"type": "question", "questionId": "q1", "text": q});
             if let Some(o) = o { f["options"] = o; }
+            if let Some(g) = gated { f["toolCallId"] = json!(g); }
             f.to_string()
         }),
         json_value().prop_map(|m| json!({"type": "error", "message": m}).to_string()),
@@ -106,6 +108,16 @@ fn trace() -> impl Strategy<Value = Trace> {
         })
 }
 
+/// What questions become: every kind of parts, seen through `trace`.
+fn questions(trace: Trace) -> impl Strategy<Value = QuestionView> {
+    prop::sample::select(vec![
+        QuestionParts::Tools,
+        QuestionParts::Approvals,
+        QuestionParts::Data,
+    ])
+    .prop_map(move |parts| QuestionView::new(parts, trace))
+}
+
 fn cause() -> impl Strategy<Value = EndCause> {
     prop::sample::select(vec![
         EndCause::SocketClosed,
@@ -124,9 +136,9 @@ proptest! {
         frames in prop::collection::vec(frame(), 0..40),
         request_id in prop::option::of(Just("r1")),
         end in cause(),
-        trace in trace(),
+        (trace, questions) in trace().prop_flat_map(|t| (Just(t), questions(t))),
     ) {
-        let mut stream = TurnStream::new(request_id).with_trace(trace);
+        let mut stream = TurnStream::new(request_id).with_questions(questions).with_trace(trace);
         let mut out = Vec::new();
         for f in &frames {
             stream.push_frame(f, &mut out);
@@ -136,6 +148,44 @@ proptest! {
         let body = String::from_utf8(out).expect("UTF-8");
         let checked = validate(&body);
         prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
+    }
+
+    /// An answer's stream in the same message: any snapshot whose question was answered (its
+    /// gated call perhaps denied), then any frames; the calls the client holds may move on.
+    #[test]
+    fn any_answer_in_the_message_yields_a_valid_stream(
+        parts in prop::collection::vec(snapshot_part(), 0..8),
+        frames in prop::collection::vec(frame(), 0..30),
+        denied in prop::option::of(prop::sample::select(vec!["c1", "c2", "c3", "zz"])),
+        end in cause(),
+        (trace, questions) in trace().prop_flat_map(|t| (Just(t), questions(t))),
+    ) {
+        let init = json!({"type": "init", "messages": [{"id": "t1", "role": "assistant", "parts": parts}]});
+        let init = parse_init(&init.to_string()).expect("an init");
+        let message = init.in_flight().expect("in flight");
+        // The client holds the calls the question's stream left open (and shows them, as the
+        // trace does): their ending may follow.
+        let held: Vec<&str> = if trace.mode == TraceMode::Minimal { vec![] } else {
+            message.parts.iter().filter_map(|p| match p {
+                session_agent_chat::session::Part::ToolCall(c)
+                    if session_agent_chat::translator::tool_outcome(c.status, c.result.as_deref(), c.error.as_ref()).is_none() =>
+                {
+                    Some(c.call_id.as_str())
+                }
+                _ => None,
+            }).collect()
+        };
+        let mut out = Vec::new();
+        let mut stream = TurnStream::answered_in(message, "m1".into(), denied, no_clock, questions)
+            .with_trace(trace);
+        stream.write_pending(&mut out);
+        for f in &frames {
+            stream.push_frame(f, &mut out);
+        }
+        stream.end(end, &mut out);
+        let body = String::from_utf8(out).expect("UTF-8");
+        let checked = parse_sse(&body).and_then(|chunks| check_chunks_holding(&chunks, &held));
+        prop_assert!(checked.is_ok(), "{:?}\nparts: {:#?}\nframes: {:#?}\nbody:\n{}", checked.err(), parts, frames, body);
     }
 }
 
@@ -152,9 +202,10 @@ fn snapshot_part() -> impl Strategy<Value = Value> {
                 if let Some(r) = result { p["result"] = r; }
                 p
             }),
-        (text(), prop::option::of(json_value())).prop_map(|(q, answer)| {
+        (text(), prop::option::of(json_value()), prop::option::of(prop::sample::select(vec!["c1", "c2", "zz"]))).prop_map(|(q, answer, gated)| {
             let mut p = json!({"type": "question", "questionId": "q1", "text": q, "options": ["yes", "no"]});
             if let Some(a) = answer { p["answer"] = a; }
+            if let Some(g) = gated { p["toolCallId"] = json!(g); }
             p
         }),
         Just(json!({"type": "error", "message": "x"})),
@@ -172,7 +223,7 @@ proptest! {
         parts in prop::collection::vec(snapshot_part(), 0..8),
         frames in prop::collection::vec(frame(), 0..30),
         end in cause(),
-        trace in trace(),
+        (trace, questions) in trace().prop_flat_map(|t| (Just(t), questions(t))),
     ) {
         let init = json!({"type": "init", "messages": [
             {"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]},
@@ -180,7 +231,7 @@ proptest! {
         ]});
         let init = parse_init(&init.to_string()).expect("an init");
         let mut out = Vec::new();
-        let mut stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock)
+        let mut stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock, questions)
             .with_trace(trace);
         stream.write_pending(&mut out);
         for f in &frames {

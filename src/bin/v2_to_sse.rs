@@ -1,8 +1,11 @@
 //! `v2-to-sse`: replays a captured V2 log as the exact SSE body the worker would stream.
 //!
 //! ```text
-//! v2-to-sse [--request-id ID] [FILE]
+//! v2-to-sse [--request-id ID] [--questions tools|approvals|data] [FILE]
 //! ```
+//!
+//! `--questions` says what the agent's questions become, as a request's `X-Questions` does
+//! (default `tools`, as the worker's `QUESTIONS`).
 //!
 //! Reads one V2 frame per line from FILE (or stdin) and writes the UI message stream to
 //! stdout. Blank lines are skipped; lines that are not V2 frames are skipped and named
@@ -15,9 +18,11 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::ExitCode;
 
+use session_agent_chat::questions::{QuestionParts, QuestionView};
+use session_agent_chat::trace::Trace;
 use session_agent_chat::turn_stream::{EndCause, FrameOutcome, TurnStream};
 
-const USAGE: &str = "usage: v2-to-sse [--request-id ID] [FILE]";
+const USAGE: &str = "usage: v2-to-sse [--request-id ID] [--questions tools|approvals|data] [FILE]";
 
 /// Exit status of an I/O error mid-replay: 1, the usual "it failed" status, apart from 2 for
 /// a command line that could not run at all (as `grep` and `diff` keep them apart).
@@ -38,12 +43,20 @@ fn say(line: std::fmt::Arguments<'_>) {
 
 struct Args {
     request_id: Option<String>,
+    questions: QuestionParts,
     file: Option<String>,
+}
+
+/// `--questions`' value.
+fn questions(value: &str) -> Result<QuestionParts, String> {
+    QuestionParts::parse(value)
+        .ok_or_else(|| format!("--questions must be tools, approvals or data, not {value:?}"))
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
         request_id: None,
+        questions: QuestionParts::default(),
         file: None,
     };
     while let Some(arg) = args.next() {
@@ -51,10 +64,16 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--request-id" => {
                 parsed.request_id = Some(args.next().ok_or("--request-id needs a value")?)
             }
+            "--questions" => {
+                parsed.questions = questions(&args.next().ok_or("--questions needs a value")?)?
+            }
             "-h" | "--help" => return Err(String::new()),
             "-" if parsed.file.is_none() => parsed.file = None,
             s if s.starts_with("--request-id=") => {
                 parsed.request_id = Some(s["--request-id=".len()..].to_owned())
+            }
+            s if s.starts_with("--questions=") => {
+                parsed.questions = questions(&s["--questions=".len()..])?
             }
             s if s.starts_with('-') && s != "-" => return Err(format!("unknown option {s}")),
             _ if parsed.file.is_some() => return Err("only one FILE may be given".into()),
@@ -86,7 +105,13 @@ fn main() -> ExitCode {
         None => Box::new(io::stdin()),
     };
     let name = args.file.as_deref().unwrap_or("stdin");
-    match replay(input, args.request_id.as_deref(), &mut io::stdout().lock()) {
+    let view = QuestionView::new(args.questions, Trace::default());
+    match replay(
+        input,
+        args.request_id.as_deref(),
+        view,
+        &mut io::stdout().lock(),
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         // A closed stdout (e.g. piped into `head`): the reader has all it wanted.
         Err(Failure::Write(err)) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -105,6 +130,7 @@ fn main() -> ExitCode {
 fn replay(
     input: impl Read,
     request_id: Option<&str>,
+    questions: QuestionView,
     output: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut write = |bytes: &[u8]| {
@@ -113,7 +139,7 @@ fn replay(
             .and_then(|()| output.flush())
             .map_err(Failure::Write)
     };
-    let mut stream = TurnStream::new(request_id);
+    let mut stream = TurnStream::new(request_id).with_questions(questions);
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
     let mut out = Vec::new();

@@ -15,6 +15,7 @@
 //! | `/panic` | `message.create`, then the agent panics (the wasm instance is lost: tests only) |
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
 //! | `/tool-error` | a `read_file` call whose `completed` result reports failure (seed 003's `success: false`), then a short reply |
+//! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
 //! time as they are sent ([`super::lazy`]), and are not kept in the sent log. A `/stamp`
@@ -31,6 +32,7 @@ use super::frames::{
 };
 use super::lazy::{LazyDeltas, LazyKind, MAX_LAZY_DELTAS};
 use super::step::{Action, Step};
+use crate::questions::approves;
 
 /// Most deltas `/slow` sends: keeps one scripted turn under ~10 MB of memory.
 const MAX_DELTAS: u64 = 100_000;
@@ -73,6 +75,18 @@ pub(crate) struct Script {
     lazy: Option<LazyDeltas>,
     /// The turn stays open when its steps are done (`/hang`): only an abort ends it.
     pub(crate) hangs: bool,
+    /// What the turn does with the answer to its question.
+    on_answer: OnAnswer,
+}
+
+/// What a turn does once its question is answered.
+#[derive(Debug, Default)]
+enum OnAnswer {
+    /// `/ask`: says what the answer was.
+    #[default]
+    Echo,
+    /// `/deploy`: runs the gated call `call` when approved, ends it denied otherwise.
+    Deploy { call: String, target: String },
 }
 
 impl Script {
@@ -82,6 +96,7 @@ impl Script {
             steps: VecDeque::new(),
             lazy: None,
             hangs: false,
+            on_answer: OnAnswer::Echo,
         }
     }
 
@@ -132,13 +147,63 @@ impl Script {
         let Some(turn) = self.turn_id.clone() else {
             return;
         };
-        let reply = answer_reply(answer);
+        let reply = match std::mem::take(&mut self.on_answer) {
+            OnAnswer::Echo => answer_reply(answer),
+            OnAnswer::Deploy { call, target } => self.deployed(&turn, &call, &target, answer),
+        };
         self.send(0, status("streaming", None));
         for piece in word_deltas(&reply, MAX_REPLY_DELTAS) {
             self.send(WORD_INTERVAL_MS, delta(&turn, piece));
         }
         finish(self, &turn, Some(&reply));
     }
+
+    /// `/deploy`'s call after its approval question was answered, and the reply to say.
+    fn deployed(&mut self, turn: &str, call: &str, target: &str, answer: &Value) -> String {
+        let args = json!({"args": {"target": target}});
+        let options = json!(DEPLOY_OPTIONS);
+        if approves(answer, Some(&options)) {
+            self.send(0, status("tool_calling", Some("deploy")));
+            self.send(0, tool_update(turn, call, "deploy", "running", args));
+            let done = json!({"result": {"deployed": target}});
+            self.send(
+                DEPLOY_MS,
+                tool_update(turn, call, "deploy", "completed", done),
+            );
+            return format!("Deployed to {target}.");
+        }
+        let denial = match answer.get("reason").and_then(Value::as_str) {
+            Some(reason) if !reason.is_empty() => format!("Denied: {reason}"),
+            _ => "Denied".to_owned(),
+        };
+        let failed = json!({"error": denial});
+        self.send(0, tool_update(turn, call, "deploy", "error", failed));
+        format!("I did not deploy to {target}.")
+    }
+}
+
+/// `/deploy`'s approval question's options: the first approves (`docs/agent-protocol.md`).
+const DEPLOY_OPTIONS: [&str; 2] = ["Approve", "Deny"];
+/// How long `/deploy`'s call runs once approved: long enough to be seen running.
+const DEPLOY_MS: u64 = 200;
+
+/// `/deploy [TARGET]`: the gated call announced, then its approval question, then a wait.
+fn deploy_turn(target: &str, turn: &str, request_id: Option<&str>) -> Script {
+    let call = format!("{turn}-deploy");
+    let mut script = Script::new(Some(turn));
+    script.send(0, create(turn, request_id));
+    script.send(0, status("tool_calling", Some("deploy")));
+    let args = json!({"args": {"target": target}});
+    script.send(0, tool_update(turn, &call, "deploy", "pending", args));
+    let question = json!({"type": "question", "questionId": question_id(turn),
+        "text": format!("Deploy to {target}?"), "toolCallId": call, "options": DEPLOY_OPTIONS});
+    script.send(0, question);
+    script.act(0, Action::AwaitAnswer);
+    script.on_answer = OnAnswer::Deploy {
+        call,
+        target: target.to_owned(),
+    };
+    script
 }
 
 /// `text` cut after each space into at most `max` pieces, the last holding the rest.
@@ -251,6 +316,7 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
             script
         }
         Some("/tool-error") => tool_error_turn(turn, request_id),
+        Some("/deploy") => deploy_turn(words.next().unwrap_or("production"), turn, request_id),
         _ => default_turn(content, turn, request_id),
     }
 }

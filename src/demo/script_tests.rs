@@ -46,6 +46,62 @@ fn ask_waits_for_the_answer_then_says_it() {
 }
 
 #[test]
+fn deploy_runs_its_call_only_once_approved() {
+    let text = |frames: &[Value]| -> String {
+        frames
+            .iter()
+            .filter(|f| f["type"] == "message.part.text-delta")
+            .filter_map(|f| f["delta"].as_str())
+            .collect()
+    };
+    let calls = |frames: &[Value]| -> Vec<(String, Value)> {
+        frames
+            .iter()
+            .filter(|f| f["type"] == "message.part.tool-update")
+            .map(|f| (f["status"].as_str().unwrap().to_owned(), f["error"].clone()))
+            .collect()
+    };
+    for (answer, statuses, reply) in [
+        (
+            json!({"approved": true}),
+            vec!["running", "completed"],
+            "Deployed to staging.",
+        ),
+        (
+            json!("Approve"),
+            vec!["running", "completed"],
+            "Deployed to staging.",
+        ),
+        (
+            json!({"approved": false}),
+            vec!["error"],
+            "I did not deploy to staging.",
+        ),
+        (json!("Deny"), vec!["error"], "I did not deploy to staging."),
+    ] {
+        let mut script = for_prompt("/deploy staging", "t", Some("r1"));
+        let asked = frames_until_wait(&mut script);
+        assert_eq!(calls(&asked), [("pending".to_owned(), Value::Null)]);
+        assert_eq!(
+            asked.last().unwrap(),
+            &json!({"type": "question", "questionId": "t-q1", "text": "Deploy to staging?",
+                "toolCallId": "t-deploy", "options": ["Approve", "Deny"]})
+        );
+        script.answered(&answer);
+        let rest = frames_until_wait(&mut script);
+        let got: Vec<String> = calls(&rest).into_iter().map(|(s, _)| s).collect();
+        assert_eq!(got, statuses, "{answer}");
+        assert_eq!(text(&rest), reply);
+    }
+    let mut script = for_prompt("/deploy", "t", None);
+    frames_until_wait(&mut script);
+    script.answered(&json!({"approved": false, "reason": "not on a Friday"}));
+    let rest = frames_until_wait(&mut script);
+    assert_eq!(calls(&rest)[0].1, json!("Denied: not on a Friday"));
+    assert_eq!(text(&rest), "I did not deploy to production.");
+}
+
+#[test]
 fn ask_has_a_default_question() {
     let mut script = for_prompt("/ask", "t", None);
     let frames = frames_until_wait(&mut script);

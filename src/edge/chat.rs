@@ -3,34 +3,31 @@
 //! The steps, in order: the session id (400), the caller's credentials (401/403), the
 //! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
 //! socket, the response body, and the frame: a `prompt` with the request id as `requestId`, or,
-//! when the last message carries a `data-answer` part, an `answer` to the question the turn in
-//! flight waits on (409 when the agent's `init` shows no such question waits; when its `init`
-//! may leave the turn in flight out, the answer goes and the agent decides). Failures there are
-//! JSON 5xx. Then `200` with the UI stream headers and a body the [`Pump`] fills as frames
-//! arrive: the prompt's turn, or the rest of the answered turn as a new message whose id is the
-//! request id.
+//! when the request answers the agent's question, an `answer` ([`super::answer`]). Failures
+//! there are JSON 5xx. Then `200` with the UI stream headers and a body the pump fills as
+//! frames arrive: the prompt's turn, or the rest of the answered turn.
 
 use futures::{FutureExt, StreamExt};
-use worker::{ByteStream, Env, Response};
+use worker::{ByteStream, Env};
 
+use super::answer::{answer_plan, Reply};
 use super::drain::declared_length;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
-use super::hydrate::{read_init, Hydration};
 use super::incoming::{bytes_of, Incoming};
 use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{start, Agent, Plan};
-use super::upstream::{self, AgentSocket};
+use super::upstream;
 use crate::config::Config;
 use crate::platform::clock::now_ms;
 use crate::platform::promise::settled;
-use crate::platform::socket::NORMAL_CLOSURE;
-use crate::request::{parse_chat_request, Answer, OnDisconnect, RequestError};
+use crate::questions::QuestionParts;
+use crate::request::{parse_chat_request, OnDisconnect, RequestError};
 use crate::request_head::Field;
 use crate::routes::is_json_content_type;
 use crate::turn_stream::TurnStream;
-use crate::v2::{answer_frame, prompt_frame};
+use crate::v2::prompt_frame;
 
 pub(crate) async fn handle(
     req: &Incoming<'_>,
@@ -61,7 +58,18 @@ pub(crate) async fn handle(
     let user_id = principal.user_id.as_deref();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
     let trace = config.trace_for(chat.trace);
-    let plan = match &chat.answer {
+    let asked = req.header(Field::Questions);
+    if asked.is_some_and(|value| QuestionParts::parse(value).is_none()) {
+        let why = "`X-Questions` must be \"tools\", \"approvals\" or \"data\"";
+        return refuse(exchange, &RequestError::InvalidField(why.into()));
+    }
+    let questions = config.questions_for(asked, trace);
+    let reply = match (&chat.answer, &chat.answered) {
+        (Some(answer), _) => Some(Reply::Data(answer)),
+        (None, Some(answered)) => Some(Reply::InMessage(answered)),
+        (None, None) => None,
+    };
+    let plan = match reply {
         None => {
             let socket = upstream::connect_for_stream(env, config, session_id, user_id).await;
             let socket = or_answer!(socket.map_err(|err| err.answer(exchange)));
@@ -73,7 +81,7 @@ pub(crate) async fn handle(
                 &chat.attachments,
                 chat.context.as_deref(),
             );
-            let turn = TurnStream::with_clock(Some(&request_id), now_ms);
+            let turn = TurnStream::with_clock(Some(&request_id), now_ms).with_questions(questions);
             let abort = AbortRule {
                 on_client_gone: on_disconnect == OnDisconnect::Abort,
                 on_agent_fault: true,
@@ -82,70 +90,15 @@ pub(crate) async fn handle(
             Ok((Agent::Accepted(socket), Plan::new(frame, turn, abort)))
         }
         // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
-        Some(answer) => {
-            answer_plan(
-                env,
-                config,
-                session_id,
-                user_id,
-                answer,
-                on_disconnect,
-                exchange,
-            )
-            .boxed_local()
-            .await
+        Some(reply) => {
+            let to = (session_id, user_id);
+            answer_plan(env, config, to, reply, on_disconnect, questions, exchange)
+                .boxed_local()
+                .await
         }
     };
     let (agent, plan) = or_answer!(plan.map(|(agent, plan)| (agent, plan.with_trace(trace))));
     start(req, config, agent, plan, exchange)
-}
-
-/// An answer's agent and plan: the socket, the turn that waits on the question (read from the
-/// agent's `init`), and the `answer` frame; else the error answer (409 when no such question
-/// waits).
-async fn answer_plan(
-    env: &Env,
-    config: &Config,
-    session_id: &str,
-    user_id: Option<&str>,
-    answer: &Answer,
-    on_disconnect: OnDisconnect,
-    exchange: &mut Exchange,
-) -> Result<(Agent, Plan), worker::Result<Response>> {
-    let request_id = exchange.request_id().to_owned();
-    let agent = upstream::connect(env, config, session_id, user_id).await;
-    let mut agent: AgentSocket = agent.map_err(|err| err.answer(exchange))?;
-    let (waiting, early_frame) = match waiting_turn(&mut agent.events, answer, &request_id).await {
-        Ok(found) => found,
-        Err(refusal) => {
-            let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
-            return Err(match refusal {
-                Refusal::NotPending => exchange.error(
-                    409,
-                    "question_not_pending",
-                    "The agent is not waiting for an answer to this question.",
-                ),
-                Refusal::Unknown => exchange.error(
-                    502,
-                    "agent_bad_response",
-                    "The agent did not say which turn waits for this answer.",
-                ),
-            });
-        }
-    };
-    let turn = match waiting {
-        Some(turn_id) => TurnStream::continuing(&turn_id, request_id, now_ms),
-        None => TurnStream::adopting(request_id, now_ms),
-    };
-    let abort = AbortRule {
-        on_client_gone: on_disconnect == OnDisconnect::Abort,
-        on_agent_fault: true,
-        request_id: None,
-    };
-    let frame = answer_frame(&answer.question_id, &answer.answer, on_disconnect);
-    let mut plan = Plan::new(frame, turn, abort);
-    plan.early_frame = early_frame;
-    Ok((Agent::Listening(agent), plan))
 }
 
 /// The error answer for a request the worker refuses.
@@ -153,41 +106,6 @@ fn refuse(exchange: &mut Exchange, err: &RequestError) -> worker::Result<Outcome
     exchange
         .error(err.status(), err.code(), &err.message())
         .map(Into::into)
-}
-
-/// Why an answer is not sent.
-enum Refusal {
-    /// The agent's `init` shows no turn waiting on this question.
-    NotPending,
-    /// The agent sent no `init`, nor any turn event: which turn to follow is unknown.
-    Unknown,
-}
-
-/// The turn that waits on `answer`'s question, from the agent's `init`: its id, or `None` when
-/// `init` cannot say (it may leave the turn in flight out: the answer goes, the agent decides,
-/// and the stream follows the turn of the first turn event); and the frame read in its place
-/// when the agent sends no `init` (its first turn event, which the stream must not lose).
-async fn waiting_turn(
-    events: &mut crate::platform::socket::SocketEvents,
-    answer: &Answer,
-    request_id: &str,
-) -> Result<(Option<String>, Option<String>), Refusal> {
-    match read_init(events, request_id).await {
-        Hydration::Init(init) => {
-            let waiting = init.in_flight().filter(|m| {
-                m.pending_question()
-                    .is_some_and(|q| q.question_id == answer.question_id)
-            });
-            match waiting {
-                Some(message) => Ok((Some(message.id.clone()), None)),
-                None if init.lists_in_flight() => Err(Refusal::NotPending),
-                None => Ok((None, None)),
-            }
-        }
-        // An agent without `init`: the answer goes to the turn under way, which decides.
-        Hydration::TurnEvent { frame, turn_id } => Ok((Some(turn_id), Some(frame))),
-        Hydration::Unknown => Err(Refusal::Unknown),
-    }
 }
 
 /// How far past the size limit an oversized body is still read (and dropped) before the 413:

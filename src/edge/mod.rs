@@ -12,6 +12,7 @@
 //!
 //! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
 
+mod answer;
 mod chat;
 mod demo_routes;
 mod drain;

@@ -24,6 +24,7 @@ use crate::config::Config;
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_response;
 use crate::platform::socket::{INTERNAL_ERROR, NORMAL_CLOSURE};
+use crate::request_head::Field;
 use crate::session::history::history_json;
 use crate::trace::{TraceMode, TRACE_MAX_HEADER};
 use crate::turn_stream::TurnStream;
@@ -60,9 +61,11 @@ pub(crate) async fn resume(
     exchange: &mut Exchange,
 ) -> worker::Result<Outcome> {
     let (mut agent, hydration) = or_answer!(open(req, env, config, session_id, exchange).await);
+    let trace = config.trace_for(query_trace(req));
+    let questions = config.questions_for(req.header(Field::Questions), trace);
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
-            Some(message) => (TurnStream::resume(message, now_ms), None),
+            Some(message) => (TurnStream::resume(message, now_ms, questions), None),
             None if config.resume_wait_ms > 0 => {
                 // An agent whose `init` may leave out the turn in flight: a turn event within
                 // the wait shows one runs, and the stream follows it from now on.
@@ -87,7 +90,7 @@ pub(crate) async fn resume(
     };
     let plan = Plan {
         frame: None,
-        turn: turn.with_trace(config.trace_for(query_trace(req))),
+        turn: turn.with_questions(questions).with_trace(trace),
         early_frame,
         abort: AbortRule::never(),
     };
@@ -163,8 +166,13 @@ pub(crate) async fn messages(
         or_answer!(open(req, env, config, session_id, exchange).await);
     close(&socket);
     let body = match hydration {
-        // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`.
-        Hydration::Init(init) => history_json(&init, &config.trace_for(query_trace(req))),
+        // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`, and its
+        // questions as its `X-Questions` asks.
+        Hydration::Init(init) => {
+            let trace = config.trace_for(query_trace(req));
+            let questions = config.questions_for(req.header(Field::Questions), trace);
+            history_json(&init, &trace, &questions)
+        }
         // An agent without `init` keeps no history the adapter can read.
         Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
     };

@@ -12,7 +12,8 @@
 //! | `tool-call` `completed` | `dynamic-tool` `output-available` (a seed-003 soft error: `output-error`) |
 //! | `tool-call` `error` | `dynamic-tool` `output-error` |
 //! | `tool-call` still open | `dynamic-tool` `output-error` `Interrupted` (`Canceled` for a canceled turn), as the stream ended it |
-//! | `question` | `{ type: "data-question", id: questionId, data: { questionId, text, options?, answer? } }` |
+//! | `question` (`QUESTIONS = "data"`) | `{ type: "data-question", id: questionId, data: { questionId, text, options?, answer? } }` |
+//! | `question` (`tools`, `approvals`) | `tool-askUser`, or for a question that gates a call `tool-approveToolCall` (`tools`) or the call's own part with its `approval` (`approvals`: `output-denied` when denied): as the stream showed it, with the answer as its output |
 //! | `finish`, `error` | nothing (the live stream sends them as its ending, not as parts) |
 //!
 //! An assistant message starts with `step-start`, as a streamed one does, and has the `metadata`
@@ -25,45 +26,117 @@ use serde_json::{json, Map, Value};
 
 use super::when::epoch_ms;
 use super::{Init, Message, Part, Role, ToolCallPart};
+use crate::questions::{
+    approve_input, approves, ask_input, client_call_id, QuestionParts, QuestionView,
+    APPROVE_TOOL_CALL, ASK_USER,
+};
 use crate::trace::Trace;
 use crate::translator::{tool_outcome, Ending};
-use crate::v2::{DeltaKind, FinishReason};
+use crate::v2::{DeltaKind, FinishReason, Question};
 
 /// The finished messages of `init`, oldest first, as `UIMessage` JSON values, shown as `trace`
 /// shows a stream: no reasoning and no tools in `minimal`, tools without their data in `normal`,
-/// long tool JSON shortened in `full`.
-pub fn ui_messages(init: &Init, trace: &Trace) -> Vec<Value> {
+/// long tool JSON shortened in `full`; questions as `questions` shows them.
+pub fn ui_messages(init: &Init, trace: &Trace, questions: &QuestionView) -> Vec<Value> {
     let in_flight = init.in_flight().map(|m| m.id.as_str());
     init.messages
         .iter()
         .filter(|m| Some(m.id.as_str()) != in_flight)
-        .filter_map(|m| ui_message(m, trace))
+        .filter_map(|m| ui_message(m, trace, questions))
         .collect()
 }
 
 /// The JSON array `GET …/messages` answers.
-pub fn history_json(init: &Init, trace: &Trace) -> String {
-    Value::Array(ui_messages(init, trace)).to_string()
+pub fn history_json(init: &Init, trace: &Trace, questions: &QuestionView) -> String {
+    Value::Array(ui_messages(init, trace, questions)).to_string()
 }
 
-fn ui_message(message: &Message, trace: &Trace) -> Option<Value> {
+/// One message as the history shows it: its parts, with what they need to know of the rest.
+struct Shown<'a> {
+    message: &'a Message,
+    reason: FinishReason,
+    trace: &'a Trace,
+    questions: QuestionParts,
+}
+
+impl Shown<'_> {
+    /// The tool call `call_id` of the message.
+    fn call(&self, call_id: &str) -> Option<&ToolCallPart> {
+        self.message.parts.iter().find_map(|part| match part {
+            Part::ToolCall(call) if call.call_id == call_id => Some(call),
+            _ => None,
+        })
+    }
+
+    /// The question that gates the call `call_id`, where approvals show on the call's part.
+    fn approval_of(&self, call_id: &str) -> Option<&Question> {
+        if self.questions != QuestionParts::Approvals {
+            return None;
+        }
+        self.message.parts.iter().find_map(|part| match part {
+            Part::Question(q) if q.tool_call_id.as_deref() == Some(call_id) => Some(q),
+            _ => None,
+        })
+    }
+
+    /// Whether a question of the message before `question` stands for a client-side call
+    /// `call_id` (an agent that asked twice under one id).
+    fn question_call(&self, call_id: &str, question: &Question) -> bool {
+        self.message
+            .parts
+            .iter()
+            .map_while(|part| match part {
+                Part::Question(q) if std::ptr::eq(q, question) => None,
+                Part::Question(q) => Some(q.question_id == call_id),
+                _ => Some(false),
+            })
+            .any(|earlier| earlier)
+    }
+
+    /// Whether the call `call_id`'s approval was denied (a denied call is no failure).
+    fn denied(&self, call_id: &str) -> bool {
+        self.approval_of(call_id)
+            .and_then(|q| Some(!approves(q.answer.as_ref()?, q.options.as_ref())))
+            .unwrap_or(false)
+    }
+}
+
+fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Option<Value> {
     let role = match message.role {
         Role::User => "user",
         Role::Assistant => "assistant",
         Role::Other => return None,
     };
-    let reason = message.finish_reason().unwrap_or(FinishReason::EndTurn);
-    let mut parts: Vec<Value> = message
-        .parts
-        .iter()
-        .filter_map(|part| ui_part(message.role, part, reason, trace))
-        .collect();
+    let shown = Shown {
+        message,
+        reason: message.finish_reason().unwrap_or(FinishReason::EndTurn),
+        trace,
+        questions: questions.parts(),
+    };
+    let mut parts: Vec<Value> = Vec::new();
+    for part in &message.parts {
+        let Some(value) = ui_part(&shown, part) else {
+            continue;
+        };
+        let kind = value
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        // An answered question's call: the answer's stream opened a new step, as a resume's
+        // replay does (the SDK's `lastAssistantMessageIsComplete…` helpers look only after it).
+        let answered_call =
+            matches!(part, Part::Question(q) if q.answer.is_some()) && kind.starts_with("tool-");
+        parts.push(value);
+        if answered_call {
+            parts.push(json!({"type": "step-start"}));
+        }
+    }
     if parts.is_empty() {
         return None;
     }
     if message.role == Role::Assistant {
         parts.insert(0, json!({"type": "step-start"}));
-        let metadata = metadata(message, reason);
+        let metadata = metadata(&shown);
         return Some(json!({"id": message.id, "role": role, "metadata": metadata, "parts": parts}));
     }
     Some(json!({"id": message.id, "role": role, "parts": parts}))
@@ -74,7 +147,8 @@ fn ui_message(message: &Message, trace: &Trace) -> Option<Value> {
 /// times (`durationMs`: `completedAt` less `createdAt`), the tool calls and how many failed
 /// (in every trace mode, as the stream counts them), and `stopped: true` for a turn that was
 /// stopped (whose live stream ended with `abort`).
-fn metadata(message: &Message, reason: FinishReason) -> Value {
+fn metadata(shown: &Shown<'_>) -> Value {
+    let (message, reason) = (shown.message, shown.reason);
     let created = message.created_at.as_ref().and_then(epoch_ms);
     let completed = message.completed_at.as_ref().and_then(epoch_ms);
     let duration = created
@@ -85,7 +159,8 @@ fn metadata(message: &Message, reason: FinishReason) -> Value {
         if let Part::ToolCall(call) = part {
             calls += 1;
             let outcome = tool_outcome(call.status, call.result.as_deref(), call.error.as_ref());
-            errors += u64::from(!matches!(outcome, Some(Ok(()))));
+            let denied = shown.denied(&call.call_id);
+            errors += u64::from(!matches!(outcome, Some(Ok(()))) && !denied);
         }
     }
     let mut meta = Map::new();
@@ -106,8 +181,9 @@ fn metadata(message: &Message, reason: FinishReason) -> Value {
     Value::Object(meta)
 }
 
-fn ui_part(role: Role, part: &Part, reason: FinishReason, trace: &Trace) -> Option<Value> {
-    let assistant = role == Role::Assistant;
+fn ui_part(shown: &Shown<'_>, part: &Part) -> Option<Value> {
+    let assistant = shown.message.role == Role::Assistant;
+    let trace = shown.trace;
     match part {
         Part::Text { text, .. } if !text.is_empty() => {
             Some(json!({"type": "text", "text": text, "state": "done"}))
@@ -124,19 +200,63 @@ fn ui_part(role: Role, part: &Part, reason: FinishReason, trace: &Trace) -> Opti
             }
             Some(value)
         }
-        Part::ToolCall(call) if assistant && trace.shows_tools() => {
-            Some(tool_part(call, reason, trace))
-        }
-        Part::Question(question) if assistant => Some(json!({
-            "type": "data-question",
-            "id": question.question_id,
-            "data": question,
-        })),
+        Part::ToolCall(call) if assistant && trace.shows_tools() => Some(tool_part(shown, call)),
+        Part::Question(question) if assistant => question_part(shown, question),
         _ => None,
     }
 }
 
-fn tool_part(call: &ToolCallPart, reason: FinishReason, trace: &Trace) -> Value {
+/// A question as the stream showed it (`crate::translator`'s `asking`), with its answer.
+fn question_part(shown: &Shown<'_>, question: &Question) -> Option<Value> {
+    if shown.questions == QuestionParts::Data {
+        return Some(json!({
+            "type": "data-question",
+            "id": question.question_id,
+            "data": question,
+        }));
+    }
+    let gated = question
+        .tool_call_id
+        .as_deref()
+        .and_then(|id| shown.call(id));
+    let (tool, input) = match gated {
+        // On the gated call's own part (its `approval`).
+        Some(_) if shown.questions == QuestionParts::Approvals => return None,
+        Some(call) => {
+            let empty = serde_json::value::RawValue::from_string("{}".into()).ok()?;
+            let args = call.args.as_deref().unwrap_or(&empty);
+            let shown_input = shown.trace.question_tool_input(args);
+            let input = approve_input(question, &call.tool_name, &shown_input);
+            (APPROVE_TOOL_CALL, input)
+        }
+        None => (ASK_USER, ask_input(question)),
+    };
+    let taken = |id: &str| shown.call(id).is_some() || shown.question_call(id, question);
+    let mut part = Map::new();
+    part.insert("type".into(), format!("tool-{tool}").into());
+    part.insert(
+        "toolCallId".into(),
+        client_call_id(&question.question_id, taken).into(),
+    );
+    let input: Value = serde_json::from_str(input.get()).unwrap_or(Value::Null);
+    part.insert("input".into(), input);
+    match &question.answer {
+        Some(answer) => {
+            part.insert("state".into(), "output-available".into());
+            part.insert("output".into(), answer.clone());
+        }
+        // Unanswered in a finished turn: it ended as the turn's open tools did.
+        None => {
+            part.insert("state".into(), "output-error".into());
+            let reason = Ending::from_reason(shown.reason, None).tool_reason();
+            part.insert("errorText".into(), reason.into());
+        }
+    }
+    Some(Value::Object(part))
+}
+
+fn tool_part(shown: &Shown<'_>, call: &ToolCallPart) -> Value {
+    let (reason, trace) = (shown.reason, shown.trace);
     let mut part = Map::new();
     part.insert("type".into(), "dynamic-tool".into());
     part.insert("toolName".into(), call.tool_name.clone().into());
@@ -152,17 +272,40 @@ fn tool_part(call: &ToolCallPart, reason: FinishReason, trace: &Trace) -> Value 
         // Still open in a finished message: it ended as the stream ended it.
         None => Err(Ending::from_reason(reason, None).tool_reason().to_owned()),
     };
+    let approval = shown.approval_of(&call.call_id).and_then(|question| {
+        let answer = question.answer.as_ref()?;
+        let approved = approves(answer, question.options.as_ref());
+        let mut approval = Map::new();
+        approval.insert("id".into(), question.question_id.clone().into());
+        approval.insert("approved".into(), approved.into());
+        if let Some(reason) = answer.get("reason").and_then(Value::as_str) {
+            approval.insert("reason".into(), reason.into());
+        }
+        Some((approved, Value::Object(approval)))
+    });
+    part.insert("input".into(), input);
+    let granted = match approval {
+        // Denied, it never ran: whatever the agent recorded, the part ends denied.
+        Some((false, approval)) => {
+            part.insert("state".into(), "output-denied".into());
+            part.insert("approval".into(), approval);
+            return Value::Object(part);
+        }
+        Some((true, approval)) => Some(approval),
+        None => None,
+    };
     match outcome {
         Ok(output) => {
             part.insert("state".into(), "output-available".into());
-            part.insert("input".into(), input);
             part.insert("output".into(), output);
         }
         Err(error_text) => {
             part.insert("state".into(), "output-error".into());
-            part.insert("input".into(), input);
             part.insert("errorText".into(), trace.tool_error(error_text).into());
         }
+    }
+    if let Some(approval) = granted {
+        part.insert("approval".into(), approval);
     }
     Value::Object(part)
 }
@@ -174,8 +317,13 @@ mod tests {
     use crate::trace::TraceMode;
 
     fn history(messages: &str) -> Value {
+        history_as(messages, QuestionParts::Data)
+    }
+
+    fn history_as(messages: &str, parts: QuestionParts) -> Value {
         let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
-        serde_json::from_str(&history_json(&init, &Trace::default())).unwrap()
+        let view = QuestionView::new(parts, Trace::default());
+        serde_json::from_str(&history_json(&init, &Trace::default(), &view)).unwrap()
     }
 
     #[test]
@@ -191,7 +339,8 @@ mod tests {
                 mode,
                 max_tool_json_chars,
             };
-            serde_json::from_str(&history_json(&init, &trace)).unwrap()
+            let view = QuestionView::new(QuestionParts::Tools, trace);
+            serde_json::from_str(&history_json(&init, &trace, &view)).unwrap()
         };
         let minimal = shown(TraceMode::Minimal, 100);
         let types: Vec<&str> = minimal[0]["parts"]
@@ -264,6 +413,68 @@ mod tests {
                      "data": {"questionId": "q1", "text": "Go?", "options": ["yes", "no"], "answer": "yes"}},
                     {"type": "text", "text": "Done.", "state": "done"}]}
             ])
+        );
+    }
+
+    const ASKED: &str = r#"[{"id":"t1","role":"assistant","parts":[
+        {"type":"tool-call","callId":"c2","toolName":"deploy","status":"error","args":{"target":"prod"},"error":"Denied"},
+        {"type":"question","questionId":"q2","text":"Deploy?","toolCallId":"c2","options":["Approve","Deny"],"answer":{"approved":false,"reason":"Friday"}},
+        {"type":"question","questionId":"q3","text":"Which?","answer":"eu"},
+        {"type":"text","text":"Done."},
+        {"type":"question","questionId":"q4","text":"More?"},
+        {"type":"finish","reason":"canceled"}]}]"#;
+
+    #[test]
+    fn questions_are_the_tool_parts_the_stream_showed() {
+        let out = history_as(ASKED, QuestionParts::Tools);
+        let step = json!({"type": "step-start"});
+        assert_eq!(
+            out[0]["parts"],
+            json!([
+                step,
+                {"type": "dynamic-tool", "toolName": "deploy", "toolCallId": "c2", "state": "output-error",
+                 "input": {"target": "prod"}, "errorText": "Denied"},
+                {"type": "tool-approveToolCall", "toolCallId": "q2", "state": "output-available",
+                 "input": {"questionId": "q2", "text": "Deploy?", "toolCallId": "c2", "toolName": "deploy", "input": {"target": "prod"}},
+                 "output": {"approved": false, "reason": "Friday"}},
+                step,
+                {"type": "tool-askUser", "toolCallId": "q3", "state": "output-available",
+                 "input": {"questionId": "q3", "text": "Which?"}, "output": "eu"},
+                step,
+                {"type": "text", "text": "Done.", "state": "done"},
+                // Unanswered when the turn was stopped: it ended as the turn's open tools did.
+                {"type": "tool-askUser", "toolCallId": "q4", "state": "output-error",
+                 "input": {"questionId": "q4", "text": "More?"}, "errorText": "Canceled"}
+            ])
+        );
+        assert_eq!(out[0]["metadata"]["toolErrors"], 1);
+    }
+
+    #[test]
+    fn an_approval_shows_on_the_calls_own_part() {
+        let out = history_as(ASKED, QuestionParts::Approvals);
+        assert_eq!(
+            out[0]["parts"][1],
+            json!({"type": "dynamic-tool", "toolName": "deploy", "toolCallId": "c2", "state": "output-denied",
+                   "input": {"target": "prod"}, "approval": {"id": "q2", "approved": false, "reason": "Friday"}})
+        );
+        assert_eq!(out[0]["parts"][2]["type"], "tool-askUser");
+        assert_eq!(out[0]["parts"][3], json!({"type": "step-start"}));
+        assert_eq!(
+            out[0]["metadata"]["toolErrors"], 0,
+            "a denied call did not fail"
+        );
+        let granted = ASKED
+            .replace(
+                r#""status":"error","#,
+                r#""status":"completed","result":{"ok":true},"#,
+            )
+            .replace(r#"{"approved":false,"reason":"Friday"}"#, r#""Approve""#);
+        let out = history_as(&granted, QuestionParts::Approvals);
+        assert_eq!(
+            out[0]["parts"][1],
+            json!({"type": "dynamic-tool", "toolName": "deploy", "toolCallId": "c2", "state": "output-available",
+                   "input": {"target": "prod"}, "output": {"ok": true}, "approval": {"id": "q2", "approved": true}})
         );
     }
 

@@ -152,6 +152,11 @@ impl ToolCallPart {
 }
 
 impl Message {
+    /// Whether the message is a turn in flight: the assistant's, without a `finish` part.
+    fn is_in_flight(&self) -> bool {
+        self.role == Role::Assistant && !self.is_finished()
+    }
+
     /// Whether the message is complete: it has a `finish` part.
     pub fn is_finished(&self) -> bool {
         self.parts.iter().any(|p| matches!(p, Part::Finish { .. }))
@@ -195,10 +200,13 @@ impl Init {
 
     /// The turn in flight: the last assistant message without a `finish` part.
     pub fn in_flight(&self) -> Option<&Message> {
-        self.messages
-            .iter()
-            .rev()
-            .find(|m| m.role == Role::Assistant && !m.is_finished())
+        self.messages.iter().rev().find(|m| m.is_in_flight())
+    }
+
+    /// The turn in flight, taken out of the `init` ([`Init::in_flight`]).
+    pub fn take_in_flight(mut self) -> Option<Message> {
+        let at = self.messages.iter().rposition(Message::is_in_flight)?;
+        Some(self.messages.swap_remove(at))
     }
 }
 

@@ -68,6 +68,24 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) {
         } => tool(out, b"output-error", id, (*executed, *dynamic), |out| {
             field(out, br#","errorText":"#, error_text);
         }),
+        UiChunk::ToolApprovalRequest {
+            approval_id,
+            tool_call_id,
+        } => {
+            field(
+                out,
+                br#"{"type":"tool-approval-request","approvalId":"#,
+                approval_id,
+            );
+            field(out, br#","toolCallId":"#, tool_call_id);
+        }
+        UiChunk::ToolOutputDenied { tool_call_id } => {
+            field(
+                out,
+                br#"{"type":"tool-output-denied","toolCallId":"#,
+                tool_call_id,
+            );
+        }
         UiChunk::DataStatus { data, transient } => {
             out.extend_from_slice(br#"{"type":"data-status","data":"#);
             status_data(out, data);

@@ -92,6 +92,13 @@ fn any_chunk() -> impl Strategy<Value = UiChunk> {
                 dynamic: f,
             }
         }),
+        (text(), text()).prop_map(|(approval_id, tool_call_id)| {
+            UiChunk::ToolApprovalRequest {
+                approval_id,
+                tool_call_id,
+            }
+        }),
+        text().prop_map(|tool_call_id| UiChunk::ToolOutputDenied { tool_call_id }),
         (phase, prop::option::of(text()), any::<bool>()).prop_map(|(phase, label, transient)| {
             UiChunk::DataStatus {
                 data: StatusData { phase, label },
@@ -109,9 +116,10 @@ fn any_chunk() -> impl Strategy<Value = UiChunk> {
             text(),
             text(),
             prop::option::of(any_raw()),
+            prop::option::of(text()),
             prop::option::of(any_raw())
         )
-            .prop_map(|(id, question_id, text, options, answer)| {
+            .prop_map(|(id, question_id, text, options, tool_call_id, answer)| {
                 let value = |raw: Box<RawValue>| serde_json::from_str(raw.get()).unwrap();
                 UiChunk::DataQuestion {
                     id,
@@ -119,6 +127,7 @@ fn any_chunk() -> impl Strategy<Value = UiChunk> {
                         question_id,
                         text,
                         options: options.map(value),
+                        tool_call_id,
                         answer: answer.map(value),
                     },
                 }
@@ -162,6 +171,7 @@ fn a_question_is_written_as_serde_writes_it() {
         question_id: "q7".into(),
         text: "Which file?".into(),
         options: None,
+        tool_call_id: None,
         answer: Some(json!({"file": "a.txt"})),
     };
     let question = UiChunk::DataQuestion {

@@ -14,19 +14,7 @@ pub const READING_TOO_SLOWLY: &str = "the client is reading too slowly";
 /// `errorText` when the agent reported an error without any text.
 pub const AGENT_ERROR: &str = "the agent reported an error";
 
-/// The `errorText`s the adapter gives a tool still open when a stream ends: its own words, never
-/// the agent's (so `normal` keeps them: [`crate::trace`]).
-pub mod tool_reasons {
-    /// The user stopped the turn.
-    pub const CANCELED: &str = "Canceled";
-    /// The turn ended under it.
-    pub const INTERRUPTED: &str = "Interrupted";
-    /// The stream ends at a question: the turn waits for the user, and its continuation (the
-    /// answer's stream) shows the call again with its outcome.
-    pub const AWAITING_ANSWER: &str = "Waiting for your answer";
-    /// Every one of them.
-    pub const ALL: [&str; 3] = [CANCELED, INTERRUPTED, AWAITING_ANSWER];
-}
+pub use crate::ui::tool_reasons;
 
 /// A cause of the end that comes from outside the V2 protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,12 +8,18 @@
 //!   other turn, and everything before ours starts, are dropped.
 //! * **Opening.** Our `message.create` emits `start { messageId: turnId }`, `start-step`.
 //!   Two streams open without one: a **resumed** turn ([`Translator::resume`]) replays the
-//!   `init` snapshot of the turn in flight from `start`, and a **continuation**
-//!   ([`Translator::continuing`]) streams a turn already under way (after an answer) as a new
-//!   message; an **adopting** stream ([`Translator::adopting`]) does the same for the turn of the
-//!   first turn event that arrives, when nothing said which turn waits on the answer.
-//! * **Questions.** A `question` emits its `data-question` part and ends the stream
-//!   (`finish`): the turn waits for the user, whose answer is a new request.
+//!   `init` snapshot of the turn in flight from `start`, a **continuation**
+//!   ([`Translator::continuing`]) streams a turn already under way (after an answer), an
+//!   **answer in the message** ([`Translator::answered_in`]) goes on in the client's message with
+//!   the turn's calls taken on, and an **adopting** stream ([`Translator::adopting`]) follows
+//!   the turn of the first turn event that arrives, when nothing said which turn waits on the
+//!   answer.
+//! * **Questions.** A `question` emits what the stream's [`QuestionView`] makes of it (a
+//!   client-side tool call, an approval on the gated call's part, or a `data-question` part:
+//!   [`asking`]) and ends the stream (`finish`): the turn waits for the user, whose answer is a
+//!   new request. The answer's stream goes on in the same message
+//!   ([`Translator::answered_in`]): `start` with its id, `start-step`, the turn's calls taken on
+//!   where the client holds them.
 //! * **Parts.** Text and reasoning parts open lazily and close before any tool chunk,
 //!   question, part of the other kind, or the end ([`parts`]). Tool chunks follow
 //!   [`tools`].
@@ -24,6 +30,7 @@
 //!   `{ turnId, durationMs, toolCalls, toolErrors }` ([`crate::ui::StartMetadata`]), timed by
 //!   the translator's [`Clock`].
 
+mod asking;
 mod ending;
 mod parts;
 mod tools;
@@ -35,9 +42,11 @@ pub use ending::{
 pub use tools::{failure_text, tool_error_text};
 pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 
+use crate::questions::QuestionView;
+use crate::session::when::epoch_ms;
 use crate::session::{Message, Part};
 use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
-use crate::v2::{error_text, DeltaKind, Frame, MessageCreate, Question, TurnDelta};
+use crate::v2::{error_text, DeltaKind, Frame, MessageCreate, TurnDelta};
 use parts::OpenParts;
 use tools::Tools;
 
@@ -87,6 +96,8 @@ pub struct Translator {
     /// For an adopting stream, the message id it opens with once the first turn event shows
     /// which turn is ours.
     adopt: Option<String>,
+    /// What questions become in this stream.
+    questions: QuestionView,
 }
 
 impl Translator {
@@ -107,7 +118,15 @@ impl Translator {
             clock,
             started_ms: 0,
             adopt: None,
+            questions: QuestionView::default(),
         }
+    }
+
+    /// This translator showing questions as `questions` says (the default: client-side tool
+    /// calls, full trace). Set before the first frame.
+    pub fn with_questions(mut self, questions: QuestionView) -> Self {
+        self.questions = questions;
+        self
     }
 
     /// A translator that picks up `message`, the turn in flight in a session's `init`, and
@@ -116,28 +135,63 @@ impl Translator {
     /// one delta each, tool calls moved to their snapshot state, answered questions). The last
     /// part stays open when it is text or reasoning, since the live events continue it. A
     /// pending question ends the stream there, as it does live. The turn's later events
-    /// follow through [`Translator::push`].
-    /// `createdAt` is the message's own, when it gives one in ms since the epoch.
-    pub fn resume(message: &Message, clock: Clock, out: &mut Vec<UiChunk>) -> Self {
-        let mut translator = Translator::with_clock(None, clock);
-        let created = message
-            .created_at
-            .as_ref()
-            .and_then(serde_json::Value::as_u64);
-        translator.open(&message.id, message.id.clone(), created, out);
+    /// follow through [`Translator::push`]. Questions show as `questions` says.
+    /// `createdAt` is the message's own, when it gives one.
+    pub fn resume(
+        message: &Message,
+        clock: Clock,
+        questions: QuestionView,
+        out: &mut Vec<UiChunk>,
+    ) -> Self {
+        let id = message.id.clone();
+        let mut translator = Translator::opened_on(message, id, clock, questions, out);
         for part in &message.parts {
             if translator.phase == Phase::Ended {
                 break;
             }
-            translator.replay(&message.id, part, out);
+            translator.replay(message, part, out);
         }
         translator
     }
 
-    /// A translator for turn `turn_id`, already under way, as the new message `message_id`,
-    /// opened at once: the rest of a turn after the user answered its question (the client
-    /// holds the message with the question, so the rest is a new one), or a turn picked up
-    /// mid-way from an agent that sends no `init` (`message_id` is then the turn id).
+    /// A translator for the rest of `message`, the turn in flight, after the user answered its
+    /// question in the client's message `message_id` (a tool output or a tool approval): it opens
+    /// at once with `start { messageId: message_id }` (the same message: nothing is duplicated)
+    /// and `start-step`, takes on the turn's tool calls where the client holds them, and ends the
+    /// call `denied_call` as denied (`tool-output-denied`) when the answer denied its approval.
+    pub fn answered_in(
+        message: &Message,
+        message_id: String,
+        denied_call: Option<&str>,
+        clock: Clock,
+        questions: QuestionView,
+        out: &mut Vec<UiChunk>,
+    ) -> Self {
+        let mut translator = Translator::opened_on(message, message_id, clock, questions, out);
+        translator.take_on(message, denied_call, out);
+        translator
+    }
+
+    /// A translator of turn `message` (a snapshot's turn in flight), opened as the message
+    /// `message_id`, dated from the snapshot's `createdAt` when it gives one.
+    fn opened_on(
+        message: &Message,
+        message_id: String,
+        clock: Clock,
+        questions: QuestionView,
+        out: &mut Vec<UiChunk>,
+    ) -> Self {
+        let mut translator = Translator::with_clock(None, clock).with_questions(questions);
+        let created = message.created_at.as_ref().and_then(epoch_ms);
+        translator.open(&message.id, message_id, created, out);
+        translator
+    }
+
+    /// A translator for turn `turn_id`, already under way, as the message `message_id`, opened
+    /// at once: the rest of a turn after the user answered its question in a message of their
+    /// own (a `data-answer` part: the rest is a new message), or after an answer in the client's
+    /// message when the agent's `init` did not list the turn; or a turn picked up mid-way from
+    /// an agent that sends no `init` (`message_id` is then the turn id).
     pub fn continuing(
         turn_id: &str,
         message_id: String,
@@ -260,7 +314,8 @@ impl Translator {
     }
 
     /// One part of a resumed snapshot, through the same rules as the live frame it stands for.
-    fn replay(&mut self, turn_id: &str, part: &Part, out: &mut Vec<UiChunk>) {
+    fn replay(&mut self, message: &Message, part: &Part, out: &mut Vec<UiChunk>) {
+        let turn_id = message.id.as_str();
         let delta = |text: &str| TurnDelta {
             turn_id: turn_id.to_owned(),
             delta: text.to_owned(),
@@ -278,11 +333,10 @@ impl Translator {
                 self.push_open(Frame::ToolUpdate(call.to_update(turn_id)), out);
             }
             Part::Question(question) if question.answer.is_some() => {
-                self.parts.close(out);
-                out.push(question_chunk(question.clone()));
+                self.replay_answered(message, question, out);
             }
             Part::Question(question) => {
-                self.push_open(Frame::Question(question.clone()), out);
+                self.ask(question.clone(), out);
             }
             Part::Finish { .. } | Part::Error { .. } | Part::File(_) => {}
         }
@@ -314,11 +368,7 @@ impl Translator {
                     None => return Step::Ignored,
                 }
             }
-            Frame::Question(question) => {
-                self.parts.close(out);
-                out.push(question_chunk(question));
-                return self.end_with(Ending::AwaitingAnswer, out);
-            }
+            Frame::Question(question) => return self.ask(question, out),
             Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
                 if let Some(text) = fin.final_text {
                     if !self.parts.streamed_text() {
@@ -360,13 +410,6 @@ impl Translator {
     }
 }
 
-fn question_chunk(question: Question) -> UiChunk {
-    UiChunk::DataQuestion {
-        id: question.question_id.clone(),
-        data: question,
-    }
-}
-
 #[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
@@ -374,3 +417,7 @@ mod tests;
 #[cfg(test)]
 #[path = "resume_tests.rs"]
 mod resume_tests;
+
+#[cfg(test)]
+#[path = "asking_tests.rs"]
+mod asking_tests;

@@ -9,11 +9,21 @@ use crate::v2::parse_frame;
 /// The chunks a resume of the in-flight message of `messages` (an `init`'s array) writes, then
 /// those of each live frame after it.
 fn resume(messages: &str, live: &[&str]) -> (Translator, Vec<String>) {
+    resume_viewed(messages, live, QuestionView::default())
+}
+
+/// [`resume`], questions shown as `view` says.
+pub(super) fn resume_viewed(
+    messages: &str,
+    live: &[&str],
+    view: QuestionView,
+) -> (Translator, Vec<String>) {
     let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
     let mut out = Vec::new();
     let mut t = Translator::resume(
         init.in_flight().expect("a turn in flight"),
         no_clock,
+        view,
         &mut out,
     );
     for frame in live {
@@ -97,11 +107,12 @@ fn consecutive_text_parts_stay_apart() {
 #[test]
 fn a_pending_question_ends_the_replay_and_an_answered_one_does_not() {
     let question = r#"{"type":"question","questionId":"q1","text":"Go?","options":["yes","no"]}"#;
-    let (t, out) = resume(
+    let (t, out) = resume_viewed(
         &format!(
             r#"[{{"id":"t1","role":"assistant","parts":[{question},{{"type":"text","text":"never"}}]}}]"#
         ),
         &[r#"{"type":"message.part.text-delta","turnId":"t1","delta":"late"}"#],
+        super::tests::data_view(),
     );
     assert_eq!(
         out[2..],
@@ -114,9 +125,10 @@ fn a_pending_question_ends_the_replay_and_an_answered_one_does_not() {
     );
     assert_eq!(t.outcome(), Some("awaiting_answer"));
 
-    let (t, out) = resume(
+    let (t, out) = resume_viewed(
         r#"[{"id":"t1","role":"assistant","parts":[{"type":"question","questionId":"q1","text":"Go?","answer":"yes"},{"type":"text","text":"ok"}]}]"#,
         &[],
+        super::tests::data_view(),
     );
     assert_eq!(
         out[2..],
@@ -185,7 +197,12 @@ fn a_resume_dates_its_start_from_the_message() {
     )
     .unwrap();
     let mut out = Vec::new();
-    Translator::resume(init.in_flight().unwrap(), no_clock, &mut out);
+    Translator::resume(
+        init.in_flight().unwrap(),
+        no_clock,
+        QuestionView::default(),
+        &mut out,
+    );
     assert_eq!(
         out[0].to_json(),
         r#"{"type":"start","messageId":"t1","messageMetadata":{"turnId":"t1","createdAt":1700000000000}}"#
@@ -232,5 +249,7 @@ fn an_adopting_stream_ends_with_the_agents_refusal_before_any_turn_event() {
     // A turn that asks again at once opens under the message's id.
     let (_, out) = adopt(&[r#"{"type":"question","questionId":"q2","text":"Sure?"}"#]);
     assert_eq!(out[0], r#"{"type":"start","messageId":"m2"}"#);
-    assert!(out.iter().any(|c| c.contains(r#""type":"data-question""#)));
+    assert!(out
+        .iter()
+        .any(|c| c.contains(r#""toolCallId":"q2","toolName":"askUser""#)));
 }

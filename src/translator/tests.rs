@@ -24,9 +24,22 @@ pub(super) fn plain(chunk: &UiChunk) -> String {
     chunk.to_json()
 }
 
+/// Questions as `data-question` parts (`QUESTIONS = "data"`).
+pub(super) fn data_view() -> QuestionView {
+    QuestionView::new(
+        crate::questions::QuestionParts::Data,
+        crate::trace::Trace::default(),
+    )
+}
+
 /// Runs frames (and an optional outside cause) through a translator for request `r1`.
 fn run_with(frames: &[&str], cause: Option<EndCause>) -> Vec<String> {
-    let mut t = Translator::new(Some("r1"));
+    run_viewed(frames, cause, QuestionView::default())
+}
+
+/// [`run_with`], questions shown as `view` says.
+fn run_viewed(frames: &[&str], cause: Option<EndCause>, view: QuestionView) -> Vec<String> {
+    let mut t = Translator::new(Some("r1")).with_questions(view);
     let mut out = Vec::new();
     for f in frames {
         let frame = parse_frame(f).unwrap_or_else(|e| panic!("{f}: {e}"));
@@ -186,8 +199,9 @@ fn status_and_question() {
     let idle = r#"{"type":"agentStatus","status":"idle"}"#;
     let question =
         r#"{"type":"question","questionId":"q1","text":"Deploy?","options":["yes","no"]}"#;
+    let frames = [CREATE, &delta("a"), status, idle, question, &delta("late")];
     assert_eq!(
-        run(&[CREATE, &delta("a"), status, idle, question, &delta("late")]),
+        run_viewed(&frames, None, data_view()),
         concat(&[
             &START,
             &[
@@ -200,7 +214,7 @@ fn status_and_question() {
             &FINISH,
         ])
     );
-    let mut t = Translator::new(Some("r1"));
+    let mut t = Translator::new(Some("r1")).with_questions(data_view());
     let mut out = Vec::new();
     for f in [CREATE, &tool("c", "running", ""), question] {
         t.push(parse_frame(f).unwrap(), &mut out);

@@ -28,7 +28,8 @@ pub const DEFAULT_TOOL_ERROR: &str = "Tool failed";
 #[derive(Debug)]
 struct Call {
     name: String,
-    /// The latest `args`, until they become the call's input.
+    /// The latest `args` (once they became the call's input, that input: an approval question
+    /// shows it to the user who approves the call).
     args: Option<Box<RawValue>>,
     /// Whether `tool-input-available` went out.
     has_input: bool,
@@ -115,6 +116,77 @@ impl Tools {
         });
     }
 
+    /// Whether the call `call_id` was shown in this stream (open or ended).
+    pub fn knows(&self, call_id: &str) -> bool {
+        self.open.contains_key(call_id) || self.finished.contains(&self.hasher.hash_one(call_id))
+    }
+
+    /// Keeps `call_id` from any later call of this stream: a question's client-side call has it
+    /// (it counts as no tool of the agent's).
+    pub fn reserve(&mut self, call_id: &str) {
+        self.finished.insert(self.hasher.hash_one(call_id));
+    }
+
+    /// The name and input so far of the open call `call_id`.
+    pub fn open_call(&self, call_id: &str) -> Option<(&str, Option<&RawValue>)> {
+        let call = self.open.get(call_id)?;
+        Some((&call.name, call.args.as_deref()))
+    }
+
+    /// Asks the user to approve the open call `call_id` (its input first, when it is still
+    /// missing): `tool-approval-request`. The call leaves this stream, which ends at the question:
+    /// the stream of the answer takes it on ([`Tools::resume_call`]). False when no such call is
+    /// open.
+    pub fn request_approval(
+        &mut self,
+        call_id: &str,
+        approval_id: &str,
+        out: &mut Vec<UiChunk>,
+    ) -> bool {
+        let Some(mut call) = self.open.remove(call_id) else {
+            return false;
+        };
+        if !call.has_input {
+            out.push(input_available(call_id, &mut call));
+        }
+        self.finished.insert(self.hasher.hash_one(call_id));
+        out.push(UiChunk::ToolApprovalRequest {
+            approval_id: approval_id.to_owned(),
+            tool_call_id: call_id.to_owned(),
+        });
+        true
+    }
+
+    /// Takes on a call that the client already holds from an earlier stream of the same message
+    /// (the turn before its question): an open call moves on from its input, an ended one is
+    /// never shown again. `failed` counts an ended call that failed.
+    pub fn resume_call(&mut self, call_id: &str, name: &str, open: bool, failed: bool) {
+        self.seen += 1;
+        if !open {
+            self.finished.insert(self.hasher.hash_one(call_id));
+            self.failed += u64::from(failed);
+            return;
+        }
+        let call = Call {
+            name: name.to_owned(),
+            args: None,
+            has_input: true,
+            seq: self.seen,
+        };
+        self.open.insert(call_id.to_owned(), call);
+    }
+
+    /// Ends the open call `call_id` as the user denied it: `tool-output-denied`. Nothing when no
+    /// such call is open.
+    pub fn deny(&mut self, call_id: &str, out: &mut Vec<UiChunk>) {
+        if self.open.remove(call_id).is_some() {
+            self.finished.insert(self.hasher.hash_one(call_id));
+            out.push(UiChunk::ToolOutputDenied {
+                tool_call_id: call_id.to_owned(),
+            });
+        }
+    }
+
     /// How many tool calls were shown, and how many of them ended in `tool-output-error`.
     pub fn counts(&self) -> (u64, u64) {
         (self.seen, self.failed)
@@ -159,13 +231,15 @@ impl Tools {
     }
 }
 
-/// `tool-input-available` with the call's args (or `{}`), which the call gives up.
+/// `tool-input-available` with the call's args (or `{}`), which the call keeps as its input.
 fn input_available(call_id: &str, call: &mut Call) -> UiChunk {
     call.has_input = true;
+    let input = call.args.take().map_or_else(empty_object, one_line);
+    call.args = Some(input.clone());
     UiChunk::ToolInputAvailable {
         tool_call_id: call_id.to_owned(),
         tool_name: call.name.clone(),
-        input: call.args.take().map_or_else(empty_object, one_line),
+        input,
         provider_executed: true,
         dynamic: true,
     }
@@ -190,7 +264,7 @@ fn empty_object() -> Box<RawValue> {
 
 /// The agent's JSON as it wrote it, unless it spans lines (pretty-printed): then compacted,
 /// since a line break would end the SSE event it travels in.
-fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
+pub(super) fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
     if !raw.get().contains(['\n', '\r']) {
         return raw;
     }

@@ -74,6 +74,20 @@ pub enum UiChunk {
         provider_executed: bool,
         dynamic: bool,
     },
+    /// Asks the user to approve the tool call `toolCallId` (ai 6 and later): its part goes to
+    /// `approval-requested`, answered by `addToolApprovalResponse({ id: approvalId, … })`.
+    /// `{"type":"tool-approval-request","approvalId":"q2","toolCallId":"c2"}`
+    #[serde(rename_all = "camelCase")]
+    ToolApprovalRequest {
+        approval_id: String,
+        tool_call_id: String,
+    },
+    /// The user denied the tool call: its part ends `output-denied` (ai 6 and later).
+    /// `{"type":"tool-output-denied","toolCallId":"c2"}`
+    #[serde(rename_all = "camelCase")]
+    ToolOutputDenied {
+        tool_call_id: String,
+    },
     /// The agent's phase; transient, so the client never stores it in the message.
     #[serde(rename = "data-status")]
     DataStatus {
@@ -131,6 +145,20 @@ impl UiChunk {
     /// Whether this chunk ends the stream (`finish` or `abort`).
     pub fn is_ending(&self) -> bool {
         matches!(self, UiChunk::Finish { .. } | UiChunk::Abort)
+    }
+
+    /// Whether this chunk belongs to a question the client answers (`crate::questions`): a tool
+    /// chunk of a client-side tool (not `dynamic`: the agent's own tools all are), or an
+    /// approval's request or denial.
+    pub fn is_question_tool(&self) -> bool {
+        match self {
+            UiChunk::ToolInputStart { dynamic, .. }
+            | UiChunk::ToolInputAvailable { dynamic, .. }
+            | UiChunk::ToolOutputAvailable { dynamic, .. }
+            | UiChunk::ToolOutputError { dynamic, .. } => !dynamic,
+            UiChunk::ToolApprovalRequest { .. } | UiChunk::ToolOutputDenied { .. } => true,
+            _ => false,
+        }
     }
 
     /// The chunk as JSON. Serialising a `UiChunk` cannot fail (string keys only).
@@ -284,6 +312,43 @@ mod tests {
     }
 
     #[test]
+    fn approval_chunks_are_exact() {
+        assert_eq!(
+            j(UiChunk::ToolApprovalRequest {
+                approval_id: "q2".into(),
+                tool_call_id: "c2".into(),
+            }),
+            r#"{"type":"tool-approval-request","approvalId":"q2","toolCallId":"c2"}"#
+        );
+        assert_eq!(
+            j(UiChunk::ToolOutputDenied {
+                tool_call_id: "c2".into()
+            }),
+            r#"{"type":"tool-output-denied","toolCallId":"c2"}"#
+        );
+    }
+
+    #[test]
+    fn question_tools_are_the_static_ones() {
+        let start = |dynamic| UiChunk::ToolInputStart {
+            tool_call_id: "q".into(),
+            tool_name: "askUser".into(),
+            provider_executed: false,
+            dynamic,
+        };
+        assert!(start(false).is_question_tool());
+        assert!(
+            !start(true).is_question_tool(),
+            "the agent's tools are dynamic"
+        );
+        assert!(UiChunk::ToolOutputDenied {
+            tool_call_id: "c".into()
+        }
+        .is_question_tool());
+        assert!(!UiChunk::FinishStep.is_question_tool());
+    }
+
+    #[test]
     fn data_chunks_are_exact() {
         assert_eq!(
             j(UiChunk::DataQuestion {
@@ -292,6 +357,7 @@ mod tests {
                     question_id: "q".into(),
                     text: "Go?".into(),
                     options: Some(json!(["y", "n"])),
+                    tool_call_id: None,
                     answer: None,
                 }
             }),

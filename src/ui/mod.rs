@@ -9,6 +9,7 @@
 mod chunk;
 mod metadata;
 mod status;
+pub mod tool_reasons;
 
 pub use chunk::{QuestionData, StatusData, StatusPhase, UiChunk};
 pub use metadata::{FinishMetadata, StartMetadata};

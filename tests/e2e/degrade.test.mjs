@@ -96,6 +96,18 @@ describe("an agent that sends no init", { concurrency: true }, () => {
 const answerBody = (questionId, answer) =>
   JSON.stringify({ id: "c", messages: [{ id: "u", role: "user", parts: [{ type: "data-answer", data: { questionId, answer } }] }] });
 
+/** The body `sendAutomaticallyWhen` posts once the `askUser` call `input` of message `id` is answered. */
+const toolAnswerBody = (id, toolCallId, input, output) =>
+  JSON.stringify({
+    id: "c",
+    trigger: "submit-message",
+    messageId: id,
+    messages: [
+      { id: "u", role: "user", parts: [{ type: "text", text: "/ask Go on?" }] },
+      { id, role: "assistant", parts: [{ type: "step-start" }, { type: "tool-askUser", toolCallId, state: "output-available", input, output }] },
+    ],
+  });
+
 const SENDS_LESS = [
   ["the demo agent playing one (noinflight-)", () => plain, "noinflight"],
   ["the TypeScript agent's minimal mode", () => minimal, "minimal"],
@@ -127,15 +139,17 @@ for (const [name, worker, prefix] of SENDS_LESS) {
       assert.deepEqual(aborts.map((e) => e.frame), [{ type: "abort" }]);
     });
 
-    test("an answer goes to the agent, which resumes its turn: the rest streams as a new message", { timeout: 30_000 }, async () => {
+    test("an answer goes to the agent, which resumes its turn: the rest streams into the client's message", { timeout: 30_000 }, async () => {
       const session = sessionId(prefix);
       const asked = chunksOf((await readAll(await postChat(worker().base, session, chatBody("/ask Go on?")))).text);
-      const question = asked.find((c) => c.type === "data-question");
+      const question = asked.find((c) => c.type === "tool-input-available" && c.toolName === "askUser");
       assert.ok(question, "the question streamed");
-      const answered = await postChat(worker().base, session, answerBody(question.data.questionId, "yes"));
+      const id = asked[0].messageId;
+      const answered = await postChat(worker().base, session, toolAnswerBody(id, question.toolCallId, question.input, "yes"));
       assert.equal(answered.status, 200);
       const chunks = chunksOf((await readAll(answered)).text);
       assert.equal(chunks[0].type, "start");
+      assert.equal(chunks[0].messageId, id, "the same message, though init named no turn");
       assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "You answered: yes.");
       assert.deepEqual(chunks.slice(-2).map((c) => c.type), ["finish-step", "finish"]);
     });

@@ -5,7 +5,7 @@
 // detached client dropped mid-turn and a fresh `Chat` (as after a reload) resuming it from the
 // history endpoint's messages; an idle resume (204); stop from a second client; a client that
 // goes away (exactly one `abort`); `/ask` answered through `sendMessage` with a `data-answer`
-// part; `busy`; history that every AI SDK validates; the page's `context` reaching the reference
+// part (`X-Questions: data`; the AI SDK's own tool parts: questions.test.mjs); `busy`; history that every AI SDK validates; the page's `context` reaching the reference
 // agent's model; the agent's Durable Object restarting between two turns (persisted storage, a
 // fresh instance, new sockets).
 import { describe, test, before, after } from "node:test";
@@ -48,13 +48,13 @@ after(() => worker?.dispose());
 const api = (session) => `${worker.base}/api/sessions/${session}/chat`;
 
 /** A `Chat` of `pkg` on `session`; `errors` collects what `onError` reports. */
-async function chatOf(pkg, session, { body, id, messages } = {}) {
+async function chatOf(pkg, session, { body, id, messages, headers } = {}) {
   const { Chat, DefaultChatTransport } = await loadSdk(pkg);
   const errors = [];
   const chat = new Chat({
     id,
     messages,
-    transport: new DefaultChatTransport({ api: api(session), body }),
+    transport: new DefaultChatTransport({ api: api(session), body, headers }),
     onError: (e) => errors.push(e),
   });
   return { chat, errors };
@@ -134,9 +134,9 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.deepEqual(await again.json(), { stopped: false });
     });
 
-    test(`${pkg}: /ask shows the question, and sendMessage with a data-answer part continues the turn`, { timeout: 30_000 }, async () => {
+    test(`${pkg}: X-Questions: data: /ask shows a data-question, and sendMessage with a data-answer part continues the turn`, { timeout: 30_000 }, async () => {
       const session = sessionId("ask");
-      const { chat, errors } = await chatOf(pkg, session);
+      const { chat, errors } = await chatOf(pkg, session, { headers: { "X-Questions": "data" } });
       await chat.sendMessage({ text: "/ask Deploy now?" });
       assert.equal(chat.status, "ready", "the stream ends at the question");
       const asking = chat.messages.at(-1);
@@ -269,13 +269,28 @@ describe("session routes over HTTP", { concurrency: true }, () => {
     assert.deepEqual((await received(session)).filter((f) => f.type === "abort"), []);
   });
 
-  test("a resume while a question waits replays up to it and ends", { timeout: 30_000 }, async () => {
+  test("a resume while a question waits replays up to it, as the part its X-Questions asks for, and ends", { timeout: 30_000 }, async () => {
     const session = sessionId("paused");
     await readAll(await postChat(worker.base, session, chatBody("/ask Continue?")));
-    const { text } = await readAll(await fetch(`${api(session)}/c/stream`));
-    const types = chunksOf(text).map((c) => c.type);
-    assert.deepEqual(types.slice(-3), ["data-question", "finish-step", "finish"]);
+    const resume = async (headers) => readAll(await fetch(`${api(session)}/c/stream`, { headers }));
+    const { text } = await resume({});
+    const chunks = chunksOf(text);
+    assert.deepEqual(chunks.slice(-4).map((c) => c.type), ["tool-input-start", "tool-input-available", "finish-step", "finish"]);
+    assert.equal(chunks.at(-3).toolName, "askUser");
     assert.ok(text.endsWith("data: [DONE]\n\n"));
+    const data = chunksOf((await resume({ "X-Questions": "data" })).text);
+    assert.deepEqual(data.slice(-3).map((c) => c.type), ["data-question", "finish-step", "finish"]);
+    // A resume never fails on a header it does not know: the setting applies.
+    const unknown = chunksOf((await resume({ "X-Questions": "sometimes" })).text);
+    assert.equal(unknown.at(-3).toolName, "askUser");
+  });
+
+  test("a POST whose X-Questions names no kind of part is a 400 invalid_field", { timeout: 30_000 }, async () => {
+    const response = await postChat(worker.base, sessionId("bad-questions"), chatBody("hello"), { headers: { "content-type": "application/json", "X-Questions": "approval" } });
+    assert.equal(response.status, 400);
+    const { error } = await response.json();
+    assert.equal(error.code, "invalid_field");
+    assert.match(error.message, /X-Questions/);
   });
 
   test("an answer to no pending question is a 409; a prompt while busy is an in-band error", { timeout: 30_000 }, async () => {

@@ -70,6 +70,7 @@ for (const sc of scenarios) {
     for (const sdk of sdks) {
       it(`${sdk.label}${sdk.version ? ` (${sdk.version})` : ''}: Chat ends as expected, readUIMessageStream agrees`, async (t) => {
         if (sdk.loadError) return t.skip(sdk.loadError.message); // reported as a failure by the load test above
+        if (expect.sdks && !expect.sdks.includes(sdk.label)) return t.skip(`for ${expect.sdks.join(', ')} only (${expect.sdksWhy})`);
         const r = await runChat(sdk.mod, out.stdout);
         const err = r.error && `${r.error.name}: ${r.error.message}`;
         assert.equal(r.requests.length, 1, 'exactly one POST');

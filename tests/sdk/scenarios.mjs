@@ -55,7 +55,8 @@ export function normalizeParts(parts) {
   return parts.map((p) => {
     if (p.type === 'step-start') return { type: p.type };
     if (p.type === 'text' || p.type === 'reasoning') return pick(p, ['type', 'text', 'state']);
-    if (p.type === 'dynamic-tool') return pick(p, ['type', 'toolCallId', 'toolName', 'state', 'input', 'output', 'errorText']);
+    if (p.type === 'dynamic-tool') return pick(p, ['type', 'toolCallId', 'toolName', 'state', 'input', 'output', 'errorText', 'approval']);
+    if (p.type.startsWith('tool-')) return pick(p, ['type', 'toolCallId', 'state', 'input', 'output', 'errorText']);
     if (p.type.startsWith('data-')) return pick(p, ['type', 'id', 'data']);
     return p; // anything else is unexpected and will not match
   });

@@ -15,6 +15,9 @@ const ALLOWED_KEYS = {
   'tool-input-available': ['toolCallId', 'toolName', 'input', 'providerExecuted', 'providerMetadata', 'dynamic'],
   'tool-output-available': ['toolCallId', 'output', 'providerExecuted', 'dynamic', 'preliminary'],
   'tool-output-error': ['toolCallId', 'errorText', 'providerExecuted', 'dynamic'],
+  // Tool approvals: ai 6 and later only (a stream asks for them only from such clients).
+  'tool-approval-request': ['approvalId', 'toolCallId'],
+  'tool-output-denied': ['toolCallId'],
   error: ['errorText'],
   abort: [],
   finish: ['messageMetadata'],
@@ -26,6 +29,8 @@ const NULLABLE = new Set(['input', 'output', 'data']);
 const LABEL_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const PHASES = new Set(['thinking', 'tool_use', 'compacting']);
 const ENDINGS = new Set(['error', 'finish', 'abort']);
+/** The client-side tools a question becomes (src/questions.rs): not run by the agent, answered by the user. */
+const QUESTION_TOOLS = new Set(['askUser', 'approveToolCall']);
 
 /** Splits the body into events; returns {chunks, comments, problems}. */
 export function parseSse(body) {
@@ -130,7 +135,7 @@ export function checkSequence(chunks) {
     if (c.type === 'finish-step') {
       if (phase !== 'step') problems.push(`${at}: finish-step outside an open step`);
       if (open) problems.push(`${at}: ${open.kind} part ${open.id} still open at finish-step`);
-      for (const [id, t] of tools) if (t.stage < 2) problems.push(`${at}: tool ${id} left without an output`);
+      for (const [id, t] of tools) if (t.stage < 2 && !t.waits) problems.push(`${at}: tool ${id} left without an output`);
       phase = 'ending';
       return;
     }
@@ -147,6 +152,9 @@ export function checkSequence(chunks) {
         if (chunks[i + 1]?.type !== 'finish') problems.push(`${at}: error is not followed by finish`);
       }
       if ((c.type === 'finish' || c.type === 'abort') && i !== chunks.length - 1) problems.push(`${at}: chunks after the ending`);
+      const waiting = [...tools.values()].filter((t) => t.waits && t.stage < 2).length;
+      if (c.type !== 'finish' && waiting > 0) problems.push(`${at}: a question waits, but the stream does not end with finish`);
+      if (waiting > 1) problems.push(`${at}: ${waiting} questions wait at once`);
       return;
     }
     if (phase !== 'step') problems.push(`${at}: content outside start-step … finish-step`);
@@ -165,15 +173,28 @@ export function checkSequence(chunks) {
       }
       return;
     }
+    if (c.type === 'tool-approval-request') {
+      const t = tools.get(c.toolCallId);
+      if (!t || t.stage !== 1 || t.question) problems.push(`${at}: approval of ${c.toolCallId}, no agent tool with its input`);
+      else t.waits = true;
+      return;
+    }
+    if (c.type === 'tool-output-denied') {
+      problems.push(`${at}: a denial belongs to the stream of an answer, not to a turn's first`);
+      return;
+    }
     if (c.type.startsWith('tool-')) {
       if (open) problems.push(`${at}: ${open.kind} part ${open.id} still open before a tool chunk`);
-      if (c.providerExecuted !== true || c.dynamic !== true) problems.push(`${at}: providerExecuted/dynamic must be true`);
       const t = tools.get(c.toolCallId);
+      const question = c.providerExecuted === false && c.dynamic === false;
+      if (question && c.toolName !== undefined && !QUESTION_TOOLS.has(c.toolName)) problems.push(`${at}: client-side tool ${c.toolName} is no question`);
+      if (!question && (c.providerExecuted !== true || c.dynamic !== true)) problems.push(`${at}: providerExecuted/dynamic must be true (false for a question's tool)`);
+      if (t && t.question !== question) problems.push(`${at}: tool ${c.toolCallId} switched between agent and question`);
       const stage = { 'tool-input-start': 0, 'tool-input-available': 1 }[c.type] ?? 2;
       if (stage === 2 && !t) problems.push(`${at}: output for unknown tool ${c.toolCallId}`);
       if (t && stage <= t.stage) problems.push(`${at}: tool ${c.toolCallId} went back or repeated (stage ${t.stage} → ${stage})`);
       if (t?.toolName && c.toolName && t.toolName !== c.toolName) problems.push(`${at}: toolName changed`);
-      tools.set(c.toolCallId, { stage, toolName: c.toolName ?? t?.toolName });
+      tools.set(c.toolCallId, { stage, toolName: c.toolName ?? t?.toolName, question, waits: question && stage === 1 });
       return;
     }
     if (c.type.startsWith('data-')) return checkData(c, at, problems);

@@ -1,6 +1,7 @@
 //! An independent checker of UI message streams: the AI SDK's framing, schema and
 //! sequencing rules (ai@5.0.0's strict schema, `process-ui-message-stream.ts`), plus
-//! this project's promises (one ending, no part or tool left open).
+//! this project's promises (one ending, no part or tool left open: a question's tool waits for
+//! the user only in a stream that ends with `finish` at it).
 
 use std::collections::{HashMap, HashSet};
 
@@ -59,6 +60,11 @@ fn schema(kind: &str) -> Option<(&'static [&'static str], &'static [&'static str
             ],
             &["type", "toolCallId", "errorText"],
         ),
+        "tool-approval-request" => (
+            &["type", "approvalId", "toolCallId"],
+            &["type", "approvalId", "toolCallId"],
+        ),
+        "tool-output-denied" => (&["type", "toolCallId"], &["type", "toolCallId"]),
         "error" => (&["type", "errorText"], &["type", "errorText"]),
         k if k.starts_with("data-") => (&["type", "id", "data", "transient"], &["type", "data"]),
         _ => return None,
@@ -130,9 +136,30 @@ fn str_field<'a>(chunk: &'a Map<String, Value>, key: &str) -> &'a str {
 
 /// Checks the chunk sequence; returns the ending chunk's type.
 pub fn check_chunks(chunks: &[Map<String, Value>]) -> Result<String, String> {
+    check_chunks_holding(chunks, &[])
+}
+
+/// The client-side tools a question becomes (`src/questions.rs`).
+const QUESTION_TOOLS: [&str; 2] = ["askUser", "approveToolCall"];
+
+/// [`check_chunks`] for the stream of an answer, which goes on in a message whose tool calls
+/// `held` the client already holds (their input shown): they may move on to their output.
+pub fn check_chunks_holding(
+    chunks: &[Map<String, Value>],
+    held: &[&str],
+) -> Result<String, String> {
     let mut active: HashMap<&str, &str> = HashMap::new(); // id -> "text" | "reasoning"
     let mut ids_seen: HashSet<String> = HashSet::new();
-    let mut tools: HashMap<String, &str> = HashMap::new(); // id -> stage
+    // id -> stage; a question's tool (or an approval) "waits" for the user.
+    let mut tools: HashMap<String, &str> =
+        held.iter().map(|id| (id.to_string(), "input")).collect();
+    let mut question_tools: HashSet<String> = HashSet::new();
+    let open = |tools: &HashMap<String, &str>| {
+        tools
+            .iter()
+            .find(|(_, s)| **s != "done" && **s != "waits")
+            .map(|(id, _)| id.clone())
+    };
     let mut started = false;
     let mut in_step = false;
     let mut ending: Option<String> = None;
@@ -143,6 +170,18 @@ pub fn check_chunks(chunks: &[Map<String, Value>]) -> Result<String, String> {
         }
         let id = str_field(chunk, "id");
         let call = str_field(chunk, "toolCallId").to_owned();
+        // A question ends the stream: once one waits, only the closing of the rest follows.
+        let closing = [
+            "tool-input-available",
+            "tool-output-error",
+            "finish-step",
+            "finish",
+        ];
+        let answers_it = kind == "tool-output-available" && tools.get(&call) == Some(&"waits");
+        if tools.values().any(|s| *s == "waits") && !closing.contains(&kind.as_str()) && !answers_it
+        {
+            return Err(format!("{kind} after a question"));
+        }
         match kind.as_str() {
             "start" if started || i != 0 => return Err(format!("start at {i}")),
             "start" => started = true,
@@ -152,12 +191,9 @@ pub fn check_chunks(chunks: &[Map<String, Value>]) -> Result<String, String> {
             "finish-step" if !active.is_empty() => {
                 return Err(format!("finish-step with open parts {active:?}"))
             }
-            "finish-step" => {
-                if let Some((id, _)) = tools.iter().find(|(_, s)| **s != "done") {
-                    return Err(format!("finish-step with tool {id} still running"));
-                }
-                in_step = false;
-            }
+            // An agent's call may run on across steps (an answered question's new step): the
+            // SDK updates its part where it is; the ending still closes it.
+            "finish-step" => in_step = false,
             "text-start" | "reasoning-start" => {
                 if !ids_seen.insert(id.to_owned()) {
                     return Err(format!("part id {id} reused"));
@@ -188,26 +224,69 @@ pub fn check_chunks(chunks: &[Map<String, Value>]) -> Result<String, String> {
                 if !active.is_empty() {
                     return Err(format!("{kind} while {active:?} is open"));
                 }
-                if chunk.get("providerExecuted") != Some(&Value::Bool(true))
-                    || chunk.get("dynamic") != Some(&Value::Bool(true))
-                {
-                    return Err(format!("{kind} must be providerExecuted and dynamic"));
+                let flag = |key: &str| chunk.get(key).and_then(Value::as_bool);
+                let question = match (flag("providerExecuted"), flag("dynamic")) {
+                    (Some(true), Some(true)) => false,
+                    (Some(false), Some(false)) => true,
+                    _ => {
+                        return Err(format!(
+                            "{kind} must be providerExecuted and dynamic, or neither"
+                        ))
+                    }
+                };
+                let name = chunk.get("toolName").and_then(Value::as_str);
+                if question && name.is_some_and(|n| !QUESTION_TOOLS.contains(&n)) {
+                    return Err(format!(
+                        "{kind}: a client-side tool that is no question: {name:?}"
+                    ));
+                }
+                if kind == "tool-input-start" && question {
+                    question_tools.insert(call.clone());
+                }
+                if question != question_tools.contains(&call) {
+                    return Err(format!(
+                        "{kind} for tool {call} switches between agent and client tool"
+                    ));
                 }
                 let stage = tools.get(&call).copied();
                 let next = match (kind.as_str(), stage) {
                     ("tool-input-start", None) => "started",
+                    ("tool-input-available", None | Some("started")) if question => "waits",
                     ("tool-input-available", None | Some("started")) => "input",
+                    ("tool-output-available", Some("waits")) if question => "done",
                     ("tool-output-available" | "tool-output-error", Some("input")) => "done",
                     (k, s) => return Err(format!("{k} for tool {call} in stage {s:?}")),
                 };
                 tools.insert(call, next);
             }
+            "tool-approval-request" => {
+                if tools.get(&call).copied() != Some("input") || question_tools.contains(&call) {
+                    return Err(format!(
+                        "approval of tool {call} that is not the agent's with its input"
+                    ));
+                }
+                tools.insert(call, "waits");
+            }
+            "tool-output-denied" => {
+                if tools.get(&call).copied() != Some("input") || !held.contains(&call.as_str()) {
+                    return Err(format!(
+                        "denial of tool {call} that is not held from an approval"
+                    ));
+                }
+                tools.insert(call, "done");
+            }
             "error" if chunks.get(i + 1).map(|c| str_field(c, "type")) != Some("finish") => {
                 return Err("error is not followed by finish".into());
             }
             "finish" | "abort" => {
-                if let Some((id, _)) = tools.iter().find(|(_, s)| **s != "done") {
+                if let Some(id) = open(&tools) {
                     return Err(format!("{kind} with tool {id} still running"));
+                }
+                let waiting = tools.values().filter(|s| **s == "waits").count();
+                let asked = kind == "finish"
+                    && chunks.get(i.wrapping_sub(1)).map(|c| str_field(c, "type")) != Some("error");
+                if waiting > 1 || (waiting == 1 && !asked) {
+                    return Err(format!("{kind} with {waiting} question(s) waiting"));
                 }
                 if !active.is_empty() {
                     return Err(format!("{kind} with open parts {active:?}"));
