@@ -1,5 +1,5 @@
 // Screenshots for the README and docs/embed.md. The playground, after a question answered with
-// its button: docs/playground-streaming.png (mid-turn: a finished tool card, the answer
+// its button (one message: the question, its answer, the reply): docs/playground-streaming.png (mid-turn: a finished tool card, the answer
 // streaming, Stop) and docs/playground-finished.png. The widget on a site's page, opened from its
 // launcher after one turn: docs/widget-light.png, docs/widget-dark.png (a teal accent, on the
 // left), docs/widget-phone.png (390×844, the panel full-screen). Needs the built worker
@@ -53,7 +53,7 @@ try {
   await send.waitFor();
   await sendPrompt(page, "What can you do?");
   await until(
-    async () => (await stop.isVisible()) && (await answers.last().innerText()).length > 60,
+    async () => (await stop.isVisible()) && (await answers.count()) === 2 && (await answers.last().innerText()).length > 60,
     "the answer half-way",
   );
   const streaming = path.join(root, "docs/playground-streaming.png");

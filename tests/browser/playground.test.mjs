@@ -1,21 +1,38 @@
 // The playground (GET /) in headless Chromium against the worker and its demo agent: a prompt's
 // streamed answer and tool card, Stop mid-turn, a question answered with a button, a reload
-// mid-turn that resumes, and the trace mode switch.
+// mid-turn that resumes, and the trace mode switch. The agent's questions (`X-Questions:
+// approvals`, on every request): a free question answered and a tool call approved or denied on
+// its card, each turn one assistant message with one `answer` to the agent; an approval that
+// waits through a reload; the minimal mode's approval question; Stop while a question waits.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, sleep } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, squashed } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, squashed, axeViolations } from "./browser.mjs";
+import { focused } from "./site.mjs";
 
 const setup = workerAndBrowser();
 
-/** The playground on a session of its own, its history loaded. */
+/**
+ * The playground on a session of its own, its history loaded; `requests` fills with the page's
+ * requests to the session's history, chat and resume routes: "METHOD route X-Questions".
+ */
 async function openPlayground(label) {
   const session = sessionId(label);
   const page = await setup.browser.newPage();
+  const requests = [];
+  page.on("request", (request) => {
+    const route = new URL(request.url()).pathname.replace(`/api/sessions/${session}`, "");
+    if (route === "/messages" || route === "/chat" || route.endsWith("/stream")) {
+      requests.push(`${request.method()} ${route.replace(/\/chat\/[^/]+\/stream$/, "/chat/:id/stream")} ${request.headers()["x-questions"]}`);
+    }
+  });
   await page.goto(`${setup.worker.base}/?session=${session}`);
   await panel(page).message.waitFor();
-  return { page, session };
+  return { page, session, requests };
 }
+
+/** The `answer` frames the demo agent received in `session`: their answers. */
+const answersReceived = async (session) => (await frames(session, "received")).filter((f) => f.type === "answer").map((f) => f.answer);
 
 const frames = async (session, log) => (await demoLog(setup.worker.base, session, log)).map((e) => e.frame);
 
@@ -105,20 +122,115 @@ describe("playground", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("/ask shows the options as buttons; clicking yes answers the agent", async () => {
-    const { page, session } = await openPlayground("pg-ask");
-    const { question, send } = panel(page);
+  test("/ask: the options as buttons; yes answers the agent once, and the turn ends in the same message", async () => {
+    const { page, session, requests } = await openPlayground("pg-ask");
+    const { question, send, stop, answers } = panel(page);
     await sendPrompt(page, "/ask Deploy now?");
     await question.getByText("Deploy now?").waitFor();
-    await send.waitFor();
     const options = question.getByRole("button");
     assert.deepEqual(await options.allInnerTexts(), ["yes", "no"]);
+    // The turn waits for the visitor: it still runs (Stop), and a prompt would be refused.
+    await stop.waitFor();
     await question.getByRole("button", { name: "yes" }).click();
+    assert.equal(await focused(page), "widget: Message", "the answered buttons go: the focus to the message box");
     await page.getByText("You answered: yes.").waitFor();
     await send.waitFor();
     assert.equal(await options.count(), 0, "an answered question has no buttons");
-    const answers = (await frames(session, "received")).filter((f) => f.type === "answer");
-    assert.deepEqual(answers.map((f) => f.answer), ["yes"]);
+    assert.equal(await question.locator(".question-answer").innerText(), "Answered: yes");
+    assert.equal(await answers.count(), 1, "the question and the rest of the turn: one assistant message");
+    assert.match(squashed(await answers.first().innerText()), /^Deploy now\? Answered: yes You answered: yes\. Worked for /);
+    assert.deepEqual(await answersReceived(session), ["yes"]);
+    assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals", "POST /chat approvals"]);
+    assert.deepEqual(page.errors, []);
+  });
+
+  for (const [choice, target, reply, card] of [
+    ["Approve", "staging", "Deployed to staging.", "deploy done Approved"],
+    ["Deny", "prod", "I did not deploy to prod.", "deploy denied"],
+  ]) {
+    test(`/deploy: ${choice} on the tool card; axe-core clean while it waits and after; one message`, async () => {
+      const { page, session } = await openPlayground(`pg-${choice}`);
+      const { tools, answers, send } = panel(page);
+      await sendPrompt(page, `/deploy ${target}`);
+      const approval = tools.getByRole("group", { name: "Allow deploy to run?" });
+      await approval.getByRole("button", { name: choice }).waitFor();
+      assert.equal(await tools.count(), 1);
+      assert.equal(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), "deploy awaiting approval");
+      assert.match(await tools.first().locator("pre").innerText(), new RegExp(`"target": "${target}"`), "what is approved shows");
+      assert.deepEqual(await approval.getByRole("button").allInnerTexts(), ["Approve", "Deny"]);
+      assert.equal(await answers.first().locator(".summary").count(), 0, "no worked-for line: the turn goes on");
+      assert.deepEqual(await axeViolations(page), [], "an approval waiting");
+      await approval.getByRole("button", { name: choice }).click();
+      await page.getByText(reply).waitFor();
+      await send.waitFor();
+      assert.equal(await approval.count(), 0, "no buttons once answered");
+      assert.equal(await tools.count(), 1, "the same call's card, moved on");
+      assert.equal(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), card.toLowerCase());
+      assert.equal(await answers.count(), 1);
+      assert.deepEqual(await answersReceived(session), [{ approved: choice === "Approve" }]);
+      assert.deepEqual(await axeViolations(page), [], "answered");
+      assert.deepEqual(page.errors, []);
+    });
+  }
+
+  test("a reload while an approval waits shows Approve and Deny again, and approving finishes the turn", async () => {
+    const { page, session, requests } = await openPlayground("pg-approve-reload");
+    const { tools, answers, send } = panel(page);
+    const approval = tools.getByRole("group", { name: "Allow deploy to run?" });
+    await sendPrompt(page, "/deploy staging");
+    await approval.getByRole("button", { name: "Approve" }).waitFor();
+    requests.length = 0;
+    await page.reload();
+    await approval.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Deployed to staging.").waitFor();
+    await send.waitFor();
+    assert.equal(await page.locator(".message.user").count(), 1);
+    assert.equal(await answers.count(), 1);
+    assert.equal(await tools.count(), 1);
+    assert.equal(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), "deploy done approved");
+    assert.deepEqual(await answersReceived(session), [{ approved: true }]);
+    assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals"]);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the minimal mode, with no tool card, asks the approval as a question with the tool's name", async () => {
+    const { page, session } = await openPlayground("pg-approve-minimal");
+    const { question, tools, answers, send } = panel(page);
+    const trace = page.getByRole("combobox", { name: "Trace" });
+    await trace.selectOption("minimal");
+    await sendPrompt(page, "/deploy qa");
+    await question.getByRole("button", { name: "Approve" }).waitFor();
+    assert.equal(squashed(await question.innerText()), "deploy Deploy to qa? Approve Deny");
+    await question.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Deployed to qa.").waitFor();
+    await send.waitFor();
+    assert.equal(await question.locator(".question-answer").innerText(), "Approved");
+    assert.equal(await tools.count(), 0);
+    assert.equal(await answers.count(), 1);
+    assert.deepEqual(await answersReceived(session), [{ approved: true }]);
+    assert.deepEqual(page.errors, []);
+    await trace.selectOption("full"); // remembered by the browser: the playground's own again
+  });
+
+  test("Stop while a question waits ends the turn: its buttons go, and the next prompt is a new turn", async () => {
+    const { page, session } = await openPlayground("pg-ask-stop");
+    const { question, stop, send, answers } = panel(page);
+    await sendPrompt(page, "/ask Go on?");
+    await question.getByRole("button", { name: "yes" }).waitFor();
+    await stop.click();
+    await send.waitFor();
+    assert.equal(await question.getByRole("button").count(), 0);
+    assert.equal(await question.locator(".question-answer").innerText(), "Canceled");
+    assert.equal(await answers.first().locator(".summary").innerText(), "Stopped");
+    await sendPrompt(page, "/slow 2 10");
+    await until(async () => (await answers.count()) === 2 && /w2/.test(await answers.nth(1).innerText()), "the next turn");
+    assert.deepEqual((await frames(session, "received")).map((f) => f.type), ["prompt", "abort", "prompt"]);
+    // The history says the same of the stopped question.
+    await page.reload();
+    await until(async () => (await answers.count()) === 2, "the history");
+    assert.equal(await question.getByRole("button").count(), 0);
+    assert.equal(await question.locator(".question-answer").innerText(), "Canceled");
+    assert.match(await answers.first().locator(".summary").innerText(), /^Stopped/);
     assert.deepEqual(page.errors, []);
   });
 

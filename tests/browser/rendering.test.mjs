@@ -1,9 +1,10 @@
 // What the panel makes of a stream, whatever agent sent it: the chat POST is answered here with
 // a fixed UI message stream (the worker still serves the page, history and resume). Markdown is
 // sanitised, reasoning collapsed, a failed tool shows its error, the finish metadata becomes
-// "Worked for …", an error gets a Retry, a question without options a free-text answer, every
-// request carries the trace mode and onDisconnect "detach", and on load the history and a
-// resumed turn show each message once.
+// "Worked for …", an error gets a Retry, a question without options a free-text answer (its
+// tool's output, posted back in the assistant's message), an old `data-question` of a history
+// shows, every request carries the trace mode, onDisconnect "detach" and `X-Questions:
+// approvals`, and on load the history and a resumed turn show each message once.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
@@ -12,6 +13,7 @@ import { workerAndBrowser, panel, sendPrompt, squashed, until } from "./browser.
 const setup = workerAndBrowser();
 
 const tool = { toolCallId: "c1", toolName: "grep", providerExecuted: true, dynamic: true };
+const ask = { toolCallId: "q1", toolName: "askUser", providerExecuted: false, dynamic: false };
 const HOSTILE_TEXT =
   '**Bold** <img src="x" onerror="window.__xss = 1"><script>window.__xss = 2</script> ' +
   "[bad](javascript:window.__xss=3) [docs](https://example.com/docs)";
@@ -42,7 +44,18 @@ const STREAMS = {
   question: [
     { type: "start", messageId: "m-question" },
     { type: "start-step" },
-    { type: "data-question", id: "q1", data: { questionId: "q1", text: "Which branch?" } },
+    { type: "tool-input-start", ...ask },
+    { type: "tool-input-available", ...ask, input: { questionId: "q1", text: "Which branch?" } },
+    { type: "finish-step" },
+    { type: "finish" },
+  ],
+  // The rest of the turn, after the answer: the same message.
+  answered: [
+    { type: "start", messageId: "m-question" },
+    { type: "start-step" },
+    { type: "text-start", id: "x2" },
+    { type: "text-delta", id: "x2", delta: "On main." },
+    { type: "text-end", id: "x2" },
     { type: "finish-step" },
     { type: "finish" },
   ],
@@ -67,8 +80,8 @@ const STREAMS = {
 };
 
 /**
- * The playground, its chat POSTs answered with `streams` in turn. Returns { page, bodies }:
- * the JSON body of each POST.
+ * The playground, its chat POSTs answered with `streams` in turn. Returns { page, bodies, heads }:
+ * the JSON body and the headers of each POST.
  */
 async function playgroundWith(streams) {
   const page = await setup.browser.newPage();
@@ -76,8 +89,10 @@ async function playgroundWith(streams) {
   // own is verbose), whatever an earlier one chose.
   await page.addInitScript(() => localStorage.setItem("session-agent-chat:trace", "normal"));
   const bodies = [];
+  const heads = [];
   await page.route(/\/api\/sessions\/[^/]+\/chat$/, (route) => {
     bodies.push(route.request().postDataJSON());
+    heads.push(route.request().headers());
     const chunks = STREAMS[streams[bodies.length - 1]];
     route.fulfill({
       status: 200,
@@ -87,7 +102,7 @@ async function playgroundWith(streams) {
   });
   await page.goto(`${setup.worker.base}/?session=${sessionId("render")}`);
   await panel(page).message.waitFor();
-  return { page, bodies };
+  return { page, bodies, heads };
 }
 
 describe("rendering", () => {
@@ -165,19 +180,40 @@ describe("rendering", () => {
     );
   });
 
-  test("a question without options takes a free-text answer, sent as a data-answer part", async () => {
-    const { page, bodies } = await playgroundWith(["question", "thanks"]);
+  test("a question without options takes a free-text answer: the askUser tool's output, posted by itself", async () => {
+    const { page, bodies, heads } = await playgroundWith(["question", "answered"]);
     await sendPrompt(page, "Deploy");
     const question = panel(page).question;
     await question.getByText("Which branch?").waitFor();
     await question.getByRole("textbox", { name: "Answer" }).fill("main");
     await question.getByRole("button", { name: "Answer" }).click();
-    await page.getByText("Thanks.").waitFor();
-    assert.deepEqual(bodies[1].messages.at(-1).parts, [
-      { type: "text", text: "main" },
-      { type: "data-answer", data: { questionId: "q1", answer: "main" } },
-    ]);
+    await page.getByText("On main.").waitFor();
+    // The assistant's message sent back, its question answered; no message of the visitor's.
+    const [user, assistant] = bodies[1].messages;
+    assert.equal(bodies[1].messages.length, 2);
+    assert.equal(user.role, "user");
+    assert.equal(assistant.role, "assistant");
+    const answered = assistant.parts.find((part) => part.type === "tool-askUser");
+    assert.deepEqual([answered.state, answered.toolCallId, answered.output], ["output-available", "q1", "main"]);
+    assert.deepEqual(heads.map((h) => h["x-questions"]), ["approvals", "approvals"]);
     assert.equal(await question.getByRole("textbox", { name: "Answer" }).count(), 0);
+    assert.equal(await question.locator(".question-answer").innerText(), "Answered: main");
+    assert.equal(await panel(page).answers.count(), 1);
+  });
+
+  test("an old data-question part in the history shows, with its answer, and asks nothing", async () => {
+    const page = await setup.browser.newPage();
+    const history = [
+      { id: "u1", role: "user", parts: [{ type: "text", text: "Deploy" }] },
+      { id: "a1", role: "assistant", parts: [{ type: "data-question", id: "q0", data: { questionId: "q0", text: "Which branch?", options: ["main", "dev"], answer: "dev" } }] },
+    ];
+    await page.route(/\/api\/sessions\/[^/]+\/messages(\?.*)?$/, (route) => route.fulfill({ json: history }));
+    await page.goto(`${setup.worker.base}/?session=${sessionId("render-old-question")}`);
+    const question = panel(page).question;
+    await question.getByText("Which branch?").waitFor();
+    assert.equal(await question.locator(".question-answer").innerText(), "Answered: dev");
+    assert.equal(await question.getByRole("button").count(), 0);
+    await panel(page).send.waitFor();
   });
 
   test("on load, the history then the resumed turn in flight, each message once", async () => {
@@ -199,10 +235,15 @@ describe("rendering", () => {
       { type: "finish-step" },
       { type: "finish" },
     ];
-    await page.route(/\/api\/sessions\/[^/]+\/messages(\?.*)?$/, (route) => route.fulfill({ json: history }));
+    const asked = [];
+    await page.route(/\/api\/sessions\/[^/]+\/messages(\?.*)?$/, (route) => {
+      asked.push(`history ${route.request().headers()["x-questions"]}`);
+      return route.fulfill({ json: history });
+    });
     const resumed = [];
     await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream(\?.*)?$/, (route) => {
       resumed.push(new URL(route.request().url()).searchParams.get("trace"));
+      asked.push(`resume ${route.request().headers()["x-questions"]}`);
       return route.fulfill({
         status: 200,
         headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
@@ -213,6 +254,7 @@ describe("rendering", () => {
     await page.getByText("one two").waitFor();
     await panel(page).send.waitFor();
     assert.deepEqual(resumed, ["full"], "the resume asks for the panel's trace mode (the playground's: verbose)");
+    assert.deepEqual(asked, ["history approvals", "resume approvals"], "a waiting question would come as the POST's parts");
     const shown = await page.locator(".message").allInnerTexts();
     assert.deepEqual(shown.map(squashed), ["Hi", "Hello.", "Count", "one two"]);
   });

@@ -1,7 +1,8 @@
 // The launcher a site controls and the focus that stays where the visitor is: a hidden launcher
 // with the site's own button, the unread count on the default launcher, the focus after Stop and
 // after a site's close(), a phone's dialog that keeps Tab inside it, and axe-core with no
-// violation of any impact in every state of the panel, light and dark.
+// violation of any impact in every state of the panel (a question and a tool approval waiting and
+// answered among them), light and dark.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
@@ -144,7 +145,7 @@ describe("on a phone (390×844)", () => {
 
 describe("axe-core: no violation of any impact, in every state, light and dark", () => {
   for (const scheme of ["light", "dark"]) {
-    test(`${scheme}: closed with unread answers, open, streaming, a tool card open, stopped, a question waiting`, async () => {
+    test(`${scheme}: closed with unread answers, open, streaming, a tool card open, stopped, a question waiting and answered, an approval waiting and given`, async () => {
       const page = await setup.browser.newPage();
       const states = {};
       await page.goto(setup.url({ init: { session: sessionId(`axe-${scheme}`), colorScheme: scheme, trace: "full", traceSwitch: true } }));
@@ -176,6 +177,18 @@ describe("axe-core: no violation of any impact, in every state, light and dark",
       await sendPrompt(page, "/ask Deploy now?");
       await question.getByRole("button", { name: "yes" }).waitFor();
       states.question = await axeViolations(page);
+      await question.getByRole("button", { name: "yes" }).click();
+      await send.waitFor();
+      states.answered = await axeViolations(page);
+
+      await sendPrompt(page, "/deploy staging");
+      const approve = tools.getByRole("group", { name: "Allow deploy to run?" }).getByRole("button", { name: "Approve" });
+      await approve.waitFor();
+      states.approval = await axeViolations(page);
+      await approve.click();
+      await page.getByText("Deployed to staging.").waitFor();
+      await send.waitFor();
+      states.approved = await axeViolations(page);
 
       for (const [state, violations] of Object.entries(states)) assert.deepEqual(violations, [], `${scheme}, ${state}:\n${violations.join("\n")}`);
       assert.deepEqual(page.errors, []);

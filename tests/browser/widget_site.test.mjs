@@ -1,8 +1,9 @@
 // The widget on a real site, from the visitor's side and the site's: a logout that forgets the
 // visitor, sends that wait their turn, two panels on one page, a framework that re-renders
 // <body>, a sentence for the visitor where the worker refuses a request, the page's `message`
-// event for a question, "worked for" and "stopped" that outlive a reload, and no report from a
-// strict content security policy through all of it.
+// event for a question, "worked for" and "stopped" that outlive a reload, a question that comes
+// while the panel is closed (unread; the page's sends wait for its turn's end), and no report
+// from a strict content security policy through all of it.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId, prompts } from "../e2e/harness.mjs";
@@ -258,6 +259,40 @@ describe("the widget on a site", () => {
     assert.equal(asked.text, "Deploy now?");
     assert.deepEqual(asked.question.options, ["yes", "no"]);
     assert.equal(typeof asked.question.id, "string");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("a question while the panel is closed is unread and named in the message event; the page's next send waits for the answered turn", async () => {
+    const page = await setup.browser.newPage();
+    const session = sessionId("ask-closed");
+    await page.goto(setup.url({ init: { session } }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await panel(page).message.waitFor();
+    // send() opens the panel: closed again at once, so the question comes unread.
+    await page.evaluate(() => {
+      window.keepClosed = () => AgentChat.close();
+      AgentChat.close();
+      AgentChat.on("open", keepClosed);
+      AgentChat.send("/ask Ship it?");
+      AgentChat.send("after the question");
+    });
+    await until(async () => (await eventsOf(page, "unread")).some((e) => e.count === 1), "the question, unread");
+    const [asked] = await eventsOf(page, "message");
+    assert.deepEqual(asked.question, { id: asked.question.id, text: "Ship it?", options: ["yes", "no"] });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual((await prompts(setup.worker.base, session)).map((e) => e.frame.content), ["/ask Ship it?"], "the second send waits");
+
+    await page.evaluate(() => AgentChat.off("open", keepClosed));
+    await page.getByRole("button", { name: "Open chat, 1 unread answer" }).click();
+    await panel(page).question.getByRole("button", { name: "no" }).click();
+    await until(async () => (await eventsOf(page, "message")).length === 3, "the answered turn's end, then the next turn's");
+    const [, answered, next] = await eventsOf(page, "message");
+    assert.equal(answered.id, asked.id, "the same message, ended again");
+    assert.equal(answered.question, undefined);
+    assert.equal(answered.text, "Ship it?\n\nYou answered: no.");
+    assert.notEqual(next.id, asked.id);
+    assert.deepEqual((await prompts(setup.worker.base, session)).map((e) => e.frame.content), ["/ask Ship it?", "after the question"]);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -1,7 +1,9 @@
 // The widget's pure pieces, in Node: sends that wait their turn (control.js), the trace modes a
 // cap allows (trace.js), the context the worker would refuse (instance.js), the line under a
-// stopped answer (summary.js), a sentence for the visitor from a worker's error (api.js), and
-// what `logout` forgets of localStorage (storage.js).
+// stopped answer (summary.js), a sentence for the visitor from a worker's error (api.js), what
+// `logout` forgets of localStorage (storage.js), and the agent's questions as tool parts: which
+// waits, the chat call that answers it, a stop while it waits, the page's `message` event
+// (questions.js).
 import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -12,6 +14,7 @@ import { workSummary } from "../../widget/src/summary.js";
 import { describeError } from "../../widget/src/api.js";
 import { forgetStored } from "../../widget/src/storage.js";
 import { resolveLocale } from "../../widget/src/locale.js";
+import { answerCall, answerToPost, canceled, messageEvent, questionOf, sendAutomaticallyWhen, waitingQuestion } from "../../widget/src/questions.js";
 
 const strings = resolveLocale("en");
 const t = strings.messages;
@@ -190,5 +193,104 @@ describe("logout forgets every key of the widget's, and only those", () => {
     }
     forgetStored();
     assert.deepEqual([...store.keys()], ["site:cart"]);
+  });
+});
+
+describe("the agent's questions as tool parts", () => {
+  const ask = (state, extra = {}) => ({
+    type: "tool-askUser",
+    toolCallId: "t1-q1",
+    state,
+    input: { questionId: "t1-q1", text: "Deploy now?", options: ["yes", "no"] },
+    ...extra,
+  });
+  const gated = (state, approval) => ({ type: "dynamic-tool", toolName: "deploy", toolCallId: "t1-c1", state, input: { target: "prod" }, ...(approval ? { approval } : {}) });
+  const approve = (state, extra = {}) => ({
+    type: "tool-approveToolCall",
+    toolCallId: "t1-q2",
+    state,
+    input: { questionId: "t1-q2", text: "Deploy to prod?", toolCallId: "t1-c1", toolName: "deploy", input: null },
+    ...extra,
+  });
+  const assistant = (...parts) => ({ id: "t1", role: "assistant", parts: [{ type: "step-start" }, ...parts] });
+
+  test("each kind of question, waiting or answered; other parts are none", () => {
+    assert.deepEqual(questionOf(ask("input-available")), {
+      kind: "ask", id: "t1-q1", toolCallId: "t1-q1", text: "Deploy now?", options: ["yes", "no"], waiting: true, answer: undefined, error: undefined,
+    });
+    assert.equal(questionOf(ask("output-available", { output: "yes" })).answer, "yes");
+    assert.equal(questionOf(ask("output-error", { errorText: "Canceled" })).error, "Canceled");
+    assert.equal(questionOf(ask("input-streaming", { input: undefined })), null, "not asked yet");
+    assert.deepEqual(questionOf(gated("approval-requested", { id: "t1-q2" })), {
+      kind: "approval", id: "t1-q2", toolCallId: "t1-c1", text: "", options: [], tool: "deploy", waiting: true, answer: undefined,
+    });
+    assert.equal(questionOf(gated("output-denied", { id: "t1-q2", approved: false })).answer, false);
+    assert.equal(questionOf(gated("output-available")), null, "a call no one asked about");
+    assert.deepEqual([questionOf(approve("input-available")).kind, questionOf(approve("input-available")).tool], ["approve", "deploy"]);
+    assert.equal(questionOf(approve("output-available", { output: { approved: true } })).answer, true);
+    const old = questionOf({ type: "data-question", id: "q0", data: { questionId: "q0", text: "Which?", answer: "main" } });
+    assert.deepEqual([old.kind, old.waiting, old.answer], ["data", false, "main"]);
+    assert.equal(questionOf({ type: "text", text: "hi" }), null);
+  });
+
+  test("what waits: the last message's unanswered question, if it is the assistant's", () => {
+    assert.equal(waitingQuestion(assistant({ type: "text", text: "Sure." }, ask("input-available"))).id, "t1-q1");
+    assert.equal(waitingQuestion(assistant(gated("approval-requested", { id: "t1-q2" }))).kind, "approval");
+    assert.equal(waitingQuestion(assistant(ask("output-available", { output: "no" }))), null);
+    assert.equal(waitingQuestion({ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }), null);
+    assert.equal(waitingQuestion(undefined), null);
+  });
+
+  test("the answer: the tool's output, or a tool approval; then the Chat posts by itself", () => {
+    assert.deepEqual(answerCall(questionOf(ask("input-available")), "yes"), ["addToolOutput", { tool: "askUser", toolCallId: "t1-q1", output: "yes" }]);
+    assert.deepEqual(answerCall(questionOf(gated("approval-requested", { id: "t1-q2" })), false), ["addToolApprovalResponse", { id: "t1-q2", approved: false }]);
+    assert.deepEqual(answerCall(questionOf(approve("input-available")), true), [
+      "addToolOutput",
+      { tool: "approveToolCall", toolCallId: "t1-q2", output: { approved: true } },
+    ]);
+    const posts = (...parts) => sendAutomaticallyWhen({ messages: [assistant(...parts)] });
+    assert.equal(posts(ask("input-available")), false, "still waiting");
+    assert.equal(posts(ask("output-available", { output: "yes" })), true);
+    assert.equal(posts(gated("approval-responded", { id: "t1-q2", approved: true })), true);
+    assert.equal(posts(approve("output-available", { output: { approved: false } })), true);
+    // The turn went on after the answer (its own step): nothing more to post.
+    assert.equal(posts(ask("output-available", { output: "yes" }), { type: "step-start" }, { type: "text", text: "Done.", state: "done" }), false);
+  });
+
+  test("a stop while a question waits: the question ends Canceled, the message stopped", () => {
+    const stopped = canceled({ ...assistant(gated("approval-requested", { id: "t1-q2" })), metadata: { turnId: "t1", durationMs: 3 } });
+    assert.deepEqual(stopped.parts[1], { ...gated("output-error", { id: "t1-q2" }), errorText: "Canceled" });
+    assert.deepEqual(stopped.metadata, { turnId: "t1", stopped: true });
+    assert.equal(waitingQuestion(stopped), null);
+    // The SDK's helper would post it (every client tool of the step ended); nothing is to post.
+    assert.equal(sendAutomaticallyWhen({ messages: [canceled(assistant(ask("input-available")))] }), true);
+    assert.equal(answerToPost([canceled(assistant(ask("input-available")))]), false);
+    assert.equal(answerToPost([assistant(ask("output-available", { output: "yes" }))]), true);
+    assert.equal(answerToPost([assistant(gated("approval-responded", { id: "t1-q2", approved: false }))]), true);
+  });
+
+  test("the page's message event: what the visitor reads in order, and the question that waits", () => {
+    const text = (value) => ({ type: "text", text: value });
+    assert.deepEqual(messageEvent(assistant(text("Let me "), text("check."), ask("input-available")), t), {
+      id: "t1",
+      text: "Let me check.\n\nDeploy now?",
+      question: { id: "t1-q1", text: "Deploy now?", options: ["yes", "no"] },
+    });
+    assert.deepEqual(messageEvent(assistant(ask("output-available", { output: "no" }), { type: "step-start" }, text("You answered: no.")), t), {
+      id: "t1",
+      text: "Deploy now?\n\nYou answered: no.",
+    });
+    assert.deepEqual(messageEvent(assistant(gated("approval-requested", { id: "t1-q2" })), t).question, {
+      id: "t1-q2",
+      text: "Allow deploy to run?",
+      options: [],
+      tool: "deploy",
+    });
+    assert.deepEqual(messageEvent({ ...assistant(approve("input-available")), metadata: { stopped: true } }, t), {
+      id: "t1",
+      text: "Deploy to prod?",
+      question: { id: "t1-q2", text: "Deploy to prod?", options: [], tool: "deploy" },
+      stopped: true,
+    });
   });
 });

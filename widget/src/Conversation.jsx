@@ -1,8 +1,11 @@
 // The conversation of one session through the AI SDK's useChat: the messages, the status
 // line, errors with a Retry, answers to questions, Stop, and resume of a turn in flight.
+// A question that waits (questions.js) keeps the turn going: Stop ends it, and the page's sends
+// wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { useChat } from "@ai-sdk/react";
 import { chatTransport, stopTurn, useReportedError } from "./api.js";
+import { answerCall, answerToPost, canceled, messageEvent, sendAutomaticallyWhen, waitingQuestion } from "./questions.js";
 import { useStatusLine } from "./status.js";
 import { useStrings } from "./strings.js";
 import { MessageView } from "./MessageView.jsx";
@@ -21,6 +24,7 @@ export function Conversation({ config, history, trace }) {
     resume: true,
     transport,
     onData: status.onData,
+    sendAutomaticallyWhen,
     // The whole message, as it ended (`chat.messages` may still lag it by the throttle).
     onFinish: ({ message, isAbort, isError }) => {
       if (message?.role !== "assistant" || isError) return;
@@ -31,11 +35,14 @@ export function Conversation({ config, history, trace }) {
         message = { ...message, metadata };
         chat.setMessages((messages) => messages.map((m) => (m.id === message.id ? message : m)));
       }
-      finished(config, message);
+      finished(config, message, t);
     },
     experimental_throttle: 50,
   });
   const busy = chat.status === "submitted" || chat.status === "streaming";
+  const last = chat.messages.at(-1);
+  /** The last message's question waits for the visitor: the turn is not over. */
+  const asking = !busy && waitingQuestion(last) !== null;
   const error = useReportedError(config, chat.error, t);
   // Unmounted (`logout`, `destroy`, a new `init`): this client's stream closes; a detached turn
   // goes on at the agent.
@@ -49,14 +56,21 @@ export function Conversation({ config, history, trace }) {
     config.keepSession?.();
     return chat.sendMessage(message);
   };
-  const answer = (questionId, value) =>
-    send({
-      parts: [
-        { type: "text", text: value },
-        { type: "data-answer", data: { questionId, answer: value } },
-      ],
-    });
+  /** Answers `question` (questions.js); the answer's buttons go, so the focus goes to the message box. */
+  const answer = (question, value) => {
+    status.reset(true);
+    config.keepSession?.();
+    const [method, argument] = answerCall(question, value);
+    chat[method](argument);
+    list.current?.parentElement.querySelector("textarea")?.focus();
+  };
   const stop = async () => {
+    // A question waited: its buttons go, as the worker's history will show it.
+    if (asking) {
+      const ended = canceled(last);
+      chat.setMessages((messages) => messages.map((m) => (m.id === ended.id ? ended : m)));
+      finished(config, ended, t);
+    }
     try {
       await stopTurn(config);
     } catch {
@@ -65,11 +79,16 @@ export function Conversation({ config, history, trace }) {
     chat.stop();
   };
   // The page's `AgentChat.send(text)`: sent as the user would, one at a time, whenever the chat
-  // is idle (control.js).
-  useEffect(() => (busy ? undefined : config.control?.attachSender((text) => send({ text }))), [busy]);
+  // is idle (control.js): no request, no question waiting, no answer about to be posted.
+  const answering = chat.status === "ready" && answerToPost(chat.messages);
+  const idle = !busy && !asking && !answering;
+  useEffect(() => (idle ? config.control?.attachSender((text) => send({ text })) : undefined), [idle]);
+  // An answer that failed is posted again as it was; anything else asks for the reply again.
   const retry = () => {
-    status.reset();
-    chat.regenerate();
+    const answered = answerToPost(chat.messages);
+    status.reset(answered);
+    if (answered) chat.sendMessage();
+    else chat.regenerate();
   };
 
   const list = useRef(null);
@@ -110,37 +129,16 @@ export function Conversation({ config, history, trace }) {
           </div>
         )}
       </div>
-      <Composer busy={busy} onSend={(text) => send({ text })} onStop={stop} />
+      <Composer busy={!idle} onSend={(text) => send({ text })} onStop={stop} />
     </div>
   );
-}
-
-/**
- * What the page's `message` event says of an assistant message: `text`, what the visitor reads
- * in it (its text, then the question it asks, if any), `question` ({ id, text, options }) when it
- * ends waiting for an answer, and `stopped: true` when it was stopped.
- */
-export function messageEvent(message) {
-  const text = message.parts
-    .filter((part) => part.type === "text")
-    .map((part) => part.text)
-    .join("");
-  const questions = message.parts.filter((part) => part.type === "data-question").map((part) => part.data);
-  const pending = questions.findLast((q) => q.answer === undefined);
-  const read = [text, ...questions.map((q) => q.text)].filter((piece) => piece.trim() !== "").join("\n\n");
-  return {
-    id: message.id,
-    text: read,
-    ...(pending ? { question: { id: pending.questionId, text: pending.text, options: pending.options ?? [] } } : {}),
-    ...(message.metadata?.stopped === true ? { stopped: true } : {}),
-  };
 }
 
 /**
  * The page's `message` event for an assistant message that ended (finished, stopped, or waiting
  * on a question), and the unread count while a launcher's panel is closed (control.js).
  */
-function finished(config, message) {
-  config.emit?.("message", messageEvent(message));
+function finished(config, message, t) {
+  config.emit?.("message", messageEvent(message, t));
   config.control?.messageFinished();
 }

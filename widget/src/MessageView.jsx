@@ -1,10 +1,12 @@
 // One message of the conversation. The user's: its text. The agent's: its parts in order —
 // Markdown text; reasoning and tool cards (hidden in the minimal trace mode, a tool's name and
-// state in the normal one, open with its input and output in the verbose one); questions —
-// and, once finished, how long it worked, or that it was stopped.
+// state in the normal one, open with its input and output in the verbose one); questions, and a
+// tool call waiting for approval, which the minimal mode shows as a question —
+// and, once finished (not while a question waits), how long it worked, or that it was stopped.
 import { Markdown } from "./Markdown.jsx";
 import { ToolCard } from "./ToolCard.jsx";
 import { QuestionCard } from "./QuestionCard.jsx";
+import { questionOf, waitingQuestion } from "./questions.js";
 import { workSummary } from "./summary.js";
 import { useStrings } from "./strings.js";
 
@@ -28,7 +30,7 @@ function UserMessage({ message }) {
   );
 }
 
-function AssistantPart({ part, trace, questionPending, onAnswer, t, allowImages }) {
+function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages }) {
   switch (part.type) {
     case "text":
       return <Markdown text={part.text} done={part.state !== "streaming"} allowImages={allowImages} imageLabel={t.image} />;
@@ -39,29 +41,30 @@ function AssistantPart({ part, trace, questionPending, onAnswer, t, allowImages 
           <p>{part.text}</p>
         </details>
       );
-    case "dynamic-tool":
-      return trace === "minimal" ? null : <ToolCard part={part} expanded={trace === "full"} />;
-    case "data-question":
-      return (
-        <QuestionCard
-          question={part.data}
-          pending={questionPending && part.data.answer === undefined}
-          onAnswer={onAnswer}
-        />
-      );
-    default:
-      return null;
+    case "dynamic-tool": {
+      const question = questionOf(part);
+      if (trace !== "minimal") {
+        return <ToolCard part={part} expanded={trace === "full"} question={question} pending={waiting} onAnswer={onAnswer} />;
+      }
+      // No tool card: an approval the visitor must give shows as a question.
+      return question?.waiting ? <QuestionCard question={question} pending={waiting} onAnswer={onAnswer} /> : null;
+    }
+    default: {
+      const question = questionOf(part);
+      return question && <QuestionCard question={question} pending={waiting && question.waiting} onAnswer={onAnswer} />;
+    }
   }
 }
 
 /**
  * `waiting`: this is the last message and no request runs, so its unanswered question waits
- * for the reader.
+ * for the reader. `onAnswer(question, value)` answers one (Conversation).
  */
 export function MessageView({ message, trace, waiting, onAnswer, allowImages }) {
   const strings = useStrings();
   if (message.role === "user") return <UserMessage message={message} />;
-  const summary = workSummary(message.metadata, strings);
+  // The turn goes on once its question is answered: no "worked for" yet.
+  const summary = waiting && waitingQuestion(message) ? null : workSummary(message.metadata, strings);
   return (
     <div class="message assistant">
       {message.parts.map((part, i) => (
@@ -69,7 +72,7 @@ export function MessageView({ message, trace, waiting, onAnswer, allowImages }) 
           key={i}
           part={part}
           trace={trace}
-          questionPending={waiting}
+          waiting={waiting}
           onAnswer={onAnswer}
           t={strings.messages}
           allowImages={allowImages}

@@ -5,6 +5,7 @@
 import { useEffect } from "preact/hooks";
 import { DefaultChatTransport } from "ai";
 import { TRACE_MAX_HEADER, isTraceMode } from "./trace.js";
+import { QUESTIONS_HEADERS } from "./questions.js";
 
 function base(config) {
   return `${config.api}/api/sessions/${encodeURIComponent(config.session)}`;
@@ -15,12 +16,13 @@ function base(config) {
  * request is detached, so a reload does not stop the turn, and carries the trace mode that
  * `trace()` returns at send time: in the body, or as `?trace=` on a resume (a GET, no body);
  * and the page's `context` (`AgentChat.setContext`), when it set one, in the body.
- * The token comes from the transport's `headers` function, asked at each request.
+ * The token comes from the transport's `headers` function, asked at each request; beside it,
+ * `X-Questions: approvals` (questions.js), which the POST and its resume must both name.
  */
 export function chatTransport(config, trace) {
   return new DefaultChatTransport({
     api: `${base(config)}/chat`,
-    headers: () => config.tokens.header(),
+    headers: async () => ({ ...QUESTIONS_HEADERS, ...(await config.tokens.header()) }),
     fetch: config.fetch,
     body: () => {
       const context = config.control?.context();
@@ -35,11 +37,11 @@ export function chatTransport(config, trace) {
 /**
  * The session's finished messages (`GET …/messages`), shown as `trace` shows a stream, and the
  * most the worker shows (`traceMax`, its TRACE_MAX, or null from a worker that does not say);
- * the turn in flight comes with the resume.
+ * the turn in flight comes with the resume. Its questions are the parts the stream's would be.
  */
 export async function loadHistory(config, trace) {
   const url = `${base(config)}/messages?trace=${encodeURIComponent(trace)}`;
-  const response = await config.fetch(url);
+  const response = await config.fetch(url, { headers: QUESTIONS_HEADERS });
   if (!response.ok) throw new Error(await response.text());
   const traceMax = response.headers.get(TRACE_MAX_HEADER);
   return { messages: await response.json(), traceMax: isTraceMode(traceMax) ? traceMax : null };

@@ -14,7 +14,10 @@ export function createControl(emit, inline, initialContext, locale) {
   const listeners = new Set();
   /** Texts the page sent that wait their turn, oldest first. */
   const waiting = [];
-  /** The conversation's send while it is idle (loaded, no turn or resume under way), else null. */
+  /**
+   * The conversation's send while it is idle (loaded, no turn or resume under way, no question
+   * of the agent's waiting for the visitor or answered and about to be posted), else null.
+   */
   let sender = null;
   /** Whether a send of the page's is under way: the next waits for its turn to end. */
   let sending = false;

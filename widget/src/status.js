@@ -19,27 +19,31 @@ function answerTextLength(messages) {
 
 /**
  * Returns { onData, reset, line(messages, busy) }: `onData` goes to useChat, `reset` before a
- * new request, `line` gives the text to show (or null). A status shows until the answer's text
- * grows past what it was when the status came; before any status or text, "Working…". `t`: the
+ * new request (`reset(true)` before an answer, whose turn goes on in the last message), `line`
+ * gives the text to show (or null). A status shows until the answer's text grows past what it
+ * was when the status came; before any status or new text, "Working…". `t`: the
  * locale's messages, read when a line is shown (a setLocale mid-turn applies at once).
  */
 export function useStatusLine(t) {
   const [status, setStatus] = useState(null);
   const textNow = useRef(0);
+  /** The answer's text when the request started: more than 0 when a turn goes on after an answer. */
+  const textAtStart = useRef(0);
   return {
     onData(part) {
       if (part.type !== "data-status") return;
       const { phase, label } = part.data ?? {};
       if (LABELS[phase]) setStatus({ phase, label, textAt: textNow.current });
     },
-    reset() {
+    reset(continuing = false) {
       setStatus(null);
+      textAtStart.current = continuing ? textNow.current : 0;
     },
     line(messages, busy) {
       textNow.current = answerTextLength(messages);
       if (!busy) return null;
       if (status && status.textAt === textNow.current) return LABELS[status.phase](t, status.label);
-      return textNow.current === 0 ? t.working : null;
+      return textNow.current === textAtStart.current ? t.working : null;
     },
   };
 }
