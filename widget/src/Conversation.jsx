@@ -2,7 +2,7 @@
 // line, errors with a Retry, answers to questions, Stop, and resume of a turn in flight.
 // A question that waits (questions.js) keeps the turn going: Stop ends it, and the page's sends
 // wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
-import { useEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useChat } from "@ai-sdk/react";
 import { chatTransport, stopTurn, useReportedError } from "./api.js";
 import { answerCall, answerToPost, canceled, messageEvent, sendAutomaticallyWhen, waitingQuestion } from "./questions.js";
@@ -21,7 +21,6 @@ export function Conversation({ config, history, trace }) {
   const chat = useChat({
     id: config.session,
     messages: history,
-    resume: true,
     transport,
     onData: status.onData,
     sendAutomaticallyWhen,
@@ -39,6 +38,13 @@ export function Conversation({ config, history, trace }) {
     },
     experimental_throttle: 50,
   });
+  // The turn in flight, resumed on mount (the hook's `resume: true`, but known when it settles):
+  // the Chat is "ready" while it asks, and a send then could start a turn the resume would
+  // stream too (the same message finished twice).
+  const [resumed, setResumed] = useState(false);
+  useEffect(() => {
+    chat.resumeStream().finally(() => setResumed(true));
+  }, []);
   const busy = chat.status === "submitted" || chat.status === "streaming";
   const last = chat.messages.at(-1);
   /** The last message's question waits for the visitor: the turn is not over. */
@@ -81,7 +87,7 @@ export function Conversation({ config, history, trace }) {
   // The page's `AgentChat.send(text)`: sent as the user would, one at a time, whenever the chat
   // is idle (control.js): no request, no question waiting, no answer about to be posted.
   const answering = chat.status === "ready" && answerToPost(chat.messages);
-  const idle = !busy && !asking && !answering;
+  const idle = resumed && !busy && !asking && !answering;
   useEffect(() => (idle ? config.control?.attachSender((text) => send({ text })) : undefined), [idle]);
   // An answer that failed is posted again as it was; anything else asks for the reply again.
   const retry = () => {
