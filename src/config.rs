@@ -106,11 +106,10 @@ impl Config {
         self.trace.with_mode(asked).capped(self.trace_max)
     }
 
-    /// What questions become in a stream (or a history) whose request names `asked` (its
-    /// `X-Questions` header, unreadable: none): that, else `QUESTIONS`; seen through `trace`.
-    pub fn questions_for(&self, asked: Option<&str>, trace: Trace) -> QuestionView {
-        let parts = asked.and_then(QuestionParts::parse);
-        QuestionView::new(parts.unwrap_or(self.questions), trace)
+    /// What questions become in a stream (or a history) whose request asks for `asked` (its
+    /// `X-Questions` header): that, else `QUESTIONS`; seen through `trace`.
+    pub fn questions_for(&self, asked: Option<QuestionParts>, trace: Trace) -> QuestionView {
+        QuestionView::new(asked.unwrap_or(self.questions), trace)
     }
 
     /// Reads the settings through `var`, which returns a variable's or secret's value.
@@ -203,7 +202,7 @@ impl Config {
         let questions = match var("QUESTIONS").as_deref().map(str::trim) {
             None | Some("") => QuestionParts::default(),
             Some(value) => QuestionParts::parse(value).ok_or_else(|| {
-                ConfigError("QUESTIONS must be \"tools\", \"approvals\" or \"data\"".into())
+                ConfigError(format!("QUESTIONS must be {}", QuestionParts::NAMES))
             })?,
         };
         let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());

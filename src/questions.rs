@@ -48,6 +48,9 @@ pub enum QuestionParts {
 }
 
 impl QuestionParts {
+    /// The names [`QuestionParts::parse`] reads, as an error message says what a value must be.
+    pub const NAMES: &'static str = "\"tools\", \"approvals\" or \"data\"";
+
     /// The name on the wire: `"tools"`, `"approvals"` or `"data"`.
     pub fn name(self) -> &'static str {
         match self {

@@ -53,6 +53,16 @@ impl Default for Limits {
     }
 }
 
+/// How a request answers the agent's question instead of prompting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// The latest user message's `data-answer` part: the rest of the turn is a new message.
+    Data(Answer),
+    /// The assistant message sent back with a question answered on its tool part: the rest of
+    /// the turn goes on in that message.
+    InMessage(Answered),
+}
+
 /// An assistant message sent back with a question answered on its tool part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answered {
@@ -76,11 +86,8 @@ pub struct ChatRequest {
     pub text: String,
     /// The latest user message's file parts.
     pub attachments: Vec<Attachment>,
-    /// The latest user message's `data-answer` part: the request answers a question.
-    pub answer: Option<Answer>,
-    /// The assistant message sent back with a question answered on its tool part: the request
-    /// answers that question, in that message.
-    pub answered: Option<Answered>,
+    /// How the request answers the agent's question, when it does.
+    pub reply: Option<Reply>,
     /// The body's `onDisconnect`, when given.
     pub on_disconnect: Option<OnDisconnect>,
     /// The body's `trace` (`"minimal"`, `"normal"`, `"full"`), when given.
@@ -250,38 +257,28 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     let last = last.ok_or(RequestError::NoMessages)?;
     let last: LastMessage = serde_json::from_str(last.get())
         .map_err(|e| RequestError::InvalidMessage(e.to_string()))?;
-    if last.role != "user" {
+    let (text, attachments, reply) = if last.role == "user" {
+        let (text, attachments, answer) = read_parts(&last.parts)?;
+        if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
+            return Err(RequestError::EmptyMessage);
+        }
+        if text.chars().count() > limits.max_prompt_chars {
+            return Err(RequestError::PromptTooLong {
+                limit: limits.max_prompt_chars,
+            });
+        }
+        (text, attachments, answer.map(Reply::Data))
+    } else {
         let answered = read_answered(last)?;
-        return Ok(ChatRequest {
-            chat_id: parsed.id,
-            trigger: parsed.trigger,
-            message_id: parsed.message_id,
-            text: String::new(),
-            attachments: Vec::new(),
-            answer: None,
-            answered: Some(answered),
-            on_disconnect,
-            trace,
-            context,
-        });
-    }
-    let (text, attachments, answer) = read_parts(&last.parts)?;
-    if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
-        return Err(RequestError::EmptyMessage);
-    }
-    if text.chars().count() > limits.max_prompt_chars {
-        return Err(RequestError::PromptTooLong {
-            limit: limits.max_prompt_chars,
-        });
-    }
+        (String::new(), Vec::new(), Some(Reply::InMessage(answered)))
+    };
     Ok(ChatRequest {
         chat_id: parsed.id,
         trigger: parsed.trigger,
         message_id: parsed.message_id,
         text,
         attachments,
-        answer,
-        answered: None,
+        reply,
         on_disconnect,
         trace,
         context,

@@ -175,12 +175,12 @@ fn a_data_answer_part_makes_an_answer() {
     )
     .unwrap();
     assert_eq!(
-        req.answer,
-        Some(Answer {
+        req.reply,
+        Some(Reply::Data(Answer {
             question_id: "q1".into(),
             answer: serde_json::json!({"pick": ["yes"]}),
             denied_call: None,
-        })
+        }))
     );
     assert_eq!(req.text, "Yes");
     // Without any text, the answer alone is enough.
@@ -188,7 +188,10 @@ fn a_data_answer_part_makes_an_answer() {
         r#"{"messages":[{"role":"user","parts":[{"type":"data-answer","data":{"questionId":"q","answer":null}}]}]}"#,
     )
     .unwrap();
-    assert_eq!(req.answer.map(|a| a.answer), Some(Value::Null));
+    let Some(Reply::Data(answer)) = req.reply else {
+        panic!("an answer")
+    };
+    assert_eq!(answer.answer, Value::Null);
 }
 
 #[test]
@@ -390,7 +393,9 @@ fn an_assistant_message_with_an_answered_question_is_an_answer() {
     };
     let approved = r#"{"type":"dynamic-tool","toolName":"deploy","toolCallId":"c2","state":"approval-responded","input":{},"approval":{"id":"q2","approved":false,"reason":"no"}}"#;
     let req = parse(&body(approved, r#""id":"t1","#)).unwrap();
-    let answered = req.answered.expect("an answer in the message");
+    let Some(Reply::InMessage(answered)) = req.reply else {
+        panic!("an answer in the message")
+    };
     assert_eq!(answered.message_id, "t1");
     assert_eq!(
         answered.answers,
@@ -400,7 +405,7 @@ fn an_assistant_message_with_an_answered_question_is_an_answer() {
             denied_call: Some("c2".into()),
         }]
     );
-    assert_eq!((req.answer, req.text.as_str()), (None, ""));
+    assert_eq!(req.text, "");
     // An assistant message that answers nothing is still refused, as are one without an id and
     // another role.
     let text = r#"{"type":"text","text":"hi","state":"done"}"#;

@@ -321,7 +321,7 @@ proptest! {
         let limits = session_agent_chat::request::Limits::default();
         match session_agent_chat::request::parse_chat_request(&body, &limits) {
             Ok(req) => prop_assert!(
-                !req.text.trim().is_empty() || !req.attachments.is_empty() || req.answer.is_some()
+                !req.text.trim().is_empty() || !req.attachments.is_empty() || req.reply.is_some()
             ),
             Err(err) => {
                 prop_assert!((400..500).contains(&err.status()));

@@ -49,8 +49,12 @@ struct Args {
 
 /// `--questions`' value.
 fn questions(value: &str) -> Result<QuestionParts, String> {
-    QuestionParts::parse(value)
-        .ok_or_else(|| format!("--questions must be tools, approvals or data, not {value:?}"))
+    QuestionParts::parse(value).ok_or_else(|| {
+        format!(
+            "--questions must be {}, not {value:?}",
+            QuestionParts::NAMES
+        )
+    })
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {

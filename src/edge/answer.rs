@@ -20,18 +20,10 @@ use crate::config::Config;
 use crate::platform::clock::now_ms;
 use crate::platform::socket::{SocketEvents, NORMAL_CLOSURE};
 use crate::questions::QuestionView;
-use crate::request::{Answer, Answered, OnDisconnect};
+use crate::request::{Answer, OnDisconnect, Reply};
 use crate::session::{Init, Message};
 use crate::turn_stream::TurnStream;
 use crate::v2::answer_frame;
-
-/// How a request answers.
-pub(crate) enum Reply<'a> {
-    /// A user message with a `data-answer` part.
-    Data(&'a Answer),
-    /// The assistant's message, sent back with the question answered on its tool part.
-    InMessage(&'a Answered),
-}
 
 /// What the agent's `init` says of the turn the answer goes to.
 enum Waiting {
@@ -58,7 +50,7 @@ pub(crate) async fn answer_plan(
     env: &Env,
     config: &Config,
     (session_id, user_id): (&str, Option<&str>),
-    reply: Reply<'_>,
+    reply: &Reply,
     on_disconnect: OnDisconnect,
     questions: QuestionView,
     exchange: &mut Exchange,
@@ -66,7 +58,7 @@ pub(crate) async fn answer_plan(
     let request_id = exchange.request_id().to_owned();
     let agent = upstream::connect(env, config, session_id, user_id).await;
     let mut agent: AgentSocket = agent.map_err(|err| err.answer(exchange))?;
-    let found = waiting(&mut agent.events, &reply, &request_id).await;
+    let found = waiting(&mut agent.events, reply, &request_id).await;
     let (waiting, answer) = match found {
         Ok(found) => found,
         Err(refusal) => {
@@ -86,7 +78,7 @@ pub(crate) async fn answer_plan(
         }
     };
     // The message the rest of the turn streams into: the client's own, or a new one.
-    let message_id = match &reply {
+    let message_id = match reply {
         Reply::InMessage(answered) => answered.message_id.clone(),
         Reply::Data(_) => request_id,
     };
@@ -117,7 +109,7 @@ pub(crate) async fn answer_plan(
 /// The turn that waits on the reply's question, from the agent's `init`, and the answer to send.
 async fn waiting(
     events: &mut SocketEvents,
-    reply: &Reply<'_>,
+    reply: &Reply,
     request_id: &str,
 ) -> Result<(Waiting, Answer), Refusal> {
     match read_init(events, request_id).await {
@@ -131,12 +123,12 @@ async fn waiting(
 }
 
 /// The turn in flight of `init` and the reply's answer to the question it waits on.
-fn pending_in(init: Init, reply: &Reply<'_>) -> Result<(Waiting, Answer), Refusal> {
+fn pending_in(init: Init, reply: &Reply) -> Result<(Waiting, Answer), Refusal> {
     let question_id = init
         .in_flight()
         .and_then(|m| Some(m.pending_question()?.question_id.as_str()));
     let answer = question_id.and_then(|question_id| match reply {
-        Reply::Data(answer) => (answer.question_id == question_id).then(|| (*answer).clone()),
+        Reply::Data(answer) => (answer.question_id == question_id).then(|| answer.clone()),
         Reply::InMessage(answered) => answered
             .answers
             .iter()
@@ -155,9 +147,9 @@ fn pending_in(init: Init, reply: &Reply<'_>) -> Result<(Waiting, Answer), Refusa
 }
 
 /// The reply's newest answer: the one to send when the agent cannot say which question waits.
-fn newest(reply: &Reply<'_>) -> Answer {
+fn newest(reply: &Reply) -> Answer {
     match reply {
-        Reply::Data(answer) => (*answer).clone(),
+        Reply::Data(answer) => answer.clone(),
         // The parser gives an assistant message only with at least one answer.
         Reply::InMessage(answered) => answered.answers.last().cloned().unwrap_or(Answer {
             question_id: String::new(),

@@ -10,7 +10,7 @@
 use futures::{FutureExt, StreamExt};
 use worker::{ByteStream, Env};
 
-use super::answer::{answer_plan, Reply};
+use super::answer::answer_plan;
 use super::drain::declared_length;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
@@ -58,18 +58,15 @@ pub(crate) async fn handle(
     let user_id = principal.user_id.as_deref();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
     let trace = config.trace_for(chat.trace);
-    let asked = req.header(Field::Questions);
-    if asked.is_some_and(|value| QuestionParts::parse(value).is_none()) {
-        let why = "`X-Questions` must be \"tools\", \"approvals\" or \"data\"";
-        return refuse(exchange, &RequestError::InvalidField(why.into()));
-    }
-    let questions = config.questions_for(asked, trace);
-    let reply = match (&chat.answer, &chat.answered) {
-        (Some(answer), _) => Some(Reply::Data(answer)),
-        (None, Some(answered)) => Some(Reply::InMessage(answered)),
-        (None, None) => None,
+    let asked = match req.header(Field::Questions).map(QuestionParts::parse) {
+        Some(None) => {
+            let why = format!("`X-Questions` must be {}", QuestionParts::NAMES);
+            return refuse(exchange, &RequestError::InvalidField(why));
+        }
+        asked => asked.flatten(),
     };
-    let plan = match reply {
+    let questions = config.questions_for(asked, trace);
+    let plan = match &chat.reply {
         None => {
             let socket = upstream::connect_for_stream(env, config, session_id, user_id).await;
             let socket = or_answer!(socket.map_err(|err| err.answer(exchange)));

@@ -24,6 +24,7 @@ use crate::config::Config;
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_response;
 use crate::platform::socket::{INTERNAL_ERROR, NORMAL_CLOSURE};
+use crate::questions::QuestionParts;
 use crate::request_head::Field;
 use crate::session::history::history_json;
 use crate::trace::{TraceMode, TRACE_MAX_HEADER};
@@ -62,7 +63,7 @@ pub(crate) async fn resume(
 ) -> worker::Result<Outcome> {
     let (mut agent, hydration) = or_answer!(open(req, env, config, session_id, exchange).await);
     let trace = config.trace_for(query_trace(req));
-    let questions = config.questions_for(req.header(Field::Questions), trace);
+    let questions = config.questions_for(query_questions(req), trace);
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
             Some(message) => (TurnStream::resume(message, now_ms, questions), None),
@@ -104,6 +105,12 @@ pub(crate) async fn resume(
 /// wasm, for three plain words.
 fn query_trace(req: &Incoming<'_>) -> Option<TraceMode> {
     TraceMode::from_query(req.head.url())
+}
+
+/// The questions a resume or a history request asks for by its `X-Questions` header; an unknown
+/// value is ignored (the setting applies), as `?trace=` is: a GET never fails on it.
+fn query_questions(req: &Incoming<'_>) -> Option<QuestionParts> {
+    req.header(Field::Questions).and_then(QuestionParts::parse)
 }
 
 /// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
@@ -170,7 +177,7 @@ pub(crate) async fn messages(
         // questions as its `X-Questions` asks.
         Hydration::Init(init) => {
             let trace = config.trace_for(query_trace(req));
-            let questions = config.questions_for(req.header(Field::Questions), trace);
+            let questions = config.questions_for(query_questions(req), trace);
             history_json(&init, &trace, &questions)
         }
         // An agent without `init` keeps no history the adapter can read.
