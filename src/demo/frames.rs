@@ -79,13 +79,21 @@ pub(crate) fn question_id(turn: &str) -> String {
     format!("{turn}-q1")
 }
 
-/// The frames that end turn `turn` when it is aborted: finalize `canceled`, idle, `complete`.
-pub(crate) fn cancel_frames(turn: &str) -> Vec<String> {
-    vec![
-        finalize(turn, "canceled", None, None).to_string(),
-        status("idle", None).to_string(),
-        complete().to_string(),
-    ]
+/// The frames that end turn `turn` when it is aborted: each of its open tool calls (`open`: call
+/// id and tool name) ended `error` "Canceled" (the contract's R-tool-end), then finalize
+/// `canceled`, idle, `complete`.
+pub(crate) fn cancel_frames(turn: &str, open: &[(String, String)]) -> Vec<String> {
+    let canceled = json!({"error": "Canceled"});
+    let tools = open
+        .iter()
+        .map(|(call, name)| tool_update(turn, call, name, "error", canceled.clone()).to_string());
+    tools
+        .chain([
+            finalize(turn, "canceled", None, None).to_string(),
+            status("idle", None).to_string(),
+            complete().to_string(),
+        ])
+        .collect()
 }
 
 /// Delta `i` (from 1) of a `/stamp` turn, sent at `now_ms` (the agent's `Date.now()`):
@@ -169,10 +177,13 @@ mod tests {
             parse(&not_pending_frame())["code"],
             json!("question_not_pending")
         );
-        let cancel: Vec<Value> = cancel_frames("t").iter().map(|f| parse(f)).collect();
+        let open = [("c1".to_owned(), "work".to_owned())];
+        let cancel: Vec<Value> = cancel_frames("t", &open).iter().map(|f| parse(f)).collect();
         assert_eq!(
             cancel,
             [
+                json!({"type": "message.part.tool-update", "turnId": "t", "callId": "c1",
+                    "toolName": "work", "status": "error", "error": "Canceled"}),
                 json!({"type": "message.finalize", "turnId": "t", "reason": "canceled"}),
                 json!({"type": "agentStatus", "status": "idle"}),
                 json!({"type": "complete"}),

@@ -7,6 +7,7 @@
 //! | --- | --- |
 //! | `/replay` + newline + V2 frames, one a line | the lines verbatim, ~1 ms apart, then close 1000 |
 //! | `/slow N [MS]` | N deltas MS apart (default 100) |
+//! | `/work N [MS]` | a `work` call (args `{"steps": N}`) running ceil(N/2) pauses of MS, then `completed` (result the same); then floor(N/2) (at least 1) of `/slow`'s deltas MS apart (`/slow`'s defaults and caps) |
 //! | `/flood N [RATE]` | N deltas (up to 1,000,000), no delay, sent in batches; at most RATE a second when given |
 //! | `/stamp N [MS]` | N deltas (up to 1,000,000) MS apart (default 0), each carrying its send time |
 //! | `/hang` | `message.create`, then silence until an abort |
@@ -45,9 +46,13 @@ const DEFAULT_STAMP_INTERVAL_MS: u64 = 0;
 pub(crate) const SEND_BATCH: usize = 256;
 /// Longest pause `/slow` takes between deltas: one minute.
 const MAX_INTERVAL_MS: u64 = 60_000;
+/// Longest single wait of a step: `worker::Delay` hands its milliseconds to `setTimeout` as an
+/// `i32`, so a longer one would wrap and fire at once. Only `/work`'s call can wait longer (all
+/// its pauses are one step's wait): it is cut to this (~24.8 days).
+const MAX_STEP_WAIT_MS: u64 = i32::MAX as u64;
 /// `/slow`'s pause when none is given (issue 3).
 const DEFAULT_INTERVAL_MS: u64 = 100;
-/// `/slow` and `/flood`'s count when none is given.
+/// `/slow`, `/work` and `/flood`'s count when none is given.
 const DEFAULT_DELTAS: u64 = 10;
 /// Pause between replayed lines (issue 3: "~1 ms apart").
 const REPLAY_INTERVAL_MS: u64 = 1;
@@ -249,6 +254,11 @@ pub(crate) fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) ->
             let ms = count(words.next(), DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS);
             numbered(turn, request_id, n, ms)
         }
+        Some("/work") => {
+            let n = count(words.next(), DEFAULT_DELTAS, MAX_DELTAS);
+            let ms = count(words.next(), DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS);
+            work_turn(turn, request_id, n, ms)
+        }
         Some("/flood") => {
             let n = count(words.next(), DEFAULT_DELTAS, MAX_LAZY_DELTAS);
             let rate = count(words.next(), 0, MAX_RATE);
@@ -346,6 +356,34 @@ fn numbered(turn: &str, request_id: Option<&str>, n: u64, interval_ms: u64) -> S
     script.send(0, status("streaming", None));
     let mut text = String::new();
     for i in 1..=n {
+        let piece = numbered_delta(i);
+        text.push_str(&piece);
+        script.send(interval_ms, delta(turn, &piece));
+    }
+    finish(&mut script, turn, Some(&text));
+    script
+}
+
+/// `/work N MS`: a `work` call running for ceil(N/2) pauses of MS (one step's wait: the turn
+/// sends nothing meanwhile, and an abort stops it as it stops `/slow`), then completed, then
+/// floor(N/2) (at least 1) of `/slow`'s deltas, MS apart.
+fn work_turn(turn: &str, request_id: Option<&str>, n: u64, interval_ms: u64) -> Script {
+    let call = format!("{turn}-work");
+    let steps = json!({"steps": n});
+    let mut script = Script::new(Some(turn));
+    script.send(0, create(turn, request_id));
+    script.send(0, status("tool_calling", Some("work")));
+    let running = json!({"args": steps});
+    script.send(0, tool_update(turn, &call, "work", "running", running));
+    let running_ms = n.div_ceil(2).saturating_mul(interval_ms);
+    let done = json!({"result": steps});
+    script.send(
+        running_ms.min(MAX_STEP_WAIT_MS),
+        tool_update(turn, &call, "work", "completed", done),
+    );
+    script.send(0, status("streaming", None));
+    let mut text = String::new();
+    for i in 1..=(n / 2).max(1) {
         let piece = numbered_delta(i);
         text.push_str(&piece);
         script.send(interval_ms, delta(turn, &piece));

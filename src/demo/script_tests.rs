@@ -123,10 +123,11 @@ fn replies_are_cut_into_a_bounded_number_of_words() {
 #[test]
 fn every_turn_grows_a_finished_message() {
     use crate::session::{Message, Part};
-    use crate::v2::{parse_frame, FinishReason};
+    use crate::v2::{parse_frame, FinishReason, ToolStatus};
     for (prompt, reason) in [
         ("find the docs", FinishReason::EndTurn),
         ("/slow 5 1", FinishReason::EndTurn),
+        ("/work 4 1", FinishReason::EndTurn),
         ("/error boom", FinishReason::Error),
         ("/ask Go?", FinishReason::EndTurn),
     ] {
@@ -154,6 +155,23 @@ fn every_turn_grows_a_finished_message() {
         });
         match prompt {
             "/slow 5 1" => assert_eq!(text, Some(("w1 w2 w3 w4 w5".into(), None))),
+            "/work 4 1" => {
+                assert_eq!(text, Some(("w1 w2".into(), None)));
+                let call = message.parts.iter().find_map(|p| match p {
+                    Part::ToolCall(call) => Some(call),
+                    _ => None,
+                });
+                let call = call.expect("the work call");
+                assert_eq!(
+                    (call.tool_name.as_str(), call.status),
+                    ("work", ToolStatus::Completed)
+                );
+                assert_eq!(call.args.as_ref().map(|a| a.get()), Some(r#"{"steps":4}"#));
+                assert_eq!(
+                    call.result.as_ref().map(|r| r.get()),
+                    Some(r#"{"steps":4}"#)
+                );
+            }
             "/ask Go?" => assert_eq!(text, Some(("You answered: yes.".into(), None))),
             _ => {}
         }
@@ -178,4 +196,89 @@ fn drop_and_replay_end_by_closing() {
         script.pop().map(|s| s.action),
         Some(Action::Close { code: 1000, .. })
     ));
+}
+
+#[test]
+fn work_runs_a_tool_then_streams() {
+    let steps: Vec<(u64, Value)> = {
+        let mut script = for_prompt("/work 5 30", "t", Some("r1"));
+        std::iter::from_fn(|| script.pop())
+            .map(|step| match step.action {
+                Action::Send(frame) => (step.wait_ms, serde_json::from_str(&frame).unwrap()),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect()
+    };
+    let call = |status: &str, extra: Value| {
+        let mut frame = json!({"type": "message.part.tool-update", "turnId": "t",
+            "callId": "t-work", "toolName": "work", "status": status});
+        frame
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        frame
+    };
+    let delta =
+        |text: &str| json!({"type": "message.part.text-delta", "turnId": "t", "delta": text});
+    assert_eq!(
+        steps,
+        [
+            (
+                0,
+                json!({"type": "message.create", "turnId": "t", "requestId": "r1"})
+            ),
+            (
+                0,
+                json!({"type": "agentStatus", "status": "tool_calling", "detail": "work"})
+            ),
+            (0, call("running", json!({"args": {"steps": 5}}))),
+            (90, call("completed", json!({"result": {"steps": 5}}))),
+            (0, json!({"type": "agentStatus", "status": "streaming"})),
+            (30, delta("w1")),
+            (30, delta(" w2")),
+            (
+                0,
+                json!({"type": "message.finalize", "turnId": "t", "reason": "end_turn",
+                "finalText": "w1 w2"})
+            ),
+            (0, json!({"type": "agentStatus", "status": "idle"})),
+            (0, json!({"type": "complete"})),
+        ]
+    );
+}
+
+#[test]
+fn work_has_slows_defaults_and_caps() {
+    let waits = |prompt: &str| -> (Vec<u64>, usize, Value) {
+        let mut script = for_prompt(prompt, "t", None);
+        let mut waits = Vec::new();
+        let mut deltas = 0;
+        let mut args = Value::Null;
+        while let Some(step) = script.pop() {
+            let Action::Send(frame) = step.action else {
+                panic!("{prompt}: only frames");
+            };
+            let frame: Value = serde_json::from_str(&frame).unwrap();
+            waits.push(step.wait_ms);
+            deltas += usize::from(frame["type"] == "message.part.text-delta");
+            if frame["status"] == "running" {
+                args = frame["args"].clone();
+            }
+        }
+        (waits, deltas, args)
+    };
+    // Defaults: 10 steps, 100 ms: the call runs 5 × 100 ms, then 5 deltas.
+    let (w, deltas, args) = waits("/work");
+    assert_eq!((w[3], deltas, args), (500, 5, json!({"steps": 10})));
+    // An odd N rounds the running time up and the deltas down; at least one delta.
+    let (w, deltas, _) = waits("/work 1 7");
+    assert_eq!((w[3], deltas), (7, 1));
+    let (w, deltas, args) = waits("/work 0 7");
+    assert_eq!((w[3], deltas, args), (0, 1, json!({"steps": 0})));
+    // The caps: MAX_DELTAS steps, MAX_INTERVAL_MS pauses, and one wait a timer can take.
+    let (w, deltas, args) = waits("/work 999999999 999999999");
+    assert_eq!(args, json!({"steps": MAX_DELTAS}));
+    assert_eq!(deltas as u64, MAX_DELTAS / 2);
+    assert_eq!(w[3], MAX_STEP_WAIT_MS);
+    assert!(w[5..].iter().take(deltas).all(|&ms| ms == MAX_INTERVAL_MS));
 }

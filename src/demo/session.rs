@@ -33,8 +33,8 @@ use super::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
 use super::script;
 use super::turn::{self, TurnSession};
 use crate::platform::clock::now_ms;
-use crate::session::Message;
-use crate::v2::{parse_frame, OnDisconnect};
+use crate::session::{Message, Part};
+use crate::v2::{parse_frame, OnDisconnect, ToolStatus};
 
 /// Session id prefix for which the agent sends no `init` (an agent that does not hydrate).
 const NO_INIT_PREFIX: &str = "noinit-";
@@ -255,7 +255,7 @@ impl Session {
     /// Stops turn `seq` with its cancel frames (a replay, with none), unless it already
     /// finalized or is no longer in flight.
     fn stop(&self, seq: u64) {
-        let turn_id = {
+        let (turn_id, open) = {
             let turn = self.turn.borrow();
             let Some(live) = turn.as_ref().filter(|live| live.seq == seq) else {
                 return;
@@ -263,10 +263,11 @@ impl Session {
             if live.turn_id.is_some() && live.message.is_none() {
                 return;
             }
-            live.turn_id.clone()
+            let open = live.message.as_ref().map(open_calls).unwrap_or_default();
+            (live.turn_id.clone(), open)
         };
         if let Some(turn_id) = turn_id {
-            for frame in frames::cancel_frames(&turn_id) {
+            for frame in frames::cancel_frames(&turn_id, &open) {
                 self.broadcast(seq, &frame, true);
             }
         }
@@ -391,4 +392,17 @@ impl TurnSession for Session {
         }
         self.store_finished(message);
     }
+}
+
+/// The calls of `message` still `pending` or `running`: call id and tool name.
+fn open_calls(message: &Message) -> Vec<(String, String)> {
+    let open = |part: &Part| match part {
+        Part::ToolCall(call)
+            if matches!(call.status, ToolStatus::Pending | ToolStatus::Running) =>
+        {
+            Some((call.call_id.clone(), call.tool_name.clone()))
+        }
+        _ => None,
+    };
+    message.parts.iter().filter_map(open).collect()
 }

@@ -7,6 +7,9 @@
 // decides: it never refuses on a guess.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf, demoLog, sleep } from "./harness.mjs";
 
 /** RESUME_WAIT_MS of the second worker. */
@@ -201,5 +204,64 @@ describe("an agent whose init leaves out the turn in flight, with RESUME_WAIT_MS
     const idle = await fetch(`${api(waiting, session)}/c/stream`);
     assert.equal(idle.status, 204);
     assert.ok(Date.now() - startedAt >= RESUME_WAIT_MS - 50, "it waited for a turn event first");
+  });
+});
+
+/** The rows for agents that leave a frame unanswered or list a dead turn, played by broken agents
+ * of tests/fixtures/agents/mutants.mjs, with short timeouts. */
+describe("agents that answer nothing, or list a turn that died in a restart (broken agents)", { concurrency: true }, () => {
+  const TIMEOUT_MS = 1500;
+  const vars = { FIRST_EVENT_TIMEOUT_MS: String(TIMEOUT_MS), IDLE_TIMEOUT_MS: String(TIMEOUT_MS) };
+  const TIMED_OUT = "the agent did not respond in time";
+
+  test("R-busy: a prompt during a turn that gets no answer ends in-band at FIRST_EVENT_TIMEOUT_MS", { timeout: 30_000 }, async () => {
+    const worker = await startWorker({ agent: "typescript", agentVars: { AGENT_FAULT: "no-busy" }, vars });
+    try {
+      const session = sessionId("nobusy");
+      const running = postChat(worker.base, session, chatBody("/slow 30 100"));
+      await sleep(300);
+      const chunks = chunksOf((await readAll(await postChat(worker.base, session, chatBody("hello")))).text);
+      assert.deepEqual(chunks.map((c) => c.type), ["error", "finish"]);
+      assert.equal(chunks[0].errorText, TIMED_OUT);
+      await readAll(await running);
+    } finally {
+      await worker.dispose();
+    }
+  });
+
+  test("R-answer-refused: a stale answer that an agent without protocol leaves unanswered ends in-band at FIRST_EVENT_TIMEOUT_MS", { timeout: 30_000 }, async () => {
+    const worker = await startWorker({ agent: "typescript-minimal", agentVars: { AGENT_FAULT: "no-refuse" }, vars });
+    try {
+      const response = await postChat(worker.base, sessionId("norefuse"), answerBody("q_never_asked", "yes"));
+      assert.equal(response.status, 200);
+      const chunks = chunksOf((await readAll(response)).text);
+      assert.deepEqual(chunks.map((c) => c.type), ["error", "finish"]);
+      assert.equal(chunks[0].errorText, TIMED_OUT);
+    } finally {
+      await worker.dispose();
+    }
+  });
+
+  test("R-restart: a resume of a dead turn listed in flight replays it, waits IDLE_TIMEOUT_MS, then ends it with an error", { timeout: 30_000 }, async () => {
+    const persist = mkdtempSync(path.join(os.tmpdir(), "degrade-restart-"));
+    const worker = await startWorker({ agent: "typescript", agentVars: { AGENT_FAULT: "restart-in-flight" }, vars, persist });
+    try {
+      const session = sessionId("deadturn");
+      const { turnId, rest } = await runningTurn(worker, session);
+      const cut = rest.catch(() => {}); // the restart cuts this POST's stream
+      await worker.restart();
+      await cut;
+      const resume = await fetch(`${api(worker, session)}/c/stream`);
+      assert.equal(resume.status, 200);
+      const chunks = chunksOf((await readAll(resume)).text);
+      assert.equal(chunks[0].type, "start");
+      assert.equal(chunks[0].messageId, turnId, "the dead turn, replayed");
+      assert.equal(chunks.at(-2).type, "error");
+      assert.equal(chunks.at(-2).errorText, TIMED_OUT);
+      assert.equal(chunks.at(-1).type, "finish");
+    } finally {
+      await worker.dispose();
+      rmSync(persist, { recursive: true, force: true });
+    }
   });
 });

@@ -15,7 +15,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { respond, type Emit, type ModelEnv, type ModelInput } from "./model";
-import { frames, parseIncoming, PROTOCOL, readApproval, type Incoming, type Message, type Outgoing, type Part, type Question } from "./protocol";
+import { frames, parseIncoming, PROTOCOL, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question } from "./protocol";
 import { MAX_INIT_MESSAGES, Store } from "./store";
 
 export interface Env extends ModelEnv {
@@ -29,7 +29,8 @@ interface SocketState {
   id: string;
 }
 
-interface Turn {
+/** A turn in flight (exported for the tests' fault-injecting subclass). */
+export interface Turn {
   /** The assistant message so far; its id is the `turnId`. */
   message: Message;
   requestId?: string;
@@ -55,7 +56,12 @@ export class SessionAgent extends DurableObject<Env> {
     super(ctx, env);
     this.store = new Store(ctx.storage.sql);
     this.minimal = env.AGENT_MODE === "minimal";
-    // A turn that was running when the object stopped cannot go on (a waiting one can).
+    this.recoverInterrupted();
+  }
+
+  /** A turn that was running when the object stopped cannot go on (a waiting one can): it is
+   * stored finished with an error. Protected, and run from the constructor, for the tests' faults. */
+  protected recoverInterrupted(): void {
     const dead = this.store.unfinished();
     if (dead && !pendingQuestion(dead)) {
       dead.parts.push({ type: "error", message: INTERRUPTED }, { type: "finish", reason: "error" });
@@ -117,8 +123,9 @@ export class SessionAgent extends DurableObject<Env> {
     }
   }
 
-  /** The running turn, or the one waiting on a question (rebuilt from storage after a wake). */
-  private current(): Turn | null {
+  /** The running turn, or the one waiting on a question (rebuilt from storage after a wake).
+   * Protected for the tests' faults. */
+  protected current(): Turn | null {
     if (!this.turn) {
       const waiting = this.store.unfinished();
       const question = waiting && pendingQuestion(waiting);
@@ -133,13 +140,18 @@ export class SessionAgent extends DurableObject<Env> {
     const user: Message = { id: newId("user_"), role: "user", parts: [{ type: "text", text: prompt.content }, ...files], createdAt };
     const history = [...this.store.finished(), user];
     this.store.save(user, true);
-    const message: Message = { id: newId("msg_"), role: "assistant", parts: [], createdAt };
+    const message: Message = { id: this.newTurnId(), role: "assistant", parts: [], createdAt };
     this.store.save(message, false);
     const owner = prompt.onDisconnect === "abort" ? socketId(ws) : null;
     const turn: Turn = { message, requestId: prompt.requestId, owner, controller: new AbortController() };
     this.turn = turn;
     this.broadcast(frames.create(message.id, this.minimal ? undefined : prompt.requestId));
     void this.run(turn, { history, prompt: prompt.content, context: prompt.context });
+  }
+
+  /** A new turn's id, unique for good (R-turn-id). Protected for the tests' faults. */
+  protected newTurnId(): string {
+    return newId("msg_");
   }
 
   private resume(ws: WebSocket, turn: Turn, answer: unknown, policy?: string): void {
@@ -217,12 +229,7 @@ export class SessionAgent extends DurableObject<Env> {
     turn.controller.abort();
     this.turn = null;
     const id = turn.message.id;
-    for (const part of turn.message.parts) {
-      if (part.type === "tool-call" && (part.status === "pending" || part.status === "running")) {
-        Object.assign(part, { status: "error", error: reason === "canceled" ? "Canceled" : "Failed" });
-        this.broadcast({ type: "message.part.tool-update", turnId: id, callId: part.callId, toolName: part.toolName, status: "error", error: part.error });
-      }
-    }
+    this.closeOpenTools(turn, reason);
     if (error) turn.message.parts.push({ type: "error", message: error });
     turn.message.parts.push({ type: "finish", reason });
     turn.message.completedAt = new Date().toISOString();
@@ -232,8 +239,19 @@ export class SessionAgent extends DurableObject<Env> {
     this.broadcast(frames.complete());
   }
 
-  /** A socket closed or failed: if it owns the turn, the turn stops (R-close-abort). */
-  private lost(ws: WebSocket): void {
+  /** Brings the tools `turn` leaves open to `error` (R-tool-end). Protected for the tests' faults. */
+  protected closeOpenTools(turn: Turn, reason: FinishReason): void {
+    for (const part of turn.message.parts) {
+      if (part.type === "tool-call" && (part.status === "pending" || part.status === "running")) {
+        Object.assign(part, { status: "error", error: reason === "canceled" ? "Canceled" : "Failed" });
+        this.broadcast({ type: "message.part.tool-update", turnId: turn.message.id, callId: part.callId, toolName: part.toolName, status: "error", error: part.error });
+      }
+    }
+  }
+
+  /** A socket closed or failed: if it owns the turn, the turn stops (R-close-abort). Protected for
+   * the tests' faults. */
+  protected lost(ws: WebSocket): void {
     const turn = this.turn;
     if (turn && turn.owner !== null && turn.owner === socketId(ws)) this.finish(turn, "canceled");
   }

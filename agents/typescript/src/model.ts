@@ -75,7 +75,9 @@ async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) 
 }
 
 /** The scripted model. Commands (the same as the adapter's demo agent, for shared tests):
- * `/slow N MS` (N deltas `w1 w2 …`, MS apart), `/ask TEXT` (a question, then the answer echoed),
+ * `/slow N MS` (N deltas `w1 w2 …`, MS apart), `/work N MS` (a `work` tool call, args
+ * `{ steps: N }`, running for ceil(N/2) pauses of MS, then completed; then floor(N/2), at least 1,
+ * of `/slow`'s deltas MS apart; `/slow`'s defaults and caps), `/ask TEXT` (a question, then the answer echoed),
  * `/deploy [TARGET]` (a `deploy` tool call to TARGET, default `production`, that waits for the
  * user's approval: approved, it runs; denied, it does not), `/error TEXT` (the turn fails),
  * `/tool-error` (a tool whose result reports failure), `/hang` (streams nothing until aborted),
@@ -94,13 +96,20 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
   emit.status("thinking");
   switch (command) {
     case "/slow": {
-      const n = Math.min(Number(rest[0]) || 10, 10_000);
-      const ms = Math.min(Number(rest[1]) || 100, 10_000);
+      const [n, ms] = slowArgs(rest);
       emit.status("streaming");
-      for (let i = 1; i <= n; i++) {
-        await pause(ms, signal);
-        emit.text(i === 1 ? "w1" : ` w${i}`);
-      }
+      await numbered(n, ms, emit, signal);
+      return { done: true };
+    }
+    case "/work": {
+      const [n, ms] = slowArgs(rest);
+      const callId = "call_work";
+      emit.status("tool_calling", "work");
+      emit.tool({ callId, toolName: "work", status: "running", args: { steps: n } });
+      for (let i = 0; i < Math.ceil(n / 2); i++) await pause(ms, signal);
+      emit.tool({ callId, toolName: "work", status: "completed", result: { steps: n } });
+      emit.status("streaming");
+      await numbered(Math.max(1, Math.floor(n / 2)), ms, emit, signal);
       return { done: true };
     }
     case "/ask":
@@ -131,6 +140,19 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
       await words("I searched the docs and found three pages about that.", 40, emit, signal);
       return { done: true };
     }
+  }
+}
+
+/** `/slow` and `/work`'s N (default 10) and MS (default 100), each at most 10,000. */
+function slowArgs(rest: string[]): [number, number] {
+  return [Math.min(Number(rest[0]) || 10, 10_000), Math.min(Number(rest[1]) || 100, 10_000)];
+}
+
+/** `/slow`'s deltas `w1`, ` w2`, … ` wN`, each after a pause of `ms`. */
+async function numbered(n: number, ms: number, emit: Emit, signal: AbortSignal) {
+  for (let i = 1; i <= n; i++) {
+    await pause(ms, signal);
+    emit.text(i === 1 ? "w1" : ` w${i}`);
   }
 }
 

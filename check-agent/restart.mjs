@@ -1,0 +1,56 @@
+// check-agent's restart scenario, run last (a restart closes every socket): a finished turn and a
+// running one, then the agent's worker restarted (`ctx.restart`, with --config). After it, the
+// finished turn is in init (R-history), the running one is not listed as in flight (R-restart),
+// and a new turn's turnId is new in the session (R-turn-id).
+import { created } from "./turns.mjs";
+import { judgeTurn } from "./turn_end.mjs";
+import { show, WAIT } from "./frames.mjs";
+
+const NEEDS = "--config (check-agent then restarts your worker)";
+
+export async function restarts(ctx) {
+  if (!ctx.restart) {
+    ctx.judge("R-restart", "skip", { arrived: "the agent was not restarted (a deployed agent, --url)", give: NEEDS });
+    ctx.note("R-history", "checked on new sockets, not across a restart (that needs --config)");
+    ctx.note("R-turn-id", "turnIds not checked across a restart (that needs --config)");
+    return;
+  }
+  const a = await ctx.join("restart");
+  let from = a.frames.length;
+  ctx.prompt(a, ctx.prompts.short, "check-x1");
+  const done = await created(ctx, a, from, "the --prompt");
+  if (!done) return;
+  ctx.saw("restart", done.turnId);
+  await judgeTurn(ctx, a, done, "the --prompt");
+  from = a.frames.length;
+  ctx.prompt(a, ctx.prompts.long, "check-x2", { onDisconnect: "detach" });
+  const running = await created(ctx, a, from, "the --long-prompt");
+  if (running) ctx.saw("restart", running.turnId);
+  await ctx.restart();
+
+  const b = await ctx.join("restart");
+  if (!b.init) {
+    const why = { arrived: "no init after the restart (R-init)" };
+    ctx.judge("R-history", "skip", why);
+    ctx.judge("R-restart", "skip", why);
+  } else {
+    const messages = b.init.messages ?? [];
+    const kept = messages.some((m) => m?.id === done.turnId && m.parts?.some((p) => p?.type === "finish"));
+    ctx.judge("R-history", kept ? "pass" : "fail", { arrived: `after a restart, init without the finished message ${done.turnId} (${messages.length} message(s))` });
+    const dead = running && messages.find((m) => m?.id === running.turnId);
+    if (!running) ctx.judge("R-restart", "skip", { arrived: "no turn was running at the restart (R-turn)" });
+    else if (dead && !dead.parts?.some((p) => p?.type === "finish")) {
+      ctx.judge("R-restart", "fail", { arrived: `after the restart, init lists ${running.turnId} (running when the object stopped) as in flight: ${show(dead.parts?.map((p) => p?.type))}` });
+    } else ctx.judge("R-restart", "pass");
+  }
+  from = b.frames.length;
+  ctx.prompt(b, ctx.prompts.short, "check-x3");
+  const after = await created(ctx, b, from, "a --prompt after the restart");
+  if (after) {
+    const earlier = ctx.turnsOf("restart");
+    if (earlier.has(after.turnId)) ctx.judge("R-turn-id", "fail", { arrived: `after a restart, turnId ${show(after.turnId)} again: an earlier turn of the session had it` });
+    ctx.saw("restart", after.turnId);
+    await judgeTurn(ctx, b, after, "a --prompt after the restart");
+  }
+  b.close();
+}

@@ -1,0 +1,100 @@
+// How check-agent judges a turn once it has ended, on a socket that saw it from its
+// `message.create`: one `message.finalize` (R-finalize), no event under another turn's id
+// (R-turn-id), every tool closed (R-tool-end), `complete` after it and not before (R-complete).
+import { finalizeOf, isTurnEvent, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
+
+/** Waits for the end of the turn `create` started, as `conn` sees it (its finalize, or
+ * `complete` from an agent that sends none), judges it, and resolves to its finalize (or null).
+ * `label` says which turn in a report line ("an aborted turn"). */
+export async function judgeTurn(ctx, conn, create, label) {
+  const turnId = create.turnId;
+  const start = conn.frames.indexOf(create);
+  const end = await conn.waitFor((f) => finalizeOf(turnId)(f) || f.type === "complete", WAIT.turn, start);
+  await sleep(WAIT.settle);
+  const finalizes = conn.since(start, finalizeOf(turnId));
+  const finalize = finalizes[0] ?? null;
+  const of = label ? ` (${label})` : "";
+  if (finalizes.length === 1) ctx.judge("R-finalize", "pass");
+  else if (finalizes.length === 0) {
+    const after = end?.type === "complete" ? ": complete came, with no finalize before it" : conn.closed ? ": the socket closed" : ` in ${WAIT.turn / 1000} s`;
+    ctx.judge("R-finalize", "fail", { arrived: `0 message.finalize of ${turnId}${of}${after}` });
+  } else ctx.judge("R-finalize", "fail", { arrived: `${finalizes.length} message.finalize of ${turnId}${of}: ${finalizes.map((f) => show(f.reason)).join(", ")}` });
+
+  const until = finalize ? conn.frames.indexOf(finalize) : conn.frames.length;
+  const during = conn.frames.slice(start, until);
+  // A turn event under another id is stray, unless that id had a create of its own (a second
+  // turn: R-one-turn's to judge).
+  const created = new Set(during.filter((f) => f.type === "message.create").map((f) => f.turnId));
+  const stray = during.filter((f) => isTurnEvent(f) && f.turnId !== turnId && !created.has(f.turnId));
+  if (stray.length) ctx.judge("R-turn-id", "fail", { arrived: `${stray.length} turn event(s) during ${turnId}${of} with another turnId, e.g. ${show(stray[0])}` });
+  else ctx.judge("R-turn-id", "pass");
+
+  if (finalize) {
+    const tools = new Map();
+    for (const f of during.filter(toolOfTurn(turnId))) tools.set(f.callId, f.status);
+    const open = [...tools].filter(([, status]) => status !== "completed" && status !== "error");
+    ctx.judge("R-tool-end", open.length ? "fail" : "pass", { arrived: `at the finalize of ${turnId}${of}, tool(s) left ${open.map(([id, s]) => `${id}: ${s}`).join(", ")}` });
+    const early = during.find((f) => f.type === "complete");
+    const complete = await conn.waitFor((f) => f.type === "complete", WAIT.reply, until);
+    if (early) ctx.judge("R-complete", "fail", { arrived: `complete while ${turnId}${of} ran, before its finalize` });
+    else ctx.judge("R-complete", complete ? "pass" : "fail", { arrived: `no complete within ${WAIT.reply / 1000} s of the finalize of ${turnId}${of}` });
+  }
+  return finalize;
+}
+
+/** Judges a turn's reaction to an abort sent at `sentAt` (`label` says which abort), seen on
+ * `conn`: finalize `canceled`, then nothing more of the turn (R-abort). A turn that ended some
+ * other way too soon after the abort to tell is a skip, with the option that would tell. */
+export async function judgeAbort(ctx, conn, turnId, sentAt, label) {
+  const from = conn.frames.length;
+  const end = await conn.waitFor((f) => finalizeOf(turnId)(f) || f.type === "complete", WAIT.reply, from);
+  const fin = conn.frames.find(finalizeOf(turnId)) ?? null;
+  if (!fin && end) {
+    return ctx.judge("R-abort", "skip", { arrived: `${label}: the turn ended with complete and no message.finalize (R-finalize)` });
+  }
+  if (!fin) {
+    const last = conn.frames.filter((f) => f.turnId === turnId).at(-1);
+    return ctx.judge("R-abort", "fail", { arrived: `${label}: no finalize within ${WAIT.reply / 1000} s${last ? `; the turn went on (${show(last.type)})` : ""}` });
+  }
+  const after = conn.arrival(fin) - sentAt;
+  if (fin.reason !== "canceled") {
+    if (after < WAIT.late) {
+      return ctx.judge("R-abort", "skip", {
+        arrived: `${label}: the turn ended ${show(fin.reason)} ${Math.max(after, 0)} ms after the abort was sent, too soon to tell whether it heard it`,
+        give: "--long-prompt with a turn of at least 3 s",
+      });
+    }
+    const more = conn.frames.slice(conn.frames.indexOf(fin)).filter((f) => f.type.startsWith("message.part.") && f.turnId === turnId);
+    return ctx.judge("R-abort", "fail", { arrived: `${label}: finalize ${show(fin.reason)} ${after} ms after the abort, then ${more.length} event(s)` });
+  }
+  const at = conn.frames.indexOf(fin);
+  await sleep(WAIT.quiet);
+  const more = conn.since(at + 1, (f) => f.type.startsWith("message.part.") && f.turnId === turnId);
+  ctx.judge("R-abort", more.length ? "fail" : "pass", { arrived: `${label}: finalize "canceled", then ${more.length} event(s) of the turn, e.g. ${show(more[0])}` });
+}
+
+/** The end of `turnId` in `session`: its finalize on `watcher` when the watcher hears the turn,
+ * else (an agent that does not broadcast) the turn finished in the init of new sockets, polled.
+ * Resolves to { reason, at, via? } (`reason` null: `complete` came with no finalize) or null
+ * after `ms`. */
+export async function endOf(ctx, watcher, session, turnId, ms) {
+  const deadline = Date.now() + ms;
+  const create = await watcher.waitFor(ofTurn(turnId), WAIT.settle);
+  if (create) {
+    // `complete` without a finalize ends the turn too, its reason unknown (R-finalize's to judge).
+    const end = await watcher.waitFor((f) => finalizeOf(turnId)(f) || f.type === "complete", ms, watcher.frames.indexOf(create));
+    return end && { reason: end.type === "complete" ? null : end.reason, at: watcher.arrival(end) };
+  }
+  while (Date.now() < deadline) {
+    const fin = watcher.frames.find(finalizeOf(turnId));
+    if (fin) return { reason: fin.reason, at: watcher.arrival(fin) };
+    const probe = await ctx.join(session, { quiet: true });
+    probe.close();
+    const message = (probe.init?.messages ?? []).find((m) => m?.id === turnId);
+    const finish = message?.parts?.find((p) => p?.type === "finish");
+    if (finish) return { reason: finish.reason, at: Date.now(), via: "seen in a later socket's init" };
+    if (!probe.init) return null;
+    await sleep(250);
+  }
+  return null;
+}
