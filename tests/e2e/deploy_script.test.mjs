@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { startWorker, sessionId } from "./harness.mjs";
-import { Conn } from "../../check-agent/check.mjs";
+import { Conn } from "../../check-agent/conn.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 const WAIT_MS = 10_000;

@@ -13,7 +13,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { startWorker, sessionId, chatBody, postChat, readAll, demoLog, sleep } from "./harness.mjs";
-import { Conn } from "../../check-agent/check.mjs";
+import { Conn } from "../../check-agent/conn.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 
