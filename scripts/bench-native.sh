@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Native micro-benchmarks of the translator + SSE encoder beside the serde_json floor (issue 5,
-# part 1): runs `cargo bench --bench translate` (benches/translate.rs), which prints divan's
+# Native micro-benchmarks of the translator + SSE encoder beside the serde_json floor
+# (bench/README.md): runs `cargo bench --bench translate` (benches/translate.rs), which prints divan's
 # statistics and then the table: turn, events/s, MB/s and the ratio to the floor.
 #
 #   bash scripts/bench-native.sh               # divan, then the table

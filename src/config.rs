@@ -12,7 +12,8 @@ use crate::request::{Limits, OnDisconnect};
 use crate::request_head::{Field, HeaderSet};
 use crate::trace::{Trace, TraceMode, DEFAULT_MAX_TOOL_JSON_CHARS};
 
-/// Default path of the WebSocket request to the Durable Object (`session-agent.md`).
+/// Default path of the WebSocket request to the Durable Object (`docs/agent-protocol.md`,
+/// "Opening the socket").
 pub const DEFAULT_AGENT_PATH: &str = "/ws";
 /// Default largest frame accepted from the agent, in bytes: 4 MiB leaves room for a
 /// 1 MiB text delta or a large tool result while bounding what one frame can cost.
@@ -29,7 +30,7 @@ pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 300_000;
 pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 8 * 1024 * 1024;
 
 /// Default wait of a resume, after an `init` without a turn in flight, for a turn event: none.
-/// A SessionAgent's `init` carries the turn in flight (`session-agent.md`, "Sessions"), so its
+/// A SessionAgent's `init` carries the turn in flight (`docs/agent-protocol.md`, `init`), so its
 /// absence means there is none, and a page load's resume should not wait.
 pub const DEFAULT_RESUME_WAIT_MS: u64 = 0;
 

@@ -1,4 +1,4 @@
-//! Trace modes: how much of the agent's work a client is sent (seed 001's trace levels). A POST
+//! Trace modes: how much of the agent's work a client is sent (`docs/configuration.md`, `TRACE`). A POST
 //! picks one with `"trace"` in its body, a resume or a history request with `?trace=`; `TRACE`
 //! gives the default and `TRACE_MAX` the most any request gets, whatever it asks.
 //!

@@ -11,7 +11,7 @@ use super::error::AuthError;
 use super::jwks::{Jwk, KeySet};
 use super::jwt::Alg;
 
-/// Longest time the keys are kept, in seconds: one hour (issue 11), so a key the provider
+/// Longest time the keys are kept, in seconds: one hour (`docs/auth.md`), so a key the provider
 /// withdraws stops working within the hour whatever its `Cache-Control` says.
 pub const MAX_FRESH_SECS: u64 = 3600;
 /// Shortest time the keys are kept, in seconds: a minute, so that a set sent with `no-store`,
@@ -20,8 +20,8 @@ pub const MIN_FRESH_SECS: u64 = 60;
 /// How long keys sent without a max-age are kept, in seconds: five minutes, so a provider's
 /// rotation shows within minutes while a busy isolate fetches the set at most 12 times an hour.
 pub const DEFAULT_FRESH_SECS: u64 = 300;
-/// Least time between two fetches made for an unknown `kid`, in seconds (issue 11: never more
-/// than once a minute), so tokens with made-up `kid`s cannot make the worker hammer the JWKS.
+/// Least time between two fetches made for an unknown `kid`, in seconds (never more than once
+/// a minute), so tokens with made-up `kid`s cannot make the worker hammer the JWKS.
 pub const REFETCH_INTERVAL_SECS: u64 = 60;
 /// Wait after a failed fetch before the next one, in seconds: a provider's outage costs it one
 /// request per isolate every ten seconds, and a blip locks callers out for ten seconds at most.

@@ -15,7 +15,7 @@
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
 //! | `/panic` | `message.create`, then the agent panics (the wasm instance is lost: tests only) |
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
-//! | `/tool-error` | a `read_file` call whose `completed` result reports failure (seed 003's `success: false`), then a short reply |
+//! | `/tool-error` | a `read_file` call whose `completed` result reports failure (`success: false`), then a short reply |
 //! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
@@ -50,11 +50,11 @@ const MAX_INTERVAL_MS: u64 = 60_000;
 /// `i32`, so a longer one would wrap and fire at once. Only `/work`'s call can wait longer (all
 /// its pauses are one step's wait): it is cut to this (~24.8 days).
 const MAX_STEP_WAIT_MS: u64 = i32::MAX as u64;
-/// `/slow`'s pause when none is given (issue 3).
+/// `/slow`'s pause when none is given: ten deltas a second, slow enough to stop by hand.
 const DEFAULT_INTERVAL_MS: u64 = 100;
 /// `/slow`, `/work` and `/flood`'s count when none is given.
 const DEFAULT_DELTAS: u64 = 10;
-/// Pause between replayed lines (issue 3: "~1 ms apart").
+/// Pause between replayed lines: ~1 ms apart, a recorded turn at the agent's own pace.
 const REPLAY_INTERVAL_MS: u64 = 1;
 /// Deltas `/drop` sends before it breaks the session's sockets.
 const DROP_AFTER_DELTAS: u64 = 3;
@@ -451,7 +451,7 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
     script
 }
 
-/// `/tool-error`: a tool that reports failure in a `completed` result (seed 003), then a reply.
+/// `/tool-error`: a tool that reports failure in a `completed` result, then a reply.
 fn tool_error_turn(turn: &str, request_id: Option<&str>) -> Script {
     let call = format!("{turn}-call-1");
     let args = json!({"args": {"path": "/missing"}});

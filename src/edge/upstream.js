@@ -6,7 +6,8 @@
 // means is decided in src/edge/upstream.rs: this rejects with the step that failed and the
 // runtime's message.
 //
-// The failure kinds are numbers shared with src/edge/upstream.rs.
+// The failure kinds are numbers shared with src/edge/upstream.rs, under the same names there
+// (tests/js/wire_constants.test.mjs holds the two copies equal).
 
 export const NO_BINDING = 1;
 export const STUB_FAILED = 2;

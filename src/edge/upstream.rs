@@ -1,7 +1,7 @@
 //! Opening the WebSocket to a session's SessionAgent Durable Object.
 //!
 //! Every way this can fail happens before the first byte of the answer, so each maps to a JSON
-//! error with a fitting status (seed 002's policy): the stub throws → 503, the agent answers
+//! error with a fitting status (`docs/agent-protocol.md`, "Opening the socket"): the stub throws → 503, the agent answers
 //! without a WebSocket or the socket cannot be accepted → 502, no answer in time → 504. The
 //! messages say nothing internal; the detail goes to the log.
 
@@ -221,7 +221,8 @@ fn failure_of(failure: Failure) -> UpstreamError {
     }
 }
 
-// The failure kinds of `upstream.js`'s `openAgent`.
+// The failure kinds of `upstream.js`'s `openAgent`, its constants of the same names
+// (tests/js/wire_constants.test.mjs fails when the two disagree).
 const NO_BINDING: u32 = 1;
 const STUB_FAILED: u32 = 2;
 const REQUEST_FAILED: u32 = 3;

@@ -59,7 +59,7 @@ pub enum Part {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         streaming: Option<bool>,
     },
-    /// The model's thinking (extension, seed 001).
+    /// The model's thinking (`docs/agent-protocol.md`, `init`).
     Reasoning { text: String },
     /// A tool call in its latest state.
     ToolCall(ToolCallPart),

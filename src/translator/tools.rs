@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::ui::UiChunk;
 use crate::v2::{error_text, ToolStatus, ToolUpdate};
 
-/// The text a failed tool shows when the agent gave none (seed 003's default).
+/// The text a failed tool shows when the agent gave none.
 pub const DEFAULT_FAILURE: &str = "Operation failed";
 /// The text of a tool in `error` whose update carries no error text.
 pub const DEFAULT_TOOL_ERROR: &str = "Tool failed";
@@ -274,7 +274,7 @@ pub(super) fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
         .unwrap_or(raw)
 }
 
-/// How a call in `status` ended (seed 003): `None` while it is open; `Some(Ok(()))` when its
+/// How a call in `status` ended (`docs/agent-protocol.md`, `tool-update`): `None` while it is open; `Some(Ok(()))` when its
 /// `result` is its output; `Some(Err(text))` when it failed: an `error` status, or a `completed`
 /// one whose result reports a failure. The stream and the history both read it so.
 pub fn outcome(
@@ -309,7 +309,8 @@ struct FailureProbe {
     message: Option<Value>,
 }
 
-/// The failure a `completed` tool's result reports, per seed 003's three shapes:
+/// The failure a `completed` tool's result reports, in the contract's three shapes
+/// (`docs/agent-protocol.md`, `tool-update`):
 /// `{ success: false, error: { message } }`, `{ error: true, message }`, `{ error: "…" }`.
 pub fn failure_text(result: &RawValue) -> Option<String> {
     if !result.get().trim_start().starts_with('{') {

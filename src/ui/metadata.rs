@@ -1,5 +1,5 @@
 //! `messageMetadata` of the `start` and `finish` chunks: which turn a message is, when it
-//! started, how long it took and how many tools it ran (issue 10; the panel shows
+//! started, how long it took and how many tools it ran (the panel shows
 //! "Worked for 12 s · 3 tools"). ai@5.0.0's strict schema accepts `messageMetadata` on both
 //! chunks (and any JSON in it); the client keeps it as `message.metadata`, the later value's
 //! fields merged over the earlier.

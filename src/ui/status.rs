@@ -1,4 +1,5 @@
-//! The transient `data-status` chunk: the agent's phase without any of its content (seed 000).
+//! The transient `data-status` chunk: the agent's phase without any of its content
+//! (`docs/ui-stream.md`).
 
 use super::chunk::{StatusData, StatusPhase, UiChunk};
 

@@ -11,7 +11,7 @@ import { gzipSync } from "node:zlib";
 import { sessionId } from "../e2e/harness.mjs";
 import { siteWorkerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
 
-/** The loader's goal (issue 25): what every page view pays, whether or not the chat is opened. */
+/** The loader's goal (docs/embed.md): what every page view pays, whether or not the chat is opened. */
 const LOADER_MAX_GZIP_BYTES = 15 * 1024;
 
 /**

@@ -10,7 +10,8 @@ before(async () => {
 });
 after(() => worker?.dispose());
 
-/** The bound issue 3 sets on forwarding an abort. */
+/** How soon the abort must reach the agent after its client went: within a second, before the
+ * model spends much on an answer nobody reads. */
 const ABORT_WITHIN_MS = 1000;
 
 /**

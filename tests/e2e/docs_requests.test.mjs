@@ -1,4 +1,4 @@
-// The requests the docs show, sent for real (issue 26: docs that cannot rot silently): every
+// The requests the docs show, sent for real (docs that cannot rot silently): every
 // `curl` of README.md and docs/, its path, headers and body, to the demo worker; each must stream
 // a turn. Where a page shows what comes back (the ```text block after the request), the stream
 // must begin with those chunks, `…` standing for what changes from run to run.

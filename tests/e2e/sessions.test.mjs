@@ -161,7 +161,7 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.equal((await received(session)).filter((f) => f.type === "prompt").length, 1, "the answer is no new prompt");
     });
 
-    test(`${pkg}: a turn with tools, one of them failing as seed 003 reports it`, { timeout: 30_000 }, async () => {
+    test(`${pkg}: a turn with tools, one of them failing as the contract's completed-with-failure shape reports it`, { timeout: 30_000 }, async () => {
       const session = sessionId("tools");
       const { chat, errors } = await chatOf(pkg, session);
       await chat.sendMessage({ text: "find the streaming docs" });

@@ -1,4 +1,4 @@
-// Docs that cannot rot silently (issue 26): every link between the pages reaches its file and
+// Docs that cannot rot silently: every link between the pages reaches its file and
 // heading; every JSON block parses, and an error body names a code the worker has; every TOML
 // block parses and names only settings the worker reads; every command names a script, file,
 // binary or secret that exists; the embed snippets run against a stand-in `AgentChat` and use only

@@ -5,14 +5,7 @@
 // a tick the pump called quiet is counted, not delivered, and the count goes with the next delivery.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wire, write, close, openBody } from "../../src/edge/pump/wiring.js";
-
-const TICK = 0;
-const SOCKET_CLOSED = 1;
-const CLIENT_SIGNAL = 3;
-const CLIENT_STREAM = 4;
-const BINARY_FRAME = 5;
-const UNSPLITTABLE_FRAME = 6;
+import { wire, write, close, openBody, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../src/edge/pump/wiring.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

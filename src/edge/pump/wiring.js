@@ -22,17 +22,18 @@
 // settles: the request's `waitUntil` holds it, so the stream's end is all that keeps the request
 // alive (no task or promise of the pump's own waits for it).
 //
-// The event kinds are numbers shared with src/edge/pump/wiring.rs.
+// The event kinds are numbers shared with src/edge/pump/wiring.rs, under the same names there
+// (tests/js/wire_constants.test.mjs holds the two copies equal).
 
 const RECORD_SEPARATOR = "\u001e";
 const encoder = new TextEncoder();
-const TICK = 0;
-const SOCKET_CLOSED = 1;
-const SOCKET_FAILED = 2;
-const CLIENT_SIGNAL = 3;
-const CLIENT_STREAM = 4;
-const BINARY_FRAME = 5;
-const UNSPLITTABLE_FRAME = 6;
+export const TICK = 0;
+export const SOCKET_CLOSED = 1;
+export const SOCKET_FAILED = 2;
+export const CLIENT_SIGNAL = 3;
+export const CLIENT_STREAM = 4;
+export const BINARY_FRAME = 5;
+export const UNSPLITTABLE_FRAME = 6;
 
 /**
  * Starts delivering the events of one stream; returns `[stop, done]`: the function that stops

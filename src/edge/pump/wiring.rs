@@ -78,17 +78,27 @@ pub(crate) enum Event {
     UnsplittableFrame,
 }
 
+// The event kinds `wiring.js` sends, its constants of the same names
+// (tests/js/wire_constants.test.mjs fails when the two disagree).
+const TICK: u32 = 0;
+const SOCKET_CLOSED: u32 = 1;
+const SOCKET_FAILED: u32 = 2;
+const CLIENT_SIGNAL: u32 = 3;
+const CLIENT_STREAM: u32 = 4;
+const BINARY_FRAME: u32 = 5;
+const UNSPLITTABLE_FRAME: u32 = 6;
+
 impl Event {
     /// The event of `wiring.js`'s numbers, or `None` for a number it does not send.
     fn from_js(kind: u32, code: u32) -> Option<Event> {
         Some(match kind {
-            0 => Event::Tick,
-            1 => Event::SocketClosed(u16::try_from(code).unwrap_or(0)),
-            2 => Event::SocketFailed,
-            3 => Event::ClientGone(Gone::Signal),
-            4 => Event::ClientGone(Gone::StreamClosed),
-            5 => Event::BinaryFrame,
-            6 => Event::UnsplittableFrame,
+            TICK => Event::Tick,
+            SOCKET_CLOSED => Event::SocketClosed(u16::try_from(code).unwrap_or(0)),
+            SOCKET_FAILED => Event::SocketFailed,
+            CLIENT_SIGNAL => Event::ClientGone(Gone::Signal),
+            CLIENT_STREAM => Event::ClientGone(Gone::StreamClosed),
+            BINARY_FRAME => Event::BinaryFrame,
+            UNSPLITTABLE_FRAME => Event::UnsplittableFrame,
             _ => return None,
         })
     }

@@ -1,0 +1,34 @@
+// The numbers JavaScript and Rust pass each other across the WebAssembly boundary have one name
+// on each side, and the two copies agree: the pump's event kinds (src/edge/pump/wiring.js ↔
+// wiring.rs) and the upstream failure kinds (src/edge/upstream.js ↔ upstream.rs). Every constant
+// a side exports has its twin on the other, with the same value.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as wiring from "../../src/edge/pump/wiring.js";
+import * as upstream from "../../src/edge/upstream.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The `const NAME: u32 = N;` of a Rust file, as { NAME: N }. */
+function rustConstants(file) {
+  const text = readFileSync(path.join(root, file), "utf8");
+  return Object.fromEntries([...text.matchAll(/^(?:pub(?:\([a-z]+\))? )?const ([A-Z_]+): u32 = (\d+);/gm)].map(([, name, value]) => [name, Number(value)]));
+}
+
+/** The exported number constants of a JavaScript module, as { NAME: N }. */
+const jsConstants = (module) => Object.fromEntries(Object.entries(module).filter(([name, value]) => /^[A-Z_]+$/.test(name) && typeof value === "number"));
+
+test("the pump's event kinds: wiring.js and wiring.rs name the same numbers", () => {
+  const js = jsConstants(wiring);
+  assert.equal(Object.keys(js).length, 7);
+  assert.deepEqual(rustConstants("src/edge/pump/wiring.rs"), js);
+});
+
+test("the upstream failure kinds: upstream.js and upstream.rs name the same numbers", () => {
+  const js = jsConstants(upstream);
+  assert.equal(Object.keys(js).length, 7);
+  assert.deepEqual(rustConstants("src/edge/upstream.rs"), js);
+});
