@@ -61,6 +61,19 @@ fi
 # 5. The crates, so that the builds after this one work offline (a no-op when all are there).
 cargo fetch --quiet
 
+# 5b. The crates.io release of each vendored crate (vendor/README.md), which
+# scripts/check-vendor.mjs compares the copy with: the project's own `cargo fetch` skips it (the
+# [patch] points at the copy), so a throwaway manifest asks for the release by its version.
+serde_json_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' vendor/serde_json/Cargo.toml | head -n 1)
+if ! ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"serde_json-$serde_json_version.crate" >/dev/null 2>&1; then
+  say "fetching serde_json $serde_json_version (the vendored copy's release, for scripts/check-vendor.mjs)"
+  releases=$(mktemp -d)
+  mkdir -p "$releases/src" && : > "$releases/src/lib.rs"
+  printf '[package]\nname = "vendor-releases"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nserde_json = "=%s"\n' "$serde_json_version" > "$releases/Cargo.toml"
+  cargo fetch --quiet --manifest-path "$releases/Cargo.toml"
+  rm -rf "$releases"
+fi
+
 # 6. npm packages, exactly as package-lock.json pins them; reinstalled when the lock changed.
 stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ ! -x node_modules/.bin/wrangler ]; then
