@@ -48,8 +48,8 @@ mod demo_off;
 #[allow(dead_code)]
 #[path = "demo"]
 mod demo_pure {
+    mod client_frame;
     mod frames;
-    mod incoming;
     mod lazy;
     mod rows;
     mod script;

@@ -9,7 +9,7 @@ use crate::sse;
 use crate::trace::Trace;
 use crate::translator::{Clock, Step, Translator};
 use crate::ui::UiChunk;
-use crate::v2::{read_frame, DeltaKind, DeltaShape, Incoming, PlainDelta};
+use crate::v2::{read_frame, DeltaKind, DeltaShape, FrameRead, PlainDelta};
 
 pub use crate::translator::EndCause;
 
@@ -184,11 +184,11 @@ impl TurnStream {
             return FrameOutcome::Forwarded;
         }
         let frame = match read_frame(text) {
-            Ok(Incoming::Plain(delta)) if self.extend_open_part(delta, out) => {
+            Ok(FrameRead::Plain(delta)) if self.extend_open_part(delta, out) => {
                 return FrameOutcome::Forwarded
             }
-            Ok(Incoming::Plain(delta)) => delta.to_frame(),
-            Ok(Incoming::Parsed(frame)) => frame,
+            Ok(FrameRead::Plain(delta)) => delta.to_frame(),
+            Ok(FrameRead::Parsed(frame)) => frame,
             Err(err) => return FrameOutcome::Malformed(err.0),
         };
         let step = self.translator.push(frame, &mut self.scratch);

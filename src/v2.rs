@@ -218,7 +218,7 @@ pub fn parse_frame(text: &str) -> Result<Frame, FrameError> {
 /// A frame as the stream reads it: a [`PlainDelta`] when [`read_plain_delta`] reads it, else
 /// what [`parse_frame`] makes of it.
 #[derive(Debug)]
-pub enum Incoming<'a> {
+pub enum FrameRead<'a> {
     Plain(PlainDelta<'a>),
     Parsed(Frame),
 }
@@ -226,12 +226,12 @@ pub enum Incoming<'a> {
 /// [`read_plain_delta`], then [`parse_frame`] for a frame it declines, with the look at the
 /// frame's ends for its type taken once: a frame that is no delta is parsed as the type the look
 /// found.
-pub fn read_frame(text: &str) -> Result<Incoming<'_>, FrameError> {
+pub fn read_frame(text: &str) -> Result<FrameRead<'_>, FrameError> {
     match plain::glance(text) {
-        plain::Glance::Other(kind) => parse_as(text, kind).map(Incoming::Parsed),
+        plain::Glance::Other(kind) => parse_as(text, kind).map(FrameRead::Parsed),
         plain::Glance::MaybeDelta => match plain::read_members(text) {
-            Some(delta) => Ok(Incoming::Plain(delta)),
-            None => parse_frame(text).map(Incoming::Parsed),
+            Some(delta) => Ok(FrameRead::Plain(delta)),
+            None => parse_frame(text).map(FrameRead::Parsed),
         },
     }
 }

@@ -14,7 +14,7 @@ use futures::future::poll_fn;
 use futures::{FutureExt, StreamExt};
 use worker::console_warn;
 
-use super::incoming::{self, Incoming};
+use super::client_frame::{self, ClientFrame};
 use super::session::Session;
 use crate::platform::socket::{SocketEvent, SocketEvents};
 
@@ -53,17 +53,17 @@ impl Connection {
         if let Err(err) = self.session.logs.received(self.id, text).await {
             console_warn!("demo agent: could not log a frame: {err}");
         }
-        match incoming::parse(text) {
-            Incoming::Prompt(prompt) => self.session.prompt(self.id, prompt),
-            Incoming::Abort { request_id } => self.session.abort(request_id.as_deref()),
-            Incoming::Answer {
+        match client_frame::parse(text) {
+            ClientFrame::Prompt(prompt) => self.session.prompt(self.id, prompt),
+            ClientFrame::Abort { request_id } => self.session.abort(request_id.as_deref()),
+            ClientFrame::Answer {
                 question_id,
                 answer,
                 on_disconnect,
             } => self
                 .session
                 .answer(self.id, &question_id, answer, on_disconnect),
-            Incoming::Other => {}
+            ClientFrame::Other => {}
         }
     }
 }

@@ -5,7 +5,7 @@
 //! (see [`super::session`]), for the same reason.
 
 use super::frames::{delta, numbered_delta};
-use super::step::{Action, Step};
+use super::step::{Action, ScriptStep};
 
 /// Milliseconds since the epoch: `Date.now()` in the Worker; the system clock where the pure
 /// parts of the demo are compiled natively for `cargo test`.
@@ -88,7 +88,7 @@ impl LazyDeltas {
     }
 
     /// The next delta's step; `None` once all are made.
-    pub(crate) fn next_step(&mut self) -> Option<Step> {
+    pub(crate) fn next_step(&mut self) -> Option<ScriptStep> {
         if self.next > self.count {
             return None;
         }
@@ -101,7 +101,7 @@ impl LazyDeltas {
             }
             LazyKind::Stamped => Action::Stamp(i),
         };
-        Some(Step { wait_ms, action })
+        Some(ScriptStep { wait_ms, action })
     }
 
     /// The `finalText` of the turn's ending: a `/flood` small enough repeats its text, built

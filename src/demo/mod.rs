@@ -19,10 +19,10 @@
 //! how the adapter degrades: `noinit-` sends no `init`, `noinflight-` leaves the turn in flight
 //! out of it ([`session::Session::join`]).
 
+mod client_frame;
 mod connection;
 mod frames;
-mod history;
-mod incoming;
+mod history_store;
 mod lazy;
 mod log;
 mod rows;
@@ -38,8 +38,8 @@ use worker::{
     WebSocketPair,
 };
 
-use crate::platform::config::demo_enabled;
 use crate::platform::errors::{json_error, not_found};
+use crate::platform::settings::demo_enabled;
 use crate::platform::socket::SocketEvents;
 use connection::Connection;
 use session::Session;

@@ -32,7 +32,7 @@ use super::frames::{
     tool_update,
 };
 use super::lazy::{LazyDeltas, LazyKind, MAX_LAZY_DELTAS};
-use super::step::{Action, Step};
+use super::step::{Action, ScriptStep};
 use crate::questions::approves;
 
 /// Most deltas `/slow` sends: keeps one scripted turn under ~10 MB of memory.
@@ -75,7 +75,7 @@ pub(crate) struct Script {
     /// The turn's id; `None` for a replay, which sends only what the log holds.
     pub(crate) turn_id: Option<String>,
     /// The steps still to run (before the lazy deltas, if any).
-    steps: VecDeque<Step>,
+    steps: VecDeque<ScriptStep>,
     /// Deltas still to generate once `steps` runs out (`/flood`, `/stamp`).
     lazy: Option<LazyDeltas>,
     /// The turn stays open when its steps are done (`/hang`): only an abort ends it.
@@ -130,20 +130,20 @@ impl Script {
     }
 
     /// Takes the next step.
-    pub(crate) fn pop(&mut self) -> Option<Step> {
+    pub(crate) fn pop(&mut self) -> Option<ScriptStep> {
         self.refill();
         self.steps.pop_front()
     }
 
     fn send(&mut self, wait_ms: u64, frame: Value) {
-        self.steps.push_back(Step {
+        self.steps.push_back(ScriptStep {
             wait_ms,
             action: Action::Send(frame.to_string()),
         });
     }
 
     fn act(&mut self, wait_ms: u64, action: Action) {
-        self.steps.push_back(Step { wait_ms, action });
+        self.steps.push_back(ScriptStep { wait_ms, action });
     }
 
     /// Goes on after [`Action::AwaitAnswer`] with `answer`: streaming, the reply
@@ -336,7 +336,7 @@ fn replay(log: &str) -> Script {
     for line in log.split('\n') {
         let line = line.trim_end_matches('\r');
         if !line.trim().is_empty() {
-            script.steps.push_back(Step {
+            script.steps.push_back(ScriptStep {
                 wait_ms: REPLAY_INTERVAL_MS,
                 action: Action::Send(line.to_owned()),
             });

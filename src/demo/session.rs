@@ -25,9 +25,9 @@ use futures::channel::{mpsc, oneshot};
 use serde_json::Value;
 use worker::{console_warn, Storage, WebSocket};
 
+use super::client_frame::Prompt;
 use super::frames;
-use super::history::History;
-use super::incoming::Prompt;
+use super::history_store::History;
 use super::log::Logs;
 use super::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
 use super::script;

@@ -23,7 +23,7 @@ pub(crate) enum Action {
 
 /// One step of a turn: wait `wait_ms` after the previous step, then act.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Step {
+pub(crate) struct ScriptStep {
     pub(crate) wait_ms: u64,
     pub(crate) action: Action,
 }

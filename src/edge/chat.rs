@@ -14,7 +14,7 @@ use super::answer::answer_plan;
 use super::drain::declared_length;
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
-use super::incoming::{bytes_of, Incoming};
+use super::incoming::{bytes_of, RequestIn};
 use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{start, Agent, Plan};
@@ -30,7 +30,7 @@ use crate::turn_stream::TurnStream;
 use crate::v2::prompt_frame;
 
 pub(crate) async fn handle(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -112,7 +112,7 @@ fn refuse(exchange: &mut Exchange, err: &RequestError) -> worker::Result<Outcome
 const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 
 /// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`].
-async fn read_body(req: &Incoming<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
+async fn read_body(req: &RequestIn<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
     let unreadable = || RequestError::NotJson("the body could not be read".into());
     let too_large = RequestError::TooLarge { limit: max };
     let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);

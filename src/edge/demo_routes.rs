@@ -7,8 +7,8 @@
 use worker::{console_error, Env, Response};
 
 use super::exchange::Exchange;
-use crate::platform::config::AGENT_BINDING;
 use crate::platform::errors::json_response;
+use crate::platform::settings::AGENT_BINDING;
 
 pub(crate) async fn forward(
     env: &Env,

@@ -7,8 +7,8 @@ use futures::FutureExt;
 use worker::{Env, Response};
 
 use super::exchange::Exchange;
-use super::incoming::Incoming;
-use super::{hs256, jwks, rate_limit};
+use super::incoming::RequestIn;
+use super::{hs256, jwks_cache, rate_limiter};
 use crate::auth::{authorize, Admission, AuthError, Principal};
 use crate::config::Config;
 use crate::platform::clock::now_ms;
@@ -33,7 +33,7 @@ pub(crate) use or_answer;
 /// a request that needs neither never runs, nor makes V8 compile, their code (a worker's first
 /// request compiles every function it enters, whole: `bench/first_turn.mjs`).
 pub(crate) async fn admit(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -48,8 +48,8 @@ pub(crate) async fn admit(
             .map_err(|err| auth_error(exchange, &err))?,
     };
     exchange.log.user = principal.user_id.clone();
-    if let Some(binding) = rate_limit::binding(env) {
-        rate_limit::check(binding, req, config, &principal, exchange)
+    if let Some(binding) = rate_limiter::binding(env) {
+        rate_limiter::check(binding, req, config, &principal, exchange)
             .boxed_local()
             .await?;
     }
@@ -84,7 +84,7 @@ async fn verify(admission: Admission<'_>, session_id: &str) -> Result<Principal,
             token.admit(session_id, now_secs)
         }
         Admission::NeedsKey(token) => {
-            jwks::verify(&token).await?;
+            jwks_cache::verify(&token).await?;
             token.admit(session_id, now_secs)
         }
     }

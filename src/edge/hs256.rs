@@ -1,5 +1,5 @@
 //! HS256 tokens at the edge: the HMAC-SHA-256 signature checked with the platform's WebCrypto
-//! ([`super::webcrypto`], the secret imported as a raw key), as [`super::jwks`] checks RS256 and
+//! ([`super::webcrypto`], the secret imported as a raw key), as [`super::jwks_cache`] checks RS256 and
 //! ES256.
 
 use super::webcrypto::{self, Check, KeyData};

@@ -8,21 +8,21 @@ use wasm_bindgen::JsValue;
 use crate::request_head::{Field, HeaderSet, RequestHead};
 
 /// One request: its head, read once, and the runtime's `Request`.
-pub(crate) struct Incoming<'a> {
-    /// The runtime's request: its body and its `signal`. Its head is read from [`Incoming::head`].
+pub(crate) struct RequestIn<'a> {
+    /// The runtime's request: its body and its `signal`. Its head is read from [`RequestIn::head`].
     pub(crate) raw: &'a web_sys::Request,
     pub(crate) head: RequestHead,
 }
 
-impl<'a> Incoming<'a> {
+impl<'a> RequestIn<'a> {
     /// Reads `raw`'s head; `None` when the runtime gives a head of another shape, which the
     /// Fetch standard rules out (`RequestHead::parse`), or bytes that are not UTF-8, which
     /// `TextEncoder` never writes.
     ///
     /// Only the headers of `read` are read: any other reads as absent.
-    pub(crate) fn read(raw: &'a web_sys::Request, read: HeaderSet) -> Option<Incoming<'a>> {
+    pub(crate) fn read(raw: &'a web_sys::Request, read: HeaderSet) -> Option<RequestIn<'a>> {
         let text = String::from_utf8(js_read_head(raw, read.bits())).ok()?;
-        RequestHead::parse(text).map(|head| Incoming { raw, head })
+        RequestHead::parse(text).map(|head| RequestIn { raw, head })
     }
 
     /// A header's value, `None` when the request does not carry it.

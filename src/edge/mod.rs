@@ -21,11 +21,11 @@ mod guard;
 mod hs256;
 mod hydrate;
 mod incoming;
-mod jwks;
+mod jwks_cache;
 mod outcome;
 mod playground;
 mod pump;
-mod rate_limit;
+mod rate_limiter;
 mod session_routes;
 mod stream;
 mod upstream;
@@ -38,11 +38,11 @@ use futures::future::{self, FutureExt, LocalBoxFuture};
 use worker::{console_error, event, Context, Env, Method, Response};
 
 use crate::config::{Config, ConfigError};
-use crate::platform::{config, errors};
+use crate::platform::{errors, settings};
 use crate::request_head::{Field, HeaderSet, RequestHead};
 use crate::routes::{path_of_url, Route};
 use exchange::Exchange;
-use incoming::Incoming;
+use incoming::RequestIn;
 use outcome::Outcome;
 
 /// How much of an unread body is drained when the settings did not load: the default
@@ -56,11 +56,11 @@ fn start() {
 
 /// The entry point. The request stays the runtime's `Request` (`worker::Request` would copy its
 /// method and URL and read its `cf` object, which the runtime builds on first access); its head
-/// is read in one call ([`Incoming`]), with the headers the settings use.
+/// is read in one call ([`RequestIn`]), with the headers the settings use.
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> worker::Result<web_sys::Response> {
-    let settings = config::load(&env);
-    let incoming = Incoming::read(&req, headers_read(&env, &settings));
+    let settings = settings::load(&env);
+    let incoming = RequestIn::read(&req, headers_read(&env, &settings));
     let head = incoming.as_ref().map(|incoming| &incoming.head);
     let path = head.map_or("", |head| path_of_url(head.url()));
     let method = Method::from(head.map_or("", RequestHead::method).to_owned());
@@ -159,7 +159,7 @@ fn headers_read(env: &Env, settings: &Result<Config, ConfigError>) -> HeaderSet 
     };
     HEADERS_READ.with(|cell| {
         cell.get().unwrap_or_else(|| {
-            let read = config.headers_read(rate_limit::binding(env).is_some());
+            let read = config.headers_read(rate_limiter::binding(env).is_some());
             cell.set(Some(read));
             read
         })
@@ -174,7 +174,7 @@ type Handler<'a> = LocalBoxFuture<'a, worker::Result<Outcome>>;
 
 /// The route's handler.
 fn dispatch<'a>(
-    req: &'a Incoming<'a>,
+    req: &'a RequestIn<'a>,
     method: Method,
     env: &'a Env,
     config: &'a Config,
@@ -240,7 +240,7 @@ fn answered<'a>(answer: impl Future<Output = worker::Result<Response>> + 'a) -> 
 
 /// The CORS preflight's `204`.
 fn preflight(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     config: &Config,
     route: Route<'_>,
     exchange: &mut Exchange,

@@ -15,7 +15,7 @@ use worker::{Env, Response, WebSocket};
 use super::exchange::Exchange;
 use super::guard::{admit, or_answer};
 use super::hydrate::{next_turn_event, read_init, Hydration};
-use super::incoming::Incoming;
+use super::incoming::RequestIn;
 use super::outcome::Outcome;
 use super::pump::AbortRule;
 use super::stream::{start, Agent, Plan};
@@ -34,7 +34,7 @@ use crate::v2::abort_frame;
 /// The agent's socket and what it said first, for a request that passed the guard; else the
 /// error answer.
 async fn open(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -55,7 +55,7 @@ fn close(socket: &WebSocket) {
 
 /// `GET …/chat/:chatId/stream`.
 pub(crate) async fn resume(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -103,13 +103,13 @@ pub(crate) async fn resume(
 /// value is ignored: a resume never fails on a cosmetic choice. The query is scanned as text:
 /// `Request::url` would parse it with the `url` crate, whose IDNA tables cost ~80 KB of gzipped
 /// wasm, for three plain words.
-fn query_trace(req: &Incoming<'_>) -> Option<TraceMode> {
+fn query_trace(req: &RequestIn<'_>) -> Option<TraceMode> {
     TraceMode::from_query(req.head.url())
 }
 
 /// The questions a resume or a history request asks for by its `X-Questions` header; an unknown
 /// value is ignored (the setting applies), as `?trace=` is: a GET never fails on it.
-fn query_questions(req: &Incoming<'_>) -> Option<QuestionParts> {
+fn query_questions(req: &RequestIn<'_>) -> Option<QuestionParts> {
     req.header(Field::Questions).and_then(QuestionParts::parse)
 }
 
@@ -127,7 +127,7 @@ fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Res
 
 /// `POST …/chat/stop`.
 pub(crate) async fn stop(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,
@@ -163,7 +163,7 @@ pub(crate) async fn stop(
 
 /// `GET …/messages`.
 pub(crate) async fn messages(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     env: &Env,
     config: &Config,
     session_id: &str,

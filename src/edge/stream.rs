@@ -7,7 +7,7 @@ use wasm_bindgen::JsValue;
 use worker::{Response, WebSocket};
 
 use super::exchange::Exchange;
-use super::incoming::Incoming;
+use super::incoming::RequestIn;
 use super::outcome::Outcome;
 use super::pump::client::ClientStream;
 use super::pump::{AbortRule, Pump, PumpLimits};
@@ -58,7 +58,7 @@ impl Plan {
 /// starts no turn), then answers `200` with the pump that fills the body. Errors before that
 /// are JSON answers.
 pub(crate) fn start(
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     config: &Config,
     agent: Agent,
     plan: Plan,

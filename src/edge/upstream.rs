@@ -15,8 +15,8 @@ use worker::{console_error, Env, Response, WebSocket};
 use super::exchange::Exchange;
 
 use crate::config::Config;
-use crate::platform::config::AGENT_BINDING;
 use crate::platform::promise::settled;
+use crate::platform::settings::AGENT_BINDING;
 use crate::platform::socket::SocketEvents;
 
 /// How long the agent may take to accept the socket. A Durable Object normally answers in

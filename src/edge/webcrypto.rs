@@ -1,6 +1,6 @@
 //! A JWT's signature checked with the platform's WebCrypto (`crypto.subtle`: native and
 //! constant-time, and no hash, HMAC or RSA code in the wasm): the key imported for `verify`
-//! only, then the check. [`super::hs256`] gives it the HS256 secret, [`super::jwks`] a JWKS key.
+//! only, then the check. [`super::hs256`] gives it the HS256 secret, [`super::jwks_cache`] a JWKS key.
 
 use js_sys::{Array, Object, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};

@@ -3,7 +3,7 @@
 //! WebSocket's events, and the outcome of a promise as a future.
 
 pub(crate) mod clock;
-pub(crate) mod config;
 pub(crate) mod errors;
 pub(crate) mod promise;
+pub(crate) mod settings;
 pub(crate) mod socket;

@@ -2,7 +2,7 @@
 //! the full parser reads as the same delta.
 
 use super::*;
-use crate::v2::{parse_frame, read_frame, Frame, Incoming};
+use crate::v2::{parse_frame, read_frame, Frame, FrameRead};
 use proptest::prelude::*;
 
 fn read(text: &str) -> Option<(DeltaKind, &str, &str)> {
@@ -214,8 +214,8 @@ proptest! {
     #[test]
     fn read_frame_is_the_two_readers(text in frame()) {
         let expected = match read_plain_delta(&text) {
-            Some(delta) => Ok(format!("{:?}", Incoming::Plain(delta))),
-            None => parse_frame(&text).map(|frame| format!("{:?}", Incoming::Parsed(frame))),
+            Some(delta) => Ok(format!("{:?}", FrameRead::Plain(delta))),
+            None => parse_frame(&text).map(|frame| format!("{:?}", FrameRead::Parsed(frame))),
         };
         prop_assert_eq!(read_frame(&text).map(|read| format!("{read:?}")), expected);
     }
@@ -234,7 +234,7 @@ fn read_frame_parses_other_frames_as_the_type_at_their_ends() {
         r#"{"type":"message.finalize","turnId":"t"}"#,
     ] {
         let read = read_frame(text).map(|read| format!("{read:?}"));
-        let parsed = parse_frame(text).map(|frame| format!("{:?}", Incoming::Parsed(frame)));
+        let parsed = parse_frame(text).map(|frame| format!("{:?}", FrameRead::Parsed(frame)));
         assert_eq!(read, parsed, "{text}");
     }
 }

@@ -14,11 +14,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use worker::{console_error, Env, Response};
 
 use super::exchange::Exchange;
-use super::incoming::Incoming;
+use super::incoming::RequestIn;
 use crate::auth::Principal;
 use crate::config::Config;
-use crate::platform::config::RATE_LIMIT_BINDING;
 use crate::platform::promise::settled;
+use crate::platform::settings::RATE_LIMIT_BINDING;
 use crate::rate_limit::{caller_key, RateLimited};
 use crate::request_head::Field;
 
@@ -57,7 +57,7 @@ pub(crate) fn binding(env: &Env) -> Option<JsValue> {
 /// protects the agent's capacity, it is not a credential.
 pub(crate) async fn check(
     binding: JsValue,
-    req: &Incoming<'_>,
+    req: &RequestIn<'_>,
     config: &Config,
     principal: &Principal,
     exchange: &mut Exchange,

@@ -1,6 +1,6 @@
 //! What a client sends the demo agent (`docs/agent-protocol.md`, "Adapter → agent"), read
 //! tolerantly: a frame that is not JSON, of another type, or missing what its type needs is
-//! [`Incoming::Other`], which the agent ignores.
+//! [`ClientFrame::Other`], which the agent ignores.
 
 use serde_json::Value;
 
@@ -21,7 +21,7 @@ pub(crate) struct Prompt {
 
 /// One frame from a client, as far as the demo cares.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Incoming {
+pub(crate) enum ClientFrame {
     Prompt(Prompt),
     /// Abort the turn of the prompt with this `requestId`, or, without one, whatever turn runs.
     Abort {
@@ -37,9 +37,9 @@ pub(crate) enum Incoming {
 }
 
 /// Reads one text frame.
-pub(crate) fn parse(text: &str) -> Incoming {
+pub(crate) fn parse(text: &str) -> ClientFrame {
     let Ok(Value::Object(mut frame)) = serde_json::from_str::<Value>(text) else {
-        return Incoming::Other;
+        return ClientFrame::Other;
     };
     let field = |name: &str| frame.get(name).and_then(Value::as_str).map(str::to_owned);
     let on_disconnect = field("onDisconnect").and_then(|policy| OnDisconnect::parse(&policy));
@@ -54,25 +54,25 @@ pub(crate) fn parse(text: &str) -> Incoming {
                     .collect(),
                 _ => Vec::new(),
             };
-            Incoming::Prompt(Prompt {
+            ClientFrame::Prompt(Prompt {
                 content,
                 request_id,
                 attachments,
                 on_disconnect,
             })
         }
-        Some("abort") => Incoming::Abort {
+        Some("abort") => ClientFrame::Abort {
             request_id: field("requestId"),
         },
         Some("answer") => match field("questionId") {
-            Some(question_id) => Incoming::Answer {
+            Some(question_id) => ClientFrame::Answer {
                 question_id,
                 answer: frame.remove("answer").unwrap_or(Value::Null),
                 on_disconnect,
             },
-            None => Incoming::Other,
+            None => ClientFrame::Other,
         },
-        _ => Incoming::Other,
+        _ => ClientFrame::Other,
     }
 }
 
@@ -90,7 +90,7 @@ mod tests {
         ]});
         assert_eq!(
             parse(&frame.to_string()),
-            Incoming::Prompt(Prompt {
+            ClientFrame::Prompt(Prompt {
                 content: "hi".into(),
                 request_id: Some("r1".into()),
                 attachments: vec![Attachment {
@@ -103,7 +103,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"prompt","content":5,"attachments":{},"onDisconnect":"later"}"#),
-            Incoming::Prompt(Prompt {
+            ClientFrame::Prompt(Prompt {
                 content: String::new(),
                 request_id: None,
                 attachments: Vec::new(),
@@ -116,11 +116,11 @@ mod tests {
     fn aborts_and_answers() {
         assert_eq!(
             parse(r#"{"type":"abort"}"#),
-            Incoming::Abort { request_id: None }
+            ClientFrame::Abort { request_id: None }
         );
         assert_eq!(
             parse(r#"{"type":"abort","requestId":"r"}"#),
-            Incoming::Abort {
+            ClientFrame::Abort {
                 request_id: Some("r".into())
             }
         );
@@ -128,7 +128,7 @@ mod tests {
             parse(
                 r#"{"type":"answer","questionId":"q","answer":{"a":[1]},"onDisconnect":"detach"}"#
             ),
-            Incoming::Answer {
+            ClientFrame::Answer {
                 question_id: "q".into(),
                 answer: json!({"a": [1]}),
                 on_disconnect: Some(OnDisconnect::Detach),
@@ -136,7 +136,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"type":"answer","questionId":"q"}"#),
-            Incoming::Answer {
+            ClientFrame::Answer {
                 question_id: "q".into(),
                 answer: Value::Null,
                 on_disconnect: None,
@@ -155,7 +155,7 @@ mod tests {
             r#"{"type":"hello"}"#,
             r#"{"content":"no type"}"#,
         ] {
-            assert_eq!(parse(text), Incoming::Other, "{text}");
+            assert_eq!(parse(text), ClientFrame::Other, "{text}");
         }
     }
 }
