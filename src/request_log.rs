@@ -35,6 +35,68 @@ pub struct RequestLog {
     pub duration_ms: u64,
 }
 
+/// How a request answered at once (not streamed) ended: its status and its log `outcome` as one
+/// value, so that the two are never set apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answered {
+    /// A CORS preflight: `204`.
+    Preflight,
+    /// The playground page: `200`.
+    Playground,
+    /// A resume with nothing to resume: `204`.
+    NothingToResume,
+    /// A stop with no turn in flight: `200 {"stopped":false}`.
+    NotStopped,
+    /// A stop that sent the agent its `abort`: `202 {"stopped":true}`.
+    Stopped,
+    /// The session's history: `200`.
+    History,
+    /// One of the demo agent's logs, answered with the object's own status.
+    DemoLog(u16),
+}
+
+impl Answered {
+    /// Every kind with a fixed status (all but the demo's logs): the ones `docs/auth.md` lists.
+    pub const DOCUMENTED: [Answered; 6] = [
+        Answered::Preflight,
+        Answered::Playground,
+        Answered::NothingToResume,
+        Answered::NotStopped,
+        Answered::Stopped,
+        Answered::History,
+    ];
+
+    pub fn status(self) -> u16 {
+        match self {
+            Answered::Preflight | Answered::NothingToResume => 204,
+            Answered::Playground | Answered::NotStopped | Answered::History => 200,
+            Answered::Stopped => 202,
+            Answered::DemoLog(status) => status,
+        }
+    }
+
+    /// The log line's `outcome`.
+    pub fn outcome(self) -> &'static str {
+        match self {
+            Answered::Preflight => "preflight",
+            Answered::Playground => "playground",
+            Answered::NothingToResume => "nothing_to_resume",
+            Answered::NotStopped => "not_stopped",
+            Answered::Stopped => "stopped",
+            Answered::History => "history",
+            Answered::DemoLog(_) => "demo_log",
+        }
+    }
+}
+
+impl RequestLog {
+    /// Records how the request was answered: its status and outcome, from one value.
+    pub fn answered(&mut self, answered: Answered) {
+        self.status = answered.status();
+        self.outcome = answered.outcome().to_owned();
+    }
+}
+
 /// A log line's usual length: about 130 constant bytes, a UUID, a chat route's path and
 /// session id, and the numbers.
 const LINE_CAPACITY: usize = 320;
@@ -84,6 +146,20 @@ pub fn uuid_v4(mut bytes: [u8; 16]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_sets_status_and_outcome_together_and_the_docs_name_each() {
+        let mut log = RequestLog::default();
+        log.answered(Answered::Stopped);
+        assert_eq!((log.status, log.outcome.as_str()), (202, "stopped"));
+        log.answered(Answered::DemoLog(404));
+        assert_eq!((log.status, log.outcome.as_str()), (404, "demo_log"));
+        let page = include_str!("../docs/auth.md");
+        for answered in Answered::DOCUMENTED {
+            let word = format!("`{}`", answered.outcome());
+            assert!(page.contains(&word), "docs/auth.md names {word}");
+        }
+    }
 
     #[test]
     fn request_ids_are_version_4_uuids() {

@@ -9,6 +9,7 @@ use worker::{console_error, Env, Response};
 use super::exchange::Exchange;
 use crate::platform::errors::json_response;
 use crate::platform::settings::AGENT_BINDING;
+use crate::request_log::Answered;
 
 pub(crate) async fn forward(
     env: &Env,
@@ -32,8 +33,7 @@ pub(crate) async fn forward(
             // point can add its headers to.
             let status = response.status_code();
             let body = response.text().await?;
-            exchange.log.status = status;
-            exchange.log.outcome = "demo_log".into();
+            exchange.log.answered(Answered::DemoLog(status));
             json_response(status, body)
         }
         Err(err) => {

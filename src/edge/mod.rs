@@ -40,6 +40,7 @@ use worker::{console_error, event, Context, Env, Method, Response};
 use crate::config::{Config, ConfigError};
 use crate::platform::{errors, settings};
 use crate::request_head::{Field, HeaderSet, RequestHead};
+use crate::request_log::Answered;
 use crate::routes::{path_of_url, Route};
 use exchange::Exchange;
 use incoming::RequestIn;
@@ -245,8 +246,7 @@ fn preflight(
     route: Route<'_>,
     exchange: &mut Exchange,
 ) -> worker::Result<Response> {
-    exchange.log.status = 204;
-    exchange.log.outcome = "preflight".into();
+    exchange.log.answered(Answered::Preflight);
     let mut response = Response::empty()?.with_status(204);
     let headers = response.headers_mut();
     for (name, value) in config.origins.preflight_headers(

@@ -5,6 +5,7 @@
 use worker::Response;
 
 use super::exchange::Exchange;
+use crate::request_log::Answered;
 
 const PAGE: &str = include_str!("playground.html");
 
@@ -15,8 +16,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 pub(crate) fn page(exchange: &mut Exchange) -> worker::Result<Response> {
-    exchange.log.status = 200;
-    exchange.log.outcome = "playground".into();
+    exchange.log.answered(Answered::Playground);
     let mut response = Response::from_html(PAGE)?;
     let headers = response.headers_mut();
     headers.set("content-security-policy", CONTENT_SECURITY_POLICY)?;

@@ -26,6 +26,7 @@ use crate::platform::errors::json_response;
 use crate::platform::socket::{INTERNAL_ERROR, NORMAL_CLOSURE};
 use crate::questions::QuestionParts;
 use crate::request_head::Field;
+use crate::request_log::Answered;
 use crate::session::history::history_json;
 use crate::trace::{TraceMode, TRACE_MAX_HEADER};
 use crate::turn_stream::TurnStream;
@@ -118,8 +119,7 @@ fn query_questions(req: &RequestIn<'_>) -> Option<QuestionParts> {
 /// §15.3.5), and a browser would keep the session's address after its visitor logged out.
 fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> worker::Result<Outcome> {
     close(socket);
-    exchange.log.status = 204;
-    exchange.log.outcome = "nothing_to_resume".into();
+    exchange.log.answered(Answered::NothingToResume);
     let mut response = Response::empty()?.with_status(204);
     response.headers_mut().set("cache-control", "no-store")?;
     Ok(response.into())
@@ -145,8 +145,7 @@ pub(crate) async fn stop(
     };
     if !in_flight {
         close(&socket);
-        exchange.log.status = 200;
-        exchange.log.outcome = "not_stopped".into();
+        exchange.log.answered(Answered::NotStopped);
         return json_response(200, r#"{"stopped":false}"#.into());
     }
     if socket.send_with_str(abort_frame(None)).is_err() {
@@ -156,8 +155,7 @@ pub(crate) async fn stop(
     }
     // The abort is queued before the close frame, so the agent reads it first.
     close(&socket);
-    exchange.log.status = 202;
-    exchange.log.outcome = "stopped".into();
+    exchange.log.answered(Answered::Stopped);
     json_response(202, r#"{"stopped":true}"#.into())
 }
 
@@ -183,8 +181,7 @@ pub(crate) async fn messages(
         // An agent without `init` keeps no history the adapter can read.
         Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
     };
-    exchange.log.status = 200;
-    exchange.log.outcome = "history".into();
+    exchange.log.answered(Answered::History);
     let mut response = json_response(200, body)?;
     // The most this worker shows, whatever a request asks: a client's trace switch offers no more.
     response
