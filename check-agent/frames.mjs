@@ -9,8 +9,9 @@ export const WAIT = { init: 3000, create: 30_000, turn: 180_000, reply: 5000, se
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A turn event (docs/agent-protocol.md): `message.create`, `message.part.*`, `message.finalize`. */
-export const isTurnEvent = (f) => f.type.startsWith("message.");
+/** A turn event (docs/agent-protocol.md): `message.create`, `message.part.*`, `message.finalize`
+ * (not the legacy `message.updated`, a session frame). */
+export const isTurnEvent = (f) => f.type === "message.create" || f.type.startsWith("message.part.") || f.type === "message.finalize";
 
 /** Matches the turn events of `turnId`. */
 export const ofTurn = (turnId) => (f) => isTurnEvent(f) && f.turnId === turnId;
