@@ -6,9 +6,7 @@
 // history.
 import { endOf, judgeAbort, judgeTurn } from "./turn_end.mjs";
 import { created } from "./turns.mjs";
-import { finalizeOf, show, WAIT } from "./frames.mjs";
-
-const LONGER = "--long-prompt with a turn of at least 3 s";
+import { finalizeOf, finishOf, LONGER, messageIn, show, WAIT } from "./frames.mjs";
 
 export async function aborts(ctx) {
   const a = await ctx.join("abort");
@@ -71,7 +69,7 @@ export async function closes(ctx) {
   if (end) {
     const later = await ctx.join("close");
     if (later.init) {
-      const kept = (later.init.messages ?? []).some((m) => m?.id === create.turnId && m.parts?.some((p) => p?.type === "finish"));
+      const kept = finishOf(messageIn(later.init, create.turnId)) !== undefined;
       ctx.judge("R-history", kept ? "pass" : "fail", { arrived: `a later socket's init without the detached turn ${create.turnId}, finished` });
     }
     later.close();

@@ -22,6 +22,15 @@ export const toolOfTurn = (turnId) => (f) => f.type === "message.part.tool-updat
 /** Matches the finalize of `turnId`. */
 export const finalizeOf = (turnId) => (f) => f.type === "message.finalize" && f.turnId === turnId;
 
+/** What a skipped line asks for when the agent's turns end too soon to drive a rule. */
+export const LONGER = "--long-prompt with a turn of at least 3 s";
+
+/** The message `id` of an `init` (undefined when it lists none). */
+export const messageIn = (init, id) => (init?.messages ?? []).find((m) => m?.id === id);
+
+/** The `finish` part of an init's message: it is finished, and how (undefined while in flight). */
+export const finishOf = (message) => message?.parts?.find((p) => p?.type === "finish");
+
 /** A value as a report shows it: JSON, cut at 160 characters. */
 export const show = (value) => (value === undefined ? "nothing" : JSON.stringify(value)?.slice(0, 160));
 

@@ -2,8 +2,8 @@
 // gated by an approval question, denied and then approved (`--approve-prompt`: R-approval), and
 // the questionIds of both (R-question-id). As the adapter does, the socket that prompted is
 // closed at the question and the answer comes on a new socket.
-import { endOf, judgeAbort, judgeTurn } from "./turn_end.mjs";
-import { finalizeOf, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
+import { endOf, judgeAbort, judgeBusy, judgeTurn } from "./turn_end.mjs";
+import { finalizeOf, finishOf, messageIn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
 
 /** The answers the approval scenario sends, one run each: a denial with a reason, an approval. */
 const DENY = { approved: false, reason: "checking" };
@@ -152,8 +152,8 @@ async function checkAnswer(ctx, ids, text) {
 async function whileWaiting(ctx, turnId, question) {
   const x = await ctx.join("ask");
   if (x.init) {
-    const message = (x.init.messages ?? []).find((m) => m?.id === turnId);
-    const waits = message && !message.parts?.some((p) => p?.type === "finish") && message.parts?.some((p) => p?.type === "question" && p.questionId === question.questionId);
+    const message = messageIn(x.init, turnId);
+    const waits = message && !finishOf(message) && message.parts?.some((p) => p?.type === "question" && p.questionId === question.questionId);
     ctx.judge("R-init-in-flight", waits ? "pass" : "fail", { arrived: `while ${turnId} waited on question ${question.questionId}, init ${message ? `listed it as ${show(message.parts?.map((p) => p?.type))}` : "did not list it"}` });
   }
   const from = x.frames.length;
@@ -162,8 +162,7 @@ async function whileWaiting(ctx, turnId, question) {
   if (reply?.type === "message.create") ctx.judge("R-one-turn", "fail", { arrived: `a prompt sent while ${turnId} waited on a question started ${show(reply)}` });
   else {
     ctx.judge("R-one-turn", "pass");
-    ctx.judge("R-busy", reply ? "pass" : "fail", { arrived: `no error within ${WAIT.reply / 1000} s for a prompt sent while a turn waited on a question` });
-    if (reply) ctx.judge("R-error-code", reply.code === "busy" ? "pass" : "fail", { arrived: `the busy error ${show(reply)}` });
+    judgeBusy(ctx, reply, "while a turn waited on a question");
   }
   x.close();
 }

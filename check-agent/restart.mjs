@@ -4,7 +4,7 @@
 // and a new turn's turnId is new in the session (R-turn-id).
 import { created } from "./turns.mjs";
 import { judgeTurn } from "./turn_end.mjs";
-import { show, WAIT } from "./frames.mjs";
+import { finishOf, messageIn, show, WAIT } from "./frames.mjs";
 
 const NEEDS = "--config (check-agent then restarts your worker)";
 
@@ -35,11 +35,11 @@ export async function restarts(ctx) {
     ctx.judge("R-restart", "skip", why);
   } else {
     const messages = b.init.messages ?? [];
-    const kept = messages.some((m) => m?.id === done.turnId && m.parts?.some((p) => p?.type === "finish"));
+    const kept = finishOf(messageIn(b.init, done.turnId)) !== undefined;
     ctx.judge("R-history", kept ? "pass" : "fail", { arrived: `after a restart, init without the finished message ${done.turnId} (${messages.length} message(s))` });
-    const dead = running && messages.find((m) => m?.id === running.turnId);
+    const dead = running && messageIn(b.init, running.turnId);
     if (!running) ctx.judge("R-restart", "skip", { arrived: "no turn was running at the restart (R-turn)" });
-    else if (dead && !dead.parts?.some((p) => p?.type === "finish")) {
+    else if (dead && !finishOf(dead)) {
       ctx.judge("R-restart", "fail", { arrived: `after the restart, init lists ${running.turnId} (running when the object stopped) as in flight: ${show(dead.parts?.map((p) => p?.type))}` });
     } else ctx.judge("R-restart", "pass");
   }

@@ -1,7 +1,7 @@
 // How check-agent judges a turn once it has ended, on a socket that saw it from its
 // `message.create`: one `message.finalize` (R-finalize), no event under another turn's id
 // (R-turn-id), every tool closed (R-tool-end), `complete` after it and not before (R-complete).
-import { finalizeOf, isTurnEvent, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
+import { finalizeOf, finishOf, isTurnEvent, LONGER, messageIn, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
 
 /** Waits for the end of the turn `create` started, as `conn` sees it (its finalize, or
  * `complete` from an agent that sends none), judges it, and resolves to its finalize (or null).
@@ -42,6 +42,14 @@ export async function judgeTurn(ctx, conn, create, label) {
   return finalize;
 }
 
+/** Judges the answer to a prompt sent `during` a turn that started no second turn: an `error`
+ * (R-busy) with `code: "busy"` (R-error-code), or null when none came within WAIT.reply. */
+export function judgeBusy(ctx, reply, during) {
+  if (!reply) return ctx.judge("R-busy", "fail", { arrived: `no error within ${WAIT.reply / 1000} s for a prompt sent ${during}` });
+  ctx.judge("R-busy", "pass");
+  ctx.judge("R-error-code", reply.code === "busy" ? "pass" : "fail", { arrived: `the busy error ${show(reply)}` });
+}
+
 /** Judges a turn's reaction to an abort sent at `sentAt` (`label` says which abort), seen on
  * `conn`: finalize `canceled`, then nothing more of the turn (R-abort). A turn that ended some
  * other way too soon after the abort to tell is a skip, with the option that would tell. */
@@ -61,7 +69,7 @@ export async function judgeAbort(ctx, conn, turnId, sentAt, label) {
     if (after < WAIT.late) {
       return ctx.judge("R-abort", "skip", {
         arrived: `${label}: the turn ended ${show(fin.reason)} ${Math.max(after, 0)} ms after the abort was sent, too soon to tell whether it heard it`,
-        give: "--long-prompt with a turn of at least 3 s",
+        give: LONGER,
       });
     }
     const more = conn.frames.slice(conn.frames.indexOf(fin)).filter((f) => f.type.startsWith("message.part.") && f.turnId === turnId);
@@ -90,8 +98,7 @@ export async function endOf(ctx, watcher, session, turnId, ms) {
     if (fin) return { reason: fin.reason, at: watcher.arrival(fin) };
     const probe = await ctx.join(session, { quiet: true });
     probe.close();
-    const message = (probe.init?.messages ?? []).find((m) => m?.id === turnId);
-    const finish = message?.parts?.find((p) => p?.type === "finish");
+    const finish = finishOf(messageIn(probe.init, turnId));
     if (finish) return { reason: finish.reason, at: Date.now(), via: "seen in a later socket's init" };
     if (!probe.init) return null;
     await sleep(250);

@@ -2,8 +2,8 @@
 // field, two short turns, the history on a later socket). `watch`: a long turn watched by sockets
 // that join mid-tool and mid-text (their init's snapshot, continued exactly), a second prompt
 // during it (no second turn, `busy` on that socket only), every event on every socket.
-import { judgeTurn } from "./turn_end.mjs";
-import { applyFrames, difference, finalizeOf, liveTurn, ofTurn, show, sleep, snapshotTurn, WAIT } from "./frames.mjs";
+import { judgeBusy, judgeTurn } from "./turn_end.mjs";
+import { applyFrames, difference, finalizeOf, finishOf, LONGER, liveTurn, messageIn, ofTurn, show, sleep, snapshotTurn, WAIT } from "./frames.mjs";
 
 /** Waits for the `message.create` of a prompt just sent on `conn` (from index `from`); judges
  * R-turn when none comes. */
@@ -51,7 +51,7 @@ export async function basics(ctx, first) {
 
   const later = await ctx.join("basics");
   if (!later.init) return ctx.judge("R-history", "skip", { arrived: "no init to read the history from (R-init)" });
-  const finished = (id) => (later.init.messages ?? []).some((m) => m?.id === id && m.parts?.some((p) => p?.type === "finish"));
+  const finished = (id) => finishOf(messageIn(later.init, id)) !== undefined;
   const missing = [create.turnId, second?.turnId].filter((id) => id && !finished(id));
   ctx.judge("R-history", missing.length ? "fail" : "pass", { arrived: `a later socket's init without the finished message(s) ${missing.join(", ")}` });
   later.close();
@@ -89,7 +89,7 @@ export async function watch(ctx) {
   const stray = a.frames.slice(start, end === -1 ? undefined : end).some((f) => f.type.startsWith("message.part.") && f.turnId !== turnId);
   for (const { kind, before, conn } of joins) {
     if (a.frames.slice(0, before).some(finalizeOf(turnId))) {
-      ctx.judge("R-init-in-flight", "skip", { arrived: `the turn ended before a socket joined ${kind}`, give: "--long-prompt with a turn of at least 3 s" });
+      ctx.judge("R-init-in-flight", "skip", { arrived: `the turn ended before a socket joined ${kind}`, give: LONGER });
       continue;
     }
     judgeBroadcast(ctx, a, conn, turnId, `a socket that joined ${kind}`);
@@ -108,7 +108,7 @@ async function secondPrompt(ctx, a, joins, turnId) {
   const others = [a, ...joins.slice(0, -1).map((j) => j.conn)];
   const marks = others.map((c) => c.frames.length);
   if (a.frames.some(finalizeOf(turnId))) {
-    const why = { arrived: "the --long-prompt's turn ended before a second prompt could be sent", give: "--long-prompt with a turn of at least 3 s" };
+    const why = { arrived: "the --long-prompt's turn ended before a second prompt could be sent", give: LONGER };
     return (ctx.judge("R-one-turn", "skip", why), ctx.judge("R-error-scope", "skip", why));
   }
   const from = b.frames.length;
@@ -119,15 +119,13 @@ async function secondPrompt(ctx, a, joins, turnId) {
   if (second) {
     const endedFirst = b.since(from).findIndex(finalizeOf(turnId));
     if (endedFirst !== -1 && endedFirst < b.since(from).indexOf(second)) {
-      ctx.judge("R-one-turn", "skip", { arrived: "the --long-prompt's turn ended before the second prompt reached the agent", give: "--long-prompt with a turn of at least 3 s" });
+      ctx.judge("R-one-turn", "skip", { arrived: "the --long-prompt's turn ended before the second prompt reached the agent", give: LONGER });
     } else ctx.judge("R-one-turn", "fail", { arrived: `a prompt sent while ${turnId} ran started ${second.turnId}: ${show(second)}` });
   } else ctx.judge("R-one-turn", "pass");
-  if (reply?.type === "error") {
-    ctx.judge("R-busy", "pass");
-    ctx.judge("R-error-code", reply.code === "busy" ? "pass" : "fail", { arrived: `the busy error ${show(reply)}` });
-  } else if (!second) ctx.judge("R-busy", "fail", { arrived: `no error within ${WAIT.reply / 1000} s for a prompt sent during the turn` });
+  const busy = reply?.type === "error" ? reply : null;
+  if (busy || !second) judgeBusy(ctx, busy, "during the turn");
   const leaked = others.flatMap((c, i) => c.since(marks[i], (f) => f.type === "error"));
-  if (reply?.type === "error" || leaked.length) {
+  if (busy || leaked.length) {
     ctx.judge("R-error-scope", leaked.length ? "fail" : "pass", { arrived: `the error for another socket's prompt arrived here too: ${show(leaked[0])}` });
   }
 }
@@ -148,8 +146,8 @@ function judgeBroadcast(ctx, a, conn, turnId, who) {
  * and the events after it make the whole turn. */
 function judgeSnapshot(ctx, a, conn, { kind, before, turnId, whole }) {
   if (!conn.init) return ctx.judge("R-init-continuity", "n/a", { arrived: "no init (R-init)" });
-  const message = (conn.init.messages ?? []).find((m) => m?.id === turnId);
-  if (!message || message.parts?.some((p) => p?.type === "finish")) {
+  const message = messageIn(conn.init, turnId);
+  if (!message || finishOf(message)) {
     ctx.judge("R-init-in-flight", "fail", { arrived: `joined ${kind}: init ${message ? `lists ${turnId} finished` : `without the message ${turnId}`}` });
     return ctx.judge("R-init-continuity", "n/a", { arrived: "no turn in flight in init (R-init-in-flight)" });
   }

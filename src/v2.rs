@@ -105,6 +105,13 @@ pub enum ToolStatus {
     Error,
 }
 
+impl ToolStatus {
+    /// Still open: `pending` or `running`, not yet `completed` or `error`.
+    pub fn is_open(self) -> bool {
+        matches!(self, ToolStatus::Pending | ToolStatus::Running)
+    }
+}
+
 /// `message.part.tool-update`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -128,6 +128,18 @@ fn cause() -> impl Strategy<Value = EndCause> {
     ])
 }
 
+/// Everything `stream` writes: what it holds before any frame (a resume's replay, an answer's
+/// opening), then `frames`, then its end for `end`; and whether it is done then.
+fn written(mut stream: TurnStream, frames: &[String], end: EndCause) -> (String, bool) {
+    let mut out = Vec::new();
+    stream.write_pending(&mut out);
+    for f in frames {
+        stream.push_frame(f, &mut out);
+    }
+    stream.end(end, &mut out);
+    (String::from_utf8(out).expect("UTF-8"), stream.is_done())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1_000))]
 
@@ -138,14 +150,9 @@ proptest! {
         end in cause(),
         (trace, questions) in trace().prop_flat_map(|t| (Just(t), questions(t))),
     ) {
-        let mut stream = TurnStream::new(request_id).with_questions(questions).with_trace(trace);
-        let mut out = Vec::new();
-        for f in &frames {
-            stream.push_frame(f, &mut out);
-        }
-        stream.end(end, &mut out);
-        prop_assert!(stream.is_done());
-        let body = String::from_utf8(out).expect("UTF-8");
+        let stream = TurnStream::new(request_id).with_questions(questions).with_trace(trace);
+        let (body, done) = written(stream, &frames, end);
+        prop_assert!(done);
         let checked = validate(&body);
         prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
     }
@@ -175,15 +182,9 @@ proptest! {
                 _ => None,
             }).collect()
         };
-        let mut out = Vec::new();
-        let mut stream = TurnStream::answered_in(message, "m1".into(), denied, no_clock, questions)
+        let stream = TurnStream::answered_in(message, "m1".into(), denied, no_clock, questions)
             .with_trace(trace);
-        stream.write_pending(&mut out);
-        for f in &frames {
-            stream.push_frame(f, &mut out);
-        }
-        stream.end(end, &mut out);
-        let body = String::from_utf8(out).expect("UTF-8");
+        let (body, _) = written(stream, &frames, end);
         let checked = parse_sse(&body).and_then(|chunks| check_chunks_holding(&chunks, &held));
         prop_assert!(checked.is_ok(), "{:?}\nparts: {:#?}\nframes: {:#?}\nbody:\n{}", checked.err(), parts, frames, body);
     }
@@ -230,15 +231,9 @@ proptest! {
             {"id": "t1", "role": "assistant", "parts": parts},
         ]});
         let init = parse_init(&init.to_string()).expect("an init");
-        let mut out = Vec::new();
-        let mut stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock, questions)
+        let stream = TurnStream::resume(init.in_flight().expect("in flight"), no_clock, questions)
             .with_trace(trace);
-        stream.write_pending(&mut out);
-        for f in &frames {
-            stream.push_frame(f, &mut out);
-        }
-        stream.end(end, &mut out);
-        let body = String::from_utf8(out).expect("UTF-8");
+        let (body, _) = written(stream, &frames, end);
         let checked = validate(&body);
         prop_assert!(checked.is_ok(), "{:?}\nparts: {:#?}\nframes: {:#?}\nbody:\n{}", checked.err(), parts, frames, body);
     }
@@ -250,13 +245,8 @@ proptest! {
         end in cause(),
         trace in trace(),
     ) {
-        let mut out = Vec::new();
-        let mut stream = TurnStream::continuing("t1", "m2".into(), no_clock).with_trace(trace);
-        for f in &frames {
-            stream.push_frame(f, &mut out);
-        }
-        stream.end(end, &mut out);
-        let body = String::from_utf8(out).expect("UTF-8");
+        let stream = TurnStream::continuing("t1", "m2".into(), no_clock).with_trace(trace);
+        let (body, _) = written(stream, &frames, end);
         let checked = validate(&body);
         prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
     }

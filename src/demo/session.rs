@@ -34,7 +34,7 @@ use super::script;
 use super::turn::{self, TurnSession};
 use crate::platform::clock::now_ms;
 use crate::session::{Message, Part};
-use crate::v2::{parse_frame, OnDisconnect, ToolStatus};
+use crate::v2::{parse_frame, OnDisconnect};
 
 /// Session id prefix for which the agent sends no `init` (an agent that does not hydrate).
 const NO_INIT_PREFIX: &str = "noinit-";
@@ -397,9 +397,7 @@ impl TurnSession for Session {
 /// The calls of `message` still `pending` or `running`: call id and tool name.
 fn open_calls(message: &Message) -> Vec<(String, String)> {
     let open = |part: &Part| match part {
-        Part::ToolCall(call)
-            if matches!(call.status, ToolStatus::Pending | ToolStatus::Running) =>
-        {
+        Part::ToolCall(call) if call.status.is_open() => {
             Some((call.call_id.clone(), call.tool_name.clone()))
         }
         _ => None,

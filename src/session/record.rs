@@ -11,7 +11,7 @@
 //! * the finalize closes the message: `finalText` when no text streamed, an `error` part for a
 //!   failure, then the `finish` part.
 
-use crate::v2::{error_text, Frame, Question, ToolStatus, ToolUpdate};
+use crate::v2::{error_text, Frame, Question, ToolUpdate};
 
 use super::{Message, Part, Role, ToolCallPart};
 
@@ -115,7 +115,7 @@ impl Message {
             }));
             return;
         };
-        if matches!(call.status, ToolStatus::Completed | ToolStatus::Error) {
+        if !call.status.is_open() {
             return;
         }
         call.status = update.status;

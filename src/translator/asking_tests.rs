@@ -12,6 +12,17 @@ const CREATE: &str = r#"{"type":"message.create","turnId":"t1","requestId":"r1"}
 const PENDING: &str = r#"{"type":"message.part.tool-update","turnId":"t1","callId":"c2","toolName":"deploy","status":"pending","args":{"target":"prod"}}"#;
 const GATING: &str = r#"{"type":"question","questionId":"q2","text":"Deploy?","toolCallId":"c2","options":["Approve","Deny"]}"#;
 const FREE: &str = r#"{"type":"question","questionId":"q1","text":"Which?","options":["eu","us"]}"#;
+/// What `CREATE`, `PENDING`, `GATING` become after `start` and `start-step` with tool approvals,
+/// live or resumed: the gated call's card asking for approval, then the stream's end.
+const APPROVAL_REQUESTED: [&str; 5] = [
+    r#"{"type":"tool-input-start","toolCallId":"c2","toolName":"deploy","providerExecuted":true,"dynamic":true}"#,
+    // A `pending` call has not shown its input yet: the approval shows what it approves.
+    r#"{"type":"tool-input-available","toolCallId":"c2","toolName":"deploy","input":{"target":"prod"},"providerExecuted":true,"dynamic":true}"#,
+    r#"{"type":"tool-approval-request","approvalId":"q2","toolCallId":"c2"}"#,
+    // The gated call waits on the client's answer: the ending leaves it to that answer.
+    r#"{"type":"finish-step"}"#,
+    r#"{"type":"finish"}"#,
+];
 
 fn view(parts: QuestionParts, mode: TraceMode) -> QuestionView {
     QuestionView::new(parts, Trace::default().with_mode(Some(mode)))
@@ -49,18 +60,7 @@ fn an_approval_question_is_a_request_on_the_gated_calls_part() {
         &[CREATE, PENDING, GATING],
         view(QuestionParts::Approvals, TraceMode::Full),
     );
-    assert_eq!(
-        out[2..],
-        [
-            r#"{"type":"tool-input-start","toolCallId":"c2","toolName":"deploy","providerExecuted":true,"dynamic":true}"#,
-            // A `pending` call has not shown its input yet: the approval shows what it approves.
-            r#"{"type":"tool-input-available","toolCallId":"c2","toolName":"deploy","input":{"target":"prod"},"providerExecuted":true,"dynamic":true}"#,
-            r#"{"type":"tool-approval-request","approvalId":"q2","toolCallId":"c2"}"#,
-            // The gated call waits on the client's answer: the ending leaves it to that answer.
-            r#"{"type":"finish-step"}"#,
-            r#"{"type":"finish"}"#,
-        ]
-    );
+    assert_eq!(out[2..], APPROVAL_REQUESTED);
 }
 
 #[test]
@@ -145,13 +145,8 @@ fn a_resume_rebuilds_the_waiting_part_and_answered_ones_with_a_new_step() {
     );
     assert_eq!(
         out[2..],
-        [
-            r#"{"type":"tool-input-start","toolCallId":"c2","toolName":"deploy","providerExecuted":true,"dynamic":true}"#,
-            r#"{"type":"tool-input-available","toolCallId":"c2","toolName":"deploy","input":{"target":"prod"},"providerExecuted":true,"dynamic":true}"#,
-            r#"{"type":"tool-approval-request","approvalId":"q2","toolCallId":"c2"}"#,
-            r#"{"type":"finish-step"}"#,
-            r#"{"type":"finish"}"#,
-        ]
+        APPROVAL_REQUESTED,
+        "the resume rebuilds what the live stream sent"
     );
     let answered = r#"{"type":"question","questionId":"q1","text":"Which?","answer":"eu"}"#;
     let text = r#"{"type":"text","text":"EU it is."}"#;
