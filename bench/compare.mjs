@@ -1,6 +1,6 @@
 // Other builds of this worker beside the current one, the coalescing TS adapter and the
 // coalescing passthrough (the benchmark's rivals), in the same workerd, interleaved: what a
-// change to src/edge/ buys, before it lands.
+// change to crates/adapter/src/ buys, before it lands.
 //
 //   node bench/compare.mjs <build dir> [<build dir> …] [--reps N] [--events N] [--streams N] [--per-message]
 //

@@ -25,7 +25,7 @@
 //   --keep        keep callgrind's files and V8's perf map, with parts.json, for
 //                 `node bench/jit_functions.mjs <dir> rust floor` (function by function)
 //
-// Builds bench/floor first (`scripts/build.sh --floor`, incremental). Needs valgrind. About a
+// Builds bench/floor first (`bench/build.sh floor`, incremental). Needs valgrind. About a
 // minute and a half. Not part of `npm run bench`.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -38,7 +38,7 @@ import { root, startWorkers } from "./lib/workers.mjs";
 const { candidates, kind, option, flag } = candidateArgs(process.argv.slice(2), ["--requests", "--warm", "--reps", "--chat"]);
 const cfg = { requests: option("--requests", 1000), warm: option("--warm", 500), reps: option("--reps", 4), chat: option("--chat", 0) };
 
-execFileSync("bash", ["scripts/build.sh", "--floor"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+execFileSync("bash", ["bench/build.sh", "floor"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 const { counter, finish } = callgrindWorkerd({ perfMap: flag("--keep") });
 const variants = { floor: path.join(root, "bench/.build/floor/index.js"), ...candidates };
 const names = ["rust", ...(cfg.chat ? [] : ["floor"]), "ts", ...Object.keys(candidates)];

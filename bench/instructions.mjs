@@ -89,7 +89,7 @@ execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: [
 // The other Rust workers asked for (--with pass-rs), built the same way (incremental).
 const rustExtras = extraAdapters.filter((name) => name in RUST_WORKERS);
 for (const name of rustExtras) {
-  execFileSync("bash", ["scripts/build.sh", `--${name}`], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("bash", ["bench/build.sh", name], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }
 const w = await startWorkers({
   adapters: [...ADAPTERS, ...extraAdapters.filter((name) => name in JS_WORKERS)],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Native micro-benchmarks of the translator + SSE encoder beside the serde_json floor
-# (bench/README.md): runs `cargo bench --bench translate` (benches/translate.rs), which prints divan's
+# (bench/README.md): runs `cargo bench --bench translate` (crates/core/benches/translate.rs), which prints divan's
 # statistics and then the table: turn, events/s, MB/s and the ratio to the floor.
 #
 #   bash scripts/bench-native.sh               # divan, then the table
@@ -23,4 +23,4 @@ for arg in "$@"; do
 done
 
 # divan's statistics first, then the table of paired runs (the last lines printed).
-exec cargo bench --bench translate -- "${args[@]}"
+exec cargo bench -p session-agent-core --bench translate -- "${args[@]}"

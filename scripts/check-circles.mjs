@@ -1,5 +1,5 @@
-// Fails (exit 1) when the module graph under src/ has a circle: a file that imports, directly or
-// through others, from a file that imports from it. Usage: node scripts/check-circles.mjs [src]
+// Fails (exit 1) when the module graph of a crate has a circle: a file that imports, directly or
+// through others, from a file that imports from it.
 //
 // What counts as an edge, from file A to file B: A names a path that resolves to B's module,
 // * in a `use` (`pub use` too; grouped `use a::{b, c::d}` forms are expanded), or
@@ -8,9 +8,18 @@
 // `mod x;`. A path resolves to the deepest module FILE it names (src/a/b.rs or src/a/b/mod.rs): an
 // item's path to the file of the module holding or re-exporting it.
 // Not edges: `mod x;` itself (a parent declaring its child), paths in comments and strings,
-// `pub(in path)`, a file naming itself, and anything said by test code: the files `tests.rs`
-// and `*_tests.rs` and inline `#[cfg(test)] mod x { ... }` blocks (tests import what they test).
-// src/bin/ is another crate (it reaches this one by its name), so it is left out.
+// `pub(in path)`, a file naming itself, a path through a name the crate root imports from another
+// crate (`use session_agent_core::config;` makes `crate::config::Config` another crate's), and
+// anything said by test code: the files `tests.rs` and `*_tests.rs` and inline
+// `#[cfg(test)] mod x { ... }` blocks (tests import what they test). `src/bin/` holds other
+// crates (they reach this one by its name), so it is left out.
+//
+// Folders too: the files of each top-level module (`a.rs`, `a/…`) taken as one, no two of them
+// may import from each other, directly or through others (a folder loop has no file circle when
+// the files it passes through differ).
+//
+// Usage: node scripts/check-circles.mjs [dir …]; without one, every crate of the workspace
+// (`src`, `crates/*/src`).
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -80,6 +89,7 @@ function expandUse(tree) {
  */
 export function buildGraph(srcDir) {
   const files = rustFiles(srcDir).filter((f) => !f.startsWith("bin/"));
+  const imported = importedAtRoot(readFileSync(join(srcDir, "lib.rs"), "utf8"));
   const byModule = new Map(files.map((f) => [modulePath(f).join("::"), f]));
   const graph = new Map(files.map((f) => [f, new Map()]));
   for (const file of files) {
@@ -94,6 +104,7 @@ export function buildGraph(srcDir) {
     const resolve = (path) => {
       const [head, ...segs] = path.split("::");
       let mod;
+      if (head === "crate" && imported.has(segs[0])) return undefined;
       if (head === "crate") mod = [];
       else if (head === "self") mod = here;
       else if (head === "super") mod = here.slice(0, -1);
@@ -126,6 +137,42 @@ export function buildGraph(srcDir) {
     for (const m of rest.matchAll(qualified)) add(m[0], m.index);
   }
   return graph;
+}
+
+/** The names a crate root's `use` items bring in from other crates (`use x::{a, b as c};` → a, c). */
+function importedAtRoot(text) {
+  const names = new Set();
+  const code = stripTestModules(stripNoise(text));
+  for (const [, tree] of code.matchAll(/\buse\s+([^;]+);/g)) {
+    const head = tree.trim().split(/::|\s/)[0];
+    if (["crate", "self", "super", "std", "core", "alloc"].includes(head)) continue;
+    for (const leaf of tree.split(/[{},]/)) {
+      const alias = leaf.match(/\bas\s+(\w+)\s*$/);
+      const name = alias ? alias[1] : leaf.trim().split("::").at(-1);
+      if (name && /^\w+$/.test(name) && name !== "self") names.add(name);
+    }
+  }
+  return names;
+}
+
+/** The top-level module a file belongs to: "a.rs", "a/mod.rs" and "a/b.rs" → "a". */
+const topModule = (file) => file.split("/")[0].replace(/\.rs$/, "");
+
+/**
+ * The folder graph: the file graph with each top-level module's files taken as one node, and
+ * the first file edge between two of them kept as theirs.
+ */
+export function folderGraph(graph) {
+  const folders = new Map([...graph.keys()].map((file) => [topModule(file), new Map()]));
+  for (const [file, edges] of graph) {
+    for (const [target, where] of edges) {
+      const [from, to] = [topModule(file), topModule(target)];
+      if (from !== to && !folders.get(from).has(to)) {
+        folders.get(from).set(to, { line: `${file}:${where.line} → ${target}`, path: where.path });
+      }
+    }
+  }
+  return folders;
 }
 
 /** The strongly connected components of more than one file (Tarjan), each sorted, in order. */
@@ -178,19 +225,30 @@ export function describe(graph, circle) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const srcDir = process.argv[2] ?? "src";
-  if (!existsSync(join(srcDir, "lib.rs"))) {
-    console.error(`check-circles: no ${join(srcDir, "lib.rs")}`);
-    process.exit(2);
-  }
-  const graph = buildGraph(srcDir);
-  const circles = findCircles(graph);
-  if (circles.length === 0) {
-    console.log(`check-circles: no circles among the ${graph.size} files under ${srcDir}/`);
-  } else {
-    const count = `${circles.length} circle${circles.length > 1 ? "s" : ""}`;
-    console.log(`check-circles: ${count} under ${srcDir}/ (file:line → what it imports from)`);
-    for (const circle of circles) console.log(describe(graph, circle).join("\n"));
+  const dirs = process.argv.length > 2
+    ? process.argv.slice(2)
+    : ["src", ...readdirSync("crates").map((name) => join("crates", name, "src"))];
+  for (const srcDir of dirs) {
+    if (!existsSync(join(srcDir, "lib.rs"))) {
+      console.error(`check-circles: no ${join(srcDir, "lib.rs")}`);
+      process.exit(2);
+    }
+    const graph = buildGraph(srcDir);
+    const folders = folderGraph(graph);
+    const found = [
+      ["file", graph, findCircles(graph)],
+      ["folder", folders, findCircles(folders)],
+    ];
+    if (found.every(([, , circles]) => circles.length === 0)) {
+      console.log(`check-circles: no circles among the ${graph.size} files and ${folders.size} folders under ${srcDir}/`);
+      continue;
+    }
+    for (const [kind, g, circles] of found) {
+      if (circles.length === 0) continue;
+      const count = `${circles.length} ${kind} circle${circles.length > 1 ? "s" : ""}`;
+      console.log(`check-circles: ${count} under ${srcDir}/ (${kind === "file" ? "file:line" : "folder: file:line"} → what it imports from)`);
+      for (const circle of circles) console.log(describe(g, circle).join("\n"));
+    }
     process.exitCode = 1;
   }
 }

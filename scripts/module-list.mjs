@@ -1,4 +1,4 @@
-// ARCHITECTURE.md's list of every module under src/, one line each: its path and the first
+// ARCHITECTURE.md's list of every module of the workspace (`crates/*/src/`, `src/`), one line each: its path and the first
 // sentence of its `//!` comment, generated from the sources so that it cannot fall behind them.
 // `node scripts/module-list.mjs` prints the list; `--write` puts it into ARCHITECTURE.md between
 // its `<!-- modules:start -->` and `<!-- modules:end -->` lines (tests/js/docs.test.mjs checks
@@ -29,7 +29,7 @@ function purpose(file) {
 
 /** The Markdown table of every module (test files left out). */
 export function moduleList() {
-  const files = globSync("src/**/*.rs", { cwd: root })
+  const files = globSync(["crates/*/src/**/*.rs", "src/**/*.rs"], { cwd: root })
     .filter((file) => !isTestFile(file))
     .sort();
   const rows = files.map((file) => `| \`${file}\` | ${purpose(file)} |`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native core's
-# tests, no import circles among the modules under src/ (scripts/check-circles.mjs), the pump's
+# Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native
+# crates' tests, no import circles among the files or folders of any crate (scripts/check-circles.mjs), the pump's
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
 # in Chromium (tests/browser/) and the reliability suite's quick form (tests/reliability/).
@@ -17,21 +17,23 @@ export CLOUDFLARE_CF_FETCH_ENABLED=false
 step() { printf '\n==> %s\n' "$*" >&2; }
 
 step "cargo fmt --check"
-cargo fmt --check
-step "cargo clippy (native, all targets)"
-cargo clippy --all-targets -- -D warnings
-step "cargo clippy (wasm32: the edge shell and the demo agent)"
-cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+cargo fmt --all --check
+step "cargo clippy (native, all targets, every crate)"
+cargo clippy --workspace --all-targets -- -D warnings
+step "cargo clippy (wasm32: the adapter, the platform and the demo agent)"
+cargo clippy --workspace --target wasm32-unknown-unknown --lib -- -D warnings
 step "cargo clippy (wasm32, the production build: no demo agent)"
-cargo clippy --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
-step "cargo test"
-cargo test
-step "no import circles among the modules (scripts/check-circles.mjs)"
+cargo clippy -p session-agent-chat --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
+step "cargo test (every crate)"
+cargo test --workspace
+step "no import circles among the files or folders of any crate (scripts/check-circles.mjs)"
 node scripts/check-circles.mjs
 step "the reference TypeScript agent typechecks (agents/typescript)"
 node_modules/.bin/tsc -p agents/typescript
 step "worker build"
 bash scripts/build.sh
+step "the example worker that mounts the adapter (examples/mount, for tests/e2e/mount.test.mjs)"
+bash scripts/build.sh --mount-example
 step "the pump's JavaScript side (tests/js)"
 node --test tests/js/*.test.mjs
 step "AI SDK conformance (tests/sdk)"

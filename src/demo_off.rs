@@ -6,7 +6,8 @@
 
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
-use crate::platform::errors::json_error;
+use session_agent_core::refusal::DEMO_AGENT_OFF;
+use session_agent_platform::errors::json_error;
 
 /// `class_name = "DemoSessionAgent"`, compiled out.
 #[durable_object]
@@ -21,8 +22,7 @@ impl DurableObject for DemoSessionAgent {
 
     async fn fetch(&self, _req: Request) -> Result<Response> {
         json_error(
-            404,
-            "demo_agent_off",
+            DEMO_AGENT_OFF,
             "This build has no demo agent (scripts/build.sh --production).",
         )
     }

@@ -55,7 +55,7 @@ export const JS_WORKERS = {
   "ts-unlogged": { script: "ts", bindings: { LOG_LINE: "off" } },
 };
 /**
- * The Rust workers besides this one, each a crate of bench/ built by `scripts/build.sh --<name>`
+ * The Rust workers besides this one, each a crate of bench/ built by `bench/build.sh <name>`
  * into bench/.build/<name>; their streams are read as the passthrough's. `pass-rs`: the
  * passthrough in Rust, its request driven from WebAssembly through workers-rs (what any such
  * adapter's turn costs); `pass-core`: the same frames handled in Rust behind the passthrough's
@@ -117,7 +117,7 @@ export async function startWorkers({
   });
   const workers = [rustWorker("agent", workerOptions.durableObjects)];
   if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent, main, vars));
-  // Other builds of this worker (e.g. a change to src/edge/ built elsewhere), as adapters.
+  // Other builds of this worker (e.g. a change to crates/adapter/src/ built elsewhere), as adapters.
   for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath, vars));
   const scripts = {};
   if (adapters.some((a) => JS_WORKERS[a]?.script === "ts")) scripts.ts = tsAdapterPath ?? (await buildTsAdapter());

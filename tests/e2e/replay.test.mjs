@@ -17,7 +17,7 @@ const cli = path.join(targetDir, "debug", "v2-to-sse");
 let worker;
 before(async () => {
   // Up to date after `cargo test` in `npm test`: then this returns at once.
-  execFileSync("cargo", ["build", "--quiet", "--bin", "v2-to-sse"], { cwd: root, stdio: "inherit" });
+  execFileSync("cargo", ["build", "--quiet", "-p", "session-agent-core", "--bin", "v2-to-sse"], { cwd: root, stdio: "inherit" });
   worker = await startWorker();
 });
 after(() => worker?.dispose());

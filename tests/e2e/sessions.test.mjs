@@ -241,7 +241,7 @@ describe("session routes over HTTP", { concurrency: true }, () => {
   });
 
   // The reference agent hands the chat body's `context` to its model; the demo agent only logs it
-  // (src/request_context_tests.rs, widget_api's setContext test).
+  // (crates/core/src/request_context_tests.rs, widget_api's setContext test).
   if (agent === "typescript") {
     test("the page's context reaches the reference agent's model; a turn without one has none", { timeout: 30_000 }, async () => {
       const session = sessionId("context");

@@ -1,13 +1,14 @@
 // scripts/check-circles.mjs on tiny crates written to a temp dir: a circle through a `use`, a
 // grouped `use` and a path in code is found, exactly, with nothing else; the same crate with the
 // shared item moved below both sides has none; `mod x;`, comments, strings and test files make
-// no edges.
+// no edges; two folders that import from each other through different files are a folder
+// circle; a path through a name the crate root imports from another crate is no edge.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { buildGraph, findCircles } from "../../scripts/check-circles.mjs";
+import { buildGraph, findCircles, folderGraph } from "../../scripts/check-circles.mjs";
 
 /** The graph of a crate made of `files` (path → text), in a temp dir. */
 function crate(t, files) {
@@ -77,4 +78,41 @@ test("an inline #[cfg(test)] module makes no edge", (t) => {
     "b.rs": "pub struct B;\n#[cfg(test)]\nmod tests {\n    use crate::a::A;\n    fn f() { let _ = A; }\n}\n",
   }));
   assert.deepEqual(circles, []);
+});
+
+test("two folders that import from each other through different files are a folder circle", (t) => {
+  const files = {
+    "lib.rs": "mod session;\nmod translator;\n",
+    "session/mod.rs": "mod history;\npub struct Init;\n",
+    "session/history.rs": "use crate::translator::Ending;\n",
+    "translator/mod.rs": "mod ending;\npub use ending::Ending;\nuse crate::session::Init;\n",
+    "translator/ending.rs": "pub struct Ending;\n",
+  };
+  const graph = crate(t, files);
+  assert.deepEqual(findCircles(graph), [], "no file circle");
+  assert.deepEqual(findCircles(folderGraph(graph)), [["session", "translator"]]);
+  // history moved out, above both: no folder circle either.
+  const { "session/history.rs": _, ...rest } = files;
+  const moved = crate(t, {
+    ...rest,
+    "lib.rs": "mod history;\nmod session;\nmod translator;\n",
+    "session/mod.rs": "pub struct Init;\n",
+    "history.rs": "use crate::translator::Ending;\nuse crate::session::Init;\n",
+  });
+  assert.deepEqual(findCircles(folderGraph(moved)), []);
+});
+
+test("a path through a name the crate root imports from another crate makes no edge", (t) => {
+  const graph = crate(t, {
+    "lib.rs": "mod chat;\nuse other_core::{config, v2 as frames};\nuse other_platform as platform;\npub fn entry() { chat::run() }\n",
+    "chat.rs": "use crate::config::Config;\nuse crate::frames::Frame;\npub fn run() { crate::platform::now(); }\n",
+  });
+  assert.deepEqual([...graph.get("chat.rs").keys()], []);
+  assert.deepEqual(findCircles(graph), []);
+  // The same paths to the crate root's own items are edges, and make a circle with it.
+  const own = crate(t, {
+    "lib.rs": "mod chat;\npub struct Config;\npub fn entry() { chat::run() }\n",
+    "chat.rs": "use crate::Config;\npub fn run() {}\n",
+  });
+  assert.deepEqual(findCircles(own), [["chat.rs", "lib.rs"]]);
 });

@@ -1,13 +1,13 @@
-// The request's head as src/edge/incoming.js reads it for src/request_head.rs: the fields in
+// The request's head as crates/adapter/src/incoming.js reads it for crates/core/src/request_head.rs: the fields in
 // order, a header the request lacks as a lone "\0", and only the headers asked for, the
 // preflight's for a preflight only (each `get` is a call into the runtime).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readHead } from "../../src/edge/incoming.js";
+import { readHead } from "../../crates/adapter/src/incoming.js";
 
 const ABSENT = "\0";
 
-/** Every header (src/request_head.rs's `HeaderSet::ALL`). */
+/** Every header (crates/core/src/request_head.rs's `HeaderSet::ALL`). */
 const ALL = 0b1111111;
 
 /** The head's lines (its UTF-8 decoded), without the one "" after the last "\n". */

@@ -1,9 +1,9 @@
-// Settling a promise into the isolate's one callback (src/platform/promise.js): the callback gets
+// Settling a promise into the isolate's one callback (crates/platform/src/promise.js): the callback gets
 // the promise's key first, then whether it was fulfilled and its value or reason, once, and
 // never before the promise settles.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { settle } from "../../src/platform/promise.js";
+import { settle } from "../../crates/platform/src/promise.js";
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
 

@@ -1,11 +1,11 @@
-// The pump's JavaScript side (src/edge/pump/wiring.js), in Node with stand-ins for the socket,
+// The pump's JavaScript side (crates/adapter/src/pump/wiring.js), in Node with stand-ins for the socket,
 // the body's writer and the request's signal: the frames of one turn of the event loop come in
 // one call, joined by U+001E; other events hand over the frames before them; a frame holding
 // U+001E is reported, not split; nothing is delivered after stop(), and `done` settles then (not before);
 // a tick the pump called quiet is counted, not delivered, and the count goes with the next delivery.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wire, write, close, openBody, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../src/edge/pump/wiring.js";
+import { wire, write, close, openBody, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../crates/adapter/src/pump/wiring.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,4 +1,4 @@
-// Opening the agent's socket in one call (src/edge/upstream.js), in Node with a stand-in for the
+// Opening the agent's socket in one call (crates/adapter/src/upstream.js), in Node with a stand-in for the
 // Durable Object binding: the request the agent receives, the socket it resolves to (accepted only
 // when asked), and each way the opening can fail, rejected as the step that failed, with the
 // timeout's timer cleared.
@@ -14,7 +14,7 @@ import {
   FETCH_FAILED,
   TIMED_OUT,
   NOT_UPGRADED,
-} from "../../src/edge/upstream.js";
+} from "../../crates/adapter/src/upstream.js";
 
 const URL = "https://session-agent/ws";
 

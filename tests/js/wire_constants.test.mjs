@@ -1,14 +1,14 @@
 // The numbers JavaScript and Rust pass each other across the WebAssembly boundary have one name
-// on each side, and the two copies agree: the pump's event kinds (src/edge/pump/wiring.js ↔
-// wiring.rs) and the upstream failure kinds (src/edge/upstream.js ↔ upstream.rs). Every constant
+// on each side, and the two copies agree: the pump's event kinds (crates/adapter/src/pump/wiring.js ↔
+// wiring.rs) and the upstream failure kinds (crates/adapter/src/upstream.js ↔ upstream.rs). Every constant
 // a side exports has its twin on the other, with the same value.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import * as wiring from "../../src/edge/pump/wiring.js";
-import * as upstream from "../../src/edge/upstream.js";
+import * as wiring from "../../crates/adapter/src/pump/wiring.js";
+import * as upstream from "../../crates/adapter/src/upstream.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -24,11 +24,11 @@ const jsConstants = (module) => Object.fromEntries(Object.entries(module).filter
 test("the pump's event kinds: wiring.js and wiring.rs name the same numbers", () => {
   const js = jsConstants(wiring);
   assert.equal(Object.keys(js).length, 7);
-  assert.deepEqual(rustConstants("src/edge/pump/wiring.rs"), js);
+  assert.deepEqual(rustConstants("crates/adapter/src/pump/wiring.rs"), js);
 });
 
 test("the upstream failure kinds: upstream.js and upstream.rs name the same numbers", () => {
   const js = jsConstants(upstream);
   assert.equal(Object.keys(js).length, 7);
-  assert.deepEqual(rustConstants("src/edge/upstream.rs"), js);
+  assert.deepEqual(rustConstants("crates/adapter/src/upstream.rs"), js);
 });

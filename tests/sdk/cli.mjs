@@ -11,7 +11,7 @@ export function cliPath() {
   if (process.env.V2_TO_SSE) return resolve(process.env.V2_TO_SSE);
   const bin = resolve(REPO_ROOT, 'target/debug/v2-to-sse');
   if (!existsSync(bin)) {
-    execFileSync('cargo', ['build', '--quiet', '--bin', 'v2-to-sse'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    execFileSync('cargo', ['build', '--quiet', '-p', 'session-agent-core', '--bin', 'v2-to-sse'], { cwd: REPO_ROOT, stdio: 'inherit' });
   }
   return bin;
 }

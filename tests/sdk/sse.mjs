@@ -29,7 +29,7 @@ const NULLABLE = new Set(['input', 'output', 'data']);
 const LABEL_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const PHASES = new Set(['thinking', 'tool_use', 'compacting']);
 const ENDINGS = new Set(['error', 'finish', 'abort']);
-/** The client-side tools a question becomes (src/questions.rs): not run by the agent, answered by the user. */
+/** The client-side tools a question becomes (crates/core/src/questions.rs): not run by the agent, answered by the user. */
 const QUESTION_TOOLS = new Set(['askUser', 'approveToolCall']);
 
 /** Splits the body into events; returns {chunks, comments, problems}. */

@@ -1,0 +1,143 @@
+//! `POST /api/sessions/:id/chat`: one AI SDK chat request, streamed from the session's agent.
+//!
+//! The steps, in order: the session id (400), the caller's credentials (401/403), the
+//! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
+//! socket, the response body, and the frame: a `prompt` with the request id as `requestId`, or,
+//! when the request answers the agent's question, an `answer` ([`crate::answer`]). Failures
+//! there are JSON 5xx. Then `200` with the UI stream headers and a body the pump fills as
+//! frames arrive: the prompt's turn, or the rest of the answered turn.
+
+use futures::{FutureExt, StreamExt};
+use worker::ByteStream;
+
+use crate::answer::answer_plan;
+use crate::context::RouteContext;
+use crate::drain::declared_length;
+use crate::failure::Failure;
+use crate::guard::admit;
+use crate::incoming::{bytes_of, RequestIn};
+use crate::outcome::Outcome;
+use crate::platform::clock::now_ms;
+use crate::platform::promise::settled;
+use crate::pump::AbortRule;
+use crate::questions::QuestionParts;
+use crate::refusal::Refusal;
+use crate::request::{parse_chat_request, OnDisconnect, RequestError};
+use crate::request_head::Field;
+use crate::routes::is_json_content_type;
+use crate::stream::{start, Agent, Plan};
+use crate::turn_stream::TurnStream;
+use crate::upstream;
+use crate::v2::prompt_frame;
+
+pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
+    let principal = admit(&mut cx, session_id).await?;
+    let (req, config) = (cx.req, cx.config);
+    if !is_json_content_type(req.header(Field::ContentType)) {
+        return Err(Refusal::unsupported_media_type().into());
+    }
+    let body = read_body(req, config.limits.max_body_bytes).await?;
+    let chat = parse_chat_request(&body, &config.limits)?;
+
+    let user_id = principal.user_id.as_deref();
+    let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
+    let trace = config.trace_for(chat.trace);
+    let asked = match req.header(Field::Questions).map(QuestionParts::parse) {
+        Some(None) => {
+            let why = format!("`X-Questions` must be {}", QuestionParts::NAMES);
+            return Err(RequestError::InvalidField(why).into());
+        }
+        asked => asked.flatten(),
+    };
+    let questions = config.questions_for(asked, trace);
+    let (agent, plan) = match &chat.reply {
+        None => {
+            let socket = upstream::connect_for_stream(cx.env, config, session_id, user_id).await?;
+            let request_id = cx.exchange.request_id().to_owned();
+            let frame = prompt_frame(
+                &chat.text,
+                &request_id,
+                on_disconnect,
+                &chat.attachments,
+                chat.context.as_deref(),
+            );
+            let turn = TurnStream::with_clock(Some(&request_id), now_ms).with_questions(questions);
+            let abort = AbortRule {
+                on_client_gone: on_disconnect == OnDisconnect::Abort,
+                on_agent_fault: true,
+                request_id: Some(request_id),
+            };
+            (Agent::Accepted(socket), Plan::new(frame, turn, abort))
+        }
+        // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
+        Some(reply) => {
+            let to = (session_id, user_id);
+            answer_plan(&mut cx, to, reply, on_disconnect, questions)
+                .boxed_local()
+                .await?
+        }
+    };
+    start(cx, agent, plan.with_trace(trace))
+}
+
+/// How far past the size limit an oversized body is still read (and dropped) before the 413:
+/// an HTTP/1.1 client still uploading when the answer comes may see a reset connection instead
+/// of the answer. 16 MiB covers any body a chat client sends by mistake (a few large files);
+/// past it the runtime may cut the connection, which is fine for anything larger.
+const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`].
+async fn read_body(req: &RequestIn<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
+    let unreadable = || RequestError::NotJson("the body could not be read".into());
+    let too_large = RequestError::TooLarge { limit: max };
+    let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
+    let declared = declared_length(req.header(Field::ContentLength));
+    if declared.is_some_and(|len| len > drain_limit) {
+        return Err(too_large);
+    }
+    if declared.is_some_and(|len| len <= max) {
+        // The runtime holds the body to its declared length: read it in one call, not chunk
+        // by chunk (a chat body is one or two chunks, each a reader round trip).
+        let read = req.raw.array_buffer().map_err(|_| unreadable())?;
+        let buffer = settled(&read).await.map_err(|_| unreadable())?;
+        let body = bytes_of(&buffer);
+        return if body.len() > max {
+            Err(too_large)
+        } else {
+            Ok(body)
+        };
+    }
+    let Some(body) = req.raw.body() else {
+        // No body at all: the parser says what is missing.
+        return Ok(Vec::new());
+    };
+    // Its own future (boxed): a chat client declares its body's length, so this rarely runs.
+    read_chunks(body, max, drain_limit).boxed_local().await
+}
+
+/// A body of no declared length, read chunk by chunk: at most `max` bytes kept, and read on to
+/// `drain_limit` before a [`RequestError::TooLarge`].
+async fn read_chunks(
+    body: web_sys::ReadableStream,
+    max: usize,
+    drain_limit: usize,
+) -> Result<Vec<u8>, RequestError> {
+    let mut stream = ByteStream::from(body);
+    let mut body = Vec::new();
+    let mut total = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk =
+            chunk.map_err(|_| RequestError::NotJson("the body could not be read".into()))?;
+        total = total.saturating_add(chunk.len());
+        if total > drain_limit {
+            break;
+        }
+        if total <= max {
+            body.extend_from_slice(&chunk);
+        }
+    }
+    if total > max {
+        return Err(RequestError::TooLarge { limit: max });
+    }
+    Ok(body)
+}

@@ -1,0 +1,15 @@
+//! What every route handler works with, as one value: the request, the worker's environment,
+//! the settings, and the request's bookkeeping ([`Exchange`]: its id, clock and log line).
+
+use worker::Env;
+
+use crate::config::Config;
+use crate::exchange::Exchange;
+use crate::incoming::RequestIn;
+
+pub(crate) struct RouteContext<'a> {
+    pub(crate) req: &'a RequestIn<'a>,
+    pub(crate) env: &'a Env,
+    pub(crate) config: &'a Config,
+    pub(crate) exchange: &'a mut Exchange,
+}

@@ -1,0 +1,227 @@
+//! A request's way through the adapter: its head and the settings, its route, the handler, CORS,
+//! what is left of an unread body, and the request's log line.
+
+use std::cell::Cell;
+use std::future::Future;
+
+use futures::future::{self, FutureExt, LocalBoxFuture};
+use worker::{console_error, Context, Env, Method, Response};
+
+use crate::config::{Config, ConfigError};
+use crate::context::RouteContext;
+use crate::failure::Failure;
+use crate::platform::settings;
+use crate::refusal::Refusal;
+use crate::request_head::{Field, HeaderSet, RequestHead};
+use crate::request_log::Answered;
+use crate::routes::{path_of_url, Route};
+use crate::{chat, demo_routes, drain, exchange, guard, incoming, outcome};
+use crate::{playground, rate_limiter, session_routes};
+use exchange::Exchange;
+use incoming::RequestIn;
+use outcome::Outcome;
+
+/// Which paths an [`crate::Adapter`] answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mount {
+    /// Its own routes only: any other path is the caller's ([`crate::Adapter::handle`]).
+    Routes,
+    /// Every path: a JSON 404 for a path that is none of its routes ([`crate::Adapter::fetch`]).
+    Whole,
+}
+
+/// How much of an unread body is drained when the settings did not load: the default
+/// `MAX_BODY_BYTES`.
+const DRAIN_DEFAULT_BYTES: usize = 4 * 1024 * 1024;
+
+/// A request's way through the adapter; `None` when `mount` leaves its path to the caller. The
+/// request stays the runtime's `Request` (`worker::Request` would copy its method and URL and
+/// read its `cf` object, which the runtime builds on first access); its head is read in one call
+/// ([`RequestIn`]), with the headers the settings use.
+pub(crate) async fn run(
+    req: &web_sys::Request,
+    env: &Env,
+    ctx: &Context,
+    mount: Mount,
+) -> worker::Result<Option<web_sys::Response>> {
+    let settings = settings::load(env);
+    let incoming = RequestIn::read(req, headers_read(env, &settings));
+    let head = incoming.as_ref().map(|incoming| &incoming.head);
+    let path = head.map_or("", |head| path_of_url(head.url()));
+    let route = Route::match_path(path);
+    let demo = cfg!(feature = "demo") && settings.as_ref().as_ref().is_ok_and(|c| c.demo_agent);
+    if mount == Mount::Routes && incoming.is_some() && !route.answered_by(demo) {
+        return Ok(None);
+    }
+    let method = Method::from(head.map_or("", RequestHead::method).to_owned());
+    let mut exchange = match head {
+        Some(head) => Exchange::new(head.id(), head.received_at_ms(), method.as_ref(), path),
+        None => Exchange::unread(),
+    };
+    let origin = head.and_then(|head| head.header(Field::Origin));
+    let config = settings.as_ref();
+    let outcome = match (&config, &incoming) {
+        (Err(err), _) => {
+            console_error!("configuration: {err}");
+            Err(Refusal::misconfigured().into())
+        }
+        // The Fetch standard rules this out (`RequestHead::parse`): the runtime is at fault.
+        (Ok(_), None) => {
+            console_error!("request head: not the shape incoming.js writes");
+            Err(Refusal::internal().into())
+        }
+        (Ok(config), Some(incoming)) => {
+            exchange.log.session = route.session().map(str::to_owned);
+            let cx = RouteContext {
+                req: incoming,
+                env,
+                config,
+                exchange: &mut exchange,
+            };
+            dispatch(cx, method, route, demo).await
+        }
+    };
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(Failure::Refused(refusal)) => exchange.refuse(refusal)?.into(),
+        Err(Failure::Fault(err)) => {
+            console_error!("request {}: {err}", exchange.request_id());
+            exchange.refuse(Refusal::internal())?.into()
+        }
+    };
+    // Exactly one log line: the pump's, when a stream ends; else this one, below.
+    let (response, complete): (web_sys::Response, bool) = match outcome {
+        Outcome::Streaming { response, pump } => {
+            // `waitUntil` keeps the request alive until the stream ends, which may be after the
+            // client has gone and the response is cancelled.
+            if let Some(ended) = pump.start() {
+                if let Err(err) = ctx.as_ref().wait_until(&ended) {
+                    // The body stream still keeps the request alive while the client reads;
+                    // after a client leaves, the rest of the turn may then be cut short.
+                    console_error!("request {}: waitUntil: {err:?}", exchange.request_id());
+                }
+            }
+            (response, false)
+        }
+        Outcome::Answered(response) => {
+            let limit = config
+                .as_ref()
+                .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
+            let declared = head.and_then(|head| head.header(Field::ContentLength));
+            drain::drain(req, drain::declared_length(declared), limit)
+                .boxed_local()
+                .await;
+            (response.into(), true)
+        }
+    };
+    // A streamed answer got its `x-request-id` where its response was made (`openBody`); the
+    // headers are reached only when something is left to set (a call into JavaScript each).
+    let cors = match &config {
+        Ok(config) => config.origins.response_headers(origin),
+        Err(_) => Vec::new(),
+    };
+    if complete || !cors.is_empty() {
+        let headers = response.headers();
+        if complete {
+            headers.set("x-request-id", exchange.request_id())?;
+        }
+        for (name, value) in cors {
+            headers.set(name, &value)?;
+        }
+    }
+    if complete {
+        exchange.finish();
+    }
+    Ok(Some(response))
+}
+
+thread_local! {
+    /// The headers read, found on the isolate's first request: its settings and bindings do not
+    /// change while it lives.
+    static HEADERS_READ: Cell<Option<HeaderSet>> = const { Cell::new(None) };
+}
+
+/// The headers a request's head is read with: those the settings use
+/// ([`Config::headers_read`]); every one when the settings do not load.
+fn headers_read(env: &Env, settings: &Result<Config, ConfigError>) -> HeaderSet {
+    let Ok(config) = settings else {
+        return HeaderSet::ALL;
+    };
+    HEADERS_READ.with(|cell| {
+        cell.get().unwrap_or_else(|| {
+            let read = config.headers_read(rate_limiter::binding(env).is_some());
+            cell.set(Some(read));
+            read
+        })
+    })
+}
+
+/// A route's work, as a future of its own. Boxed, so that each route's code is a function of its
+/// own, compiled by V8 when that route first runs: awaited in place, every route's code would be
+/// part of the entry's one function, which a worker's first request compiles whole
+/// (`bench/first_turn.mjs`).
+type Handler<'a> = LocalBoxFuture<'a, Result<Outcome, Failure>>;
+
+/// The route's handler. `demo`: the demo's routes are on (a production build has no demo agent,
+/// and its settings never turn it on: `cfg!` lets the compiler leave the demo's routes and page
+/// out of it).
+fn dispatch<'a>(
+    mut cx: RouteContext<'a>,
+    method: Method,
+    route: Route<'a>,
+    demo: bool,
+) -> Handler<'a> {
+    let answer = match route {
+        Route::NotFound => Err(Refusal::not_found().into()),
+        Route::Chat { .. } | Route::Stop { .. } | Route::Resume { .. } | Route::Messages { .. }
+            if method == Method::Options =>
+        {
+            preflight(&mut cx, route)
+        }
+        Route::Chat { session } if method == Method::Post => {
+            return chat::handle(cx, session).boxed_local();
+        }
+        Route::Stop { session } if method == Method::Post => {
+            return answered(session_routes::stop(cx, session));
+        }
+        Route::Resume { session, .. } if method == Method::Get => {
+            return session_routes::resume(cx, session).boxed_local();
+        }
+        Route::Messages { session } if method == Method::Get => {
+            return answered(session_routes::messages(cx, session));
+        }
+        Route::DemoLog { session, log } if demo && method == Method::Get => {
+            return answered(async move {
+                // The logs hold every prompt of the session: the chat route's credentials, always.
+                guard::admit(&mut cx, session).await?;
+                demo_routes::forward(cx, session, log).await
+            });
+        }
+        Route::Playground if demo && method == Method::Get => {
+            playground::page(cx.exchange).map_err(Into::into)
+        }
+        Route::DemoLog { .. } | Route::Playground if !demo => Err(Refusal::not_found().into()),
+        route => Err(Refusal::method_not_allowed(route.allow()).into()),
+    };
+    future::ready(answer.map(Into::into)).boxed_local()
+}
+
+/// A handler whose answer is complete, as a [`Handler`].
+fn answered<'a>(answer: impl Future<Output = Result<Response, Failure>> + 'a) -> Handler<'a> {
+    answer.map(|answer| answer.map(Into::into)).boxed_local()
+}
+
+/// The CORS preflight's `204`.
+fn preflight(cx: &mut RouteContext<'_>, route: Route<'_>) -> Result<Response, Failure> {
+    cx.exchange.log.answered(Answered::Preflight);
+    let mut response = Response::empty()?.with_status(204);
+    let headers = response.headers_mut();
+    for (name, value) in cx.config.origins.preflight_headers(
+        cx.req.header(Field::Origin),
+        cx.req.header(Field::AccessControlRequestHeaders),
+        route.allow(),
+    ) {
+        headers.set(name, &value)?;
+    }
+    Ok(response)
+}

@@ -1,0 +1,51 @@
+//! What a handler's `?` carries: a [`Refusal`] from the catalogue (the request is answered with
+//! it), or a fault of the runtime (logged, and answered `500 internal_error`). The entry point
+//! writes either, and the log line takes its status and outcome from the refusal.
+
+use crate::auth::AuthError;
+use crate::rate_limit::RateLimited;
+use crate::refusal::Refusal;
+use crate::request::RequestError;
+use crate::upstream::UpstreamError;
+
+pub(crate) enum Failure {
+    Refused(Refusal),
+    /// A JavaScript call that threw, a response that could not be made.
+    Fault(worker::Error),
+}
+
+impl From<Refusal> for Failure {
+    fn from(refusal: Refusal) -> Self {
+        Failure::Refused(refusal)
+    }
+}
+
+impl From<worker::Error> for Failure {
+    fn from(err: worker::Error) -> Self {
+        Failure::Fault(err)
+    }
+}
+
+impl From<AuthError> for Failure {
+    fn from(err: AuthError) -> Self {
+        Failure::Refused(err.into())
+    }
+}
+
+impl From<RequestError> for Failure {
+    fn from(err: RequestError) -> Self {
+        Failure::Refused(err.into())
+    }
+}
+
+impl From<RateLimited> for Failure {
+    fn from(limited: RateLimited) -> Self {
+        Failure::Refused(limited.into())
+    }
+}
+
+impl From<UpstreamError> for Failure {
+    fn from(err: UpstreamError) -> Self {
+        Failure::Refused(err.into())
+    }
+}

@@ -1,0 +1,68 @@
+//! The checks every session route makes before it touches the agent: the session id (400), the
+//! caller's credentials (401 with `WWW-Authenticate`, 403 for another session's token, 503 with
+//! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
+//! `Retry-After`, where the binding is configured).
+
+use futures::FutureExt;
+
+use crate::auth::{authorize, Admission, AuthError, Principal};
+use crate::config::Config;
+use crate::context::RouteContext;
+use crate::failure::Failure;
+use crate::platform::clock::now_ms;
+use crate::refusal::Refusal;
+use crate::request_head::Field;
+use crate::routes::valid_session_id;
+use crate::{hs256, jwks_cache, rate_limiter};
+
+/// The caller, when the request may go on; else the refusal (or the runtime's fault).
+///
+/// What awaits (a token's signature, the rate limit) runs in boxed futures of its own, so that
+/// a request that needs neither never runs, nor makes V8 compile, their code (a worker's first
+/// request compiles every function it enters, whole: `bench/first_turn.mjs`).
+pub(crate) async fn admit(
+    cx: &mut RouteContext<'_>,
+    session_id: &str,
+) -> Result<Principal, Failure> {
+    let authorization = cx.req.header(Field::Authorization);
+    let principal = match check_now(authorization, cx.config, session_id)? {
+        Admission::Admitted(principal) => principal,
+        token => verify(token, session_id).boxed_local().await?,
+    };
+    cx.exchange.log.user = principal.user_id.clone();
+    if let Some(binding) = rate_limiter::binding(cx.env) {
+        rate_limiter::check(binding, cx.req, cx.config, &principal)
+            .boxed_local()
+            .await?;
+    }
+    Ok(principal)
+}
+
+/// The session id and the credentials, as far as they can be checked without waiting: the
+/// caller admitted, or the token whose signature is still to be verified; else the refusal.
+fn check_now<'a>(
+    authorization: Option<&'a str>,
+    config: &'a Config,
+    session_id: &str,
+) -> Result<Admission<'a>, Refusal> {
+    if !valid_session_id(session_id) {
+        return Err(Refusal::invalid_session_id());
+    }
+    Ok(authorize(&config.auth, authorization)?)
+}
+
+/// A token's signature checked with WebCrypto, then its claims.
+async fn verify(admission: Admission<'_>, session_id: &str) -> Result<Principal, AuthError> {
+    let now_secs = now_ms() / 1000;
+    match admission {
+        Admission::Admitted(principal) => Ok(principal),
+        Admission::NeedsSecret(token) => {
+            hs256::verify(&token).await?;
+            token.admit(session_id, now_secs)
+        }
+        Admission::NeedsKey(token) => {
+            jwks_cache::verify(&token).await?;
+            token.admit(session_id, now_secs)
+        }
+    }
+}

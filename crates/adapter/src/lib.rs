@@ -1,0 +1,116 @@
+//! The adapter: the chat and session routes of a workers-rs worker, with routing, CORS and the
+//! request's log line (the edge shell over `session-agent-core`).
+//!
+//! Mount it in your own worker with [`Adapter::handle`]: it answers its routes and hands every
+//! other path back to you.
+//!
+//! ```ignore
+//! use session_agent_adapter::Adapter;
+//! use worker::{event, Context, Env, Response, Result};
+//!
+//! #[event(fetch)]
+//! async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
+//!     if let Some(response) = Adapter::new().handle(&req, &env, &ctx).await? {
+//!         return Ok(response); // the chat, resume, stop and history routes
+//!     }
+//!     // Your own routes.
+//!     Ok(Response::ok("my own route")?.into())
+//! }
+//! ```
+//!
+//! The worker binds `SESSION_AGENT` to the agent's Durable Object namespace (`[[durable_objects.
+//! bindings]]` with its `script_name`), and reads the settings of `docs/configuration.md` from its
+//! variables and secrets (`AUTH_MODE`, `AUTH_SECRET`, `ALLOWED_ORIGINS`, ...), once per isolate.
+//! `examples/mount/` is a whole worker that does this, built and driven by `npm test`.
+//!
+//! Its routes:
+//!
+//! * `POST /api/sessions/:id/chat`: the AI SDK endpoint (a prompt or an answer).
+//! * `GET /api/sessions/:id/chat/:chatId/stream`, `POST /api/sessions/:id/chat/stop` and
+//!   `GET /api/sessions/:id/messages`: resume, stop and history.
+//! * `OPTIONS` on any of these: the CORS preflight.
+//! * `GET /demo/sessions/:id/received|sent|connections`: the demo agent's logs.
+//! * `GET /`: the chat panel's playground page, with the demo agent only.
+//!   (`GET /widget.js` and the panel it loads, `/widget/panel-<version>.js`, are static assets: they
+//!   never reach the worker.)
+//! * a known path with another method: a JSON 405 with `Allow`; anything else is the caller's
+//!   ([`Adapter::handle`]) or a JSON 404 ([`Adapter::fetch`]).
+//!
+//! Every answer carries `x-request-id`, and CORS headers for allowed origins only.
+
+#![cfg(target_arch = "wasm32")]
+#![forbid(unsafe_code)]
+
+mod answer;
+mod chat;
+mod context;
+mod demo_routes;
+mod drain;
+mod entry;
+mod exchange;
+mod failure;
+mod guard;
+mod hs256;
+mod hydrate;
+mod incoming;
+mod jwks_cache;
+mod outcome;
+mod playground;
+mod pump;
+mod rate_limiter;
+mod session_routes;
+mod stream;
+mod upstream;
+mod webcrypto;
+
+// The core's modules, named here as they are throughout this crate (`crate::config`, ...).
+use session_agent_core::{
+    auth, config, delivery, history, questions, rate_limit, refusal, request, request_head,
+    request_log, routes, session, sse, trace, turn_stream, v2,
+};
+use session_agent_platform as platform;
+
+use entry::Mount;
+use worker::{Context, Env};
+
+/// The adapter, as a worker mounts it. It holds nothing: the settings are read from the worker's
+/// environment on an isolate's first request and kept while the isolate lives.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Adapter {
+    _private: (),
+}
+
+impl Adapter {
+    /// The adapter.
+    pub const fn new() -> Self {
+        Adapter { _private: () }
+    }
+
+    /// Answers `req` when its path is one of the adapter's routes (and the demo agent's, where
+    /// the demo is built and `DEMO_AGENT = "on"`); `None` for any other path, which the caller
+    /// answers (nothing of the request was read: its body is the caller's).
+    ///
+    /// A streamed answer goes on after this returns: the adapter keeps the request alive with
+    /// `ctx.waitUntil` until its turn ends.
+    pub async fn handle(
+        &self,
+        req: &web_sys::Request,
+        env: &Env,
+        ctx: &Context,
+    ) -> worker::Result<Option<web_sys::Response>> {
+        entry::run(req, env, ctx, Mount::Routes).await
+    }
+
+    /// Answers `req` whatever its path, as a worker that is only the adapter does: a JSON 404
+    /// (`not_found`, with its log line) for a path that is none of its routes.
+    pub async fn fetch(
+        &self,
+        req: &web_sys::Request,
+        env: &Env,
+        ctx: &Context,
+    ) -> worker::Result<web_sys::Response> {
+        let answer = entry::run(req, env, ctx, Mount::Whole).await?;
+        // `Mount::Whole` answers every path.
+        answer.ok_or_else(|| worker::Error::RustError("no answer".into()))
+    }
+}

@@ -1,0 +1,25 @@
+//! What a route handler did: answered in full, or started a stream whose pump now owns the
+//! request's log line. The entry point matches on it, so a request gets exactly one log line:
+//! written by the entry point for an answer, by the pump when a stream ends.
+
+use worker::Response;
+
+use crate::pump::Pump;
+
+pub(crate) enum Outcome {
+    /// A complete answer.
+    Answered(Response),
+    /// A `200` whose body the pump fills; the entry point starts the pump.
+    Streaming {
+        /// Made in JavaScript with the body it streams (`ClientStream::open`).
+        response: web_sys::Response,
+        /// Boxed: the answer path, far more common, stays small.
+        pump: Box<Pump>,
+    },
+}
+
+impl From<Response> for Outcome {
+    fn from(response: Response) -> Self {
+        Outcome::Answered(response)
+    }
+}

@@ -1,0 +1,351 @@
+//! The pump's state machine: each delivery of the wiring (a burst of frames, a tick, the end of
+//! the socket or of the client) is translated at once, and what it made is written as one chunk.
+//!
+//! Ordering rules:
+//! * the bytes the stream holds before any frame (a replay, an answer's `start`) go first, then
+//!   the frame read early, then the socket events queued before the wiring, then the wiring's;
+//! * once the turn is done, nothing more is read: the wiring is stopped, one `abort` is sent
+//!   when the [`AbortRule`] says so, the socket is closed with 1000, the body is closed, and the
+//!   log line is written, in that order and exactly once.
+
+use js_sys::Function;
+use worker::{console_log, console_warn, WebSocket};
+
+use super::client::{ClientStream, Progress};
+use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
+use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
+use crate::delivery::{Delivery, Next};
+use crate::exchange::Exchange;
+use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
+use crate::sse::KEEP_ALIVE;
+use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
+use crate::v2::abort_frame;
+
+/// The delivery buffer's first capacity: a stream's opening (`start` with its metadata,
+/// `start-step`, ~150 bytes) and a burst of some fifty small deltas (~75 bytes each) fit without
+/// growing it; it is kept, cleared, between deliveries, and grows once for a larger burst.
+const OUT_CAPACITY: usize = 4096;
+
+/// What lives until the stream is closed.
+struct Open {
+    client: ClientStream,
+    /// Writes the request's log line when the stream is closed.
+    exchange: Exchange,
+}
+
+/// One stream's state between deliveries.
+pub(crate) struct Engine {
+    socket: WebSocket,
+    /// `None` once closed.
+    open: Option<Open>,
+    turn: TurnStream,
+    abort: AbortRule,
+    limits: PumpLimits,
+    /// The bytes of the delivery being handled.
+    out: Vec<u8>,
+    /// Ticks without a frame of the turn (or, before it starts, since the prompt).
+    silent_ticks: u64,
+    wrote_since_tick: bool,
+    send_abort: bool,
+    /// Stops the wiring (which settles the promise the request waits for).
+    stop_wiring: Option<Function>,
+}
+
+impl Engine {
+    pub(crate) fn new(
+        socket: WebSocket,
+        client: ClientStream,
+        turn: TurnStream,
+        abort: AbortRule,
+        limits: PumpLimits,
+        exchange: Exchange,
+    ) -> Self {
+        Engine {
+            socket,
+            open: Some(Open { client, exchange }),
+            turn,
+            abort,
+            limits,
+            out: Vec::with_capacity(OUT_CAPACITY),
+            silent_ticks: 0,
+            wrote_since_tick: false,
+            send_abort: false,
+            stop_wiring: None,
+        }
+    }
+
+    /// Whether the stream has ended and been closed.
+    pub(crate) fn is_over(&self) -> bool {
+        self.open.is_none()
+    }
+
+    /// Writes what the stream holds, the early frame and the queued socket events.
+    pub(crate) fn begin(&mut self, early_frame: Option<String>, backlog: Vec<SocketEvent>) {
+        self.turn.write_pending(&mut self.out);
+        if let Some(text) = early_frame {
+            self.read_frame(&text);
+        }
+        for event in backlog {
+            if self.turn.is_done() {
+                break;
+            }
+            match event {
+                SocketEvent::Text(text) => self.read_frame(&text),
+                SocketEvent::Binary => self.apply(Event::BinaryFrame),
+                SocketEvent::Closed { code, .. } => self.apply(Event::SocketClosed(code)),
+                SocketEvent::Failed => self.apply(Event::SocketFailed),
+            }
+        }
+        self.emit();
+    }
+
+    /// Hands over what stops the wiring; used at the stream's end.
+    pub(crate) fn on_end(&mut self, stopper: Function) {
+        self.stop_wiring = Some(stopper);
+    }
+
+    /// One text frame: translated into `out`, or the stream ended if it is too large.
+    fn read_frame(&mut self, text: &str) {
+        let Some(open) = self.open.as_mut() else {
+            return;
+        };
+        match handle_text(
+            &mut self.turn,
+            text,
+            &self.limits,
+            &mut open.exchange,
+            &mut self.out,
+        ) {
+            Read::Ours => self.silent_ticks = 0,
+            Read::Other => {}
+            Read::TooLarge => self.end(EndCause::FrameTooLarge, self.abort.on_agent_fault),
+        }
+    }
+
+    /// Any event but a frame.
+    fn apply(&mut self, event: Event) {
+        match event {
+            Event::ClientGone(how) => {
+                console_log!("request {}: client gone ({how:?})", self.request_id());
+                // The ending still goes out: on a workerd that keeps the stream open after the
+                // signal, a client that is somehow still reading gets a valid end.
+                self.end(EndCause::ClientGone, self.abort.on_client_gone);
+            }
+            Event::Tick => self.tick(),
+            Event::BinaryFrame => self.skipped("a binary frame"),
+            Event::UnsplittableFrame => self.skipped("a frame holding a raw U+001E (not JSON)"),
+            Event::SocketClosed(_) | Event::SocketFailed => {
+                self.end(EndCause::SocketClosed, false);
+            }
+        }
+    }
+
+    /// The silence limit of the turn's phase, in ticks.
+    fn silence_limit(&self) -> u64 {
+        if self.turn.turn_started() {
+            self.limits.idle_ticks
+        } else {
+            self.limits.first_event_ticks
+        }
+    }
+
+    /// Whether the next tick, if nothing comes before it, would only count: the client has
+    /// read (the stall rule is off), something was written since the last tick (no
+    /// keep-alive), and the silence stays under its limit (no timeout). What such a tick does
+    /// is [`Engine::quiet_tick`].
+    fn next_tick_is_quiet(&self) -> bool {
+        let reading = self
+            .open
+            .as_ref()
+            .is_some_and(|open| open.client.has_read());
+        reading
+            && self.wrote_since_tick
+            && !self.turn.is_done()
+            && self.silent_ticks + 1 < self.silence_limit()
+    }
+
+    /// What every tick counts, and all that a tick [`Engine::next_tick_is_quiet`] allowed
+    /// JavaScript to absorb does: [`Engine::tick`] counts through it too, so the two cannot
+    /// drift apart.
+    fn quiet_tick(&mut self) {
+        self.silent_ticks += 1;
+        self.wrote_since_tick = false;
+    }
+
+    fn tick(&mut self) {
+        let stalled = self.open.as_mut().map(|open| open.client.check_progress());
+        if matches!(stalled, Some(Progress::Stalled(n)) if n >= STALL_TICKS) {
+            let request_id = self.request_id();
+            console_warn!("request {request_id}: nobody reads the response: client gone");
+            self.end(EndCause::ClientGone, self.abort.on_client_gone);
+            return;
+        }
+        let wrote = self.wrote_since_tick;
+        self.quiet_tick();
+        if self.silent_ticks >= self.silence_limit() {
+            self.end(EndCause::Timeout, self.abort.on_agent_fault);
+        } else if !wrote {
+            self.out.extend_from_slice(KEEP_ALIVE);
+        }
+    }
+
+    fn skipped(&mut self, what: &str) {
+        if let Some(Open { exchange, .. }) = self.open.as_mut() {
+            exchange.log.skipped_frames += 1;
+            console_warn!("request {}: skipped {what}", exchange.request_id());
+        }
+    }
+
+    /// Ends the stream in-band for `cause` (once), remembering whether to send `abort`.
+    fn end(&mut self, cause: EndCause, send_abort: bool) {
+        if !self.turn.is_done() {
+            self.turn.end(cause, &mut self.out);
+            self.send_abort = send_abort;
+        }
+    }
+
+    /// Writes what the delivery made as one chunk, bounds what waits for the client, and
+    /// closes everything once the turn is done.
+    fn emit(&mut self) {
+        let Some(Open { client, exchange }) = self.open.as_mut() else {
+            return;
+        };
+        if !self.out.is_empty() {
+            client.write(&self.out);
+            exchange.log.bytes += self.out.len() as u64;
+            self.out.clear();
+            self.wrote_since_tick = true;
+            if !self.turn.is_done() && client.queued_bytes() > self.limits.max_buffered_bytes {
+                console_warn!(
+                    "request {}: the client reads too slowly: ending",
+                    self.request_id()
+                );
+                self.end(EndCause::SlowClient, self.abort.on_client_gone);
+                return self.emit();
+            }
+        }
+        if self.turn.is_done() {
+            self.close();
+        }
+    }
+
+    /// The end of the stream: exactly once, after its last bytes are written.
+    fn close(&mut self) {
+        let Some(Open {
+            client,
+            mut exchange,
+        }) = self.open.take()
+        else {
+            return;
+        };
+        if let Some(stopper) = self.stop_wiring.take() {
+            wiring::stop(&stopper);
+        }
+        let request_id = exchange.request_id().to_owned();
+        if self.send_abort {
+            let frame = abort_frame(self.abort.request_id.as_deref());
+            if let Err(err) = self.socket.send_with_str(frame) {
+                console_warn!("request {request_id}: abort not sent: {err}");
+            }
+        }
+        // After the agent closed the socket this completes the closing handshake; an error
+        // means it is already done.
+        let _ = self.socket.close(Some(NORMAL_CLOSURE), Some("done"));
+        client.finish();
+        exchange.log.chunks = self.turn.chunks_emitted();
+        exchange.log.outcome = match self.turn.outcome() {
+            // Detached, or a resumed stream: the turn runs on without this client.
+            Some(gone) if gone == EndCause::ClientGone.label() && !self.send_abort => "detached",
+            outcome => outcome.unwrap_or("unknown"),
+        }
+        .to_owned();
+        exchange.finish();
+    }
+
+    fn request_id(&self) -> &str {
+        self.open
+            .as_ref()
+            .map_or("?", |open| open.exchange.request_id())
+    }
+}
+
+impl Receiver for Engine {
+    fn frames(&mut self, bytes: &[u8]) {
+        let mut delivery = Delivery::new(bytes, RECORD_SEPARATOR, self.limits.max_frame_bytes);
+        while !self.turn.is_done() {
+            match delivery.next(&mut self.turn, &mut self.out) {
+                None => break,
+                Some(Next::Streamed) => self.silent_ticks = 0,
+                // TextEncoder's output is UTF-8 (it replaces a lone surrogate): a frame that is
+                // not would come from a broken runtime, and is skipped like any unreadable one.
+                Some(Next::Frame(frame)) => match std::str::from_utf8(frame) {
+                    Ok(text) => self.read_frame(text),
+                    Err(_) => self.skipped("a frame that is not UTF-8"),
+                },
+            }
+        }
+        self.emit();
+    }
+
+    fn event(&mut self, event: Event) {
+        if !self.turn.is_done() {
+            self.apply(event);
+        }
+        self.emit();
+    }
+
+    fn absorb_ticks(&mut self, count: u32) {
+        for _ in 0..count {
+            self.quiet_tick();
+        }
+    }
+
+    fn next_tick_is_quiet(&self) -> bool {
+        Engine::next_tick_is_quiet(self)
+    }
+
+    fn is_over(&self) -> bool {
+        Engine::is_over(self)
+    }
+}
+
+/// What one text frame was to the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// A frame of the turn: it restarts the silence clock.
+    Ours,
+    /// Another turn's frame, a domain event, a malformed frame: the clock runs on.
+    Other,
+    /// Over the size limit, not read: the stream must end, or the client would see a turn with
+    /// a hole in it (a lost delta, or a lost finalize and a wait for the idle timeout).
+    TooLarge,
+}
+
+/// Hands one text frame to the translator, appending what it writes to `out`.
+fn handle_text(
+    turn: &mut TurnStream,
+    text: &str,
+    limits: &PumpLimits,
+    exchange: &mut Exchange,
+    out: &mut Vec<u8>,
+) -> Read {
+    if text.len() > limits.max_frame_bytes {
+        exchange.log.skipped_frames += 1;
+        console_warn!(
+            "request {}: a frame of {} bytes is over the limit ({}): ending the stream",
+            exchange.request_id(),
+            text.len(),
+            limits.max_frame_bytes
+        );
+        return Read::TooLarge;
+    }
+    match turn.push_frame(text, out) {
+        FrameOutcome::Malformed(why) => {
+            exchange.log.skipped_frames += 1;
+            console_warn!("request {}: skipped a frame: {why}", exchange.request_id());
+            Read::Other
+        }
+        FrameOutcome::Forwarded | FrameOutcome::Ended => Read::Ours,
+        FrameOutcome::Ignored => Read::Other,
+    }
+}

@@ -1,0 +1,167 @@
+// The pump's JavaScript side: the events of one stream (the agent's socket, the clock, a client
+// that went away) handed to the Rust pump in as few calls into WebAssembly as possible, and the
+// response body the pump writes to.
+//
+// workerd runs each WebSocket message as its own task. Calling into WebAssembly, and waking a
+// Rust future, once per message costs more than translating the frame. So the text frames that
+// arrive in one turn of the event loop are collected here and handed over in one call, after a
+// 0 ms timer, joined by U+001E, the record separator of RFC 7464: JSON text never holds it raw
+// (RFC 8259, section 7: control characters in strings are escaped, and none is whitespace).
+// They go over as UTF-8 bytes from the runtime's TextEncoder: handed a string, wasm-bindgen
+// copies it into WebAssembly memory one character at a time in JavaScript, which cost more
+// than parsing the frames; a byte array is copied in one native call.
+//
+// Ticks: the clock ticks every `tickMs` for keep-alives and timeouts, but most ticks of a stream
+// that is writing change nothing but the pump's counters. So each callback answers whether the
+// next tick would be such a quiet one (1) or not (0); a quiet tick is not delivered but counted,
+// and the count goes with the next delivery (`absorbed`), which the pump applies first. Only the
+// first tick after a delivery can be absorbed: the one after it is always delivered.
+//
+// Ordering: every other event first hands over the frames that came before it, so the pump sees
+// the events in the order they happened. After `stop()`, nothing more is delivered, and `done`
+// settles: the request's `waitUntil` holds it, so the stream's end is all that keeps the request
+// alive (no task or promise of the pump's own waits for it).
+//
+// The event kinds are numbers shared with crates/adapter/src/pump/wiring.rs, under the same names there
+// (tests/js/wire_constants.test.mjs holds the two copies equal).
+
+const RECORD_SEPARATOR = "\u001e";
+const encoder = new TextEncoder();
+export const TICK = 0;
+export const SOCKET_CLOSED = 1;
+export const SOCKET_FAILED = 2;
+export const CLIENT_SIGNAL = 3;
+export const CLIENT_STREAM = 4;
+export const BINARY_FRAME = 5;
+export const UNSPLITTABLE_FRAME = 6;
+
+/**
+ * Starts delivering the events of one stream; returns `[stop, done]`: the function that stops
+ * it, and a promise that resolves when it has been stopped. (An array, which wasm-bindgen hands
+ * over whole: an object's fields would be a call each.)
+ *
+ * request: the client's request, whose `signal` fires when the client goes away (where the
+ * runtime has it), or null.
+ *
+ * onFrames(bytes, absorbed): the text frames of one burst, joined by U+001E, as UTF-8 (a
+ * Uint8Array).
+ * onEvent(kind, code, absorbed): any other event; `code` is the close code for SOCKET_CLOSED,
+ * else 0.
+ * Both: `absorbed` is the number of quiet ticks (0 or 1) since the last delivery, to be applied
+ * before this one; they return 1 when the next tick is quiet, else 0.
+ */
+export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
+  // Read here, not in Rust: a property read is a call across the boundary there.
+  const signal = request?.signal;
+  let frames = [];
+  let timer;
+  let stopped = false;
+  let quiet = false;
+  let absorbed = 0;
+  let settle;
+  const done = new Promise((resolve) => (settle = resolve));
+
+  // The quiet ticks since the last delivery, handed over once.
+  const takeAbsorbed = () => {
+    const n = absorbed;
+    absorbed = 0;
+    return n;
+  };
+  // Each timer call is a call into the runtime: a timer that fired is not cleared.
+  const deliver = () => {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (stopped || frames.length === 0) return;
+    const text = frames.length === 1 ? frames[0] : frames.join(RECORD_SEPARATOR);
+    frames = [];
+    quiet = onFrames(encoder.encode(text), takeAbsorbed()) === 1;
+  };
+  const event = (kind, code = 0) => {
+    deliver();
+    if (!stopped) quiet = onEvent(kind, code, takeAbsorbed()) === 1;
+  };
+  const onTick = () => {
+    if (quiet && frames.length === 0) {
+      quiet = false;
+      absorbed += 1;
+      return;
+    }
+    event(TICK);
+  };
+
+  const onMessage = (message) => {
+    if (stopped) return;
+    const data = message.data;
+    if (typeof data !== "string") return event(BINARY_FRAME);
+    if (data.includes(RECORD_SEPARATOR)) return event(UNSPLITTABLE_FRAME);
+    frames.push(data);
+    timer ??= setTimeout(onTimer, 0);
+  };
+  const onTimer = () => {
+    timer = undefined;
+    deliver();
+  };
+  const onClose = (close) => event(SOCKET_CLOSED, close.code);
+  const onError = () => event(SOCKET_FAILED);
+  const onAbort = () => event(CLIENT_SIGNAL);
+  const onStreamEnd = () => event(CLIENT_STREAM);
+
+  socket.addEventListener("message", onMessage);
+  socket.addEventListener("close", onClose);
+  socket.addEventListener("error", onError);
+  // `closed` settles only when the body ends; the pump stops this wiring before it closes the
+  // body, so either outcome here means the client's side ended it.
+  writer.closed.then(onStreamEnd, onStreamEnd);
+  if (signal) {
+    if (signal.aborted) queueMicrotask(onAbort);
+    else signal.addEventListener("abort", onAbort);
+  }
+  const interval = setInterval(onTick, tickMs);
+
+  // The listeners stay: each does nothing once `stopped` is set, and removing them would be four
+  // more calls into the runtime a stream; the socket is closed and the request over soon after,
+  // and the listeners go with them.
+  const stop = () => {
+    stopped = true;
+    frames = [];
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    clearInterval(interval);
+    settle();
+  };
+  return [stop, done];
+}
+
+/**
+ * Opens the response body of one stream, in one call: returns `[writer, response, desiredSize]`,
+ * the writable side's writer, the response that streams the readable side with `init` (its
+ * status and headers) and `x-request-id: requestId`, and the writer's `desiredSize` to start with.
+ * (An array, which wasm-bindgen hands over whole: an object's fields would be a call each.)
+ */
+export function openBody(init, requestId) {
+  const { readable, writable } = new TransformStream();
+  const writer = writable.getWriter();
+  // The id goes in with the init's headers: the response builds its `Headers` once, where
+  // setting it afterwards is one more call into the runtime.
+  const headers = { ...init.headers, "x-request-id": requestId };
+  const response = new Response(readable, { status: init.status, headers });
+  return [writer, response, writer.desiredSize];
+}
+
+/**
+ * Writes a copy of `bytes` (a view of WebAssembly memory, valid only during this call) to the
+ * body. A failed write errors the body, which `writer.closed` reports: the promise only needs a
+ * handler.
+ */
+export function write(writer, bytes) {
+  writer.write(bytes.slice()).catch(ignore);
+}
+
+/** Closes the body after the chunks written; a client that left makes it reject, which is fine. */
+export function close(writer) {
+  writer.close().catch(ignore);
+}
+
+function ignore() {}

@@ -1,0 +1,92 @@
+//! Per-caller rate limiting with Cloudflare's Rate Limiting binding `RATE_LIMITER`, where it is
+//! configured (`[[ratelimits]]` in wrangler.toml); without it, no limit. The binding counts: its
+//! `limit({ key })` answers `{ success }` for the caller's key ([`crate::rate_limit`]).
+//!
+//! The binding is reached through its documented method only: workers-rs' `Env::rate_limiter`
+//! also checks the JS class's name, which has changed between releases (`RateLimiter`,
+//! `Ratelimit`), and a name that does not match would turn the limit into a 500 for everyone.
+
+use std::cell::Cell;
+
+use js_sys::{Object, Promise, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use worker::{console_error, Env};
+
+use crate::auth::Principal;
+use crate::config::Config;
+use crate::incoming::RequestIn;
+use crate::platform::promise::settled;
+use crate::platform::settings::RATE_LIMIT_BINDING;
+use crate::rate_limit::{caller_key, RateLimited};
+use crate::refusal::Refusal;
+use crate::request_head::Field;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The binding: `limit(options: { key: string }): Promise<{ success: boolean }>`.
+    type RateLimit;
+    #[wasm_bindgen(method, catch)]
+    fn limit(this: &RateLimit, options: &Object) -> Result<Promise, JsValue>;
+}
+
+thread_local! {
+    /// Whether the isolate's `env` was seen without the binding. Its bindings are fixed for the
+    /// isolate's life, so a worker without a limit looks once, not on every request (two calls
+    /// into JavaScript each). A binding that is there is read each time: it is the request's.
+    static UNBOUND: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The `RATE_LIMITER` binding, when one is configured.
+pub(crate) fn binding(env: &Env) -> Option<JsValue> {
+    if UNBOUND.get() {
+        return None;
+    }
+    let binding =
+        Reflect::get(env, &JsValue::from_str(RATE_LIMIT_BINDING)).unwrap_or(JsValue::UNDEFINED);
+    if binding.is_undefined() {
+        UNBOUND.set(true);
+        return None;
+    }
+    Some(binding)
+}
+
+/// `Ok` when the caller is within its budget by `binding` ([`binding`]); else the answer: 429
+/// `rate_limited` with `Retry-After`, or 500 `misconfigured` for a `RATE_LIMITER` that is not a
+/// Rate Limiting binding. A binding that fails is logged and lets the request through: the limit
+/// protects the agent's capacity, it is not a credential.
+pub(crate) async fn check(
+    binding: JsValue,
+    req: &RequestIn<'_>,
+    config: &Config,
+    principal: &Principal,
+) -> Result<(), Refusal> {
+    let has_limit =
+        Reflect::get(&binding, &JsValue::from_str("limit")).is_ok_and(|limit| limit.is_function());
+    if !has_limit {
+        console_error!("configuration: {RATE_LIMIT_BINDING} is not a Rate Limiting binding");
+        return Err(Refusal::misconfigured());
+    }
+    let key = caller_key(principal.user_id.as_deref(), req.header(Field::ClientIp));
+    match within_budget(binding.unchecked_ref(), &key).await {
+        Ok(true) => Ok(()),
+        Ok(false) => {
+            let limited = RateLimited {
+                retry_after_secs: config.rate_limit_period_secs,
+            };
+            Err(limited.into())
+        }
+        Err(err) => {
+            console_error!("rate limiter: {err:?}");
+            Ok(())
+        }
+    }
+}
+
+async fn within_budget(binding: &RateLimit, key: &str) -> Result<bool, JsValue> {
+    let options = Object::new();
+    Reflect::set(&options, &JsValue::from_str("key"), &JsValue::from_str(key))?;
+    let outcome = settled(&binding.limit(&options)?).await?;
+    // Only an explicit `success: false` refuses.
+    Ok(Reflect::get(&outcome, &JsValue::from_str("success"))?.as_bool() != Some(false))
+}

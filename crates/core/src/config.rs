@@ -1,0 +1,263 @@
+//! The worker's settings, read from its environment variables and secrets, with defaults.
+//!
+//! Every setting has a documented default (docs/configuration.md); a value that does not
+//! parse is an error, never silently replaced, so a typo cannot loosen a limit or open
+//! the worker.
+
+use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
+use crate::auth::AuthMode;
+use crate::cors::AllowedOrigins;
+use crate::questions::{QuestionParts, QuestionView};
+use crate::request::{Limits, OnDisconnect};
+use crate::request_head::{Field, HeaderSet};
+use crate::trace::{Trace, TraceMode, DEFAULT_MAX_TOOL_JSON_CHARS};
+
+/// Default path of the WebSocket request to the Durable Object (`docs/agent-protocol.md`,
+/// "Opening the socket").
+pub const DEFAULT_AGENT_PATH: &str = "/ws";
+/// Default largest frame accepted from the agent, in bytes: 4 MiB leaves room for a
+/// 1 MiB text delta or a large tool result while bounding what one frame can cost.
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 4 * 1024 * 1024;
+/// Default wait for the turn's `message.create` after the prompt, in ms. 30 s covers an
+/// agent that has to wake its sandbox first.
+pub const DEFAULT_FIRST_EVENT_TIMEOUT_MS: u64 = 30_000;
+/// Default longest silence of the agent mid-turn, in ms. Five minutes: a tool such as a
+/// build or a test run can work that long without sending anything.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 300_000;
+
+/// Default most bytes queued for one client that reads slower than the agent sends: 8 MiB, a
+/// few large tool results, well inside an isolate's 128 MB even with dozens of slow readers.
+pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 8 * 1024 * 1024;
+
+/// Default wait of a resume, after an `init` without a turn in flight, for a turn event: none.
+/// A SessionAgent's `init` carries the turn in flight (`docs/agent-protocol.md`, `init`), so its
+/// absence means there is none, and a page load's resume should not wait.
+pub const DEFAULT_RESUME_WAIT_MS: u64 = 0;
+
+/// Default period of the Rate Limiting binding, in seconds: 60, the longer of the two periods
+/// the binding offers (10 or 60); `Retry-After` of a 429.
+pub const DEFAULT_RATE_LIMIT_PERIOD_S: u64 = 60;
+
+/// Everything the edge shell needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub auth: AuthMode,
+    pub origins: AllowedOrigins,
+    pub limits: Limits,
+    pub max_frame_bytes: usize,
+    /// Most bytes waiting for one client; past it the stream ends in-band (`MAX_BUFFERED_BYTES`).
+    pub max_buffered_bytes: usize,
+    pub first_event_timeout_ms: u64,
+    pub idle_timeout_ms: u64,
+    pub agent_path: String,
+    /// Serve the embedded demo agent and its routes (`DEMO_AGENT = "on"`).
+    pub demo_agent: bool,
+    /// What a client's going away does to its turn, unless its body says (`ON_DISCONNECT`).
+    pub on_disconnect: OnDisconnect,
+    /// For an agent whose `init` leaves out the turn in flight: how long a resume waits for a
+    /// turn event before it answers 204 (`RESUME_WAIT_MS`; 0: it does not wait).
+    pub resume_wait_ms: u64,
+    /// The most a request's `trace` may ask for (`TRACE_MAX`; default `full`): a site keeps
+    /// tool arguments and results from its visitors by setting it to `minimal` or `normal`.
+    pub trace_max: TraceMode,
+    /// The trace mode of a stream whose request names none (`TRACE`), and the tool JSON limit
+    /// of `normal` (`MAX_TOOL_JSON_CHARS`).
+    pub trace: Trace,
+    /// What the agent's questions become for a request that names nothing (`QUESTIONS`; default
+    /// `tools`, which every AI SDK version parses): see [`crate::questions`].
+    pub questions: QuestionParts,
+    /// The period of the `RATE_LIMITER` binding's `simple` rule, in seconds
+    /// (`RATE_LIMIT_PERIOD_S`: 10 or 60): what a 429's `Retry-After` says.
+    pub rate_limit_period_secs: u64,
+}
+
+/// A setting that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Config {
+    /// The headers a request's head is read with under these settings (`rate_limited`: the
+    /// `RATE_LIMITER` binding is there): every one a route may read, less `Origin` when no
+    /// origin is allowed (CORS answers nothing to any), `Authorization` under `AUTH_MODE =
+    /// "none"` (no credentials are checked) and `CF-Connecting-IP` without a rate limit (the
+    /// limit's key is all it serves). A route that starts to read a header must keep it here.
+    pub fn headers_read(&self, rate_limited: bool) -> HeaderSet {
+        let mut read = HeaderSet::ALL;
+        if self.origins.is_none() {
+            read = read.without(Field::Origin);
+        }
+        if self.auth == AuthMode::None {
+            read = read.without(Field::Authorization);
+        }
+        if !rate_limited {
+            read = read.without(Field::ClientIp);
+        }
+        read
+    }
+
+    /// The trace of a stream (or a history) whose request asks for `asked` (its body's `trace`,
+    /// or `?trace=`): that mode, else `TRACE`, and never more than `TRACE_MAX`.
+    pub fn trace_for(&self, asked: Option<TraceMode>) -> Trace {
+        self.trace.with_mode(asked).capped(self.trace_max)
+    }
+
+    /// What questions become in a stream (or a history) whose request asks for `asked` (its
+    /// `X-Questions` header): that, else `QUESTIONS`; seen through `trace`.
+    pub fn questions_for(&self, asked: Option<QuestionParts>, trace: Trace) -> QuestionView {
+        QuestionView::new(asked.unwrap_or(self.questions), trace)
+    }
+
+    /// Reads the settings through `var`, which returns a variable's or secret's value.
+    /// `demo_built`: whether the worker was built with the demo agent (`DEMO_AGENT = "on"` is
+    /// an error in a build without it).
+    pub fn from_vars(
+        var: impl Fn(&str) -> Option<String>,
+        demo_built: bool,
+    ) -> Result<Self, ConfigError> {
+        let number = |name: &str, default: u64| -> Result<u64, ConfigError> {
+            match var(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .trim()
+                    .replace('_', "")
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| ConfigError(format!("{name} must be a positive integer"))),
+            }
+        };
+        let size = |name: &str, default: usize| -> Result<usize, ConfigError> {
+            number(name, default as u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        };
+        let defaults = Limits::default();
+        let sessions_claim = match var("JWT_SESSIONS_CLAIM") {
+            None => DEFAULT_SESSIONS_CLAIM.to_owned(),
+            Some(name) => {
+                let name = name.trim();
+                if name.is_empty() || REGISTERED_CLAIMS.contains(&name) {
+                    return Err(ConfigError(
+                        "JWT_SESSIONS_CLAIM must name a claim other than iss, sub, aud, exp, nbf, iat and jti".into(),
+                    ));
+                }
+                name.to_owned()
+            }
+        };
+        // Set means "checked": an empty value would be a check that is silently not made.
+        let text = |name: &str| -> Result<Option<String>, ConfigError> {
+            match var(name).map(|v| v.trim().to_owned()) {
+                Some(v) if v.is_empty() => Err(ConfigError(format!("{name} is set but empty"))),
+                v => Ok(v),
+            }
+        };
+        let jwt_rules = JwtRules {
+            sessions_claim,
+            max_age_secs: match var("JWT_MAX_AGE_S") {
+                None => None,
+                Some(_) => Some(number("JWT_MAX_AGE_S", 0)?),
+            },
+            issuer: text("JWT_ISSUER")?,
+            audience: text("JWT_AUDIENCE")?,
+        };
+        let auth = AuthMode::from_config(
+            var("AUTH_MODE").as_deref().map(str::trim),
+            var("AUTH_SECRET").as_deref(),
+            text("JWKS_URL")?.as_deref(),
+            jwt_rules,
+        )
+        .map_err(|e| ConfigError(e.0))?;
+        let demo_agent =
+            match var("DEMO_AGENT").as_deref().map(str::trim) {
+                None | Some("off") | Some("") => false,
+                Some("on") if demo_built => true,
+                Some("on") => return Err(ConfigError(
+                    "DEMO_AGENT is \"on\" but this build has no demo agent (a production build)"
+                        .into(),
+                )),
+                Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
+            };
+        let on_disconnect = match var("ON_DISCONNECT").as_deref().map(str::trim) {
+            None | Some("") => OnDisconnect::default(),
+            Some(value) => OnDisconnect::parse(value).ok_or_else(|| {
+                ConfigError("ON_DISCONNECT must be \"abort\" or \"detach\"".into())
+            })?,
+        };
+        let trace_max = match var("TRACE_MAX").as_deref().map(str::trim) {
+            None | Some("") => TraceMode::Full,
+            Some(value) => TraceMode::parse(value).ok_or_else(|| {
+                ConfigError("TRACE_MAX must be \"minimal\", \"normal\" or \"full\"".into())
+            })?,
+        };
+        // Unset, `TRACE` is the most `TRACE_MAX` allows; set above it, a mistake to name.
+        let trace_mode = match var("TRACE").as_deref().map(str::trim) {
+            None | Some("") => trace_max,
+            Some(value) => TraceMode::parse(value).ok_or_else(|| {
+                ConfigError("TRACE must be \"minimal\", \"normal\" or \"full\"".into())
+            })?,
+        };
+        if trace_mode > trace_max {
+            return Err(ConfigError(
+                "TRACE must not show more than TRACE_MAX allows (minimal < normal < full)".into(),
+            ));
+        }
+        let questions = match var("QUESTIONS").as_deref().map(str::trim) {
+            None | Some("") => QuestionParts::default(),
+            Some(value) => QuestionParts::parse(value).ok_or_else(|| {
+                ConfigError(format!("QUESTIONS must be {}", QuestionParts::NAMES))
+            })?,
+        };
+        let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
+        if !agent_path.starts_with('/') {
+            return Err(ConfigError("AGENT_PATH must start with /".into()));
+        }
+        Ok(Config {
+            auth,
+            origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS").unwrap_or_default()),
+            limits: Limits {
+                max_body_bytes: size("MAX_BODY_BYTES", defaults.max_body_bytes)?,
+                max_messages: size("MAX_MESSAGES", defaults.max_messages)?,
+                max_prompt_chars: size("MAX_PROMPT_CHARS", defaults.max_prompt_chars)?,
+            },
+            max_frame_bytes: size("MAX_FRAME_BYTES", DEFAULT_MAX_FRAME_BYTES)?,
+            max_buffered_bytes: size("MAX_BUFFERED_BYTES", DEFAULT_MAX_BUFFERED_BYTES)?,
+            first_event_timeout_ms: number(
+                "FIRST_EVENT_TIMEOUT_MS",
+                DEFAULT_FIRST_EVENT_TIMEOUT_MS,
+            )?,
+            idle_timeout_ms: number("IDLE_TIMEOUT_MS", DEFAULT_IDLE_TIMEOUT_MS)?,
+            agent_path,
+            demo_agent,
+            on_disconnect,
+            trace_max,
+            trace: Trace {
+                mode: trace_mode,
+                max_tool_json_chars: size("MAX_TOOL_JSON_CHARS", DEFAULT_MAX_TOOL_JSON_CHARS)?,
+            },
+            questions,
+            resume_wait_ms: match var("RESUME_WAIT_MS").as_deref().map(str::trim) {
+                None | Some("0") => DEFAULT_RESUME_WAIT_MS,
+                Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,
+            },
+            rate_limit_period_secs: match number(
+                "RATE_LIMIT_PERIOD_S",
+                DEFAULT_RATE_LIMIT_PERIOD_S,
+            )? {
+                period @ (10 | 60) => period,
+                _ => {
+                    return Err(ConfigError(
+                        "RATE_LIMIT_PERIOD_S must be 10 or 60, the binding's period".into(),
+                    ))
+                }
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;

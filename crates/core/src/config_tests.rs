@@ -1,0 +1,260 @@
+//! The worker's settings read from `env`: defaults, bounds, and the error for each wrong value.
+
+use super::*;
+use std::collections::HashMap;
+
+fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    let vars: HashMap<String, String> = pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Config::from_vars(|name| vars.get(name).cloned(), true)
+}
+
+#[test]
+fn defaults_when_nothing_is_set() {
+    let c = config(&[]).unwrap();
+    assert_eq!(c.auth, AuthMode::None);
+    assert_eq!(c.limits, Limits::default());
+    assert_eq!(c.max_frame_bytes, DEFAULT_MAX_FRAME_BYTES);
+    assert_eq!(c.max_buffered_bytes, DEFAULT_MAX_BUFFERED_BYTES);
+    assert_eq!(c.first_event_timeout_ms, DEFAULT_FIRST_EVENT_TIMEOUT_MS);
+    assert_eq!(c.idle_timeout_ms, DEFAULT_IDLE_TIMEOUT_MS);
+    assert_eq!(c.agent_path, "/ws");
+    assert!(!c.demo_agent);
+    assert_eq!(c.on_disconnect, OnDisconnect::Abort);
+    assert_eq!(c.resume_wait_ms, 0);
+    assert_eq!(c.trace, Trace::default());
+    assert!(!c.origins.allows("https://a.example"));
+    assert_eq!(c.rate_limit_period_secs, 60);
+}
+
+#[test]
+fn a_jwks_url_alone_makes_jwt_mode_valid() {
+    let c = config(&[
+        ("AUTH_MODE", "jwt"),
+        ("JWKS_URL", " https://tenant.example/.well-known/jwks.json "),
+        ("RATE_LIMIT_PERIOD_S", "10"),
+    ])
+    .unwrap();
+    match c.auth {
+        AuthMode::Jwt {
+            secret, jwks_url, ..
+        } => {
+            assert_eq!(secret, None);
+            assert_eq!(
+                jwks_url.as_deref(),
+                Some("https://tenant.example/.well-known/jwks.json")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(c.rate_limit_period_secs, 10);
+    assert_eq!(
+        config(&[("AUTH_MODE", "jwt")]).unwrap_err().0,
+        "AUTH_SECRET or JWKS_URL is not set"
+    );
+    assert_eq!(
+        config(&[
+            ("AUTH_MODE", "jwt"),
+            ("JWKS_URL", "http://tenant.example/jwks")
+        ])
+        .unwrap_err()
+        .0,
+        "JWKS_URL must be an https: URL (http: only to 127.0.0.1 or localhost)"
+    );
+}
+
+#[test]
+fn values_are_read() {
+    let c = config(&[
+        ("AUTH_MODE", "token"),
+        ("AUTH_SECRET", "s"),
+        ("ALLOWED_ORIGINS", "https://a.example"),
+        ("MAX_BODY_BYTES", "1_000"),
+        ("MAX_MESSAGES", "3"),
+        ("MAX_PROMPT_CHARS", "7"),
+        ("MAX_FRAME_BYTES", "9"),
+        ("MAX_BUFFERED_BYTES", "4096"),
+        ("FIRST_EVENT_TIMEOUT_MS", "100"),
+        ("IDLE_TIMEOUT_MS", "200"),
+        ("AGENT_PATH", "/agent"),
+        ("DEMO_AGENT", "on"),
+        ("ON_DISCONNECT", "detach"),
+        ("RESUME_WAIT_MS", "1500"),
+        ("TRACE", "minimal"),
+        ("MAX_TOOL_JSON_CHARS", "99"),
+    ])
+    .unwrap();
+    assert_eq!(
+        c.trace,
+        Trace {
+            mode: TraceMode::Minimal,
+            max_tool_json_chars: 99
+        }
+    );
+    assert_eq!(c.resume_wait_ms, 1500);
+    assert_eq!(c.on_disconnect, OnDisconnect::Detach);
+    assert_eq!(c.auth, AuthMode::Token { secret: "s".into() });
+    assert!(c.origins.allows("https://a.example"));
+    assert_eq!(
+        c.limits,
+        Limits {
+            max_body_bytes: 1000,
+            max_messages: 3,
+            max_prompt_chars: 7
+        }
+    );
+    assert_eq!(
+        (
+            c.max_frame_bytes,
+            c.first_event_timeout_ms,
+            c.idle_timeout_ms
+        ),
+        (9, 100, 200)
+    );
+    assert_eq!(c.agent_path, "/agent");
+    assert_eq!(c.max_buffered_bytes, 4096);
+    assert!(c.demo_agent);
+}
+
+#[test]
+fn the_demo_is_on_only_in_a_build_that_has_it() {
+    let on = |demo_built| {
+        Config::from_vars(
+            |name| (name == "DEMO_AGENT").then(|| "on".into()),
+            demo_built,
+        )
+    };
+    assert!(on(true).unwrap().demo_agent);
+    assert!(on(false).unwrap_err().0.contains("no demo agent"));
+}
+
+#[test]
+fn bad_values_are_errors_not_defaults() {
+    for bad in [
+        ("MAX_BODY_BYTES", "lots"),
+        ("MAX_MESSAGES", "0"),
+        ("IDLE_TIMEOUT_MS", "-5"),
+        ("DEMO_AGENT", "yes"),
+        ("ON_DISCONNECT", "ignore"),
+        ("RESUME_WAIT_MS", "soon"),
+        ("TRACE", "verbose"),
+        ("MAX_TOOL_JSON_CHARS", "0"),
+        ("AGENT_PATH", "ws"),
+        ("AUTH_MODE", "jwt"),
+        ("AUTH_MODE", "open"),
+        ("JWT_MAX_AGE_S", "0"),
+        ("JWT_MAX_AGE_S", "1h"),
+        ("JWT_MAX_AGE_S", ""),
+        ("JWT_SESSIONS_CLAIM", ""),
+        ("JWT_SESSIONS_CLAIM", "  "),
+        ("JWT_SESSIONS_CLAIM", "sub"),
+        ("JWT_SESSIONS_CLAIM", "exp"),
+        ("JWT_ISSUER", " "),
+        ("JWT_AUDIENCE", ""),
+        ("JWKS_URL", ""),
+        ("JWKS_URL", "https://tenant.example/jwks"),
+        ("RATE_LIMIT_PERIOD_S", "30"),
+        ("RATE_LIMIT_PERIOD_S", "0"),
+        ("RATE_LIMIT_PERIOD_S", "1m"),
+    ] {
+        assert!(config(&[bad]).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn jwt_rules_are_read_as_given() {
+    let jwt = |pairs: &[(&str, &str)]| {
+        let mut all = vec![("AUTH_MODE", "jwt"), ("AUTH_SECRET", "k")];
+        all.extend_from_slice(pairs);
+        match config(&all).unwrap().auth {
+            AuthMode::Jwt { rules, .. } => rules,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(jwt(&[]), JwtRules::default());
+    assert_eq!(jwt(&[]).sessions_claim, "sessions");
+    assert_eq!(jwt(&[]).max_age_secs, None);
+    let rules = jwt(&[
+        ("JWT_SESSIONS_CLAIM", " https://example.com/sessions "),
+        ("JWT_MAX_AGE_S", "3_600"),
+        ("JWT_ISSUER", " https://tenant.example/ "),
+        ("JWT_AUDIENCE", "https://api.example"),
+    ]);
+    assert_eq!(
+        rules,
+        JwtRules {
+            sessions_claim: "https://example.com/sessions".into(),
+            max_age_secs: Some(3600),
+            issuer: Some("https://tenant.example/".into()),
+            audience: Some("https://api.example".into()),
+        }
+    );
+    assert_eq!(
+        config(&[("JWT_SESSIONS_CLAIM", "sub")]).unwrap_err().0,
+        "JWT_SESSIONS_CLAIM must name a claim other than iss, sub, aud, exp, nbf, iat and jti"
+    );
+    assert_eq!(
+        config(&[("JWT_MAX_AGE_S", "0")]).unwrap_err().0,
+        "JWT_MAX_AGE_S must be a positive integer"
+    );
+}
+
+#[test]
+fn trace_max_caps_and_must_not_be_below_the_default() {
+    assert_eq!(config(&[]).unwrap().trace_max, TraceMode::Full);
+    let c = config(&[("TRACE_MAX", "normal"), ("TRACE", "minimal")]).unwrap();
+    assert_eq!(c.trace_max, TraceMode::Normal);
+    assert_eq!(
+        config(&[("TRACE_MAX", "everything")]).unwrap_err(),
+        ConfigError("TRACE_MAX must be \"minimal\", \"normal\" or \"full\"".into())
+    );
+    // Unset, TRACE is the cap; named above it, an error.
+    assert_eq!(
+        config(&[("TRACE_MAX", "normal")]).unwrap().trace.mode,
+        TraceMode::Normal
+    );
+    assert_eq!(
+        config(&[("TRACE_MAX", "normal"), ("TRACE", "full")]).unwrap_err(),
+        ConfigError(
+            "TRACE must not show more than TRACE_MAX allows (minimal < normal < full)".into()
+        )
+    );
+}
+
+#[test]
+fn a_head_reads_the_headers_these_settings_use() {
+    let all = HeaderSet::ALL;
+    let open = config(&[("AUTH_MODE", "none")]).unwrap();
+    assert_eq!(
+        open.headers_read(false),
+        all.without(Field::Origin)
+            .without(Field::Authorization)
+            .without(Field::ClientIp),
+        "no CORS, no credentials, no rate limit: none of their headers"
+    );
+    assert_eq!(
+        open.headers_read(true),
+        all.without(Field::Origin).without(Field::Authorization)
+    );
+    let guarded = config(&[
+        ("AUTH_MODE", "token"),
+        ("AUTH_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret"),
+        ("ALLOWED_ORIGINS", "https://app.example"),
+    ])
+    .unwrap();
+    assert_eq!(guarded.headers_read(true), all);
+    assert_eq!(guarded.headers_read(false), all.without(Field::ClientIp));
+    let any_origin = config(&[("AUTH_MODE", "none"), ("ALLOWED_ORIGINS", "*")]).unwrap();
+    assert!(any_origin.headers_read(false).contains(Field::Origin));
+    for read in [open.headers_read(false), guarded.headers_read(false)] {
+        for field in [
+            Field::ContentType,
+            Field::ContentLength,
+            Field::AccessControlRequestHeaders,
+        ] {
+            assert!(read.contains(field), "{field:?} is always read");
+        }
+    }
+}

@@ -1,0 +1,539 @@
+//! The session's finished messages as AI SDK `UIMessage`s: what `GET /api/sessions/:id/messages`
+//! answers, so a client that reloads shows the conversation again.
+//!
+//! Each message keeps its id and role (`user` or `assistant`; others are left out). Parts map as
+//! the live stream builds them, so a reloaded message looks like the one that streamed:
+//!
+//! | snapshot part | `UIMessage` part |
+//! | --- | --- |
+//! | `text` | `{ type: "text", text, state: "done" }` |
+//! | `reasoning` | `{ type: "reasoning", text, state: "done" }` |
+//! | `file` (user) | `{ type: "file", mediaType, url, filename? }` |
+//! | `tool-call` `completed` | `dynamic-tool` `output-available` (a seed-003 soft error: `output-error`) |
+//! | `tool-call` `error` | `dynamic-tool` `output-error` |
+//! | `tool-call` still open | `dynamic-tool` `output-error` `Interrupted` (`Canceled` for a canceled turn), as the stream ended it |
+//! | `question` (`QUESTIONS = "data"`) | `{ type: "data-question", id: questionId, data: { questionId, text, options?, answer? } }` |
+//! | `question` (`tools`, `approvals`) | `tool-askUser`, or for a question that gates a call `tool-approveToolCall` (`tools`) or the call's own part with its `approval` (`approvals`: `output-denied` when denied): as the stream showed it, with the answer as its output |
+//! | `finish`, `error` | nothing (the live stream sends them as its ending, not as parts) |
+//!
+//! An assistant message starts with `step-start`, as a streamed one does, and has the `metadata`
+//! its stream's `start` and `finish` gave it (and `stopped` for a stopped turn). The turn in flight
+//! is left out: the resume stream delivers it whole (ai 5.0.x would append a replay to a copy it
+//! already has and show it twice). A message left with no part is left out too: the AI SDK
+//! rejects a message without parts.
+
+use serde_json::{json, Map, Value};
+
+use crate::questions::{
+    approve_input, approves, ask_input, client_call_id, QuestionParts, QuestionView,
+    APPROVE_TOOL_CALL, ASK_USER,
+};
+use crate::session::when::epoch_ms;
+use crate::session::{Init, Message, Part, Role, ToolCallPart};
+use crate::trace::Trace;
+use crate::translator::{tool_outcome, Ending};
+use crate::v2::{DeltaKind, FinishReason, Question};
+
+/// The finished messages of `init`, oldest first, as `UIMessage` JSON values, shown as `trace`
+/// shows a stream: no reasoning and no tools in `minimal`, tools without their data in `normal`,
+/// long tool JSON shortened in `full`; questions as `questions` shows them.
+pub fn ui_messages(init: &Init, trace: &Trace, questions: &QuestionView) -> Vec<Value> {
+    let in_flight = init.in_flight().map(|m| m.id.as_str());
+    init.messages
+        .iter()
+        .filter(|m| Some(m.id.as_str()) != in_flight)
+        .filter_map(|m| ui_message(m, trace, questions))
+        .collect()
+}
+
+/// The JSON array `GET …/messages` answers.
+pub fn history_json(init: &Init, trace: &Trace, questions: &QuestionView) -> String {
+    Value::Array(ui_messages(init, trace, questions)).to_string()
+}
+
+/// One message as the history shows it: its parts, with what they need to know of the rest.
+struct Shown<'a> {
+    message: &'a Message,
+    reason: FinishReason,
+    trace: &'a Trace,
+    questions: QuestionParts,
+}
+
+impl Shown<'_> {
+    /// The tool call `call_id` of the message.
+    fn call(&self, call_id: &str) -> Option<&ToolCallPart> {
+        self.message.parts.iter().find_map(|part| match part {
+            Part::ToolCall(call) if call.call_id == call_id => Some(call),
+            _ => None,
+        })
+    }
+
+    /// The question that gates the call `call_id`, where approvals show on the call's part.
+    fn approval_of(&self, call_id: &str) -> Option<&Question> {
+        if self.questions != QuestionParts::Approvals {
+            return None;
+        }
+        self.message.parts.iter().find_map(|part| match part {
+            Part::Question(q) if q.tool_call_id.as_deref() == Some(call_id) => Some(q),
+            _ => None,
+        })
+    }
+
+    /// Whether a question of the message before `question` stands for a client-side call
+    /// `call_id` (an agent that asked twice under one id).
+    fn question_call(&self, call_id: &str, question: &Question) -> bool {
+        self.message
+            .parts
+            .iter()
+            .map_while(|part| match part {
+                Part::Question(q) if std::ptr::eq(q, question) => None,
+                Part::Question(q) => Some(q.question_id == call_id),
+                _ => Some(false),
+            })
+            .any(|earlier| earlier)
+    }
+
+    /// Whether the call `call_id`'s approval was denied (a denied call is no failure).
+    fn denied(&self, call_id: &str) -> bool {
+        self.approval_of(call_id)
+            .and_then(|q| Some(!approves(q.answer.as_ref()?, q.options.as_ref())))
+            .unwrap_or(false)
+    }
+}
+
+fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Option<Value> {
+    let role = match message.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Other => return None,
+    };
+    let shown = Shown {
+        message,
+        reason: message.finish_reason().unwrap_or(FinishReason::EndTurn),
+        trace,
+        questions: questions.parts(),
+    };
+    let mut parts: Vec<Value> = Vec::new();
+    for part in &message.parts {
+        let Some(value) = ui_part(&shown, part) else {
+            continue;
+        };
+        let kind = value
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        // An answered question's call: the answer's stream opened a new step, as a resume's
+        // replay does (the SDK's `lastAssistantMessageIsComplete…` helpers look only after it).
+        let answered_call =
+            matches!(part, Part::Question(q) if q.answer.is_some()) && kind.starts_with("tool-");
+        parts.push(value);
+        if answered_call {
+            parts.push(json!({"type": "step-start"}));
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    if message.role == Role::Assistant {
+        parts.insert(0, json!({"type": "step-start"}));
+        let metadata = metadata(&shown);
+        return Some(json!({"id": message.id, "role": role, "metadata": metadata, "parts": parts}));
+    }
+    Some(json!({"id": message.id, "role": role, "parts": parts}))
+}
+
+/// An assistant message's `metadata`, as its live stream's `start` and `finish` left it
+/// (`crates/core/src/ui/metadata.rs`): `turnId`, `createdAt` and `durationMs` where the agent recorded its
+/// times (`durationMs`: `completedAt` less `createdAt`), the tool calls and how many failed
+/// (in every trace mode, as the stream counts them), and `stopped: true` for a turn that was
+/// stopped (whose live stream ended with `abort`).
+fn metadata(shown: &Shown<'_>) -> Value {
+    let (message, reason) = (shown.message, shown.reason);
+    let created = message.created_at.as_ref().and_then(epoch_ms);
+    let completed = message.completed_at.as_ref().and_then(epoch_ms);
+    let duration = created
+        .zip(completed)
+        .and_then(|(start, end)| end.checked_sub(start));
+    let (mut calls, mut errors) = (0_u64, 0_u64);
+    for part in &message.parts {
+        if let Part::ToolCall(call) = part {
+            calls += 1;
+            let outcome = tool_outcome(call.status, call.result.as_deref(), call.error.as_ref());
+            let denied = shown.denied(&call.call_id);
+            errors += u64::from(!matches!(outcome, Some(Ok(()))) && !denied);
+        }
+    }
+    let mut meta = Map::new();
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            meta.insert(key.to_owned(), value);
+        }
+    };
+    put("turnId", Some(Value::from(message.id.as_str())));
+    put("createdAt", created.map(Value::from));
+    put("durationMs", duration.map(Value::from));
+    put("toolCalls", Some(calls.into()));
+    put("toolErrors", Some(errors.into()));
+    put(
+        "stopped",
+        (reason == FinishReason::Canceled).then_some(Value::Bool(true)),
+    );
+    Value::Object(meta)
+}
+
+fn ui_part(shown: &Shown<'_>, part: &Part) -> Option<Value> {
+    let assistant = shown.message.role == Role::Assistant;
+    let trace = shown.trace;
+    match part {
+        Part::Text { text, .. } if !text.is_empty() => {
+            Some(json!({"type": "text", "text": text, "state": "done"}))
+        }
+        Part::Reasoning { text }
+            if assistant && !text.is_empty() && trace.keeps_parts(DeltaKind::Reasoning) =>
+        {
+            Some(json!({"type": "reasoning", "text": text, "state": "done"}))
+        }
+        Part::File(file) if !assistant => {
+            let mut value = json!({"type": "file", "mediaType": file.media_type, "url": file.url});
+            if let (Some(name), Some(obj)) = (&file.filename, value.as_object_mut()) {
+                obj.insert("filename".into(), name.clone().into());
+            }
+            Some(value)
+        }
+        Part::ToolCall(call) if assistant && trace.shows_tools() => Some(tool_part(shown, call)),
+        Part::Question(question) if assistant => question_part(shown, question),
+        _ => None,
+    }
+}
+
+/// A question as the stream showed it (`crate::translator`'s `asking`), with its answer.
+fn question_part(shown: &Shown<'_>, question: &Question) -> Option<Value> {
+    if shown.questions == QuestionParts::Data {
+        return Some(json!({
+            "type": "data-question",
+            "id": question.question_id,
+            "data": question,
+        }));
+    }
+    let gated = question
+        .tool_call_id
+        .as_deref()
+        .and_then(|id| shown.call(id));
+    let (tool, input) = match gated {
+        // On the gated call's own part (its `approval`).
+        Some(_) if shown.questions == QuestionParts::Approvals => return None,
+        Some(call) => {
+            let empty = serde_json::value::RawValue::from_string("{}".into()).ok()?;
+            let args = call.args.as_deref().unwrap_or(&empty);
+            let shown_input = shown.trace.question_tool_input(args);
+            let input = approve_input(question, &call.tool_name, &shown_input);
+            (APPROVE_TOOL_CALL, input)
+        }
+        None => (ASK_USER, ask_input(question)),
+    };
+    let taken = |id: &str| shown.call(id).is_some() || shown.question_call(id, question);
+    let mut part = Map::new();
+    part.insert("type".into(), format!("tool-{tool}").into());
+    part.insert(
+        "toolCallId".into(),
+        client_call_id(&question.question_id, taken).into(),
+    );
+    let input: Value = serde_json::from_str(input.get()).unwrap_or(Value::Null);
+    part.insert("input".into(), input);
+    match &question.answer {
+        Some(answer) => {
+            part.insert("state".into(), "output-available".into());
+            part.insert("output".into(), answer.clone());
+        }
+        // Unanswered in a finished turn: it ended as the turn's open tools did.
+        None => {
+            part.insert("state".into(), "output-error".into());
+            let reason = Ending::from_reason(shown.reason, None).tool_reason();
+            part.insert("errorText".into(), reason.into());
+        }
+    }
+    Some(Value::Object(part))
+}
+
+fn tool_part(shown: &Shown<'_>, call: &ToolCallPart) -> Value {
+    let (reason, trace) = (shown.reason, shown.trace);
+    let mut part = Map::new();
+    part.insert("type".into(), "dynamic-tool".into());
+    part.insert("toolName".into(), call.tool_name.clone().into());
+    part.insert("toolCallId".into(), call.call_id.clone().into());
+    let input = call
+        .args
+        .as_deref()
+        .map_or_else(|| json!({}), |raw| trace.tool_json(raw));
+    let result = call.result.as_deref();
+    let outcome = match tool_outcome(call.status, result, call.error.as_ref()) {
+        Some(Ok(())) => Ok(result.map_or(Value::Null, |raw| trace.tool_json(raw))),
+        Some(Err(text)) => Err(text),
+        // Still open in a finished message: it ended as the stream ended it.
+        None => Err(Ending::from_reason(reason, None).tool_reason().to_owned()),
+    };
+    let approval = shown.approval_of(&call.call_id).and_then(|question| {
+        let answer = question.answer.as_ref()?;
+        let approved = approves(answer, question.options.as_ref());
+        let mut approval = Map::new();
+        approval.insert("id".into(), question.question_id.clone().into());
+        approval.insert("approved".into(), approved.into());
+        if let Some(reason) = answer.get("reason").and_then(Value::as_str) {
+            approval.insert("reason".into(), reason.into());
+        }
+        Some((approved, Value::Object(approval)))
+    });
+    part.insert("input".into(), input);
+    let granted = match approval {
+        // Denied, it never ran: whatever the agent recorded, the part ends denied.
+        Some((false, approval)) => {
+            part.insert("state".into(), "output-denied".into());
+            part.insert("approval".into(), approval);
+            return Value::Object(part);
+        }
+        Some((true, approval)) => Some(approval),
+        None => None,
+    };
+    match outcome {
+        Ok(output) => {
+            part.insert("state".into(), "output-available".into());
+            part.insert("output".into(), output);
+        }
+        Err(error_text) => {
+            part.insert("state".into(), "output-error".into());
+            part.insert("errorText".into(), trace.tool_error(error_text).into());
+        }
+    }
+    if let Some(approval) = granted {
+        part.insert("approval".into(), approval);
+    }
+    Value::Object(part)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::parse_init;
+    use crate::trace::TraceMode;
+
+    fn history(messages: &str) -> Value {
+        history_as(messages, QuestionParts::Data)
+    }
+
+    fn history_as(messages: &str, parts: QuestionParts) -> Value {
+        let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
+        let view = QuestionView::new(parts, Trace::default());
+        serde_json::from_str(&history_json(&init, &Trace::default(), &view)).unwrap()
+    }
+
+    #[test]
+    fn the_history_is_shown_as_the_trace_mode_shows_a_stream() {
+        let messages = r#"[{"id":"t1","role":"assistant","parts":[
+            {"type":"reasoning","text":"hm"},
+            {"type":"tool-call","callId":"c1","toolName":"ls","status":"completed","args":{"path":"/a/long/path"},"result":"x"},
+            {"type":"text","text":"Done."},
+            {"type":"finish","reason":"end_turn"}]}]"#;
+        let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
+        let shown = |mode, max_tool_json_chars| -> Value {
+            let trace = Trace {
+                mode,
+                max_tool_json_chars,
+            };
+            let view = QuestionView::new(QuestionParts::Tools, trace);
+            serde_json::from_str(&history_json(&init, &trace, &view)).unwrap()
+        };
+        let minimal = shown(TraceMode::Minimal, 100);
+        let types: Vec<&str> = minimal[0]["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(types, ["step-start", "text"], "no reasoning, no tool");
+        let normal = shown(TraceMode::Normal, 100);
+        assert_eq!(normal[0]["parts"][2]["toolName"], "ls");
+        assert_eq!(normal[0]["parts"][2]["state"], "output-available");
+        assert_eq!(normal[0]["parts"][2]["input"], Value::Null, "no arguments");
+        assert_eq!(normal[0]["parts"][2]["output"], Value::Null, "no result");
+        assert_eq!(normal[0]["parts"][1]["text"], "hm", "reasoning kept");
+        let full = shown(TraceMode::Full, 5);
+        assert_eq!(
+            full[0]["parts"][2]["input"],
+            json!({"truncated": true, "preview": "{\"pat", "fullLength": 23})
+        );
+        assert_eq!(
+            full[0]["parts"][2]["output"],
+            json!("x"),
+            "short JSON whole"
+        );
+        let full = shown(TraceMode::Full, 100);
+        assert_eq!(
+            full[0]["parts"][2]["input"],
+            json!({"path": "/a/long/path"})
+        );
+    }
+
+    #[test]
+    fn a_conversation_maps_part_by_part() {
+        let out = history(
+            r#"[
+          {"id":"u1","role":"user","parts":[{"type":"text","text":"look"},{"type":"file","mediaType":"image/png","url":"https://x.example/a.png","filename":"a.png"}]},
+          {"id":"t1","role":"assistant","parts":[
+            {"type":"reasoning","text":"hm"},
+            {"type":"tool-call","callId":"c1","toolName":"ls","status":"completed","args":{"p":"/"},"result":["a"]},
+            {"type":"tool-call","callId":"c2","toolName":"cat","status":"completed","args":{},"result":{"success":false,"error":{"message":"no file"}}},
+            {"type":"tool-call","callId":"c3","toolName":"rm","status":"error","error":"denied"},
+            {"type":"question","questionId":"q1","text":"Go?","options":["yes","no"],"answer":"yes"},
+            {"type":"text","text":"Done."},
+            {"type":"error","message":"ignored"},
+            {"type":"finish","reason":"end_turn"}]}
+        ]"#,
+        );
+        let tool = |name: &str, id: &str, state: &str, input: Value, end: (&str, Value)| {
+            let mut part = json!({"type": "dynamic-tool", "toolName": name, "toolCallId": id,
+                "state": state, "input": input});
+            part[end.0] = end.1;
+            part
+        };
+        assert_eq!(
+            out,
+            json!([
+                {"id": "u1", "role": "user", "parts": [
+                    {"type": "text", "text": "look", "state": "done"},
+                    {"type": "file", "mediaType": "image/png", "url": "https://x.example/a.png", "filename": "a.png"}]},
+                {"id": "t1", "role": "assistant",
+                 "metadata": {"turnId": "t1", "toolCalls": 3, "toolErrors": 2},
+                 "parts": [
+                    {"type": "step-start"},
+                    {"type": "reasoning", "text": "hm", "state": "done"},
+                    tool("ls", "c1", "output-available", json!({"p": "/"}), ("output", json!(["a"]))),
+                    tool("cat", "c2", "output-error", json!({}), ("errorText", json!("no file"))),
+                    tool("rm", "c3", "output-error", json!({}), ("errorText", json!("denied"))),
+                    {"type": "data-question", "id": "q1",
+                     "data": {"questionId": "q1", "text": "Go?", "options": ["yes", "no"], "answer": "yes"}},
+                    {"type": "text", "text": "Done.", "state": "done"}]}
+            ])
+        );
+    }
+
+    const ASKED: &str = r#"[{"id":"t1","role":"assistant","parts":[
+        {"type":"tool-call","callId":"c2","toolName":"deploy","status":"error","args":{"target":"prod"},"error":"Denied"},
+        {"type":"question","questionId":"q2","text":"Deploy?","toolCallId":"c2","options":["Approve","Deny"],"answer":{"approved":false,"reason":"Friday"}},
+        {"type":"question","questionId":"q3","text":"Which?","answer":"eu"},
+        {"type":"text","text":"Done."},
+        {"type":"question","questionId":"q4","text":"More?"},
+        {"type":"finish","reason":"canceled"}]}]"#;
+
+    #[test]
+    fn questions_are_the_tool_parts_the_stream_showed() {
+        let out = history_as(ASKED, QuestionParts::Tools);
+        let step = json!({"type": "step-start"});
+        assert_eq!(
+            out[0]["parts"],
+            json!([
+                step,
+                {"type": "dynamic-tool", "toolName": "deploy", "toolCallId": "c2", "state": "output-error",
+                 "input": {"target": "prod"}, "errorText": "Denied"},
+                {"type": "tool-approveToolCall", "toolCallId": "q2", "state": "output-available",
+                 "input": {"questionId": "q2", "text": "Deploy?", "toolCallId": "c2", "toolName": "deploy", "input": {"target": "prod"}},
+                 "output": {"approved": false, "reason": "Friday"}},
+                step,
+                {"type": "tool-askUser", "toolCallId": "q3", "state": "output-available",
+                 "input": {"questionId": "q3", "text": "Which?"}, "output": "eu"},
+                step,
+                {"type": "text", "text": "Done.", "state": "done"},
+                // Unanswered when the turn was stopped: it ended as the turn's open tools did.
+                {"type": "tool-askUser", "toolCallId": "q4", "state": "output-error",
+                 "input": {"questionId": "q4", "text": "More?"}, "errorText": "Canceled"}
+            ])
+        );
+        assert_eq!(out[0]["metadata"]["toolErrors"], 1);
+    }
+
+    #[test]
+    fn an_approval_shows_on_the_calls_own_part() {
+        let out = history_as(ASKED, QuestionParts::Approvals);
+        assert_eq!(
+            out[0]["parts"][1],
+            json!({"type": "dynamic-tool", "toolName": "deploy", "toolCallId": "c2", "state": "output-denied",
+                   "input": {"target": "prod"}, "approval": {"id": "q2", "approved": false, "reason": "Friday"}})
+        );
+        assert_eq!(out[0]["parts"][2]["type"], "tool-askUser");
+        assert_eq!(out[0]["parts"][3], json!({"type": "step-start"}));
+        assert_eq!(
+            out[0]["metadata"]["toolErrors"], 0,
+            "a denied call did not fail"
+        );
+        let granted = ASKED
+            .replace(
+                r#""status":"error","#,
+                r#""status":"completed","result":{"ok":true},"#,
+            )
+            .replace(r#"{"approved":false,"reason":"Friday"}"#, r#""Approve""#);
+        let out = history_as(&granted, QuestionParts::Approvals);
+        assert_eq!(
+            out[0]["parts"][1],
+            json!({"type": "dynamic-tool", "toolName": "deploy", "toolCallId": "c2", "state": "output-available",
+                   "input": {"target": "prod"}, "output": {"ok": true}, "approval": {"id": "q2", "approved": true}})
+        );
+    }
+
+    #[test]
+    fn a_reply_keeps_how_long_it_worked_and_whether_it_was_stopped() {
+        let out = history(
+            r#"[
+          {"id":"t1","role":"assistant","createdAt":"2026-11-24T10:00:00.000Z","completedAt":"2026-11-24T10:00:12.500Z",
+           "parts":[{"type":"text","text":"Done."},{"type":"finish","reason":"end_turn"}]},
+          {"id":"t2","role":"assistant","createdAt":1795514500000,"completedAt":1795514503000,
+           "parts":[{"type":"text","text":"Wor"},
+                    {"type":"tool-call","callId":"c","toolName":"sleep","status":"running"},
+                    {"type":"finish","reason":"canceled"}]},
+          {"id":"t3","role":"assistant","completedAt":"2026-11-24T10:00:12.500Z",
+           "parts":[{"type":"text","text":"No start time."},{"type":"finish","reason":"end_turn"}]}
+        ]"#,
+        );
+        assert_eq!(
+            out[0]["metadata"],
+            json!({"turnId": "t1", "createdAt": 1_795_514_400_000_u64, "durationMs": 12_500, "toolCalls": 0, "toolErrors": 0})
+        );
+        assert_eq!(
+            out[1]["metadata"],
+            json!({"turnId": "t2", "createdAt": 1_795_514_500_000_u64, "durationMs": 3_000, "toolCalls": 1, "toolErrors": 1, "stopped": true})
+        );
+        assert_eq!(
+            out[2]["metadata"],
+            json!({"turnId": "t3", "toolCalls": 0, "toolErrors": 0}),
+            "no duration without both times"
+        );
+    }
+
+    #[test]
+    fn the_turn_in_flight_and_empty_messages_are_left_out() {
+        let out = history(
+            r#"[
+          {"id":"a0","role":"assistant","parts":[{"type":"finish","reason":"canceled"}]},
+          {"id":"s0","role":"system","parts":[{"type":"text","text":"sys"}]},
+          {"id":"u1","role":"user","parts":[{"type":"text","text":"go"}]},
+          {"id":"t1","role":"assistant","parts":[{"type":"text","text":"wor","streaming":true}]}
+        ]"#,
+        );
+        assert_eq!(
+            out,
+            json!([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "go", "state": "done"}]}])
+        );
+    }
+
+    #[test]
+    fn open_tools_of_a_finished_turn_end_as_the_stream_ended_them() {
+        for (reason, text) in [("canceled", "Canceled"), ("end_turn", "Interrupted")] {
+            let out = history(&format!(
+                r#"[{{"id":"t1","role":"assistant","parts":[
+                {{"type":"tool-call","callId":"c","toolName":"sleep","status":"running","args":{{"s":9}}}},
+                {{"type":"finish","reason":"{reason}"}}]}}]"#
+            ));
+            assert_eq!(out[0]["parts"][1]["state"], "output-error");
+            assert_eq!(out[0]["parts"][1]["errorText"], text);
+            assert_eq!(out[0]["parts"][1]["input"], json!({"s": 9}));
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! The pure core of the SessionAgent chat adapter: the V2 frames an agent sends ([`v2`]), the AI
+//! SDK UI message chunks a client reads ([`ui`]), the [`translator`] state machine between them,
+//! the [`sse`] encoding, the AI SDK request body ([`request`]), the [`trace`] modes and
+//! [`turn_stream`], which ties them into "frames in, response bytes out"; and the rules the
+//! adapter applies around a turn: the settings ([`config`]), [`auth`], [`cors`], [`routes`], the
+//! session's `init` ([`session`]) and [`history`], the log line ([`request_log`]).
+//!
+//! No `worker`, `web_sys` or `wasm_bindgen` type appears here, and this crate cannot depend on
+//! one: it compiles natively and is tested with plain `cargo test`. The `v2-to-sse` replay CLI is
+//! built from it; the adapter (`session-agent-adapter`) is its one caller at the edge.
+#![forbid(unsafe_code)]
+
+pub mod auth;
+pub mod config;
+pub mod cors;
+pub mod delivery;
+pub mod error_body;
+pub mod history;
+mod json_out;
+pub mod questions;
+pub mod rate_limit;
+pub mod refusal;
+pub mod request;
+pub mod request_head;
+pub mod request_log;
+pub mod routes;
+pub mod session;
+pub mod slab;
+pub mod sse;
+pub mod trace;
+pub mod translator;
+pub mod turn_stream;
+pub mod ui;
+pub mod v2;
+mod word_scan;

@@ -1,0 +1,63 @@
+//! Per-caller rate limiting, the pure part: whose budget a request spends (the JWT's `sub`, else
+//! the client's IP) and the 429 it gets once that is spent (`crate::refusal`). The counting is Cloudflare's Rate
+//! Limiting binding's (the edge calls it); this service keeps no counter of its own.
+
+/// The key of the caller's budget: `user:<sub>` for a JWT with a `sub`, else `ip:<address>` from
+/// `CF-Connecting-IP`, else `ip:unknown` (a request that came through no Cloudflare edge: local
+/// runs share one budget). The prefixes keep a user named like an address apart from it.
+pub fn caller_key(user_id: Option<&str>, client_ip: Option<&str>) -> String {
+    match (
+        user_id,
+        client_ip.map(str::trim).filter(|ip| !ip.is_empty()),
+    ) {
+        (Some(user), _) => format!("user:{user}"),
+        (None, Some(ip)) => format!("ip:{ip}"),
+        (None, None) => "ip:unknown".to_owned(),
+    }
+}
+
+/// A caller over its budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimited {
+    /// The binding's period (`RATE_LIMIT_PERIOD_S`): by then the caller has a new budget.
+    pub retry_after_secs: u64,
+}
+
+impl RateLimited {
+    pub fn message(&self) -> String {
+        format!(
+            "Too many requests from this caller. Try again in {} seconds.",
+            self.retry_after_secs
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_user_first_then_the_address() {
+        assert_eq!(caller_key(Some("u-1"), Some("203.0.113.9")), "user:u-1");
+        assert_eq!(caller_key(None, Some("203.0.113.9")), "ip:203.0.113.9");
+        assert_eq!(caller_key(None, Some(" 2001:db8::1 ")), "ip:2001:db8::1");
+        assert_eq!(caller_key(None, Some("")), "ip:unknown");
+        assert_eq!(caller_key(None, None), "ip:unknown");
+        // A user whose id looks like an address does not share that address's budget.
+        assert_ne!(
+            caller_key(Some("203.0.113.9"), None),
+            caller_key(None, Some("203.0.113.9"))
+        );
+    }
+
+    #[test]
+    fn a_429_says_when_to_come_back() {
+        let limited = RateLimited {
+            retry_after_secs: 60,
+        };
+        assert_eq!(
+            limited.message(),
+            "Too many requests from this caller. Try again in 60 seconds."
+        );
+    }
+}

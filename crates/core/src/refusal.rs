@@ -1,0 +1,263 @@
+//! Every refusal the adapter answers a request with, in one catalogue: its status and `code`
+//! ([`CATALOGUE`], which `docs/endpoint.md`'s errors table is checked against), its message, and
+//! the headers that go with it (`WWW-Authenticate`, `Retry-After`, `Allow`).
+//!
+//! A handler returns `Err(Refusal)` (or an error that becomes one: [`AuthError`],
+//! [`RequestError`], [`RateLimited`]); the edge writes it as the JSON body of
+//! [`crate::error_body`], and the request's log line takes its status and outcome from it.
+
+use std::borrow::Cow;
+
+use crate::auth::AuthError;
+use crate::rate_limit::RateLimited;
+use crate::request::RequestError;
+
+/// A refusal's HTTP status and its stable machine-readable `code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Code {
+    pub status: u16,
+    pub code: &'static str,
+}
+
+impl Code {
+    /// The status and the code, as one value to compare.
+    pub const fn pair(self) -> (u16, &'static str) {
+        (self.status, self.code)
+    }
+}
+
+/// The catalogue: each code a constant, and [`CATALOGUE`] listing them all, in the order of
+/// `docs/endpoint.md`'s table.
+macro_rules! catalogue {
+    ($($(#[$doc:meta])* $name:ident = $status:literal $code:literal;)*) => {
+        $($(#[$doc])* pub const $name: Code = Code { status: $status, code: $code };)*
+        /// Every code the adapter answers with.
+        pub const CATALOGUE: &[Code] = &[$($name),*];
+    };
+}
+
+catalogue! {
+    /// The session id is not 1–128 characters of `[A-Za-z0-9._:-]`.
+    INVALID_SESSION_ID = 400 "invalid_session_id";
+    INVALID_JSON = 400 "invalid_json";
+    INVALID_BODY = 400 "invalid_body";
+    INVALID_FIELD = 400 "invalid_field";
+    MISSING_MESSAGES = 400 "missing_messages";
+    NO_MESSAGES = 400 "no_messages";
+    INVALID_MESSAGE = 400 "invalid_message";
+    INVALID_ATTACHMENT = 400 "invalid_attachment";
+    UNAUTHORIZED = 401 "unauthorized";
+    INVALID_TOKEN = 401 "invalid_token";
+    TOKEN_EXPIRED = 401 "token_expired";
+    TOKEN_NOT_YET_VALID = 401 "token_not_yet_valid";
+    FORBIDDEN = 403 "forbidden";
+    NOT_FOUND = 404 "not_found";
+    /// The demo agent's own answer while it is off (its Durable Object, asked directly).
+    DEMO_AGENT_OFF = 404 "demo_agent_off";
+    METHOD_NOT_ALLOWED = 405 "method_not_allowed";
+    QUESTION_NOT_PENDING = 409 "question_not_pending";
+    BODY_TOO_LARGE = 413 "body_too_large";
+    TOO_MANY_MESSAGES = 413 "too_many_messages";
+    PROMPT_TOO_LONG = 413 "prompt_too_long";
+    UNSUPPORTED_MEDIA_TYPE = 415 "unsupported_media_type";
+    LAST_MESSAGE_NOT_FROM_USER = 422 "last_message_not_from_user";
+    EMPTY_MESSAGE = 422 "empty_message";
+    RATE_LIMITED = 429 "rate_limited";
+    MISCONFIGURED = 500 "misconfigured";
+    INTERNAL_ERROR = 500 "internal_error";
+    AGENT_BAD_RESPONSE = 502 "agent_bad_response";
+    AGENT_CONNECTION_FAILED = 502 "agent_connection_failed";
+    AGENT_UNAVAILABLE = 503 "agent_unavailable";
+    AUTH_UNAVAILABLE = 503 "auth_unavailable";
+    AGENT_TIMEOUT = 504 "agent_timeout";
+}
+
+/// The message of a `404 not_found`.
+pub const NOT_FOUND_MESSAGE: &str = "There is nothing at this path.";
+
+/// A refused request: what it is answered with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub kind: Code,
+    /// One sentence for the person reading the error; never an internal detail (a 5xx gets the
+    /// request id added where it is written).
+    pub message: Cow<'static, str>,
+    /// Headers the answer carries besides its body's.
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl Refusal {
+    pub fn new(kind: Code, message: impl Into<Cow<'static, str>>) -> Self {
+        Refusal {
+            kind,
+            message: message.into(),
+            headers: Vec::new(),
+        }
+    }
+
+    pub fn with_header(mut self, name: &'static str, value: String) -> Self {
+        self.headers.push((name, value));
+        self
+    }
+
+    pub fn not_found() -> Self {
+        Refusal::new(NOT_FOUND, NOT_FOUND_MESSAGE)
+    }
+
+    /// A known path asked with another method: `Allow` says which it answers.
+    pub fn method_not_allowed(allow: &'static str) -> Self {
+        Refusal::new(
+            METHOD_NOT_ALLOWED,
+            format!("This path only answers {allow}."),
+        )
+        .with_header("allow", allow.to_owned())
+    }
+
+    /// A setting that does not parse, or a binding of the wrong kind (the detail is logged).
+    pub fn misconfigured() -> Self {
+        Refusal::new(MISCONFIGURED, "The service is misconfigured.")
+    }
+
+    /// A fault of the worker or the runtime (the detail is logged).
+    pub fn internal() -> Self {
+        Refusal::new(INTERNAL_ERROR, "Something went wrong on our side.")
+    }
+
+    pub fn invalid_session_id() -> Self {
+        Refusal::new(
+            INVALID_SESSION_ID,
+            "The session id must be 1 to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
+        )
+    }
+
+    pub fn unsupported_media_type() -> Self {
+        Refusal::new(
+            UNSUPPORTED_MEDIA_TYPE,
+            "The request body must be JSON (Content-Type: application/json).",
+        )
+    }
+
+    /// An answer to a question the agent's `init` shows no turn waiting on.
+    pub fn question_not_pending() -> Self {
+        Refusal::new(
+            QUESTION_NOT_PENDING,
+            "The agent is not waiting for an answer to this question.",
+        )
+    }
+
+    /// An answer whose turn the agent never named: no `init`, nor any turn event.
+    pub fn answer_turn_unknown() -> Self {
+        Refusal::new(
+            AGENT_BAD_RESPONSE,
+            "The agent did not say which turn waits for this answer.",
+        )
+    }
+
+    pub fn agent_unavailable() -> Self {
+        Refusal::new(
+            AGENT_UNAVAILABLE,
+            "The agent is unavailable right now. Try again.",
+        )
+    }
+}
+
+impl From<AuthError> for Refusal {
+    fn from(err: AuthError) -> Self {
+        let refusal = Refusal::new(err.kind(), err.message());
+        match err {
+            // RFC 6750 section 3: the scheme, and the error once credentials were presented.
+            AuthError::Missing => refusal.with_header("www-authenticate", "Bearer".into()),
+            AuthError::Forbidden => refusal,
+            AuthError::Unavailable { retry_after_secs } => {
+                refusal.with_header("retry-after", retry_after_secs.to_string())
+            }
+            _ => refusal.with_header("www-authenticate", "Bearer error=\"invalid_token\"".into()),
+        }
+    }
+}
+
+impl From<RequestError> for Refusal {
+    fn from(err: RequestError) -> Self {
+        Refusal::new(err.kind(), err.message())
+    }
+}
+
+impl From<RateLimited> for Refusal {
+    fn from(limited: RateLimited) -> Self {
+        Refusal::new(RATE_LIMITED, limited.message())
+            .with_header("retry-after", limited.retry_after_secs.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_listed_once_and_fits_its_status() {
+        for (i, kind) in CATALOGUE.iter().enumerate() {
+            assert!((400..600).contains(&kind.status), "{kind:?}");
+            assert!(
+                kind.code
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{kind:?}"
+            );
+            assert!(
+                !CATALOGUE[..i].iter().any(|other| other.code == kind.code),
+                "{} twice",
+                kind.code
+            );
+        }
+    }
+
+    #[test]
+    fn the_docs_table_is_the_catalogue() {
+        let page = include_str!("../../../docs/endpoint.md");
+        let table: Vec<(u16, &str)> = page
+            .lines()
+            .filter_map(|line| {
+                let rest = line.strip_prefix("| ")?;
+                let (status, rest) = rest.split_once(" | `")?;
+                let (code, _) = rest.split_once("` |")?;
+                Some((status.parse().ok()?, code))
+            })
+            .collect();
+        let catalogue: Vec<(u16, &str)> = CATALOGUE.iter().map(|kind| kind.pair()).collect();
+        assert_eq!(
+            table, catalogue,
+            "docs/endpoint.md's errors table, row by row"
+        );
+    }
+
+    #[test]
+    fn auth_refusals_carry_their_challenge_or_their_retry() {
+        let header = |err: AuthError| Refusal::from(err).headers;
+        assert_eq!(
+            header(AuthError::Missing),
+            [("www-authenticate", "Bearer".to_owned())]
+        );
+        assert_eq!(
+            header(AuthError::Expired),
+            [(
+                "www-authenticate",
+                "Bearer error=\"invalid_token\"".to_owned()
+            )]
+        );
+        assert_eq!(header(AuthError::Forbidden), []);
+        assert_eq!(
+            header(AuthError::Unavailable {
+                retry_after_secs: 10
+            }),
+            [("retry-after", "10".to_owned())]
+        );
+        let limited = Refusal::from(RateLimited {
+            retry_after_secs: 60,
+        });
+        assert_eq!(limited.kind, RATE_LIMITED);
+        assert_eq!(limited.headers, [("retry-after", "60".to_owned())]);
+        let not_allowed = Refusal::method_not_allowed("GET, OPTIONS");
+        assert_eq!(not_allowed.message, "This path only answers GET, OPTIONS.");
+        assert_eq!(not_allowed.headers, [("allow", "GET, OPTIONS".to_owned())]);
+    }
+}

@@ -1,0 +1,424 @@
+//! Parsing the AI SDK chat POST body into the prompt the agent gets.
+//!
+//! `DefaultChatTransport` of ai v5, v6 and v7 sends
+//! `{ id, messages: UIMessage[], trigger, messageId?, …extra }` with the whole chat
+//! history. The Durable Object keeps its own history, so only the latest message
+//! matters: it must come from the user, and its text parts (joined by newlines) become
+//! the prompt, its file parts (`https:` or `data:` URLs only, [`is_forwardable_url`]) the
+//! prompt's attachments — unless it carries a `data-answer` part (`{ questionId, answer }`),
+//! which makes the request an answer to the agent's pending question instead of a prompt. The
+//! last message may also be the assistant's, sent back with a question answered on its tool
+//! part ([`answers`]): the request then answers that question, and the rest of the turn goes on
+//! in that message.
+//! Earlier messages are checked to be JSON values, never interpreted. The body may also carry
+//! `onDisconnect` (`"abort"` or `"detach"`): what the client's going away does to the turn.
+//! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
+//! sentence saying what is wrong.
+
+mod answers;
+mod messages;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+pub use answers::Answer;
+use messages::Messages;
+
+use crate::refusal::{self, Code};
+use crate::trace::TraceMode;
+use crate::v2::Attachment;
+pub use crate::v2::OnDisconnect;
+
+/// Limits on what a client may send. The defaults suit a chat UI; operators set them in
+/// the worker's config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest body accepted, in bytes. Default 4 MiB: the whole history travels with
+    /// every POST, and an image sent as a data URL is often 1–2 MiB.
+    pub max_body_bytes: usize,
+    /// Most messages in `messages`. Default 1,000: far beyond any chat a person keeps.
+    pub max_messages: usize,
+    /// Longest prompt text, in characters. Default 100,000 (about 25k tokens): past the
+    /// input a person types or pastes, short of any agent's context window.
+    pub max_prompt_chars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 4 * 1024 * 1024,
+            max_messages: 1_000,
+            max_prompt_chars: 100_000,
+        }
+    }
+}
+
+/// How a request answers the agent's question instead of prompting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// The latest user message's `data-answer` part: the rest of the turn is a new message.
+    Data(Answer),
+    /// The assistant message sent back with a question answered on its tool part: the rest of
+    /// the turn goes on in that message.
+    InMessage(Answered),
+}
+
+/// An assistant message sent back with a question answered on its tool part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answered {
+    /// The message's id: the answer's stream goes on in it.
+    pub message_id: String,
+    /// Every question of the message that has an answer, the newest last: the route sends the
+    /// one the agent waits on.
+    pub answers: Vec<Answer>,
+}
+
+/// What the agent is asked, and the request's bookkeeping fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatRequest {
+    /// The AI SDK chat id (`id`).
+    pub chat_id: Option<String>,
+    /// `submit-message` or `regenerate-message`.
+    pub trigger: Option<String>,
+    /// The message being edited or regenerated, when the client names one.
+    pub message_id: Option<String>,
+    /// The latest user message's text parts, joined by `\n`.
+    pub text: String,
+    /// The latest user message's file parts.
+    pub attachments: Vec<Attachment>,
+    /// How the request answers the agent's question, when it does.
+    pub reply: Option<Reply>,
+    /// The body's `onDisconnect`, when given.
+    pub on_disconnect: Option<OnDisconnect>,
+    /// The body's `trace` (`"minimal"`, `"normal"`, `"full"`), when given.
+    pub trace: Option<TraceMode>,
+    /// The body's `context`: the JSON text of an object, as it came (the page's
+    /// `AgentChat.setContext`, or any client's), forwarded in the `prompt` without a second parse.
+    pub context: Option<String>,
+}
+
+/// The largest `context` accepted, in bytes of JSON: 16 KiB, many times what a page says about
+/// itself (its path, the product shown, the visitor's plan), and small beside the prompt it rides
+/// in; a larger one is a client sending what belongs in a message or a tool.
+pub const MAX_CONTEXT_BYTES: usize = 16 * 1024;
+
+/// Why a body was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    TooLarge { limit: usize },
+    NotJson(String),
+    NotObject,
+    InvalidField(String),
+    MissingMessages,
+    NoMessages,
+    TooManyMessages { limit: usize },
+    InvalidMessage(String),
+    InvalidAttachment { part: usize },
+    LastNotUser { role: String },
+    EmptyMessage,
+    PromptTooLong { limit: usize },
+}
+
+impl RequestError {
+    /// 413 for what is too big, 422 for well-formed bodies that ask nothing answerable, 400 for
+    /// the rest.
+    pub fn kind(&self) -> Code {
+        match self {
+            RequestError::TooLarge { .. } => refusal::BODY_TOO_LARGE,
+            RequestError::NotJson(_) => refusal::INVALID_JSON,
+            RequestError::NotObject => refusal::INVALID_BODY,
+            RequestError::InvalidField(_) => refusal::INVALID_FIELD,
+            RequestError::MissingMessages => refusal::MISSING_MESSAGES,
+            RequestError::NoMessages => refusal::NO_MESSAGES,
+            RequestError::TooManyMessages { .. } => refusal::TOO_MANY_MESSAGES,
+            RequestError::InvalidMessage(_) => refusal::INVALID_MESSAGE,
+            RequestError::InvalidAttachment { .. } => refusal::INVALID_ATTACHMENT,
+            RequestError::LastNotUser { .. } => refusal::LAST_MESSAGE_NOT_FROM_USER,
+            RequestError::EmptyMessage => refusal::EMPTY_MESSAGE,
+            RequestError::PromptTooLong { .. } => refusal::PROMPT_TOO_LONG,
+        }
+    }
+
+    /// One sentence for the person reading the error.
+    pub fn message(&self) -> String {
+        match self {
+            RequestError::TooLarge { limit } => {
+                format!("The request body is larger than the limit of {limit} bytes.")
+            }
+            RequestError::NotJson(why) => format!("The request body is not valid JSON: {why}."),
+            RequestError::NotObject => "The request body must be a JSON object.".into(),
+            RequestError::InvalidField(why) => format!("The request body is malformed: {why}."),
+            RequestError::MissingMessages => {
+                "The request body must have a `messages` array.".into()
+            }
+            RequestError::NoMessages => "`messages` is empty: there is nothing to answer.".into(),
+            RequestError::TooManyMessages { limit } => {
+                format!("`messages` has more than the limit of {limit} messages.")
+            }
+            RequestError::InvalidMessage(why) => format!("The last message is malformed: {why}."),
+            RequestError::InvalidAttachment { part } => format!(
+                "File part {part} of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
+            ),
+            RequestError::LastNotUser { role } => format!(
+                "The last message must come from the user (or be the assistant's, with the agent's question answered on its tool part), not `{role}`."
+            ),
+            RequestError::EmptyMessage => {
+                "The last message has no text and no file to send to the agent.".into()
+            }
+            RequestError::PromptTooLong { limit } => {
+                format!("The message is longer than the limit of {limit} characters.")
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+#[derive(Deserialize)]
+struct Body<'a> {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    trigger: Option<String>,
+    #[serde(default, rename = "messageId")]
+    message_id: Option<String>,
+    #[serde(default, borrow)]
+    messages: Option<Messages<'a>>,
+    #[serde(default, rename = "onDisconnect")]
+    on_disconnect: Option<Value>,
+    #[serde(default)]
+    trace: Option<Value>,
+    #[serde(default, borrow)]
+    context: Option<&'a serde_json::value::RawValue>,
+}
+
+#[derive(Deserialize)]
+struct LastMessage {
+    #[serde(default)]
+    id: Option<String>,
+    role: String,
+    parts: Vec<Value>,
+}
+
+/// Parses a chat POST body.
+pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, RequestError> {
+    if body.len() > limits.max_body_bytes {
+        return Err(RequestError::TooLarge {
+            limit: limits.max_body_bytes,
+        });
+    }
+    let text = std::str::from_utf8(body).map_err(|_| RequestError::NotJson("not UTF-8".into()))?;
+    let parsed = read_body(text)?;
+    let trace = match &parsed.trace {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(value.as_str().and_then(TraceMode::parse).ok_or_else(|| {
+            RequestError::InvalidField("`trace` must be \"minimal\", \"normal\" or \"full\"".into())
+        })?),
+    };
+    let on_disconnect = match &parsed.on_disconnect {
+        None | Some(Value::Null) => None,
+        Some(value) => Some(
+            value
+                .as_str()
+                .and_then(OnDisconnect::parse)
+                .ok_or_else(|| {
+                    RequestError::InvalidField(
+                        "`onDisconnect` must be \"abort\" or \"detach\"".into(),
+                    )
+                })?,
+        ),
+    };
+    let context = read_context(parsed.context)?;
+    let Some(Messages::Array { count, last }) = parsed.messages else {
+        return Err(RequestError::MissingMessages);
+    };
+    if count > limits.max_messages {
+        return Err(RequestError::TooManyMessages {
+            limit: limits.max_messages,
+        });
+    }
+    let last = last.ok_or(RequestError::NoMessages)?;
+    let last: LastMessage = serde_json::from_str(last.get())
+        .map_err(|e| RequestError::InvalidMessage(e.to_string()))?;
+    let (text, attachments, reply) = if last.role == "user" {
+        let (text, attachments, answer) = read_parts(&last.parts)?;
+        if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
+            return Err(RequestError::EmptyMessage);
+        }
+        if text.chars().count() > limits.max_prompt_chars {
+            return Err(RequestError::PromptTooLong {
+                limit: limits.max_prompt_chars,
+            });
+        }
+        (text, attachments, answer.map(Reply::Data))
+    } else {
+        let answered = read_answered(last)?;
+        (String::new(), Vec::new(), Some(Reply::InMessage(answered)))
+    };
+    Ok(ChatRequest {
+        chat_id: parsed.id,
+        trigger: parsed.trigger,
+        message_id: parsed.message_id,
+        text,
+        attachments,
+        reply,
+        on_disconnect,
+        trace,
+        context,
+    })
+}
+
+/// A last message that is not the user's: the assistant's, sent back with its question answered,
+/// or else refused.
+fn read_answered(last: LastMessage) -> Result<Answered, RequestError> {
+    let refused = || RequestError::LastNotUser {
+        role: last.role.clone(),
+    };
+    if last.role != "assistant" {
+        return Err(refused());
+    }
+    let answers = answers::read_answers(&last.parts).map_err(RequestError::InvalidMessage)?;
+    match (last.id.as_deref(), answers.is_empty()) {
+        (Some(id), false) if !id.is_empty() => Ok(Answered {
+            message_id: id.to_owned(),
+            answers,
+        }),
+        (_, false) => Err(RequestError::InvalidMessage(
+            "the assistant message with the answered question has no string `id`".into(),
+        )),
+        (_, true) => Err(refused()),
+    }
+}
+
+/// The body's `context`: absent or `null` is none; anything but an object, or one over
+/// [`MAX_CONTEXT_BYTES`], is refused.
+fn read_context(raw: Option<&serde_json::value::RawValue>) -> Result<Option<String>, RequestError> {
+    let Some(raw) = raw else { return Ok(None) };
+    let text = raw.get();
+    if text == "null" {
+        return Ok(None);
+    }
+    if !text.starts_with('{') {
+        return Err(RequestError::InvalidField(
+            "`context` must be a JSON object".into(),
+        ));
+    }
+    if text.len() > MAX_CONTEXT_BYTES {
+        return Err(RequestError::InvalidField(format!(
+            "`context` is {} bytes of JSON, over the limit of {MAX_CONTEXT_BYTES}",
+            text.len()
+        )));
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// The body, read in one pass. When that fails, a second look says why: the text is not JSON
+/// (`invalid_json`), or JSON but not an object (`not_object`), or an object with a field of the
+/// wrong shape (`invalid_field`). Errors say where they are counted from the value's first byte.
+fn read_body(text: &str) -> Result<Body<'_>, RequestError> {
+    let value = text.trim_start_matches([' ', '\t', '\n', '\r']);
+    match serde_json::from_str::<Body<'_>>(value) {
+        // An array may fill a struct by position: only an object is a body.
+        Ok(body) if value.starts_with('{') => Ok(body),
+        Ok(_) => Err(RequestError::NotObject),
+        Err(err) => {
+            let raw: &RawValue =
+                serde_json::from_str(text).map_err(|e| RequestError::NotJson(e.to_string()))?;
+            Err(if raw.get().starts_with('{') {
+                RequestError::InvalidField(err.to_string())
+            } else {
+                RequestError::NotObject
+            })
+        }
+    }
+}
+
+/// The part type that answers a question (`sendMessage({ parts: [{ type: "data-answer", … }] })`).
+pub const ANSWER_PART: &str = "data-answer";
+
+/// Joins the text parts, collects the file parts and reads the `data-answer` part; other part
+/// types are ignored.
+fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer>), RequestError> {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut files = Vec::new();
+    let mut answer = None;
+    for (i, part) in parts.iter().enumerate() {
+        let field = |name: &str| part.get(name).and_then(Value::as_str);
+        match part.get("type").and_then(Value::as_str) {
+            Some("text") => texts.push(field("text").ok_or_else(|| {
+                RequestError::InvalidMessage(format!("text part {i} has no string `text`"))
+            })?),
+            Some("file") => {
+                let (Some(media_type), Some(url)) = (field("mediaType"), field("url")) else {
+                    return Err(RequestError::InvalidMessage(format!(
+                        "file part {i} needs string `mediaType` and `url`"
+                    )));
+                };
+                if !is_forwardable_url(url) {
+                    return Err(RequestError::InvalidAttachment { part: i });
+                }
+                files.push(Attachment {
+                    media_type: media_type.to_owned(),
+                    url: url.to_owned(),
+                    filename: field("filename").map(str::to_owned),
+                });
+            }
+            Some(ANSWER_PART) => {
+                if answer.is_some() {
+                    return Err(RequestError::InvalidMessage(format!(
+                        "part {i} is a second `{ANSWER_PART}` part; a message answers one question"
+                    )));
+                }
+                let data = part.get("data");
+                let question_id = data
+                    .and_then(|d| d.get("questionId"))
+                    .and_then(Value::as_str);
+                let value = data.and_then(|d| d.get("answer"));
+                let (Some(question_id), Some(value)) = (question_id, value) else {
+                    return Err(RequestError::InvalidMessage(format!(
+                        "`{ANSWER_PART}` part {i} needs `data.questionId` (a string) and `data.answer`"
+                    )));
+                };
+                answer = Some(Answer {
+                    question_id: question_id.to_owned(),
+                    answer: value.clone(),
+                    denied_call: None,
+                });
+            }
+            Some(_) => {}
+            None => {
+                return Err(RequestError::InvalidMessage(format!(
+                    "part {i} has no string `type`"
+                )))
+            }
+        }
+    }
+    Ok((texts.join("\n"), files, answer))
+}
+
+/// Whether a file part's `url` may go to the agent, which may fetch it: only an `https:` or a
+/// `data:` URL (the scheme compared case-insensitively, RFC 3986 section 3.1). `http:`, `file:`,
+/// `ftp:`, `blob:`, `javascript:`, relative references and every other scheme are refused: they
+/// would let a client point the agent at what only the agent can reach (SSRF), or at nothing it
+/// can read. Anything accepted starts with `https:` or `data:` literally, so no parser on the
+/// agent's side can read another scheme into it. A `data:` URL carries its bytes in the request
+/// body, so it is bounded by the body limit (`MAX_BODY_BYTES`, [`Limits::max_body_bytes`]).
+pub fn is_forwardable_url(url: &str) -> bool {
+    url.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("data")
+    })
+}
+
+#[cfg(test)]
+#[path = "request_context_tests.rs"]
+mod context_tests;
+#[cfg(test)]
+#[path = "request_tests.rs"]
+mod tests;

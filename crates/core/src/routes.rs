@@ -1,0 +1,275 @@
+//! The worker's routes and the checks on a request's path and headers, before any body is read.
+
+/// The path of a request's URL as `Request.url` gives it (`scheme://host[:port]/path?query`):
+/// from the first `/` after the host up to a `?` or `#`; `/` when there is none. Serialized
+/// URLs of the `http(s)` schemes always have a path, and a `?` or `#` inside it is
+/// percent-encoded, so this needs no URL parser.
+pub fn path_of_url(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |at| at + 3);
+    let rest = &url[after_scheme..];
+    // The host ends at the first `/`, `?` or `#`; only a `/` starts a path.
+    let Some(start) = rest
+        .find(['/', '?', '#'])
+        .filter(|&at| rest[at..].starts_with('/'))
+    else {
+        return "/";
+    };
+    let path = &rest[start..];
+    &path[..path.find(['?', '#']).unwrap_or(path.len())]
+}
+
+/// Longest session id (the `:id` of the route): 128 characters, enough for a UUID with a
+/// prefix, short enough to log and to name a Durable Object.
+pub const MAX_SESSION_ID_LEN: usize = 128;
+
+/// What a path asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route<'a> {
+    /// `/api/sessions/:id/chat`: the AI SDK endpoint (a prompt, or an answer).
+    Chat { session: &'a str },
+    /// `/api/sessions/:id/chat/stop`: stops the turn in flight, from any client.
+    Stop { session: &'a str },
+    /// `/api/sessions/:id/chat/:chatId/stream`: where `DefaultChatTransport.reconnectToStream`
+    /// resumes; `chat` is the client's chat id and selects nothing (the session has one turn
+    /// in flight at most).
+    Resume { session: &'a str, chat: &'a str },
+    /// `/api/sessions/:id/messages`: the session's finished messages as `UIMessage`s.
+    Messages { session: &'a str },
+    /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
+    /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
+    DemoLog { session: &'a str, log: &'static str },
+    /// `/`: the playground page (the chat panel with the demo agent).
+    Playground,
+    /// Anything else.
+    NotFound,
+}
+
+impl<'a> Route<'a> {
+    /// Matches a URL path (without query).
+    pub fn match_path(path: &'a str) -> Self {
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        match segments.as_slice() {
+            [""] => Route::Playground,
+            ["api", "sessions", session, "chat"] => Route::Chat { session },
+            ["api", "sessions", session, "chat", "stop"] => Route::Stop { session },
+            ["api", "sessions", session, "chat", chat, "stream"] if !chat.is_empty() => {
+                Route::Resume { session, chat }
+            }
+            ["api", "sessions", session, "messages"] => Route::Messages { session },
+            ["demo", "sessions", session, log] => match *log {
+                "received" => Route::DemoLog {
+                    session,
+                    log: "received",
+                },
+                "sent" => Route::DemoLog {
+                    session,
+                    log: "sent",
+                },
+                "connections" => Route::DemoLog {
+                    session,
+                    log: "connections",
+                },
+                _ => Route::NotFound,
+            },
+            _ => Route::NotFound,
+        }
+    }
+
+    /// Whether the adapter answers this route: every route but [`Route::NotFound`], and the demo
+    /// agent's (its logs, the playground) only while `demo` (they are on).
+    pub fn answered_by(&self, demo: bool) -> bool {
+        match self {
+            Route::NotFound => false,
+            Route::DemoLog { .. } | Route::Playground => demo,
+            _ => true,
+        }
+    }
+
+    /// The methods the route answers, for `Allow`.
+    pub fn allow(&self) -> &'static str {
+        match self {
+            Route::Chat { .. } | Route::Stop { .. } => "POST, OPTIONS",
+            Route::Resume { .. } | Route::Messages { .. } => "GET, OPTIONS",
+            Route::DemoLog { .. } | Route::Playground => "GET",
+            Route::NotFound => "",
+        }
+    }
+
+    /// The session the route names.
+    pub fn session(&self) -> Option<&'a str> {
+        match self {
+            Route::Chat { session }
+            | Route::Stop { session }
+            | Route::Resume { session, .. }
+            | Route::Messages { session }
+            | Route::DemoLog { session, .. } => Some(session),
+            Route::Playground | Route::NotFound => None,
+        }
+    }
+}
+
+/// 1 to [`MAX_SESSION_ID_LEN`] characters of `[A-Za-z0-9._:-]`.
+pub fn valid_session_id(id: &str) -> bool {
+    (1..=MAX_SESSION_ID_LEN).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
+}
+
+/// `application/json` or any `application/*+json`, parameters (`; charset=utf-8`) allowed.
+pub fn is_json_content_type(content_type: Option<&str>) -> bool {
+    let Some(value) = content_type else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_path_is_read_from_the_url() {
+        for (url, path) in [
+            (
+                "https://example.com/api/sessions/s1/chat",
+                "/api/sessions/s1/chat",
+            ),
+            (
+                "http://127.0.0.1:8787/api/sessions/s1/chat?trace=full",
+                "/api/sessions/s1/chat",
+            ),
+            ("https://example.com/a%3Fb/c#top", "/a%3Fb/c"),
+            ("https://example.com/", "/"),
+            ("https://example.com", "/"),
+            ("https://example.com?x=/y", "/"),
+            ("/api/x?y", "/api/x"),
+        ] {
+            assert_eq!(path_of_url(url), path, "{url}");
+        }
+    }
+
+    #[test]
+    fn paths_match_their_routes() {
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/chat"),
+            Route::Chat { session: "s1" }
+        );
+        for log in ["received", "sent", "connections"] {
+            assert_eq!(
+                Route::match_path(&format!("/demo/sessions/a:b/{log}")),
+                Route::DemoLog {
+                    session: "a:b",
+                    log
+                }
+            );
+        }
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/chat/stop"),
+            Route::Stop { session: "s1" }
+        );
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/chat/chat-9/stream"),
+            Route::Resume {
+                session: "s1",
+                chat: "chat-9"
+            }
+        );
+        assert_eq!(
+            Route::match_path("/api/sessions/s1/messages"),
+            Route::Messages { session: "s1" }
+        );
+        assert_eq!(Route::Messages { session: "s" }.allow(), "GET, OPTIONS");
+        assert_eq!(Route::Stop { session: "s" }.session(), Some("s"));
+        assert_eq!(Route::match_path("/demo/sessions/x/other"), Route::NotFound);
+        assert_eq!(Route::match_path("/"), Route::Playground);
+        assert_eq!(Route::Playground.allow(), "GET");
+        for other in [
+            "/index.html",
+            "/api/sessions//chat/x",
+            "/api/sessions/s/chat/",
+            "/api/sessions/s/chat//stream",
+            "/api/sessions/s/chat/c/stream/x",
+            "/api/sessions/s/messages/1",
+            "/api/sessions/chat",
+            "/api/session/s/chat",
+            "/API/sessions/s/chat",
+        ] {
+            assert_eq!(Route::match_path(other), Route::NotFound, "{other}");
+        }
+        // An empty id still routes, so it gets the precise 400 rather than a 404.
+        assert_eq!(
+            Route::match_path("/api/sessions//chat"),
+            Route::Chat { session: "" }
+        );
+        assert_eq!(Route::Chat { session: "s" }.allow(), "POST, OPTIONS");
+    }
+
+    #[test]
+    fn a_mounted_adapter_answers_its_routes_and_leaves_the_rest() {
+        for path in [
+            "/api/sessions/s/chat",
+            "/api/sessions/s/chat/stop",
+            "/api/sessions/s/chat/c/stream",
+            "/api/sessions/s/messages",
+        ] {
+            let route = Route::match_path(path);
+            assert!(
+                route.answered_by(false) && route.answered_by(true),
+                "{path}"
+            );
+        }
+        for path in ["/", "/demo/sessions/s/received"] {
+            let route = Route::match_path(path);
+            assert!(
+                !route.answered_by(false) && route.answered_by(true),
+                "{path}"
+            );
+        }
+        for path in ["/health", "/api/sessions/s/other", "/api/users"] {
+            let route = Route::match_path(path);
+            assert!(
+                !route.answered_by(false) && !route.answered_by(true),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn session_ids_are_checked() {
+        assert!(valid_session_id("a"));
+        assert!(valid_session_id("user_1:chat-2.v3"));
+        assert!(valid_session_id(&"x".repeat(MAX_SESSION_ID_LEN)));
+        for bad in ["", "a b", "a/b", "é", "a%20b", "<script>"] {
+            assert!(!valid_session_id(bad), "{bad}");
+        }
+        assert!(!valid_session_id(&"x".repeat(MAX_SESSION_ID_LEN + 1)));
+    }
+
+    #[test]
+    fn json_content_types() {
+        for ok in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/vnd.api+json",
+        ] {
+            assert!(is_json_content_type(Some(ok)), "{ok}");
+        }
+        for bad in [
+            None,
+            Some(""),
+            Some("text/plain"),
+            Some("application/jsonx"),
+            Some("text/json"),
+        ] {
+            assert!(!is_json_content_type(bad), "{bad:?}");
+        }
+    }
+}

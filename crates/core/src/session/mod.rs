@@ -1,0 +1,358 @@
+//! A session's messages as a SessionAgent's `init` frame carries them: the types, tolerant
+//! parsing, and which assistant message is the turn in flight.
+//!
+//! `docs/agent-protocol.md` ("Sessions") fixes the shape: `init` is the first frame on
+//! every socket; its `messages` are the history, oldest first; an assistant message with no
+//! `finish` part is the turn in flight, its `id` the live `turnId`. Parsing is as tolerant as
+//! [`crate::v2`]'s: a part or message of an unknown or broken shape is skipped, never an error
+//! for the whole snapshot.
+//!
+//! [`crate::history`] makes the finished messages AI SDK `UIMessage`s (`GET …/messages`); the
+//! demo agent's `record` grows a message from the turn events it sends.
+
+pub mod when;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::v2::{frame_type, typed, Attachment, FinishReason, FrameError, Question, ToolStatus};
+use crate::v2::{ToolUpdate, INIT};
+
+/// Who wrote a message. Roles other than these two are kept as [`Role::Other`] and skipped by
+/// every reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+    #[serde(other)]
+    Other,
+}
+
+/// One message of the session's history.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    pub id: String,
+    pub role: Role,
+    pub parts: Vec<Part>,
+    /// When the message was written (a user's) or its turn started (an assistant's): ms since
+    /// the epoch, or an RFC 3339 string ([`when`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<Value>,
+    /// When its turn ended (an assistant's, once finished), in the same forms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed_at: Option<Value>,
+}
+
+/// One part of a message (`MessagePart` of the protocol page). Read with [`Part::parse`].
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Part {
+    /// Text; `streaming` while the turn is still writing it.
+    Text {
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        streaming: Option<bool>,
+    },
+    /// The model's thinking (`docs/agent-protocol.md`, `init`).
+    Reasoning { text: String },
+    /// A tool call in its latest state.
+    ToolCall(ToolCallPart),
+    /// The turn ended: the message is complete.
+    Finish { reason: FinishReason },
+    /// A failure the agent recorded in the message.
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<Value>,
+    },
+    /// A question to the user (extension), with `answer` once answered.
+    Question(Question),
+    /// A file sent with a user message.
+    File(Attachment),
+}
+
+/// `ToolCallPart`: a tool call as the snapshot has it.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallPart {
+    pub call_id: String,
+    pub tool_name: String,
+    pub status: ToolStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Box<RawValue>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Box<RawValue>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct TextFields {
+    text: String,
+    #[serde(default)]
+    streaming: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct FinishFields {
+    reason: FinishReason,
+}
+
+#[derive(Deserialize)]
+struct ErrorFields {
+    #[serde(default)]
+    message: Option<Value>,
+}
+
+impl Part {
+    /// Parses one part: its `type` first, then its fields straight into that type's struct (an
+    /// internally tagged enum would buffer the part, which loses the raw JSON of tool `args`
+    /// and `result`). An unknown `type` is an error, which the caller skips.
+    pub fn parse(text: &str) -> Result<Part, FrameError> {
+        Ok(match frame_type(text)?.as_ref() {
+            "text" => {
+                let TextFields { text, streaming } = typed(text)?;
+                Part::Text { text, streaming }
+            }
+            "reasoning" => Part::Reasoning {
+                text: typed::<TextFields>(text)?.text,
+            },
+            "tool-call" => Part::ToolCall(typed(text)?),
+            "finish" => Part::Finish {
+                reason: typed::<FinishFields>(text)?.reason,
+            },
+            "error" => Part::Error {
+                message: typed::<ErrorFields>(text)?.message,
+            },
+            "question" => Part::Question(typed(text)?),
+            "file" => Part::File(typed(text)?),
+            other => return Err(FrameError(format!("unknown part type {other:?}"))),
+        })
+    }
+}
+
+impl ToolCallPart {
+    /// The tool update that brings a call from nothing to this state, in turn `turn_id`.
+    pub fn to_update(&self, turn_id: &str) -> ToolUpdate {
+        ToolUpdate {
+            turn_id: turn_id.to_owned(),
+            call_id: self.call_id.clone(),
+            tool_name: self.tool_name.clone(),
+            status: self.status,
+            args: self.args.clone(),
+            result: self.result.clone(),
+            error: self.error.clone(),
+        }
+    }
+}
+
+impl Message {
+    /// Whether the message is a turn in flight: the assistant's, without a `finish` part.
+    fn is_in_flight(&self) -> bool {
+        self.role == Role::Assistant && !self.is_finished()
+    }
+
+    /// Whether the message is complete: it has a `finish` part.
+    pub fn is_finished(&self) -> bool {
+        self.parts.iter().any(|p| matches!(p, Part::Finish { .. }))
+    }
+
+    /// How the message's turn ended, when it has.
+    pub fn finish_reason(&self) -> Option<FinishReason> {
+        self.parts.iter().find_map(|p| match p {
+            Part::Finish { reason } => Some(*reason),
+            _ => None,
+        })
+    }
+
+    /// The question waiting for its answer, if the message has one.
+    pub fn pending_question(&self) -> Option<&Question> {
+        self.parts.iter().find_map(|p| match p {
+            Part::Question(q) if q.answer.is_none() => Some(q),
+            _ => None,
+        })
+    }
+}
+
+/// The `init` frame: the session's history.
+#[derive(Debug, Clone, Default)]
+pub struct Init {
+    pub messages: Vec<Message>,
+    /// The protocol the agent says it keeps (`"protocol": 1`), 0 when it says none. From 1 on,
+    /// `init` lists the turn in flight whenever one runs (docs/agent-protocol.md, "Versions").
+    pub protocol: u64,
+    /// Messages and parts skipped because their shape was unusable (for the log).
+    pub skipped: usize,
+}
+
+impl Init {
+    /// Whether this `init` can be trusted to list the turn in flight: the agent says protocol 1
+    /// or later, or it lists one. Otherwise no turn in flight in it may mean "idle" or "not
+    /// listed", and the adapter lets the agent decide (forwards a stop's `abort`, an answer).
+    pub fn lists_in_flight(&self) -> bool {
+        self.protocol >= 1 || self.in_flight().is_some()
+    }
+
+    /// The turn in flight: the last assistant message without a `finish` part.
+    pub fn in_flight(&self) -> Option<&Message> {
+        self.messages.iter().rev().find(|m| m.is_in_flight())
+    }
+
+    /// The turn in flight, taken out of the `init` ([`Init::in_flight`]).
+    pub fn take_in_flight(mut self) -> Option<Message> {
+        let at = self.messages.iter().rposition(Message::is_in_flight)?;
+        Some(self.messages.swap_remove(at))
+    }
+}
+
+/// A message as it arrives, before its parts are read one by one.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawMessage<'a> {
+    id: String,
+    role: Role,
+    #[serde(default, borrow)]
+    parts: Vec<&'a RawValue>,
+    #[serde(default)]
+    created_at: Option<Value>,
+    #[serde(default)]
+    completed_at: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct RawInit<'a> {
+    #[serde(default, borrow)]
+    messages: Vec<&'a RawValue>,
+    /// Any JSON: only a non-negative integer counts.
+    #[serde(default)]
+    protocol: Option<Value>,
+}
+
+/// Parses an `init` frame. Not an `init`, or not a JSON object with a `messages` array (when
+/// present): an error. A message or part that does not parse is skipped and counted.
+pub fn parse_init(text: &str) -> Result<Init, FrameError> {
+    if frame_type(text)? != INIT {
+        return Err(FrameError("not an init frame".into()));
+    }
+    let raw: RawInit<'_> = typed(text)?;
+    let mut init = Init {
+        protocol: raw.protocol.as_ref().and_then(Value::as_u64).unwrap_or(0),
+        ..Init::default()
+    };
+    for message in raw.messages {
+        let Ok(message) = typed::<RawMessage<'_>>(message.get()) else {
+            init.skipped += 1;
+            continue;
+        };
+        let mut parts = Vec::with_capacity(message.parts.len());
+        for part in message.parts {
+            match Part::parse(part.get()) {
+                Ok(part) => parts.push(part),
+                Err(_) => init.skipped += 1,
+            }
+        }
+        init.messages.push(Message {
+            id: message.id,
+            role: message.role,
+            parts,
+            created_at: message.created_at,
+            completed_at: message.completed_at,
+        });
+    }
+    Ok(init)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_turn_in_flight_is_the_last_unfinished_assistant_message() {
+        let init = parse_init(
+            r#"{"type":"init","session":{"id":"s"},"messages":[
+              {"id":"u1","role":"user","parts":[{"type":"text","text":"hi"}]},
+              {"id":"a1","role":"assistant","parts":[{"type":"text","text":"yo"},{"type":"finish","reason":"end_turn"}]},
+              {"id":"u2","role":"user","parts":[{"type":"text","text":"more"}]},
+              {"id":"t9","role":"assistant","parts":[{"type":"text","text":"wor","streaming":true}]}
+            ]}"#,
+        )
+        .unwrap();
+        assert_eq!(init.messages.len(), 4);
+        assert_eq!(init.skipped, 0);
+        assert_eq!(init.in_flight().map(|m| m.id.as_str()), Some("t9"));
+        assert!(init.messages[1].is_finished());
+        assert_eq!(
+            init.messages[1].finish_reason(),
+            Some(FinishReason::EndTurn)
+        );
+    }
+
+    #[test]
+    fn no_turn_in_flight_when_every_assistant_message_finished() {
+        let init = parse_init(
+            r#"{"type":"init","messages":[{"id":"a","role":"assistant","parts":[{"type":"finish","reason":"canceled"}]}]}"#,
+        )
+        .unwrap();
+        assert!(init.in_flight().is_none());
+        assert!(parse_init(r#"{"type":"init"}"#)
+            .unwrap()
+            .in_flight()
+            .is_none());
+    }
+
+    #[test]
+    fn unusable_messages_and_parts_are_skipped_and_counted() {
+        let init = parse_init(
+            r#"{"type":"init","messages":[
+              {"role":"user","parts":[]},
+              7,
+              {"id":"a","role":"assistant","parts":[
+                {"type":"text"},
+                {"type":"hologram","x":1},
+                {"type":"tool-call","callId":"c","toolName":"ls","status":"running","args":{"p":"/"}},
+                {"type":"question","questionId":"q","text":"Go?","options":["yes","no"]}
+              ]},
+              {"id":"x","role":"system","parts":[]}
+            ]}"#,
+        )
+        .unwrap();
+        assert_eq!(init.skipped, 4);
+        assert_eq!(init.messages.len(), 2);
+        assert_eq!(init.messages[1].role, Role::Other);
+        let a = &init.messages[0];
+        assert_eq!(a.parts.len(), 2);
+        assert_eq!(a.pending_question().map(|q| q.text.as_str()), Some("Go?"));
+        assert!(matches!(&a.parts[0], Part::ToolCall(c) if c.status == ToolStatus::Running));
+    }
+
+    #[test]
+    fn other_frames_and_garbage_are_errors() {
+        for bad in [
+            r#"{"type":"complete"}"#,
+            "nope",
+            r#"{"type":"init","messages":{}}"#,
+        ] {
+            assert!(parse_init(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn parts_serialise_back_to_the_protocol_shape() {
+        let part = Part::parse(
+            r#"{"type":"tool-call","callId":"c","toolName":"ls","status":"completed","result":{"n":1}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_string(&part).unwrap(),
+            r#"{"type":"tool-call","callId":"c","toolName":"ls","status":"completed","result":{"n":1}}"#
+        );
+        let file =
+            Part::parse(r#"{"type":"file","mediaType":"text/plain","url":"data:,x"}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&file).unwrap(),
+            r#"{"type":"file","mediaType":"text/plain","url":"data:,x"}"#
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! The JSON frames the demo agent sends: the V2 turn events of its scripts, and the session's
+//! replies to one socket (`error` frames with a `code`, `docs/agent-protocol.md`).
+//!
+//! Pure: no `worker::` type, no clock.
+
+use serde_json::{json, Value};
+
+/// The options every demo `question` offers.
+pub const QUESTION_OPTIONS: [&str; 2] = ["yes", "no"];
+
+/// Text of the error part recorded on a turn the session ended without a `message.finalize`
+/// (only `/drop` does: it breaks the sockets instead).
+pub const DROPPED_TEXT: &str = "The demo agent dropped the connection.";
+
+/// `agentStatus`, with `detail` when given.
+pub fn status(status: &str, detail: Option<&str>) -> Value {
+    match detail {
+        Some(detail) => json!({"type": "agentStatus", "status": status, "detail": detail}),
+        None => json!({"type": "agentStatus", "status": status}),
+    }
+}
+
+/// `message.create`, echoing the prompt's `requestId` when it had one.
+pub fn create(turn: &str, request_id: Option<&str>) -> Value {
+    match request_id {
+        Some(id) => json!({"type": "message.create", "turnId": turn, "requestId": id}),
+        None => json!({"type": "message.create", "turnId": turn}),
+    }
+}
+
+/// `message.part.text-delta`.
+pub fn delta(turn: &str, text: &str) -> Value {
+    json!({"type": "message.part.text-delta", "turnId": turn, "delta": text})
+}
+
+/// `message.finalize` with `reason`, and `finalText` / `error` when given.
+pub fn finalize(turn: &str, reason: &str, final_text: Option<&str>, error: Option<&str>) -> Value {
+    let mut frame = json!({"type": "message.finalize", "turnId": turn, "reason": reason});
+    if let Some(map) = frame.as_object_mut() {
+        if let Some(text) = final_text {
+            map.insert("finalText".into(), text.into());
+        }
+        if let Some(error) = error {
+            map.insert("error".into(), error.into());
+        }
+    }
+    frame
+}
+
+/// `complete`: the agent is idle again.
+pub fn complete() -> Value {
+    json!({"type": "complete"})
+}
+
+/// A `message.part.tool-update` of call `call` (tool `name`) in `status`, with `extra`'s fields
+/// (`args`, `result`, `error`).
+pub fn tool_update(turn: &str, call: &str, name: &str, status: &str, extra: Value) -> Value {
+    let mut frame = json!({"type": "message.part.tool-update", "turnId": turn,
+        "callId": call, "toolName": name, "status": status});
+    if let (Some(frame), Value::Object(extra)) = (frame.as_object_mut(), extra) {
+        frame.extend(extra);
+    }
+    frame
+}
+
+/// `question` (extension): `text`, with the demo's [`QUESTION_OPTIONS`].
+pub fn question(question_id: &str, text: &str) -> Value {
+    json!({"type": "question", "questionId": question_id, "text": text,
+        "options": QUESTION_OPTIONS})
+}
+
+/// The id of the first question of turn `turn`.
+pub fn question_id(turn: &str) -> String {
+    format!("{turn}-q1")
+}
+
+/// The frames that end turn `turn` when it is aborted: each of its open tool calls (`open`: call
+/// id and tool name) ended `error` "Canceled" (the contract's R-tool-end), then finalize
+/// `canceled`, idle, `complete`.
+pub fn cancel_frames(turn: &str, open: &[(String, String)]) -> Vec<String> {
+    let canceled = json!({"error": "Canceled"});
+    let tools = open
+        .iter()
+        .map(|(call, name)| tool_update(turn, call, name, "error", canceled.clone()).to_string());
+    tools
+        .chain([
+            finalize(turn, "canceled", None, None).to_string(),
+            status("idle", None).to_string(),
+            complete().to_string(),
+        ])
+        .collect()
+}
+
+/// Delta `i` (from 1) of a `/stamp` turn, sent at `now_ms` (the agent's `Date.now()`):
+/// its text is `{i}@{now_ms} `.
+pub fn stamp_frame(turn: &str, i: u64, now_ms: f64) -> String {
+    delta(turn, &format!("{i}@{now_ms} ")).to_string()
+}
+
+/// The text of delta `i` (from 1) of `/slow` and `/flood`: `w1`, ` w2`, ` w3`, …
+pub fn numbered_delta(i: u64) -> String {
+    if i == 1 {
+        "w1".to_owned()
+    } else {
+        format!(" w{i}")
+    }
+}
+
+/// What `/ask` says once answered: `You answered: <answer>.`, the answer being a JSON string's
+/// value as is, or any other JSON value's compact text.
+pub fn answer_reply(answer: &Value) -> String {
+    let answer = match answer {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    format!("You answered: {answer}.")
+}
+
+/// A session-level error for one socket: `{"type":"error","code":..,"message":..}`.
+fn error_frame(code: &str, message: &str) -> String {
+    json!({"type": "error", "code": code, "message": message}).to_string()
+}
+
+/// The reply to a `prompt` while a turn is in flight.
+pub fn busy_frame() -> String {
+    error_frame("busy", "The agent is busy with another turn.")
+}
+
+/// The reply to an `answer` to a question that is not pending in the running turn.
+pub fn not_pending_frame() -> String {
+    error_frame(
+        "question_not_pending",
+        "There is no pending question with that id.",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_read_as_text() {
+        assert_eq!(answer_reply(&json!("yes")), "You answered: yes.");
+        assert_eq!(answer_reply(&json!("a \"b\"")), "You answered: a \"b\".");
+        assert_eq!(
+            answer_reply(&json!({"pick": [1, "x"]})),
+            r#"You answered: {"pick":[1,"x"]}."#
+        );
+        assert_eq!(answer_reply(&Value::Null), "You answered: null.");
+        assert_eq!(answer_reply(&json!(true)), "You answered: true.");
+    }
+
+    #[test]
+    fn frames_are_exact() {
+        let parse = |text: &str| serde_json::from_str::<Value>(text).unwrap_or_default();
+        assert_eq!(
+            finalize("t", "error", Some("x"), Some("boom")),
+            json!({"type": "message.finalize", "turnId": "t", "reason": "error",
+                "finalText": "x", "error": "boom"})
+        );
+        assert_eq!(
+            question(&question_id("t"), "Go?"),
+            json!({"type": "question", "questionId": "t-q1", "text": "Go?",
+                "options": ["yes", "no"]})
+        );
+        assert_eq!(
+            parse(&busy_frame()),
+            json!({"type": "error", "code": "busy",
+                "message": "The agent is busy with another turn."})
+        );
+        assert_eq!(
+            parse(&not_pending_frame())["code"],
+            json!("question_not_pending")
+        );
+        let open = [("c1".to_owned(), "work".to_owned())];
+        let cancel: Vec<Value> = cancel_frames("t", &open).iter().map(|f| parse(f)).collect();
+        assert_eq!(
+            cancel,
+            [
+                json!({"type": "message.part.tool-update", "turnId": "t", "callId": "c1",
+                    "toolName": "work", "status": "error", "error": "Canceled"}),
+                json!({"type": "message.finalize", "turnId": "t", "reason": "canceled"}),
+                json!({"type": "agentStatus", "status": "idle"}),
+                json!({"type": "complete"}),
+            ]
+        );
+    }
+}

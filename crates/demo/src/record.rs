@@ -1,0 +1,228 @@
+//! How an assistant message grows from the turn events its agent sends: the snapshot a
+//! SessionAgent keeps so that `init` can hand a client the turn in flight.
+//!
+//! The rules mirror what the translator streams, so a replay of the snapshot followed by the
+//! live events rebuilds the message the first client saw:
+//! * a text (reasoning) delta appends to the last part when that is a text (reasoning) part,
+//!   else starts a new one;
+//! * a tool update changes its call's part in place (first update: a new part at the end), and
+//!   never moves a call back from `completed` or `error`;
+//! * a question is a new part; its answer is set on it;
+//! * the finalize closes the message: `finalText` when no text streamed, an `error` part for a
+//!   failure, then the `finish` part.
+
+use crate::session::{Message, Part, Role, ToolCallPart};
+use crate::v2::{error_text, Frame, Question, ToolUpdate};
+
+/// A session's [`Message`] as its agent keeps it, growing from turn events.
+pub trait Record {
+    /// An empty assistant message for turn `turn_id`.
+    fn assistant(turn_id: &str) -> Self;
+    /// Applies one turn event. Events of another turn, and frames that are not turn events,
+    /// change nothing. Returns whether the message finished.
+    fn apply(&mut self, frame: &Frame) -> bool;
+    /// Records `answer` on the pending question `question_id`. False when no such question
+    /// waits (unknown, or already answered).
+    fn answer(&mut self, question_id: &str, answer: serde_json::Value) -> bool;
+}
+
+impl Record for Message {
+    fn assistant(turn_id: &str) -> Self {
+        Message {
+            id: turn_id.to_owned(),
+            role: Role::Assistant,
+            parts: Vec::new(),
+            created_at: None,
+            completed_at: None,
+        }
+    }
+
+    fn apply(&mut self, frame: &Frame) -> bool {
+        let ours = |turn: &str| turn == self.id;
+        match frame {
+            Frame::TextDelta(d) if ours(&d.turn_id) => append(self, false, &d.delta),
+            Frame::ReasoningDelta(d) if ours(&d.turn_id) => append(self, true, &d.delta),
+            Frame::Chunk(c) => append(self, false, &c.content),
+            Frame::ToolUpdate(u) if ours(&u.turn_id) => tool(self, u),
+            Frame::Question(q) => self.parts.push(Part::Question(q.clone())),
+            Frame::Finalize(fin) if ours(&fin.turn_id) => {
+                for part in &mut self.parts {
+                    if let Part::Text { streaming, .. } = part {
+                        *streaming = None;
+                    }
+                }
+                let has_text = self.parts.iter().any(|p| matches!(p, Part::Text { .. }));
+                if let (Some(text), false) = (&fin.final_text, has_text) {
+                    self.parts.push(Part::Text {
+                        text: text.clone(),
+                        streaming: None,
+                    });
+                }
+                if let Some(message) = fin.error.as_ref().and_then(error_text) {
+                    self.parts.push(Part::Error {
+                        message: Some(message.into()),
+                    });
+                }
+                self.parts.push(Part::Finish { reason: fin.reason });
+                return true;
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn answer(&mut self, question_id: &str, answer: serde_json::Value) -> bool {
+        for part in &mut self.parts {
+            if let Part::Question(Question {
+                question_id: id,
+                answer: slot @ None,
+                ..
+            }) = part
+            {
+                if id == question_id {
+                    *slot = Some(answer);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// A text (reasoning) delta: onto the last part when that is a text (reasoning) part, else a new one.
+fn append(message: &mut Message, reasoning: bool, delta: &str) {
+    if delta.is_empty() {
+        return;
+    }
+    let parts = &mut message.parts;
+    match parts.last_mut() {
+        Some(Part::Text { text, .. }) if !reasoning => text.push_str(delta),
+        Some(Part::Reasoning { text }) if reasoning => text.push_str(delta),
+        _ if reasoning => parts.push(Part::Reasoning {
+            text: delta.to_owned(),
+        }),
+        _ => parts.push(Part::Text {
+            text: delta.to_owned(),
+            streaming: Some(true),
+        }),
+    }
+}
+
+/// A tool update: its call's part changed in place (a new part at its first update), never
+/// moved back from `completed` or `error`.
+fn tool(message: &mut Message, update: &ToolUpdate) {
+    let parts = &mut message.parts;
+    let existing = parts.iter_mut().find_map(|p| match p {
+        Part::ToolCall(call) if call.call_id == update.call_id => Some(call),
+        _ => None,
+    });
+    let Some(call) = existing else {
+        parts.push(Part::ToolCall(ToolCallPart {
+            call_id: update.call_id.clone(),
+            tool_name: update.tool_name.clone(),
+            status: update.status,
+            args: update.args.clone(),
+            result: update.result.clone(),
+            error: update.error.clone(),
+        }));
+        return;
+    };
+    if !call.status.is_open() {
+        return;
+    }
+    call.status = update.status;
+    if update.args.is_some() {
+        call.args = update.args.clone();
+    }
+    if update.result.is_some() {
+        call.result = update.result.clone();
+    }
+    if update.error.is_some() {
+        call.error = update.error.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::v2::parse_frame;
+
+    fn grow(frames: &[&str]) -> Message {
+        let mut message = Message::assistant("t1");
+        for f in frames {
+            message.apply(&parse_frame(f).unwrap());
+        }
+        message
+    }
+
+    fn parts_json(message: &Message) -> String {
+        serde_json::to_string(&message.parts).unwrap()
+    }
+
+    #[test]
+    fn deltas_join_their_part_until_another_kind_comes() {
+        let m = grow(&[
+            r#"{"type":"message.part.reasoning-delta","turnId":"t1","delta":"hm"}"#,
+            r#"{"type":"message.part.text-delta","turnId":"t1","delta":"Hel"}"#,
+            r#"{"type":"message.part.text-delta","turnId":"t1","delta":"lo"}"#,
+            r#"{"type":"message.part.text-delta","turnId":"other","delta":"!"}"#,
+            r#"{"type":"message.part.tool-update","turnId":"t1","callId":"c","toolName":"ls","status":"running","args":{"p":1}}"#,
+            r#"{"type":"message.part.text-delta","turnId":"t1","delta":"done"}"#,
+        ]);
+        assert_eq!(
+            parts_json(&m),
+            r#"[{"type":"reasoning","text":"hm"},{"type":"text","text":"Hello","streaming":true},{"type":"tool-call","callId":"c","toolName":"ls","status":"running","args":{"p":1}},{"type":"text","text":"done","streaming":true}]"#
+        );
+        assert!(!m.is_finished());
+    }
+
+    #[test]
+    fn tools_update_in_place_and_never_go_back() {
+        let m = grow(&[
+            r#"{"type":"message.part.tool-update","turnId":"t1","callId":"c","toolName":"ls","status":"pending"}"#,
+            r#"{"type":"message.part.tool-update","turnId":"t1","callId":"c","toolName":"ls","status":"completed","args":{"p":1},"result":[1]}"#,
+            r#"{"type":"message.part.tool-update","turnId":"t1","callId":"c","toolName":"ls","status":"running"}"#,
+        ]);
+        assert_eq!(
+            parts_json(&m),
+            r#"[{"type":"tool-call","callId":"c","toolName":"ls","status":"completed","args":{"p":1},"result":[1]}]"#
+        );
+    }
+
+    #[test]
+    fn questions_are_answered_once() {
+        let mut m = grow(&[r#"{"type":"question","questionId":"q1","text":"Go?"}"#]);
+        assert_eq!(
+            m.pending_question().map(|q| q.question_id.as_str()),
+            Some("q1")
+        );
+        assert!(!m.answer("q2", "yes".into()));
+        assert!(m.answer("q1", "yes".into()));
+        assert!(!m.answer("q1", "no".into()));
+        assert!(m.pending_question().is_none());
+        assert_eq!(
+            parts_json(&m),
+            r#"[{"type":"question","questionId":"q1","text":"Go?","answer":"yes"}]"#
+        );
+    }
+
+    #[test]
+    fn the_finalize_closes_the_message() {
+        let m = grow(&[
+            r#"{"type":"message.part.text-delta","turnId":"t1","delta":"a"}"#,
+            r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn","finalText":"ignored"}"#,
+        ]);
+        assert_eq!(
+            parts_json(&m),
+            r#"[{"type":"text","text":"a"},{"type":"finish","reason":"end_turn"}]"#
+        );
+        let failed = grow(&[
+            r#"{"type":"message.finalize","turnId":"t1","reason":"error","finalText":"partial","error":{"message":"boom"}}"#,
+        ]);
+        assert_eq!(
+            parts_json(&failed),
+            r#"[{"type":"text","text":"partial"},{"type":"error","message":"boom"},{"type":"finish","reason":"error"}]"#
+        );
+        assert!(failed.is_finished());
+    }
+}

@@ -1,0 +1,15 @@
+//! What the adapter and the demo agent both take from the Workers runtime, below both: the
+//! settings read from the environment, the clock, JSON responses, an owned stream of a
+//! WebSocket's events, and the outcome of a promise as a future. wasm32 only: natively the crate
+//! is empty.
+#![cfg(target_arch = "wasm32")]
+#![forbid(unsafe_code)]
+
+pub mod clock;
+pub mod errors;
+pub mod promise;
+pub mod settings;
+pub mod socket;
+
+// The core's modules, named here as they are throughout this crate (`crate::config`, ...).
+use session_agent_core::{config, error_body, refusal, slab};

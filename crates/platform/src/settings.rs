@@ -1,0 +1,48 @@
+//! The worker's settings, read from its environment (`[vars]` and secrets) into
+//! [`crate::config::Config`].
+
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+use worker::Env;
+
+use crate::config::{Config, ConfigError};
+
+/// Name of the Durable Object namespace binding of the SessionAgent class.
+pub const AGENT_BINDING: &str = "SESSION_AGENT";
+
+/// Name of the Rate Limiting binding; without it, no rate limit.
+pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
+
+thread_local! {
+    /// The settings, read once per isolate: an isolate runs one version of the worker, whose
+    /// variables and secrets do not change while it lives.
+    static SETTINGS: OnceCell<Rc<Result<Config, ConfigError>>> = const { OnceCell::new() };
+}
+
+/// The settings; a value that does not parse is an error (answered with a JSON 500). Read from
+/// `env` on the isolate's first request, then kept.
+pub fn load(env: &Env) -> Rc<Result<Config, ConfigError>> {
+    SETTINGS.with(|settings| Rc::clone(settings.get_or_init(|| Rc::new(read(env)))))
+}
+
+fn read(env: &Env) -> Result<Config, ConfigError> {
+    Config::from_vars(
+        |name| {
+            env.var(name)
+                .map(|v| v.to_string())
+                .or_else(|_| env.secret(name).map(|s| s.to_string()))
+                .ok()
+        },
+        cfg!(feature = "demo"),
+    )
+}
+
+/// Whether the demo agent and its routes are on (`DEMO_AGENT = "on"` in a valid config).
+#[cfg(feature = "demo")]
+pub fn demo_enabled(env: &Env) -> bool {
+    load(env)
+        .as_ref()
+        .as_ref()
+        .is_ok_and(|config| config.demo_agent)
+}

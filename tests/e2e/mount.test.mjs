@@ -1,0 +1,94 @@
+// examples/mount: a workers-rs worker of its own that mounts the adapter (`Adapter::handle`)
+// beside routes of its own, built as a user builds it (stock worker-build output) and bound to the
+// reference TypeScript agent in its own worker, as its wrangler.toml says. The adapter answers its
+// routes (auth included) and hands every other request back unread; a real AI SDK `Chat` runs a
+// turn through it.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { Miniflare, Log, LogLevel } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
+import { root, typescriptAgentWorker, sessionId, chatBody, postChat } from "./harness.mjs";
+import { loadSdk } from "./chat.mjs";
+
+const EXAMPLE = path.join(root, "examples/mount");
+/** The example's `AUTH_SECRET` (its `AUTH_MODE` is `token`). */
+const SECRET = "mount-example-secret-of-at-least-32-bytes";
+const auth = { authorization: `Bearer ${SECRET}` };
+
+let mf;
+let base;
+before(async () => {
+  const config = path.join(EXAMPLE, "wrangler.toml");
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
+  if (!existsSync(main)) throw new Error(`${main} is missing: run bash scripts/build.sh --mount-example`);
+  const agent = await typescriptAgentWorker(workerOptions, { MODEL: "scripted" });
+  mf = new Miniflare({
+    workers: [
+      {
+        ...workerOptions,
+        bindings: { ...workerOptions.bindings, AUTH_SECRET: SECRET },
+        name: "mount-example",
+        modules: true,
+        scriptPath: main,
+        modulesRoot: path.dirname(main),
+      },
+      agent,
+    ],
+    host: "127.0.0.1",
+    port: 0,
+    cf: false,
+    log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
+  });
+  base = (await mf.ready).origin;
+});
+after(() => mf?.dispose());
+
+test("the worker's own routes answer beside the adapter, with the request's body unread", { timeout: 30_000 }, async () => {
+  const health = await fetch(`${base}/health`);
+  assert.equal(health.status, 200);
+  assert.equal(await health.text(), "ok");
+  const echo = await fetch(`${base}/echo`, { method: "POST", body: "the body, untouched" });
+  assert.equal(await echo.text(), "the body, untouched");
+  // Paths the adapter does not answer are the worker's: its own 404, not the adapter's JSON one;
+  // the demo's routes are not built into the adapter here.
+  for (const other of ["/nothing", "/", "/demo/sessions/s/received", "/api/sessions/s/other"]) {
+    const response = await fetch(`${base}${other}`);
+    assert.equal(response.status, 404, other);
+    assert.equal(await response.text(), "This worker has no such page.", other);
+  }
+});
+
+test("the adapter's routes are the adapter's: its auth, its errors", { timeout: 30_000 }, async () => {
+  const refused = await postChat(base, sessionId("mount"), chatBody("hello"));
+  assert.equal(refused.status, 401);
+  assert.equal((await refused.json()).error.code, "unauthorized");
+  assert.ok(refused.headers.get("x-request-id"));
+  const wrongMethod = await fetch(`${base}/api/sessions/s/chat`, { headers: auth });
+  assert.equal(wrongMethod.status, 405);
+  assert.equal(wrongMethod.headers.get("allow"), "POST, OPTIONS");
+});
+
+test("a turn through the mounted adapter reaches an AI SDK Chat, and the session's history", { timeout: 30_000 }, async () => {
+  const { Chat, DefaultChatTransport } = await loadSdk("ai");
+  const session = sessionId("mount");
+  const errors = [];
+  const chat = new Chat({
+    transport: new DefaultChatTransport({ api: `${base}/api/sessions/${session}/chat`, headers: auth }),
+    onError: (e) => errors.push(e),
+  });
+  await chat.sendMessage({ text: "hello" });
+  assert.deepEqual(errors, []);
+  assert.equal(chat.status, "ready");
+  const reply = chat.messages.at(-1);
+  assert.equal(reply.role, "assistant");
+  const text = reply.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
+  assert.ok(text.length > 0, "the agent's reply streamed");
+
+  const history = await fetch(`${base}/api/sessions/${session}/messages`, { headers: auth });
+  assert.equal(history.status, 200);
+  const messages = await history.json();
+  assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
+  assert.equal(messages[1].id, reply.id);
+});
