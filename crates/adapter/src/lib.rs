@@ -21,6 +21,8 @@
 //! The worker binds `SESSION_AGENT` to the agent's Durable Object namespace (`[[durable_objects.
 //! bindings]]` with its `script_name`), and reads the settings of `docs/configuration.md` from its
 //! variables and secrets (`AUTH_MODE`, `AUTH_SECRET`, `ALLOWED_ORIGINS`, ...), once per isolate.
+//! The adapter checks callers itself (`docs/auth.md`); a worker with auth of its own may check
+//! first and hand the adapter only the requests it admits, with `AUTH_MODE = "none"`.
 //! `examples/mount/` is a whole worker that does this, built and driven by `npm test`.
 //!
 //! Its routes:

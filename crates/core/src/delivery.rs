@@ -4,7 +4,8 @@
 //! Most frames of a stream are deltas of the open part, which the stream recognises where the
 //! frame starts and writes at once ([`TurnStream::push_leading_delta`]), so their end needs no
 //! search of its own. Any other frame is found by the next separator and handed back, for the
-//! caller to push as it pushes any frame (with its own checks, such as a limit on its size).
+//! caller to push ([`TurnStream::push_unmatched`], which does not look for a delta again), with
+//! its own checks, such as a limit on its size.
 //!
 //! Ordering rules: frames come in the order of the delivery; a frame is written or handed back
 //! before the next one is looked at, so a caller that stops early (the stream ended) has seen
@@ -19,7 +20,8 @@ use crate::word_scan;
 pub enum Next<'a> {
     /// A delta of the open part, written to the stream already.
     Streamed,
-    /// A frame for the caller to push: its bytes.
+    /// A frame for the caller to push with [`TurnStream::push_unmatched`] (it is no delta of
+    /// the open part: that was checked): its bytes.
     Frame(&'a [u8]),
 }
 

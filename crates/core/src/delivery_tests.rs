@@ -21,7 +21,7 @@ fn by_delivery(text: &str, max_len: usize) -> (String, u64, usize) {
                 stream.end(EndCause::FrameTooLarge, &mut out)
             }
             Some(Next::Frame(frame)) => {
-                stream.push_frame(std::str::from_utf8(frame).unwrap(), &mut out);
+                stream.push_unmatched(std::str::from_utf8(frame).unwrap(), &mut out);
             }
         }
     }

@@ -1,6 +1,9 @@
 //! Per-caller rate limiting, the pure part: whose budget a request spends (the JWT's `sub`, else
-//! the client's IP) and the 429 it gets once that is spent (`crate::refusal`). The counting is Cloudflare's Rate
-//! Limiting binding's (the edge calls it); this service keeps no counter of its own.
+//! the client's IP) and the 429 it gets once that is spent (a [`Refusal`]). The counting is
+//! Cloudflare's Rate Limiting binding's (the edge calls it); this service keeps no counter of its
+//! own.
+
+use crate::refusal::{Refusal, RATE_LIMITED};
 
 /// The key of the caller's budget: `user:<sub>` for a JWT with a `sub`, else `ip:<address>` from
 /// `CF-Connecting-IP`, else `ip:unknown` (a request that came through no Cloudflare edge: local
@@ -29,6 +32,14 @@ impl RateLimited {
             "Too many requests from this caller. Try again in {} seconds.",
             self.retry_after_secs
         )
+    }
+}
+
+impl From<RateLimited> for Refusal {
+    /// With `Retry-After`: the caller's budget is new by then.
+    fn from(limited: RateLimited) -> Self {
+        Refusal::new(RATE_LIMITED, limited.message())
+            .with_header("retry-after", limited.retry_after_secs.to_string())
     }
 }
 

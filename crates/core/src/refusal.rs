@@ -2,15 +2,11 @@
 //! ([`CATALOGUE`], which `docs/endpoint.md`'s errors table is checked against), its message, and
 //! the headers that go with it (`WWW-Authenticate`, `Retry-After`, `Allow`).
 //!
-//! A handler returns `Err(Refusal)` (or an error that becomes one: [`AuthError`],
-//! [`RequestError`], [`RateLimited`]); the edge writes it as the JSON body of
+//! A handler returns `Err(Refusal)` (or an error that becomes one, each beside its own type:
+//! `AuthError`, `RequestError`, `RateLimited`); the edge writes it as the JSON body of
 //! [`crate::error_body`], and the request's log line takes its status and outcome from it.
 
 use std::borrow::Cow;
-
-use crate::auth::AuthError;
-use crate::rate_limit::RateLimited;
-use crate::request::RequestError;
 
 /// A refusal's HTTP status and its stable machine-readable `code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,37 +157,11 @@ impl Refusal {
     }
 }
 
-impl From<AuthError> for Refusal {
-    fn from(err: AuthError) -> Self {
-        let refusal = Refusal::new(err.kind(), err.message());
-        match err {
-            // RFC 6750 section 3: the scheme, and the error once credentials were presented.
-            AuthError::Missing => refusal.with_header("www-authenticate", "Bearer".into()),
-            AuthError::Forbidden => refusal,
-            AuthError::Unavailable { retry_after_secs } => {
-                refusal.with_header("retry-after", retry_after_secs.to_string())
-            }
-            _ => refusal.with_header("www-authenticate", "Bearer error=\"invalid_token\"".into()),
-        }
-    }
-}
-
-impl From<RequestError> for Refusal {
-    fn from(err: RequestError) -> Self {
-        Refusal::new(err.kind(), err.message())
-    }
-}
-
-impl From<RateLimited> for Refusal {
-    fn from(limited: RateLimited) -> Self {
-        Refusal::new(RATE_LIMITED, limited.message())
-            .with_header("retry-after", limited.retry_after_secs.to_string())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::auth::AuthError;
+    use crate::rate_limit::RateLimited;
 
     #[test]
     fn every_code_is_listed_once_and_fits_its_status() {

@@ -25,7 +25,7 @@ use serde_json::Value;
 pub use answers::Answer;
 use messages::Messages;
 
-use crate::refusal::{self, Code};
+use crate::refusal::{self, Code, Refusal};
 use crate::trace::TraceMode;
 use crate::v2::Attachment;
 pub use crate::v2::OnDisconnect;
@@ -180,6 +180,12 @@ impl std::fmt::Display for RequestError {
 }
 
 impl std::error::Error for RequestError {}
+
+impl From<RequestError> for Refusal {
+    fn from(err: RequestError) -> Self {
+        Refusal::new(err.kind(), err.message())
+    }
+}
 
 #[derive(Deserialize)]
 struct Body<'a> {

@@ -106,12 +106,19 @@ impl Engine {
 
     /// One text frame: translated into `out`, or the stream ended if it is too large.
     fn read_frame(&mut self, text: &str) {
+        self.read_with(text, TurnStream::push_frame);
+    }
+
+    /// [`Engine::read_frame`], pushing the frame with `push`: [`TurnStream::push_frame`], or
+    /// [`TurnStream::push_unmatched`] for a frame a delivery already found no delta.
+    fn read_with(&mut self, text: &str, push: Push) {
         let Some(open) = self.open.as_mut() else {
             return;
         };
         match handle_text(
             &mut self.turn,
             text,
+            push,
             &self.limits,
             &mut open.exchange,
             &mut self.out,
@@ -279,7 +286,7 @@ impl Receiver for Engine {
                 // TextEncoder's output is UTF-8 (it replaces a lone surrogate): a frame that is
                 // not would come from a broken runtime, and is skipped like any unreadable one.
                 Some(Next::Frame(frame)) => match std::str::from_utf8(frame) {
-                    Ok(text) => self.read_frame(text),
+                    Ok(text) => self.read_with(text, TurnStream::push_unmatched),
                     Err(_) => self.skipped("a frame that is not UTF-8"),
                 },
             }
@@ -322,9 +329,13 @@ enum Read {
 }
 
 /// Hands one text frame to the translator, appending what it writes to `out`.
+/// How a frame is pushed into the stream.
+type Push = fn(&mut TurnStream, &str, &mut Vec<u8>) -> FrameOutcome;
+
 fn handle_text(
     turn: &mut TurnStream,
     text: &str,
+    push: Push,
     limits: &PumpLimits,
     exchange: &mut Exchange,
     out: &mut Vec<u8>,
@@ -339,7 +350,7 @@ fn handle_text(
         );
         return Read::TooLarge;
     }
-    match turn.push_frame(text, out) {
+    match push(turn, text, out) {
         FrameOutcome::Malformed(why) => {
             exchange.log.skipped_frames += 1;
             console_warn!("request {}: skipped a frame: {why}", exchange.request_id());

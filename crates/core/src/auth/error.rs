@@ -1,6 +1,6 @@
 //! Why a caller was refused, and the code ([`crate::refusal`]) and message it is answered with.
 
-use crate::refusal::{self, Code};
+use crate::refusal::{self, Code, Refusal};
 
 /// Why a caller was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +53,22 @@ impl AuthError {
             AuthError::Unavailable { retry_after_secs } => format!(
                 "The keys that bearer tokens are checked with cannot be fetched right now. Try again in {retry_after_secs} seconds."
             ),
+        }
+    }
+}
+
+impl From<AuthError> for Refusal {
+    /// With its challenge (RFC 6750 section 3: the scheme, and the error once credentials were
+    /// presented), or when to try again.
+    fn from(err: AuthError) -> Self {
+        let refusal = Refusal::new(err.kind(), err.message());
+        match err {
+            AuthError::Missing => refusal.with_header("www-authenticate", "Bearer".into()),
+            AuthError::Forbidden => refusal,
+            AuthError::Unavailable { retry_after_secs } => {
+                refusal.with_header("retry-after", retry_after_secs.to_string())
+            }
+            _ => refusal.with_header("www-authenticate", "Bearer error=\"invalid_token\"".into()),
         }
     }
 }
