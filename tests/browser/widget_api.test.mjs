@@ -8,7 +8,7 @@ import { createHmac } from "node:crypto";
 import { sessionId, prompts } from "../e2e/harness.mjs";
 import { siteWorkerAndBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
 
-const SECRET = "widget-api-secret";
+const SECRET = "widget-api-secret-0123456789-0123456789";
 /** The worker tolerates 60 s of clock skew on `exp` (CLOCK_SKEW_SECS in crates/core/src/auth/jwt.rs). */
 const SKEW_SECS = 60;
 /** How long a minted token is accepted: short, so that one expires within the test. */

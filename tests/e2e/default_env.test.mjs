@@ -23,7 +23,7 @@ test("without a secret: every request refused, none served open", { timeout: 30_
 });
 
 test("with a secret: no credentials is a 401; no demo routes, no playground", { timeout: 30_000 }, async () => {
-  const worker = await startWorker({ env: null, vars: { AUTH_SECRET: "a-secret-for-this-test-only" } });
+  const worker = await startWorker({ env: null, vars: { AUTH_SECRET: "a-secret-for-this-test-only-0123456789" } });
   workers.push(worker);
   const chat = await postChat(worker.base, "s1", chatBody("hi"));
   assert.equal(chat.status, 401);

@@ -6,7 +6,9 @@ import {
   startWorker, sessionId, chatBody, postChat, readAll, chunksOf, demoLog, prompts, sleep,
 } from "./harness.mjs";
 
-const SECRET = "e2e-secret-that-is-long-enough";
+const SECRET = "e2e-secret-that-is-long-enough-0123456789";
+/** The `token` mode's secret: 32 bytes, the shortest accepted. */
+const TOKEN = "tok-0123456789-0123456789-012345";
 const ORIGIN = "https://widget.example";
 
 /** An HS256 JWT over `claims`, signed with `secret`. */
@@ -30,7 +32,7 @@ before(async () => {
       MAX_FRAME_BYTES: "1000",
     },
   });
-  tokened = await startWorker({ vars: { AUTH_MODE: "token", AUTH_SECRET: "tok-123" } });
+  tokened = await startWorker({ vars: { AUTH_MODE: "token", AUTH_SECRET: TOKEN } });
 });
 after(async () => {
   await secured?.dispose();
@@ -99,15 +101,24 @@ describe("auth", { concurrency: true }, () => {
     assert.ok(!JSON.stringify(secured.logs).includes(token.split(".")[2]), "a token reached the logs");
   });
 
+  test("a secret shorter than 32 bytes (HS256's key size) is refused at start-up: every request 500 misconfigured", async () => {
+    const weak = await startWorker({ vars: { AUTH_MODE: "token", AUTH_SECRET: TOKEN.slice(1) } });
+    try {
+      await jsonError(await postChat(weak.base, sessionId("weak"), chatBody("hi"), { headers: bearer(TOKEN.slice(1)) }), 500, "misconfigured");
+    } finally {
+      await weak.dispose();
+    }
+  });
+
   test("token: the exact bearer token opens any session; any other is 401", async () => {
     const s = sessionId("tok");
-    const ok = await postChat(tokened.base, s, chatBody("/slow 2 10"), { headers: bearer("tok-123") });
+    const ok = await postChat(tokened.base, s, chatBody("/slow 2 10"), { headers: bearer(TOKEN) });
     assert.equal(ok.status, 200);
     assert.equal(chunksOf((await readAll(ok)).text).at(-1).type, "finish");
     // A shared token names no user: no X-User-Id reaches the agent.
-    const [connection] = await demoLog(tokened.base, s, "connections", bearer("tok-123"));
+    const [connection] = await demoLog(tokened.base, s, "connections", bearer(TOKEN));
     assert.deepEqual(connection.headers, { "x-session-id": s, "x-user-id": null, "x-client": "ai-sdk-adapter" });
-    for (const token of ["tok-12", "tok-1234", "TOK-123"]) {
+    for (const token of [TOKEN.slice(0, -1), `${TOKEN}4`, TOKEN.toUpperCase()]) {
       await jsonError(await postChat(tokened.base, s, chatBody("hi"), { headers: bearer(token) }), 401, "invalid_token");
     }
   });

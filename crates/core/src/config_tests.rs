@@ -69,7 +69,7 @@ fn a_jwks_url_alone_makes_jwt_mode_valid() {
 fn values_are_read() {
     let c = config(&[
         ("AUTH_MODE", "token"),
-        ("AUTH_SECRET", "s"),
+        ("AUTH_SECRET", "k-0123456789-0123456789-01234567"),
         ("ALLOWED_ORIGINS", "https://a.example"),
         ("MAX_BODY_BYTES", "1_000"),
         ("MAX_MESSAGES", "3"),
@@ -95,7 +95,12 @@ fn values_are_read() {
     );
     assert_eq!(c.resume_wait_ms, 1500);
     assert_eq!(c.on_disconnect, OnDisconnect::Detach);
-    assert_eq!(c.auth, AuthMode::Token { secret: "s".into() });
+    assert_eq!(
+        c.auth,
+        AuthMode::Token {
+            secret: "k-0123456789-0123456789-01234567".into()
+        }
+    );
     assert!(c.origins.allows("https://a.example"));
     assert_eq!(
         c.limits,
@@ -166,7 +171,10 @@ fn bad_values_are_errors_not_defaults() {
 #[test]
 fn jwt_rules_are_read_as_given() {
     let jwt = |pairs: &[(&str, &str)]| {
-        let mut all = vec![("AUTH_MODE", "jwt"), ("AUTH_SECRET", "k")];
+        let mut all = vec![
+            ("AUTH_MODE", "jwt"),
+            ("AUTH_SECRET", "k-0123456789-0123456789-01234567"),
+        ];
         all.extend_from_slice(pairs);
         match config(&all).unwrap().auth {
             AuthMode::Jwt { rules, .. } => rules,

@@ -52,6 +52,9 @@ fn admit_verified(mode: &AuthMode, token: &str) -> Result<Principal, AuthError> 
     }
 }
 
+/// An HS256 key of the shortest length accepted.
+const KEY: &str = "k-0123456789-0123456789-01234567";
+
 #[test]
 fn jwt_mode_takes_a_secret_a_jwks_url_or_both() {
     let rules = JwtRules::default;
@@ -61,12 +64,12 @@ fn jwt_mode_takes_a_secret_a_jwks_url_or_both() {
         Ok(mode(None, Some(URL), rules()))
     );
     assert_eq!(
-        from(Some("jwt"), Some("k"), Some(URL)),
-        Ok(mode(Some(b"k"), Some(URL), rules()))
+        from(Some("jwt"), Some(KEY), Some(URL)),
+        Ok(mode(Some(KEY.as_bytes()), Some(URL), rules()))
     );
     assert_eq!(
-        from(Some("jwt"), Some("k"), None),
-        Ok(mode(Some(b"k"), None, rules()))
+        from(Some("jwt"), Some(KEY), None),
+        Ok(mode(Some(KEY.as_bytes()), None, rules()))
     );
     let err = |mode, secret, url| from(mode, secret, url).unwrap_err().0;
     assert_eq!(

@@ -54,12 +54,17 @@ impl std::fmt::Debug for AuthMode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError(pub String);
 
+/// The shortest `AUTH_SECRET` accepted, in bytes: HS256's key size (RFC 7518 section 3.2: "a key
+/// of the same size as the hash output (for instance, 256 bits for "HS256") or larger MUST be
+/// used"), for the `token` mode's secret too. A shorter one could be guessed online.
+pub const MIN_SECRET_BYTES: usize = 32;
+
 impl AuthMode {
     /// The mode named by `AUTH_MODE`, with the keys it needs: `token` the secret, `jwt` the
     /// secret (HS256) or a JWKS URL (RS256, ES256) or both; `rules` apply to `jwt` only. An
-    /// unknown mode, a mode without its keys, a JWKS URL that is neither `https:` nor local, or
-    /// one set for another mode (which would not check it) is an error: the worker then refuses
-    /// every request rather than run open.
+    /// unknown mode, a mode without its keys, a secret shorter than [`MIN_SECRET_BYTES`], a JWKS
+    /// URL that is neither `https:` nor local, or one set for another mode (which would not check
+    /// it) is an error: the worker then refuses every request rather than run open or weak.
     pub fn from_config(
         mode: Option<&str>,
         secret: Option<&str>,
@@ -80,6 +85,13 @@ impl AuthMode {
                     "JWKS_URL must be an https: URL (http: only to 127.0.0.1 or localhost)".into(),
                 ));
             }
+        }
+        if let Some(short) = secret.filter(|s| s.len() < MIN_SECRET_BYTES && mode != "none") {
+            // Its length only: never a byte of the secret.
+            return Err(ConfigError(format!(
+                "AUTH_SECRET must be at least {MIN_SECRET_BYTES} bytes (HS256's key size); this one has {}",
+                short.len()
+            )));
         }
         match (mode, secret) {
             ("none", _) => Ok(AuthMode::None),

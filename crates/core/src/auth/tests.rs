@@ -187,15 +187,38 @@ fn config_never_runs_open_by_accident() {
     assert_eq!(from(None, None), Ok(AuthMode::None));
     assert!(from(Some("jwt"), None).is_err());
     assert!(from(Some("token"), Some("")).is_err());
-    assert!(from(Some("JWT"), Some("x")).is_err());
+    assert!(from(Some("JWT"), Some(KEY_32)).is_err());
     assert_eq!(
-        from(Some("token"), Some("x")),
-        Ok(AuthMode::Token { secret: "x".into() })
+        from(Some("token"), Some(KEY_32)),
+        Ok(AuthMode::Token {
+            secret: KEY_32.into()
+        })
     );
     assert_eq!(
-        format!("{:?}", from(Some("jwt"), Some("hush")).unwrap()),
+        format!("{:?}", from(Some("jwt"), Some(KEY_32)).unwrap()),
         "AuthMode::Jwt"
     );
+}
+
+/// A secret of exactly [`MIN_SECRET_BYTES`].
+const KEY_32: &str = "k-0123456789-0123456789-01234567";
+
+#[test]
+fn a_secret_shorter_than_hs256_s_key_size_is_refused_at_start_up() {
+    let from = |mode, secret| AuthMode::from_config(mode, secret, None, JwtRules::default());
+    assert_eq!(KEY_32.len(), MIN_SECRET_BYTES);
+    let short = &KEY_32[1..];
+    for mode in ["token", "jwt"] {
+        assert!(from(Some(mode), Some(KEY_32)).is_ok(), "{mode}");
+        let err = from(Some(mode), Some(short)).unwrap_err().0;
+        assert_eq!(
+            err,
+            "AUTH_SECRET must be at least 32 bytes (HS256's key size); this one has 31"
+        );
+        assert!(!err.contains(short));
+    }
+    // The local demo's `none` reads no secret, so none is too short for it.
+    assert_eq!(from(Some("none"), Some("s")), Ok(AuthMode::None));
 }
 
 #[test]
