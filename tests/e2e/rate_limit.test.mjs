@@ -1,7 +1,7 @@
 // Per-caller rate limiting with the Rate Limiting binding RATE_LIMITER (Miniflare simulates it):
 // past the binding's limit a caller gets 429 rate_limited with Retry-After, on every route that
-// reaches the agent; another caller still gets through; refused credentials and preflights spend
-// nothing. Without the binding, no limit; a RATE_LIMITER that is not the binding is a 500.
+// reaches the agent; another caller still gets through; refused credentials spend the client's
+// (IP's) budget, preflights nothing. Without the binding, no limit; a RATE_LIMITER that is not the binding is a 500.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
@@ -51,10 +51,16 @@ test("the caller past the limit gets 429 with Retry-After on each agent route; a
   // Every counted request below, through the last 429 and bob's 200, within one window: they
   // take 1–2 s here, so 15 s left is ample on a slow CI machine.
   await awaitRoomInWindow(15_000);
-  // Refused credentials are answered before the limit and spend nothing.
-  for (let i = 0; i < LIMIT + 2; i++) {
-    assert.equal((await history(limited, s, { authorization: "Bearer nope" })).status, 401);
+  // Refused credentials spend the client's budget (its IP's: no credential names it), so a secret
+  // cannot be guessed faster than the limit: past it they get the 429 too. The users' budgets are
+  // their own, below.
+  for (let i = 0; i < LIMIT; i++) {
+    assert.equal((await history(limited, s, { authorization: "Bearer nope" })).status, 401, `guess ${i + 1}`);
   }
+  const guessed = await history(limited, s, { authorization: "Bearer nope" });
+  assert.equal(guessed.status, 429);
+  assert.equal(guessed.headers.get("retry-after"), "60");
+  assert.equal((await guessed.json()).error.code, "rate_limited");
   // The limit counts every route that reaches the agent: chat, history, resume, stop.
   const chat = await postChat(limited.base, s, chatBody("/slow 2 5"), { headers: { "content-type": "application/json", ...auth("alice") } });
   assert.equal(chat.status, 200);

@@ -1,7 +1,7 @@
 //! The checks every session route makes before it touches the agent: the session id (400), the
 //! caller's credentials (401 with `WWW-Authenticate`, 403 for another session's token, 503 with
 //! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
-//! `Retry-After`, where the binding is configured).
+//! `Retry-After`, where the binding is configured), which refused credentials spend too.
 
 use futures::FutureExt;
 
@@ -25,17 +25,42 @@ pub(crate) async fn admit(
     session_id: &str,
 ) -> Result<Principal, Failure> {
     let authorization = cx.req.header(Field::Authorization);
-    let principal = match check_now(authorization, cx.config, session_id)? {
-        Admission::Admitted(principal) => principal,
-        token => verify(token, session_id).boxed_local().await?,
+    let checked = match check_now(authorization, cx.config, session_id) {
+        Ok(Admission::Admitted(principal)) => Ok(principal),
+        Ok(token) => verify(token, session_id)
+            .boxed_local()
+            .await
+            .map_err(Refusal::from),
+        Err(refusal) => Err(refusal),
+    };
+    let principal = match checked {
+        Ok(principal) => principal,
+        Err(refusal) => return Err(spend_refused(cx, refusal).boxed_local().await.into()),
     };
     cx.exchange.log.user = principal.user_id.clone();
     if let Some(binding) = rate_limiter::binding(cx.env) {
-        rate_limiter::check(binding, cx.req, cx.config, &principal)
+        let user_id = principal.user_id.as_deref();
+        rate_limiter::check(binding, cx.req, cx.config, user_id)
             .boxed_local()
             .await?;
     }
     Ok(principal)
+}
+
+/// A refusal of the caller's credentials (a 401) spends one of the client's budget, where the
+/// `RATE_LIMITER` binding is configured: the client's IP's, since no credential names it. So a
+/// secret cannot be guessed faster than the limit allows; past it the answer is the 429.
+async fn spend_refused(cx: &RouteContext<'_>, refusal: Refusal) -> Refusal {
+    if refusal.kind.status != 401 {
+        return refusal;
+    }
+    let Some(binding) = rate_limiter::binding(cx.env) else {
+        return refusal;
+    };
+    match rate_limiter::check(binding, cx.req, cx.config, None).await {
+        Ok(()) => refusal,
+        Err(limited) => limited,
+    }
 }
 
 /// The session id and the credentials, as far as they can be checked without waiting: the

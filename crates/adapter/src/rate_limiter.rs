@@ -13,7 +13,6 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{console_error, Env};
 
-use crate::auth::Principal;
 use crate::config::Config;
 use crate::incoming::RequestIn;
 use crate::platform::promise::settled;
@@ -51,7 +50,8 @@ pub(crate) fn binding(env: &Env) -> Option<JsValue> {
     Some(binding)
 }
 
-/// `Ok` when the caller is within its budget by `binding` ([`binding`]); else the answer: 429
+/// `Ok` when the caller (`user_id`, else the client's IP: [`caller_key`]) is within its budget by
+/// `binding` ([`binding`]); else the answer: 429
 /// `rate_limited` with `Retry-After`, or 500 `misconfigured` for a `RATE_LIMITER` that is not a
 /// Rate Limiting binding. A binding that fails is logged and lets the request through: the limit
 /// protects the agent's capacity, it is not a credential.
@@ -59,7 +59,7 @@ pub(crate) async fn check(
     binding: JsValue,
     req: &RequestIn<'_>,
     config: &Config,
-    principal: &Principal,
+    user_id: Option<&str>,
 ) -> Result<(), Refusal> {
     let has_limit =
         Reflect::get(&binding, &JsValue::from_str("limit")).is_ok_and(|limit| limit.is_function());
@@ -67,7 +67,7 @@ pub(crate) async fn check(
         console_error!("configuration: {RATE_LIMIT_BINDING} is not a Rate Limiting binding");
         return Err(Refusal::misconfigured());
     }
-    let key = caller_key(principal.user_id.as_deref(), req.header(Field::ClientIp));
+    let key = caller_key(user_id, req.header(Field::ClientIp));
     match within_budget(binding.unchecked_ref(), &key).await {
         Ok(true) => Ok(()),
         Ok(false) => {
