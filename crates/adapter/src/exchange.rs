@@ -1,5 +1,7 @@
 //! One request's bookkeeping: its id, its clock, its log line, and the headers every answer gets.
 
+use std::borrow::Cow;
+
 use wasm_bindgen::JsValue;
 use worker::{Response, Result};
 
@@ -57,12 +59,12 @@ impl Exchange {
             message,
             headers,
         } = refusal;
-        let mut response = if kind.status >= 500 {
-            let message = format!("{message} Request id: {}.", self.log.request_id);
-            json_error(kind, &message)?
+        let message = if kind.status >= 500 {
+            Cow::Owned(format!("{message} Request id: {}.", self.log.request_id))
         } else {
-            json_error(kind, &message)?
+            message
         };
+        let mut response = json_error(kind, &message)?;
         for (name, value) in headers {
             response.headers_mut().set(name, &value)?;
         }

@@ -2,8 +2,6 @@
 //! it), or a fault of the runtime (logged, and answered `500 internal_error`). The entry point
 //! writes either, and the log line takes its status and outcome from the refusal.
 
-use crate::auth::AuthError;
-use crate::rate_limit::RateLimited;
 use crate::refusal::Refusal;
 use crate::request::RequestError;
 use crate::upstream::UpstreamError;
@@ -26,21 +24,9 @@ impl From<worker::Error> for Failure {
     }
 }
 
-impl From<AuthError> for Failure {
-    fn from(err: AuthError) -> Self {
-        Failure::Refused(err.into())
-    }
-}
-
 impl From<RequestError> for Failure {
     fn from(err: RequestError) -> Self {
         Failure::Refused(err.into())
-    }
-}
-
-impl From<RateLimited> for Failure {
-    fn from(limited: RateLimited) -> Self {
-        Failure::Refused(limited.into())
     }
 }
 
