@@ -3,6 +3,23 @@
 // (R-turn-id), every tool closed (R-tool-end), `complete` after it and not before (R-complete).
 import { finalizeOf, finishOf, isTurnEvent, LONGER, messageIn, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
 
+/** The largest token count a client holds exactly (JavaScript's Number.MAX_SAFE_INTEGER). */
+const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
+/** The longest model name the adapter keeps, in bytes (crates/core/src/v2/usage.rs). */
+const MAX_MODEL_BYTES = 256;
+
+/** R-usage (MAY): a finished turn's `usage` and `model`, when it reports them, are of the shape
+ * the adapter keeps; a turn that reports neither leaves the rule unjudged (a skip, as a MAY). */
+function judgeUsage(ctx, finalize) {
+  const { usage, model } = finalize;
+  if (usage === undefined && model === undefined) return;
+  const count = (n) => n === undefined || (Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS);
+  const usageOk = usage === undefined || (usage !== null && typeof usage === "object" && !Array.isArray(usage) && count(usage.inputTokens) && count(usage.outputTokens) && (usage.inputTokens !== undefined || usage.outputTokens !== undefined));
+  const modelOk = model === undefined || (typeof model === "string" && model !== "" && new TextEncoder().encode(model).length <= MAX_MODEL_BYTES);
+  if (usageOk && modelOk) ctx.judge("R-usage", "pass");
+  else ctx.judge("R-usage", "fail", { arrived: `usage ${show(usage)}, model ${show(model)}` });
+}
+
 /** Waits for the end of the turn `create` started, as `conn` sees it (its finalize, or
  * `complete` from an agent that sends none), judges it, and resolves to its finalize (or null).
  * `label` says which turn in a report line ("an aborted turn"). */
@@ -19,6 +36,7 @@ export async function judgeTurn(ctx, conn, create, label) {
     const after = end?.type === "complete" ? ": complete came, with no finalize before it" : conn.closed ? ": the socket closed" : ` in ${WAIT.turn / 1000} s`;
     ctx.judge("R-finalize", "fail", { arrived: `0 message.finalize of ${turnId}${of}${after}` });
   } else ctx.judge("R-finalize", "fail", { arrived: `${finalizes.length} message.finalize of ${turnId}${of}: ${finalizes.map((f) => show(f.reason)).join(", ")}` });
+  if (finalize?.reason === "end_turn") judgeUsage(ctx, finalize);
 
   const until = finalize ? conn.frames.indexOf(finalize) : conn.frames.length;
   const during = conn.frames.slice(start, until);

@@ -24,7 +24,7 @@ export async function basics(ctx, first) {
   ctx.judge("R-init", first.init ? "pass" : "fail", {
     arrived: first.init === null ? `the first frame was ${show(first.frames[0]?.type)}, not init` : `no frame within ${WAIT.init / 1000} s of the socket opening`,
   });
-  if (first.init) ctx.judge("R-protocol", first.init.protocol === 2 || first.init.protocol === 1 ? "pass" : "fail", { arrived: `protocol ${show(first.init.protocol)}` });
+  if (first.init) ctx.judge("R-protocol", [1, 2, 3].includes(first.init.protocol) ? "pass" : "fail", { arrived: `protocol ${show(first.init.protocol)}` });
   first.send({ type: "check-agent.unknown", detail: "an unknown frame type: to be ignored" });
   const from = first.frames.length;
   ctx.prompt(first, ctx.prompts.short, "check-b1", { checkAgentExtra: "an unknown field: to be ignored" });

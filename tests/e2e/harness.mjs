@@ -17,9 +17,11 @@ export const DEMO_ENV = "demo";
  * demo's by default; `null` for the default environment). `vars` override its [vars];
  * `ratelimits` adds Rate Limiting bindings, as wrangler.toml's `[[ratelimits]]` would, e.g.
  * `{ RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
- * Returns { base, dispose, restart, logs, stderr, probe }: `logs` collects the worker's structured log
- * lines (one JSON object per request), `stderr` workerd's error output line by line (where a
- * Rust panic and an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
+ * Returns { base, dispose, restart, logs, turns, points, stderr, probe }: `logs` collects the
+ * worker's structured log lines (one JSON object per request), `turns` its turn records (one per
+ * turn: docs/operations.md), `points` the data points its `TURN_ANALYTICS` dataset was given
+ * (with `analytics: true`, which binds one that logs them), `stderr` workerd's error output line
+ * by line (where a Rust panic and an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
  *
  * `agent` picks the SessionAgent behind the adapter: `"demo"` (the embedded Rust demo, in this
  * worker), or the reference TypeScript agent (agents/typescript) in a worker of its own, bound by
@@ -36,9 +38,11 @@ export const DEMO_ENV = "demo";
  * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
  * agent's socket as the adapter does.
  */
-export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null } = {}) {
+export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false } = {}) {
   const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
+  const turns = [];
+  const points = [];
   const stderrLines = [];
   // The local demo environment (the embedded agent, no auth) unless `env` names another
   // (`null`: the default one); `vars` adjust it per test.
@@ -68,6 +72,18 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
     agentWorkers.push(agentWorker);
   }
   if (probe) agentWorkers.push(probeWorker(workerOptions, agentAt.scriptName, agentAt.className));
+  if (analytics) {
+    // The dataset binding, observed: Miniflare's own Analytics Engine binding drops every point,
+    // so the test binds a wrapped binding of the same shape that logs each point it is given.
+    adapter.wrappedBindings = { ...adapter.wrappedBindings, TURN_ANALYTICS: { scriptName: ANALYTICS_RECORDER } };
+    agentWorkers.push({
+      name: ANALYTICS_RECORDER,
+      modules: true,
+      script: `export default function () {
+        return { writeDataPoint(point) { console.log(JSON.stringify({ analyticsPoint: point })); } };
+      }`,
+    });
+  }
   const workers = agentWorkers.length ? { workers: [adapter, ...agentWorkers] } : adapter;
   const options = {
     ...workers,
@@ -78,7 +94,7 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
     cf: false,
     log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
     handleRuntimeStdio: (stdout, stderr) => {
-      collectLogLines(stdout, logs);
+      collectLogLines(stdout, { logs, turns, points });
       collectLines(stderr, stderrLines);
       if (process.env.E2E_LOG) {
         stdout.pipe(process.stdout);
@@ -87,7 +103,7 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
     },
   };
   const mf = new Miniflare(options);
-  const worker = { dispose: () => mf.dispose(), logs, stderr: stderrLines };
+  const worker = { dispose: () => mf.dispose(), logs, turns, points, stderr: stderrLines };
   const located = async () => {
     worker.base = (await mf.ready).origin;
     worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;
@@ -169,8 +185,15 @@ export function panicsIn(lines) {
   return lines.filter((line) => /panicked at|RuntimeError: unreachable|Uncaught/i.test(line));
 }
 
-/** Parses the worker's request log lines (JSON objects with a requestId) out of its stdout. */
-function collectLogLines(stream, logs) {
+/** The wrapped binding that stands for the Analytics Engine dataset in a test (`analytics: true`). */
+const ANALYTICS_RECORDER = "analytics-recorder";
+
+/**
+ * Parses the worker's structured lines out of its stdout: request log lines (JSON objects with a
+ * `requestId`) into `logs`, turn records (`event.name` "turn") into `turns`, and the data points
+ * the test's dataset binding was given into `points`.
+ */
+function collectLogLines(stream, { logs, turns, points }) {
   let pending = "";
   stream.setEncoding("utf8");
   stream.on("data", (text) => {
@@ -183,6 +206,8 @@ function collectLogLines(stream, logs) {
       try {
         const record = JSON.parse(line.slice(start));
         if (record && typeof record.requestId === "string") logs.push(record);
+        else if (record?.["event.name"] === "turn") turns.push(record);
+        else if (record?.analyticsPoint) points.push(record.analyticsPoint);
       } catch {
         // Not a log line of ours.
       }

@@ -1,5 +1,5 @@
 // Per-caller rate limiting with the Rate Limiting binding RATE_LIMITER (Miniflare simulates it):
-// past the binding's limit a caller gets 429 rate_limited with Retry-After, on every route that
+// past the binding's limit a caller gets 429 rate_limited with Retry-After and RateLimit, on every route that
 // reaches the agent; another caller still gets through; refused credentials spend the client's
 // (IP's) budget, preflights nothing. Without the binding, no limit; a RATE_LIMITER that is not the binding is a 500.
 import { test, before, after } from "node:test";
@@ -80,13 +80,15 @@ test("the caller past the limit gets 429 with Retry-After on each agent route; a
   for (const response of over) {
     assert.equal(response.status, 429);
     assert.equal(response.headers.get("retry-after"), "60");
+    // The IETF RateLimit field: the caller's policy, nothing left, a new budget within 60 s.
+    assert.equal(response.headers.get("ratelimit"), `"caller";r=0;t=${PERIOD_S}`);
     assert.deepEqual(await response.json(), {
       error: { code: "rate_limited", message: "Too many requests from this caller. Try again in 60 seconds." },
     });
   }
-  // A page on an allowed origin can read Retry-After.
+  // A page on an allowed origin can read Retry-After and RateLimit.
   assert.equal(over[0].headers.get("access-control-allow-origin"), ORIGIN);
-  assert.match(over[0].headers.get("access-control-expose-headers"), /retry-after/);
+  assert.match(over[0].headers.get("access-control-expose-headers"), /retry-after, ratelimit/);
   // Another user has a budget of their own.
   assert.equal((await history(limited, s, auth("bob"))).status, 200);
   // A preflight is never limited.

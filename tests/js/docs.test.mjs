@@ -26,7 +26,7 @@ const AGENT_TS = globSync("agents/typescript/src/*.ts", { cwd: root })
   .join("\n");
 const pkg = (dir) => JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"));
 /** wrangler.toml's binding and table names, which a TOML snippet may also use. */
-const WRANGLER_KEYS = new Set(["name", "class_name", "script_name", "namespace_id", "simple", "limit", "period"]);
+const WRANGLER_KEYS = new Set(["name", "class_name", "script_name", "namespace_id", "simple", "limit", "period", "binding", "dataset", "enabled", "head_sampling_rate", "invocation_logs"]);
 
 const blocks = PAGES.flatMap((page) => codeBlocks(read(page)).map((block) => ({ ...block, page })));
 const where = (block) => `${block.page}:${block.line}`;
@@ -99,6 +99,15 @@ describe("docs: configs and payloads", () => {
         assert.ok(RUST.includes(`"${key}"`), `${where(block)}: the worker reads no setting ${key}`);
       }
     }
+  });
+});
+
+describe("docs: the production observability settings", () => {
+  test("docs/operations.md's [observability] is wrangler.toml's production one, setting for setting", () => {
+    const block = codeBlocks(read("docs/operations.md")).find((b) => b.lang === "toml" && b.code.includes("observability"));
+    const documented = parseToml(block.code).env.production.observability;
+    const configured = parseToml(read("wrangler.toml")).env.production.observability;
+    assert.deepEqual(documented, configured);
   });
 });
 

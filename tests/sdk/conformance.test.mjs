@@ -95,6 +95,9 @@ for (const sc of scenarios) {
             same([meta.toolCalls, meta.toolErrors], [tools.length, tools.filter((p) => p.state === 'output-error').length], 'metadata tool counts');
             same(typeof meta.durationMs, 'number', 'metadata.durationMs');
             same(meta.stopped, ending === 'abort' ? true : undefined, 'metadata.stopped');
+            // What the turn cost, when the agent's finalize said (protocol 3): absent otherwise.
+            same(meta.usage ?? null, expect.usage ?? null, 'metadata.usage');
+            same(meta.model ?? null, expect.model ?? null, 'metadata.model');
           }
           same(r.data.filter((d) => d.transient !== true).map(({ type, id, data }) => ({ type, id, data })), dataParts(assistants[0].parts), 'onData for persistent data parts');
         }

@@ -1,5 +1,5 @@
 // The SessionAgent Durable Object: one per chat session. It keeps the contract of
-// docs/agent-protocol.md (protocol 2) on the hibernatable WebSocket API:
+// docs/agent-protocol.md (protocol 3) on the hibernatable WebSocket API:
 //
 // - every socket gets `init` (the history, then the turn in flight) and every turn event;
 // - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
@@ -15,7 +15,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { respond, type Emit, type ModelEnv, type ModelInput } from "./model";
-import { frames, parseIncoming, PROTOCOL, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question } from "./protocol";
+import { frames, parseIncoming, PROTOCOL, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol";
 import { MAX_INIT_MESSAGES, Store } from "./store";
 
 export interface Env extends ModelEnv {
@@ -182,7 +182,7 @@ export class SessionAgent extends DurableObject<Env> {
     try {
       const result = await respond(input, this.emitter(turn), turn.controller.signal, this.env);
       if (this.turn !== turn) return;
-      if (result.done) return this.finish(turn, "end_turn");
+      if (result.done) return this.finish(turn, "end_turn", undefined, result);
       this.ask(turn, result.question);
     } catch (err) {
       if (this.turn === turn) this.finish(turn, "error", err instanceof Error ? err.message : String(err));
@@ -225,7 +225,7 @@ export class SessionAgent extends DurableObject<Env> {
   }
 
   /** Ends `turn`: open tools closed, the finalize, idle, `complete`; the message stored. */
-  private finish(turn: Turn, reason: "end_turn" | "error" | "canceled", error?: string): void {
+  private finish(turn: Turn, reason: "end_turn" | "error" | "canceled", error?: string, cost?: { usage?: Usage; model?: string }): void {
     turn.controller.abort();
     this.turn = null;
     const id = turn.message.id;
@@ -234,7 +234,7 @@ export class SessionAgent extends DurableObject<Env> {
     turn.message.parts.push({ type: "finish", reason });
     turn.message.completedAt = new Date().toISOString();
     this.store.save(turn.message, true);
-    this.broadcast(frames.finalize(id, reason, error));
+    this.broadcast(frames.finalize(id, reason, error, cost));
     this.broadcast(frames.status(reason === "error" ? "error" : "idle"));
     this.broadcast(frames.complete());
   }

@@ -12,7 +12,13 @@
 // account. `workersAiRespond` below shows a real model binding (Workers AI); it is off by default:
 // set MODEL = "workers-ai" and add `[ai] binding = "AI"` to wrangler.toml to use it.
 
-import type { Message, Question, ToolStatus } from "./protocol";
+import type { Message, Question, ToolStatus, Usage } from "./protocol";
+
+/** The scripted model's name, as it reports it on a finished turn. */
+export const SCRIPTED_MODEL = "scripted";
+
+/** The Workers AI model the example below calls. */
+const WORKERS_AI_MODEL = "@cf/meta/llama-3.1-8b-instruct";
 
 export interface ModelInput {
   /** The session's finished messages, oldest first, then the user's new message. */
@@ -44,8 +50,10 @@ export interface Emit {
 }
 
 /** `toolCallId` names a call announced (`pending`, with its args) in this turn: the question then
- * asks whether it may run; `options` should start with the approval (`["Approve", "Deny"]`). */
-export type ModelResult = { done: true } | { done: false; question: Omit<Question, "questionId"> };
+ * asks whether it may run; `options` should start with the approval (`["Approve", "Deny"]`).
+ * A finished turn may say what it cost: `usage` (tokens in and out) and the `model`; the agent
+ * sends them on the turn's `message.finalize` (protocol 3), and the user's client sees them. */
+export type ModelResult = { done: true; usage?: Usage; model?: string } | { done: false; question: Omit<Question, "questionId"> };
 
 export interface ModelEnv {
   MODEL?: string;
@@ -54,7 +62,14 @@ export interface ModelEnv {
 
 export async function respond(input: ModelInput, emit: Emit, signal: AbortSignal, env: ModelEnv): Promise<ModelResult> {
   if (env.MODEL === "workers-ai") return workersAiRespond(input, emit, env);
-  return scriptedRespond(input, emit, signal);
+  // The scripted model counts as a model would: a word of the prompt is a token in, a text delta
+  // it streams a token out.
+  let outputTokens = 0;
+  const counted: Emit = { ...emit, text: (delta) => (outputTokens += 1, emit.text(delta)) };
+  const result = await scriptedRespond(input, counted, signal);
+  if (!result.done) return result;
+  const inputTokens = input.prompt.split(/\s+/).filter(Boolean).length;
+  return { ...result, usage: { inputTokens, outputTokens }, model: SCRIPTED_MODEL };
 }
 
 /** Waits `ms`, or throws when the turn is aborted meanwhile. A pending timer also keeps the
@@ -196,8 +211,13 @@ async function workersAiRespond(input: ModelInput, emit: Emit, env: ModelEnv): P
   if (input.context !== undefined) {
     messages.unshift({ role: "system", content: `The page the user is on says (unverified): ${JSON.stringify(input.context)}` });
   }
-  const answer = (await env.AI.run("@cf/meta/llama-3.1-8b-instruct", { messages })) as { response?: string };
+  const answer = (await env.AI.run(WORKERS_AI_MODEL, { messages })) as {
+    response?: string;
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+  };
   emit.status("streaming");
   emit.text(answer.response ?? "");
-  return { done: true };
+  // Workers AI's text models answer with their token counts (OpenAI's names).
+  const usage = answer.usage && { inputTokens: answer.usage.prompt_tokens, outputTokens: answer.usage.completion_tokens };
+  return { done: true, ...(usage ? { usage } : {}), model: WORKERS_AI_MODEL };
 }

@@ -2,11 +2,17 @@
 // and the few helpers that build and read them. Protocol 2.
 
 /** The protocol this agent keeps, said in its `init` (R-protocol). */
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 
 /** A tool call's lifecycle. */
 export type ToolStatus = "pending" | "running" | "completed" | "error";
 export type FinishReason = "end_turn" | "error" | "canceled";
+
+/** What a turn cost, on its `message.finalize` (protocol 3): the AI SDK's names. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
 export type OnDisconnect = "abort" | "detach";
 
 /** One part of a stored message (the `MessagePart` union of `init`). */
@@ -108,7 +114,14 @@ export const frames = {
   create: (turnId: string, requestId?: string): Outgoing => ({ type: "message.create", turnId, ...(requestId ? { requestId } : {}) }),
   text: (turnId: string, delta: string): Outgoing => ({ type: "message.part.text-delta", turnId, delta }),
   reasoning: (turnId: string, delta: string): Outgoing => ({ type: "message.part.reasoning-delta", turnId, delta }),
-  finalize: (turnId: string, reason: FinishReason, error?: string): Outgoing => ({ type: "message.finalize", turnId, reason, ...(error ? { error } : {}) }),
+  finalize: (turnId: string, reason: FinishReason, error?: string, cost?: { usage?: Usage; model?: string }): Outgoing => ({
+    type: "message.finalize",
+    turnId,
+    reason,
+    ...(error ? { error } : {}),
+    ...(cost?.usage ? { usage: cost.usage } : {}),
+    ...(cost?.model ? { model: cost.model } : {}),
+  }),
   complete: (): Outgoing => ({ type: "complete" }),
   status: (status: string, detail?: string): Outgoing => ({ type: "agentStatus", status, ...(detail ? { detail } : {}) }),
   error: (message: string, code?: string): Outgoing => ({ type: "error", message, ...(code ? { code } : {}) }),

@@ -20,6 +20,7 @@ use crate::refusal::Refusal;
 use crate::request::{Answer, OnDisconnect, Reply};
 use crate::session::{Init, Message};
 use crate::stream::{Agent, Plan};
+use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream;
 use crate::v2::answer_frame;
@@ -47,7 +48,7 @@ pub(crate) async fn answer_plan(
     let request_id = cx.exchange.request_id().to_owned();
     let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
     let found = waiting(&mut agent.events, reply, &request_id).await;
-    let (waiting, answer) = match found {
+    let (waiting, answer, protocol) = match found {
         Ok(found) => found,
         Err(refusal) => {
             let _ = agent.socket.close(Some(NORMAL_CLOSURE), Some("done"));
@@ -72,28 +73,41 @@ pub(crate) async fn answer_plan(
         }
         Waiting::Unlisted => TurnStream::adopting(message_id, now_ms),
     };
+    let turn = match protocol {
+        Some(protocol) => turn.with_agent_protocol(protocol),
+        None => turn,
+    };
     let abort = AbortRule {
         on_client_gone: on_disconnect == OnDisconnect::Abort,
         on_agent_fault: true,
         request_id: None,
     };
     let frame = answer_frame(&answer.question_id, &answer.answer, on_disconnect);
-    let mut plan = Plan::new(frame, turn.with_questions(questions), abort);
+    let mut plan = Plan::new(
+        frame,
+        turn.with_questions(questions),
+        abort,
+        Trigger::Answer,
+    );
     plan.early_frame = early_frame;
     Ok((Agent::Listening(agent), plan))
 }
 
-/// The turn that waits on the reply's question, from the agent's `init`, and the answer to send.
+/// The turn that waits on the reply's question, from the agent's `init`, the answer to send,
+/// and the protocol the `init` said (for the turn's record).
 async fn waiting(
     events: &mut SocketEvents,
     reply: &Reply,
     request_id: &str,
-) -> Result<(Waiting, Answer), Refusal> {
+) -> Result<(Waiting, Answer, Option<u64>), Refusal> {
     match read_init(events, request_id).await {
-        Hydration::Init(init) => pending_in(init, reply),
+        Hydration::Init(init) => {
+            let protocol = init.protocol;
+            pending_in(init, reply).map(|(waiting, answer)| (waiting, answer, Some(protocol)))
+        }
         // An agent without `init`: the answer goes to the turn under way, which decides.
         Hydration::TurnEvent { frame, turn_id } => {
-            Ok((Waiting::TurnEvent { turn_id, frame }, newest(reply)))
+            Ok((Waiting::TurnEvent { turn_id, frame }, newest(reply), None))
         }
         Hydration::Unknown => Err(Refusal::answer_turn_unknown()),
     }

@@ -26,6 +26,7 @@ use crate::request::{parse_chat_request, OnDisconnect, RequestError};
 use crate::request_head::Field;
 use crate::routes::is_json_content_type;
 use crate::stream::{start, Agent, Plan};
+use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream;
 use crate::v2::prompt_frame;
@@ -38,6 +39,13 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
     }
     let body = read_body(req, config.limits.max_body_bytes).await?;
     let chat = parse_chat_request(&body, &config.limits)?;
+    let trigger = match chat.reply {
+        Some(_) => Trigger::Answer,
+        None => Trigger::of_chat(chat.trigger.as_deref()),
+    };
+    if let Some(turn) = cx.exchange.turn.as_mut() {
+        turn.trigger = Some(trigger);
+    }
 
     let user_id = principal.user_id.as_deref();
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
@@ -67,7 +75,10 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
                 on_agent_fault: true,
                 request_id: Some(request_id),
             };
-            (Agent::Accepted(socket), Plan::new(frame, turn, abort))
+            (
+                Agent::Accepted(socket),
+                Plan::new(frame, turn, abort, trigger),
+            )
         }
         // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
         Some(reply) => {

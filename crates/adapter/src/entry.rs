@@ -16,8 +16,8 @@ use crate::request_head::{Field, HeaderSet, RequestHead};
 use crate::request_log::Answered;
 use crate::routes::{path_of_url, Route};
 use crate::{chat, demo_routes, drain, exchange, guard, incoming, outcome};
-use crate::{playground, rate_limiter, session_routes};
-use exchange::Exchange;
+use crate::{playground, rate_limiter, session_routes, turn_log};
+use exchange::{Exchange, TurnOf};
 use incoming::RequestIn;
 use outcome::Outcome;
 
@@ -72,6 +72,13 @@ pub(crate) async fn run(
         }
         (Ok(config), Some(incoming)) => {
             exchange.log.session = route.session().map(str::to_owned);
+            if matches!(route, Route::Chat { .. }) && method == Method::Post {
+                // A chat request is a turn's, refused or streamed: it writes the turn's record.
+                exchange.turn = Some(TurnOf {
+                    trigger: None,
+                    dataset: turn_log::dataset(env),
+                });
+            }
             let cx = RouteContext {
                 req: incoming,
                 env,

@@ -1,20 +1,34 @@
-//! One request's bookkeeping: its id, its clock, its log line, and the headers every answer gets.
+//! One request's bookkeeping: its id, its clock, its log line, the turn's record when the request
+//! is a turn's, and the headers every answer gets.
 
 use std::borrow::Cow;
 
 use wasm_bindgen::JsValue;
-use worker::{Response, Result};
+use worker::{AnalyticsEngineDataset, Response, Result};
 
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_error;
 use crate::refusal::Refusal;
 use crate::request_log::{uuid_v4, Answered, RequestLog};
+use crate::turn_log;
+use crate::turn_record::{Trigger, TurnRecord, TurnRequest};
+use crate::turn_stream::TurnStream;
 
 /// The request in flight. Exactly one log line is written for it: by the entry point for an
 /// answer that is complete when returned, by the pump when a stream ends.
 pub(crate) struct Exchange {
     pub(crate) log: RequestLog,
     started_ms: u64,
+    /// Set when the request is a turn's (a chat POST, a resume that streams): it then writes the
+    /// turn's record too, once.
+    pub(crate) turn: Option<TurnOf>,
+}
+
+/// What a turn's record needs from the edge besides the stream.
+pub(crate) struct TurnOf {
+    /// `None` until the chat request's body is read.
+    pub(crate) trigger: Option<Trigger>,
+    pub(crate) dataset: Option<AnalyticsEngineDataset>,
 }
 
 impl Exchange {
@@ -28,6 +42,7 @@ impl Exchange {
                 ..RequestLog::default()
             },
             started_ms,
+            turn: None,
         }
     }
 
@@ -38,10 +53,11 @@ impl Exchange {
 
     /// A copy for the task that outlives the handler (a stream's pump), which then writes
     /// the log line when the stream ends.
-    pub(crate) fn handed_off(&self) -> Self {
+    pub(crate) fn handed_off(&mut self) -> Self {
         Exchange {
             log: self.log.clone(),
             started_ms: self.started_ms,
+            turn: self.turn.take(),
         }
     }
 
@@ -54,6 +70,10 @@ impl Exchange {
     /// can be matched to it.
     pub(crate) fn refuse(&mut self, refusal: Refusal) -> Result<Response> {
         self.log.answered(Answered::Refused(refusal.kind));
+        if let Some(turn) = self.turn.take() {
+            let record = TurnRecord::refused(self.turn_request(&turn, 0), refusal.kind.code);
+            turn_log::write(&record, turn.dataset.as_ref());
+        }
         let Refusal {
             kind,
             message,
@@ -69,6 +89,28 @@ impl Exchange {
             response.headers_mut().set(name, &value)?;
         }
         Ok(response)
+    }
+
+    /// Writes the turn's record of the stream `stream` that ended: `abort_sent`, whether the
+    /// agent was sent its `abort`.
+    pub(crate) fn finish_turn(&mut self, stream: &TurnStream, abort_sent: bool) {
+        if let Some(turn) = self.turn.take() {
+            let request = self.turn_request(&turn, self.log.bytes);
+            let record = TurnRecord::of_stream(request, stream.facts(), abort_sent);
+            turn_log::write(&record, turn.dataset.as_ref());
+        }
+    }
+
+    fn turn_request(&self, turn: &TurnOf, bytes: u64) -> TurnRequest {
+        TurnRequest {
+            request_id: self.log.request_id.clone(),
+            session: self.log.session.clone().unwrap_or_default(),
+            caller: self.log.user.clone(),
+            trigger: turn.trigger,
+            started_at: self.started_ms,
+            ended_at: now_ms(),
+            bytes,
+        }
     }
 
     /// Writes the log line.

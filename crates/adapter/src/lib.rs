@@ -62,13 +62,14 @@ mod pump;
 mod rate_limiter;
 mod session_routes;
 mod stream;
+mod turn_log;
 mod upstream;
 mod webcrypto;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
     auth, config, delivery, history, questions, rate_limit, refusal, request, request_head,
-    request_log, routes, session, sse, trace, turn_stream, v2,
+    request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
 };
 use session_agent_platform as platform;
 

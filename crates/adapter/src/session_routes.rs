@@ -29,6 +29,7 @@ use crate::request_head::Field;
 use crate::request_log::Answered;
 use crate::stream::{start, Agent, Plan};
 use crate::trace::{TraceMode, TRACE_MAX_HEADER};
+use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream::{self, AgentSocket, UpstreamError};
 use crate::v2::abort_frame;
@@ -57,6 +58,10 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
     let (req, config, exchange) = (cx.req, cx.config, &mut *cx.exchange);
     let trace = config.trace_for(query_trace(req));
     let questions = config.questions_for(query_questions(req), trace);
+    let protocol = match &hydration {
+        Hydration::Init(init) => Some(init.protocol),
+        _ => None,
+    };
     let (turn, early_frame) = match hydration {
         Hydration::Init(init) => match init.in_flight() {
             Some(message) => (TurnStream::resume(message, now_ms, questions), None),
@@ -82,11 +87,16 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
         ),
         Hydration::Unknown => return nothing_to_resume(&agent.socket, exchange),
     };
+    let turn = match protocol {
+        Some(protocol) => turn.with_agent_protocol(protocol),
+        None => turn,
+    };
     let plan = Plan {
         frame: None,
         turn: turn.with_questions(questions).with_trace(trace),
         early_frame,
         abort: AbortRule::never(),
+        trigger: Trigger::Resume,
     };
     start(cx, Agent::Listening(agent), plan)
 }

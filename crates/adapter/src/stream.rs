@@ -7,7 +7,7 @@ use wasm_bindgen::JsValue;
 use worker::WebSocket;
 
 use crate::context::RouteContext;
-use crate::exchange::Exchange;
+use crate::exchange::{Exchange, TurnOf};
 use crate::failure::Failure;
 use crate::outcome::Outcome;
 use crate::platform::socket::INTERNAL_ERROR;
@@ -16,6 +16,8 @@ use crate::pump::{AbortRule, Pump, PumpLimits};
 use crate::refusal::{self, Refusal};
 use crate::sse::RESPONSE_HEADERS;
 use crate::trace::Trace;
+use crate::turn_log;
+use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream::{AgentSocket, UpstreamError};
 
@@ -35,16 +37,19 @@ pub(crate) struct Plan {
     /// A frame already read from the agent, handled first.
     pub(crate) early_frame: Option<String>,
     pub(crate) abort: AbortRule,
+    /// What started it, for the turn's record.
+    pub(crate) trigger: Trigger,
 }
 
 impl Plan {
     /// A turn that starts with `frame` sent to the agent.
-    pub(crate) fn new(frame: String, turn: TurnStream, abort: AbortRule) -> Plan {
+    pub(crate) fn new(frame: String, turn: TurnStream, abort: AbortRule, trigger: Trigger) -> Plan {
         Plan {
             frame: Some(frame),
             turn,
             early_frame: None,
             abort,
+            trigger,
         }
     }
 
@@ -61,9 +66,9 @@ impl Plan {
 pub(crate) fn start(cx: RouteContext<'_>, agent: Agent, plan: Plan) -> Result<Outcome, Failure> {
     let RouteContext {
         req,
+        env,
         config,
         exchange,
-        ..
     } = cx;
     let (socket, events) = match agent {
         Agent::Listening(AgentSocket { socket, events }) => (socket, Some(events)),
@@ -77,6 +82,12 @@ pub(crate) fn start(cx: RouteContext<'_>, agent: Agent, plan: Plan) -> Result<Ou
         }
     }
     exchange.log.status = 200;
+    // Every stream writes its turn's record: a chat POST's was set up by the entry point.
+    let turn = exchange.turn.get_or_insert_with(|| TurnOf {
+        trigger: None,
+        dataset: turn_log::dataset(env),
+    });
+    turn.trigger = Some(plan.trigger);
     let pump = Pump {
         socket,
         events,

@@ -21,7 +21,7 @@ export const ACCEPT_FAILED = 7;
 const SWITCHING_PROTOCOLS = 101;
 
 /** The agent protocol this adapter speaks (docs/agent-protocol.md, "Versions"). */
-const AGENT_PROTOCOL = "2";
+const AGENT_PROTOCOL = "3";
 
 /**
  * Opens the socket to the agent of `sessionId` behind the Durable Object binding `binding`;

@@ -2,7 +2,7 @@
 //!
 //! Allowed origins get `Access-Control-Allow-Origin: <their origin>` (never `*`, so a
 //! bearer token can ride along), `Vary: Origin` and, on actual responses,
-//! `Access-Control-Expose-Headers: x-request-id, retry-after, x-trace-max`; every other origin gets no CORS header at
+//! `Access-Control-Expose-Headers: x-request-id, retry-after, ratelimit, x-trace-max`; every other origin gets no CORS header at
 //! all, and the browser keeps the response from its page.
 
 /// How long a browser may cache a preflight, in seconds: 7200 is Chromium's cap
@@ -14,10 +14,10 @@ pub const PREFLIGHT_MAX_AGE_SECS: u32 = 7200;
 const DEFAULT_ALLOWED_HEADERS: &str = "authorization, content-type";
 
 /// Response headers a page may read beyond the CORS-safelisted ones: the request id, which
-/// every 5xx message asks the user to quote, `Retry-After` (of a 429 or a 503), so that a
-/// client can wait as long as asked, and a history's `X-Trace-Max` (`TRACE_MAX`), so that a
+/// every 5xx message asks the user to quote, `Retry-After` (of a 429 or a 503) and a 429's
+/// `RateLimit`, so that a client can wait as long as asked, and a history's `X-Trace-Max` (`TRACE_MAX`), so that a
 /// panel's trace switch offers no mode the worker would not serve.
-const EXPOSED_HEADERS: &str = "x-request-id, retry-after, x-trace-max";
+const EXPOSED_HEADERS: &str = "x-request-id, retry-after, ratelimit, x-trace-max";
 
 /// The origins allowed to call the worker from a browser.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -136,7 +136,7 @@ mod tests {
                 ("vary", "Origin".to_owned()),
                 (
                     "access-control-expose-headers",
-                    "x-request-id, retry-after, x-trace-max".to_owned()
+                    "x-request-id, retry-after, ratelimit, x-trace-max".to_owned()
                 )
             ]
         );
@@ -165,7 +165,7 @@ mod tests {
     fn actual_responses_expose_the_request_id_to_allowed_origins_only() {
         let expose = (
             "access-control-expose-headers",
-            "x-request-id, retry-after, x-trace-max".to_owned(),
+            "x-request-id, retry-after, ratelimit, x-trace-max".to_owned(),
         );
         for config in ["https://app.example", "*"] {
             let headers =

@@ -29,6 +29,7 @@ pub mod slab;
 pub mod sse;
 pub mod trace;
 pub mod translator;
+pub mod turn_record;
 pub mod turn_stream;
 pub mod ui;
 pub mod v2;

@@ -2,6 +2,14 @@
 //! the client's IP) and the 429 it gets once that is spent (a [`Refusal`]). The counting is
 //! Cloudflare's Rate Limiting binding's (the edge calls it); this service keeps no counter of its
 //! own.
+//!
+//! The 429's headers are those of the IETF's RateLimit header fields draft
+//! (draft-ietf-httpapi-ratelimit-headers, structured fields) with `Retry-After` (RFC 9110 §10.2.3):
+//! `RateLimit: "caller";r=0;t=<period>`: the caller's policy has 0 requests left, and a new
+//! budget within `t` seconds. The binding answers only "over or not": it tells neither its quota
+//! (`limit` lives in wrangler.toml's `[[ratelimits]]`, out of the worker's reach) nor what is
+//! left, so no `RateLimit-Policy` (its quota `q` is required) and no `RateLimit` on a success is
+//! sent: a header that guessed would mislead a client more than none.
 
 use crate::refusal::{Refusal, RATE_LIMITED};
 
@@ -18,6 +26,9 @@ pub fn caller_key(user_id: Option<&str>, client_ip: Option<&str>) -> String {
         (None, None) => "ip:unknown".to_owned(),
     }
 }
+
+/// The name of the one policy the `RateLimit` field reports: the caller's budget.
+pub const POLICY: &str = "caller";
 
 /// A caller over its budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,10 +47,12 @@ impl RateLimited {
 }
 
 impl From<RateLimited> for Refusal {
-    /// With `Retry-After`: the caller's budget is new by then.
+    /// With `Retry-After` and `RateLimit`: the caller's budget is new by then.
     fn from(limited: RateLimited) -> Self {
+        let secs = limited.retry_after_secs;
         Refusal::new(RATE_LIMITED, limited.message())
-            .with_header("retry-after", limited.retry_after_secs.to_string())
+            .with_header("retry-after", secs.to_string())
+            .with_header("ratelimit", format!("\"{POLICY}\";r=0;t={secs}"))
     }
 }
 
@@ -70,5 +83,13 @@ mod tests {
             limited.message(),
             "Too many requests from this caller. Try again in 60 seconds."
         );
+        let refusal = Refusal::from(limited);
+        assert_eq!(refusal.kind, RATE_LIMITED);
+        let header = |name: &str| {
+            let found = refusal.headers.iter().find(|(n, _)| *n == name);
+            found.map(|(_, value)| value.as_str())
+        };
+        assert_eq!(header("retry-after"), Some("60"));
+        assert_eq!(header("ratelimit"), Some(r#""caller";r=0;t=60"#));
     }
 }

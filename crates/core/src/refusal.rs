@@ -225,7 +225,13 @@ mod tests {
             retry_after_secs: 60,
         });
         assert_eq!(limited.kind, RATE_LIMITED);
-        assert_eq!(limited.headers, [("retry-after", "60".to_owned())]);
+        assert_eq!(
+            limited.headers,
+            [
+                ("retry-after", "60".to_owned()),
+                ("ratelimit", r#""caller";r=0;t=60"#.to_owned())
+            ]
+        );
         let not_allowed = Refusal::method_not_allowed("GET, OPTIONS");
         assert_eq!(not_allowed.message, "This path only answers GET, OPTIONS.");
         assert_eq!(not_allowed.headers, [("allow", "GET, OPTIONS".to_owned())]);

@@ -8,8 +8,9 @@ use crate::session::Message;
 use crate::sse;
 use crate::trace::Trace;
 use crate::translator::{Clock, Step, Translator};
+use crate::turn_record::TurnFacts;
 use crate::ui::UiChunk;
-use crate::v2::{read_frame, DeltaKind, DeltaShape, FrameRead, PlainDelta};
+use crate::v2::{read_frame, DeltaKind, DeltaShape, Frame, FrameRead, PlainDelta};
 
 pub use crate::translator::EndCause;
 
@@ -34,6 +35,8 @@ pub struct TurnStream {
     scratch: Vec<UiChunk>,
     chunks: u64,
     done: bool,
+    /// For the turn's record ([`TurnStream::facts`]).
+    seen: Seen,
     /// The open part's deltas, known by their bytes, kept in step with the translator by
     /// [`TurnStream::sync_streaming`]: `None` while no part is open that the trace streams.
     /// A copy of what the translator knows, kept because it pays: a delta frame matched by its
@@ -41,6 +44,16 @@ pub struct TurnStream {
     /// workerd, and 2,781 to 1,786 a delta natively (`bench/README.md`, "The open part's deltas
     /// known by their bytes"); the tests hold its bytes to the full path's for random turns.
     streaming: Option<Streaming>,
+}
+
+/// What the stream saw of the turn, for its record: kept as frames pass, a count and a few
+/// clock reads a turn (the first frame's, the first text's).
+#[derive(Debug, Default)]
+struct Seen {
+    events: u64,
+    first_frame_at: Option<u64>,
+    first_text_at: Option<u64>,
+    agent_protocol: Option<u64>,
 }
 
 /// What the deltas that extend one open part look like, and what each is written as.
@@ -89,6 +102,7 @@ impl TurnStream {
             scratch: Vec::new(),
             chunks: 0,
             done: false,
+            seen: Seen::default(),
             streaming: None,
         }
     }
@@ -153,6 +167,7 @@ impl TurnStream {
             scratch,
             chunks: 0,
             done: false,
+            seen: Seen::default(),
             streaming: None,
         };
         stream.sync_streaming();
@@ -203,16 +218,58 @@ impl TurnStream {
                 return FrameOutcome::Forwarded
             }
             Ok(FrameRead::Plain(delta)) => delta.to_frame(),
+            Ok(FrameRead::Parsed(Frame::Init { protocol })) => {
+                self.seen.agent_protocol = Some(protocol);
+                Frame::Init { protocol }
+            }
             Ok(FrameRead::Parsed(frame)) => frame,
             Err(err) => return FrameOutcome::Malformed(err.0),
         };
         let step = self.translator.push(frame, &mut self.scratch);
+        if step != Step::Ignored {
+            self.saw_event();
+        }
         self.sync_streaming();
         self.flush(out);
         match step {
             Step::Forwarded => FrameOutcome::Forwarded,
             Step::Ignored => FrameOutcome::Ignored,
             Step::Ended => FrameOutcome::Ended,
+        }
+    }
+
+    /// Counts a frame of the turn; the first is timed.
+    fn saw_event(&mut self) {
+        self.seen.events += 1;
+        if self.seen.first_frame_at.is_none() {
+            self.seen.first_frame_at = Some(self.translator.now());
+        }
+    }
+
+    /// Tells the stream the protocol the agent keeps, from an `init` read before the stream
+    /// (a resume's, an answer's): for the turn's record.
+    pub fn with_agent_protocol(mut self, protocol: u64) -> Self {
+        self.seen.agent_protocol = Some(protocol);
+        self
+    }
+
+    /// What the stream knew of its turn so far: for the turn's record.
+    pub fn facts(&self) -> TurnFacts {
+        let (tool_calls, tool_errors) = self.translator.tool_counts();
+        let (usage, model) = self.translator.usage();
+        TurnFacts {
+            turn_id: self.translator.turn_id().map(str::to_owned),
+            agent_protocol: self.seen.agent_protocol,
+            first_frame_at: self.seen.first_frame_at,
+            first_text_at: self.seen.first_text_at,
+            events: self.seen.events,
+            chunks: self.chunks,
+            tool_calls,
+            tool_errors,
+            ended: self.translator.outcome(),
+            error_code: self.translator.error_code().map(str::to_owned),
+            usage,
+            model: model.map(str::to_owned),
         }
     }
 
@@ -252,6 +309,7 @@ impl TurnStream {
         let delta = std::str::from_utf8(&bytes[found.delta]).ok()?;
         streaming.write(out, delta);
         self.chunks += 1;
+        self.seen.events += 1;
         Some(found.end)
     }
 
@@ -272,6 +330,7 @@ impl TurnStream {
         };
         streaming.write(out, delta.delta);
         self.chunks += 1;
+        self.seen.events += 1;
         true
     }
 
@@ -332,6 +391,9 @@ impl TurnStream {
     fn flush(&mut self, out: &mut Vec<u8>) {
         for chunk in self.scratch.drain(..) {
             if let Some(chunk) = self.trace.apply(chunk) {
+                if self.seen.first_text_at.is_none() && matches!(chunk, UiChunk::TextDelta { .. }) {
+                    self.seen.first_text_at = Some(self.translator.now());
+                }
                 sse::write_chunk(out, &chunk);
                 self.chunks += 1;
             }

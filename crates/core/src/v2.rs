@@ -9,6 +9,7 @@ mod attachment;
 mod outgoing;
 mod plain;
 mod shape;
+mod usage;
 
 use std::borrow::Cow;
 
@@ -22,9 +23,13 @@ pub use outgoing::{abort_frame, answer_frame, prompt_frame, OnDisconnect};
 use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 pub use shape::{DeltaShape, ShapeMatch};
+pub use usage::{
+    read_code, read_model, read_usage, Usage, MAX_CODE_BYTES, MAX_MODEL_BYTES, MAX_TOKENS,
+};
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
-/// ([`crate::session::parse_init`] reads it; [`parse_frame`] leaves it as [`Frame::Other`]).
+/// ([`crate::session::parse_init`] reads it whole; [`parse_frame`] reads only its `protocol`,
+/// as [`Frame::Init`]).
 pub const INIT: &str = "init";
 
 /// One frame received from the Durable Object.
@@ -51,7 +56,10 @@ pub enum Frame {
     Question(Question),
     /// A session-level error (`error`).
     Error(SessionError),
-    /// Any other frame (`init`, `message`, `status`, domain events, future types).
+    /// The session's `init`, of which a turn's stream reads only the protocol the agent keeps
+    /// (0 when it says none): for the turn's record.
+    Init { protocol: u64 },
+    /// Any other frame (`message`, `status`, domain events, future types).
     Other,
 }
 
@@ -152,6 +160,19 @@ pub struct Finalize {
     pub final_text: Option<String>,
     #[serde(default)]
     pub error: Option<Value>,
+    /// Tokens the turn used (protocol 3, [`read_usage`]).
+    #[serde(default)]
+    pub usage: Option<Value>,
+    /// The model that answered (protocol 3, [`read_model`]).
+    #[serde(default)]
+    pub model: Option<Value>,
+}
+
+impl Finalize {
+    /// The `code` of a failed turn's `error`, when it is an object that gives one.
+    pub fn error_code(&self) -> Option<String> {
+        self.error.as_ref()?.get("code").and_then(read_code)
+    }
 }
 
 /// `agentStatus`: the agent's phase, with an optional free-form `detail`.
@@ -187,6 +208,9 @@ pub struct Question {
 /// `error`: a session-level failure, with its text in `message` or `error`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SessionError {
+    /// What kind of error (`busy`, `question_not_pending`, an agent's own: R-error-code).
+    #[serde(default)]
+    pub code: Option<Value>,
     #[serde(default)]
     pub message: Option<Value>,
     #[serde(default)]
@@ -200,6 +224,11 @@ impl SessionError {
             .as_ref()
             .and_then(error_text)
             .or_else(|| self.error.as_ref().and_then(error_text))
+    }
+
+    /// The error's `code`, if it gives one ([`read_code`]).
+    pub fn code(&self) -> Option<String> {
+        self.code.as_ref().and_then(read_code)
     }
 }
 
@@ -269,6 +298,18 @@ fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
         "chunk" => Frame::Chunk(typed(text)?),
         "question" => Frame::Question(typed(text)?),
         "error" => Frame::Error(typed(text)?),
+        INIT => {
+            #[derive(Deserialize)]
+            struct Head {
+                #[serde(default)]
+                protocol: Option<Value>,
+            }
+            let head: Head = typed(text)?;
+            let protocol = head.protocol.as_ref().and_then(Value::as_u64);
+            Frame::Init {
+                protocol: protocol.unwrap_or(0),
+            }
+        }
         other => {
             // Still a whole JSON value: a frame cut short is malformed, not ignored.
             typed::<IgnoredAny>(text)?;

@@ -96,7 +96,15 @@ fn unknown_types_are_other_and_garbage_is_an_error() {
     ));
     assert!(matches!(
         parse_frame(r#"{"type":"init","messages":[]}"#),
-        Ok(Frame::Other)
+        Ok(Frame::Init { protocol: 0 })
+    ));
+    assert!(matches!(
+        parse_frame(r#"{"type":"init","protocol":3,"messages":[{"id":"m"}]}"#),
+        Ok(Frame::Init { protocol: 3 })
+    ));
+    assert!(matches!(
+        parse_frame(r#"{"type":"init","protocol":"3"}"#),
+        Ok(Frame::Init { protocol: 0 })
     ));
     for bad in [
         "",
@@ -153,6 +161,7 @@ fn error_text_reads_strings_and_messages() {
     assert_eq!(error_text(&json!("  ")), None);
     assert_eq!(error_text(&json!(3)), None);
     let e = SessionError {
+        code: None,
         message: None,
         error: Some(json!("x")),
     };

@@ -60,6 +60,8 @@ const REPLAY_INTERVAL_MS: u64 = 1;
 const DROP_AFTER_DELTAS: u64 = 3;
 /// Pause between the words of the default reply: a plausible model speed (25 tokens/s).
 const WORD_INTERVAL_MS: u64 = 40;
+/// The `model` the demo reports on a turn's finalize (it has none: the name says so).
+pub const DEMO_MODEL: &str = "demo-script";
 /// `/ask`'s question when the prompt gives none.
 pub const DEFAULT_QUESTION: &str = "Shall I go on?";
 /// Most deltas `/ask`'s reply is cut into (one a word, the rest in the last): an answer can be
@@ -140,6 +142,32 @@ impl Script {
             wait_ms,
             action: Action::Send(frame.to_string()),
         });
+    }
+
+    /// Adds `usage` and `model` to the turn's `end_turn` finalize, as a model reports them: the
+    /// demo counts the words of `prompt` as input tokens and each text delta it sends before the
+    /// finalize as an output token; its model is [`DEMO_MODEL`].
+    fn report_usage(&mut self, prompt: &str) {
+        let input_tokens = prompt.split_whitespace().count();
+        let mut output_tokens = 0usize;
+        for step in &mut self.steps {
+            let Action::Send(text) = &mut step.action else {
+                continue;
+            };
+            if text.contains(r#""message.part.text-delta""#) {
+                output_tokens += 1;
+            } else if text.contains(r#""message.finalize""#) && text.contains(r#""end_turn""#) {
+                let Ok(mut frame) = serde_json::from_str::<Value>(text) else {
+                    continue;
+                };
+                if let Some(map) = frame.as_object_mut() {
+                    let usage = json!({"inputTokens": input_tokens, "outputTokens": output_tokens});
+                    map.insert("usage".into(), usage);
+                    map.insert("model".into(), DEMO_MODEL.into());
+                }
+                *text = frame.to_string();
+            }
+        }
     }
 
     fn act(&mut self, wait_ms: u64, action: Action) {
@@ -238,8 +266,17 @@ fn count(arg: Option<&str>, default: u64, max: u64) -> u64 {
     arg.and_then(|a| a.parse().ok()).unwrap_or(default).min(max)
 }
 
-/// The script for `content`, the prompt's text.
+/// The script for `content`, the prompt's text; its normal ending reports usage
+/// ([`Script::report_usage`]), except a `/replay`'s, which sends the log as it is.
 pub fn for_prompt(content: &str, turn: &str, request_id: Option<&str>) -> Script {
+    let mut script = scripted(content, turn, request_id);
+    if !content.starts_with("/replay") {
+        script.report_usage(content);
+    }
+    script
+}
+
+fn scripted(content: &str, turn: &str, request_id: Option<&str>) -> Script {
     let (first_line, rest) = content.split_once('\n').unwrap_or((content, ""));
     let mut words = first_line.split_whitespace();
     let command = if first_line.starts_with('/') {

@@ -240,7 +240,8 @@ fn work_runs_a_tool_then_streams() {
             (
                 0,
                 json!({"type": "message.finalize", "turnId": "t", "reason": "end_turn",
-                "finalText": "w1 w2"})
+                "finalText": "w1 w2", "model": "demo-script",
+                "usage": {"inputTokens": 3, "outputTokens": 2}})
             ),
             (0, json!({"type": "agentStatus", "status": "idle"})),
             (0, json!({"type": "complete"})),

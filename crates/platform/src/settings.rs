@@ -14,6 +14,10 @@ pub const AGENT_BINDING: &str = "SESSION_AGENT";
 /// Name of the Rate Limiting binding; without it, no rate limit.
 pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
 
+/// Name of the Analytics Engine dataset binding that receives a data point per turn; without it,
+/// the turn's record is a log line only (docs/operations.md).
+pub const ANALYTICS_BINDING: &str = "TURN_ANALYTICS";
+
 thread_local! {
     /// The settings, read once per isolate: an isolate runs one version of the worker, whose
     /// variables and secrets do not change while it lives.

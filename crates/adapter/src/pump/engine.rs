@@ -259,6 +259,7 @@ impl Engine {
         // means it is already done.
         let _ = self.socket.close(Some(NORMAL_CLOSURE), Some("done"));
         client.finish();
+        exchange.finish_turn(&self.turn, self.send_abort);
         exchange.log.chunks = self.turn.chunks_emitted();
         exchange.log.outcome = match self.turn.outcome() {
             // Detached, or a resumed stream: the turn runs on without this client.

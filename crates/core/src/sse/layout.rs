@@ -167,6 +167,23 @@ fn finish_metadata(out: &mut Vec<u8>, meta: &FinishMetadata) {
     if meta.stopped {
         bool_field(out, br#","stopped":"#, true);
     }
+    if let Some(usage) = &meta.usage {
+        out.extend_from_slice(br#","usage":{"#);
+        let mut key: &[u8] = br#""inputTokens":"#;
+        if let Some(tokens) = usage.input_tokens {
+            number_field(out, key, tokens);
+            key = br#","outputTokens":"#;
+        } else {
+            key = br#""outputTokens":"#;
+        }
+        if let Some(tokens) = usage.output_tokens {
+            number_field(out, key, tokens);
+        }
+        out.push(b'}');
+    }
+    if let Some(model) = &meta.model {
+        field(out, br#","model":"#, model);
+    }
     out.push(b'}');
 }
 

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use super::*;
 use crate::json_out::any_text;
 use crate::ui::QuestionData;
+use crate::v2::Usage;
 
 fn derived(chunk: &UiChunk) -> String {
     serde_json::to_string(chunk).unwrap()
@@ -142,14 +143,26 @@ fn finish_metadata() -> impl Strategy<Value = FinishMetadata> {
         any::<u64>(),
         any::<u64>(),
         any::<bool>(),
+        prop::option::of((
+            prop::option::of(any::<u64>()),
+            prop::option::of(any::<u64>()),
+        )),
+        prop::option::of(any_text()),
     )
         .prop_map(
-            |(turn_id, duration_ms, tool_calls, tool_errors, stopped)| FinishMetadata {
-                turn_id,
-                duration_ms,
-                tool_calls,
-                tool_errors,
-                stopped,
+            |(turn_id, duration_ms, tool_calls, tool_errors, stopped, usage, model)| {
+                FinishMetadata {
+                    turn_id,
+                    duration_ms,
+                    tool_calls,
+                    tool_errors,
+                    stopped,
+                    usage: usage.map(|(input_tokens, output_tokens)| Usage {
+                        input_tokens,
+                        output_tokens,
+                    }),
+                    model,
+                }
             },
         )
 }
@@ -205,11 +218,16 @@ fn the_fixed_chunks_of_a_turn_are_exact() {
             tool_calls: 0,
             tool_errors: u64::MAX,
             stopped: false,
+            usage: Some(Usage {
+                input_tokens: None,
+                output_tokens: Some(40),
+            }),
+            model: Some("m\\1".into()),
         }),
     };
     assert_eq!(
         by_hand(&finish).unwrap(),
-        r#"{"type":"finish","messageMetadata":{"turnId":"t\"1","durationMs":12,"toolCalls":0,"toolErrors":18446744073709551615}}"#
+        r#"{"type":"finish","messageMetadata":{"turnId":"t\"1","durationMs":12,"toolCalls":0,"toolErrors":18446744073709551615,"usage":{"outputTokens":40},"model":"m\\1"}}"#
     );
     let stopped = UiChunk::MessageMetadata {
         message_metadata: FinishMetadata {
@@ -218,10 +236,15 @@ fn the_fixed_chunks_of_a_turn_are_exact() {
             tool_calls: 1,
             tool_errors: 1,
             stopped: true,
+            usage: Some(Usage {
+                input_tokens: Some(5),
+                output_tokens: Some(0),
+            }),
+            model: None,
         },
     };
     assert_eq!(
         by_hand(&stopped).unwrap(),
-        r#"{"type":"message-metadata","messageMetadata":{"turnId":"t1","durationMs":3,"toolCalls":1,"toolErrors":1,"stopped":true}}"#
+        r#"{"type":"message-metadata","messageMetadata":{"turnId":"t1","durationMs":3,"toolCalls":1,"toolErrors":1,"stopped":true,"usage":{"inputTokens":5,"outputTokens":0}}}"#
     );
 }

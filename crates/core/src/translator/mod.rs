@@ -27,8 +27,9 @@
 //!   open gets `tool-output-error`, then `finish-step`, then exactly one ending:
 //!   `finish`; `error` + `finish`; or `abort`. Nothing is emitted after it.
 //! * **Metadata.** `start` carries `{ turnId, createdAt }` and `finish`
-//!   `{ turnId, durationMs, toolCalls, toolErrors }` ([`crate::ui::StartMetadata`]), timed by
-//!   the translator's [`Clock`].
+//!   `{ turnId, durationMs, toolCalls, toolErrors, usage?, model? }`
+//!   ([`crate::ui::StartMetadata`]), timed by the translator's [`Clock`]; `usage` and `model` are
+//!   the finalize's, when it reports them.
 
 mod asking;
 mod ending;
@@ -46,7 +47,9 @@ use crate::questions::QuestionView;
 use crate::session::when::epoch_ms;
 use crate::session::{Message, Part};
 use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
-use crate::v2::{error_text, DeltaKind, Frame, MessageCreate, TurnDelta};
+use crate::v2::{
+    error_text, read_model, read_usage, DeltaKind, Frame, MessageCreate, TurnDelta, Usage,
+};
 use parts::OpenParts;
 use tools::Tools;
 
@@ -98,6 +101,11 @@ pub struct Translator {
     adopt: Option<String>,
     /// What questions become in this stream.
     questions: QuestionView,
+    /// What the turn's `message.finalize` reported it cost, and the model.
+    usage: Option<Usage>,
+    model: Option<String>,
+    /// The agent's code for the error that ended the stream, when it gave one.
+    error_code: Option<String>,
 }
 
 impl Translator {
@@ -119,6 +127,9 @@ impl Translator {
             started_ms: 0,
             adopt: None,
             questions: QuestionView::default(),
+            usage: None,
+            model: None,
+            error_code: None,
         }
     }
 
@@ -231,6 +242,27 @@ impl Translator {
         self.outcome
     }
 
+    /// The time now, by the translator's clock.
+    pub fn now(&self) -> u64 {
+        (self.clock)()
+    }
+
+    /// The tool calls the stream showed, and how many of them failed.
+    pub fn tool_counts(&self) -> (u64, u64) {
+        self.tools.counts()
+    }
+
+    /// The tokens the turn used and the model that answered, as its `message.finalize` said.
+    pub fn usage(&self) -> (Option<Usage>, Option<&str>) {
+        (self.usage, self.model.as_deref())
+    }
+
+    /// The agent's code for the error that ended the stream (an `error` frame's `code`, or a
+    /// failed finalize's `error.code`), when it gave one.
+    pub fn error_code(&self) -> Option<&str> {
+        self.error_code.as_deref()
+    }
+
     /// The id of the part that a non-empty delta of `kind` from turn `turn_id` extends as things
     /// stand, if it extends one: the turn is ours and open, and a part of that kind is open.
     /// Pushed, such a delta emits exactly one delta chunk with that id and changes nothing
@@ -248,7 +280,7 @@ impl Translator {
             (Phase::Ended, _) => Step::Ignored,
             (Phase::Waiting, frame) if self.adopt.is_some() => self.adopt_first(frame, out),
             (Phase::Waiting, Frame::MessageCreate(create)) => self.maybe_start(create, out),
-            (Phase::Waiting, Frame::Error(err)) => self.end_with(Ending::error(err.text()), out),
+            (Phase::Waiting, Frame::Error(err)) => self.fail_with(&err, out),
             (Phase::Waiting, _) => Step::Ignored,
             (Phase::Open, frame) => self.push_open(frame, out),
         }
@@ -270,7 +302,7 @@ impl Translator {
             Frame::Finalize(fin) => fin.turn_id.clone(),
             // A question names no turn: the metadata's turnId is then the message's id.
             Frame::Question(_) => self.adopt.clone().unwrap_or_default(),
-            Frame::Error(err) => return self.end_with(Ending::error(err.text()), out),
+            Frame::Error(err) => return self.fail_with(err, out),
             Frame::Complete => return self.end_with(Ending::Finished, out),
             _ => return Step::Ignored,
         };
@@ -370,19 +402,30 @@ impl Translator {
             }
             Frame::Question(question) => return self.ask(question, out),
             Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
+                let reason_error = fin.error.as_ref().and_then(error_text);
+                self.usage = fin.usage.as_ref().and_then(read_usage);
+                self.model = fin.model.as_ref().and_then(read_model);
+                self.error_code = fin.error_code();
                 if let Some(text) = fin.final_text {
                     if !self.parts.streamed_text() {
                         self.parts.delta(DeltaKind::Text, text, out);
                     }
                 }
-                let reason_error = fin.error.as_ref().and_then(error_text);
                 return self.end_with(Ending::from_reason(fin.reason, reason_error), out);
             }
             Frame::Complete => return self.end_with(Ending::Finished, out),
-            Frame::Error(err) => return self.end_with(Ending::error(err.text()), out),
+            Frame::Error(err) => return self.fail_with(&err, out),
             _ => return Step::Ignored,
         }
         Step::Forwarded
+    }
+
+    /// Ends the stream with a session-level `error`, keeping its code.
+    fn fail_with(&mut self, err: &crate::v2::SessionError, out: &mut Vec<UiChunk>) -> Step {
+        if self.phase != Phase::Ended {
+            self.error_code = err.code();
+        }
+        self.end_with(Ending::error(err.text()), out)
     }
 
     fn end_with(&mut self, ending: Ending, out: &mut Vec<UiChunk>) -> Step {
@@ -401,6 +444,8 @@ impl Translator {
                 tool_calls,
                 tool_errors,
                 stopped: false,
+                usage: self.usage,
+                model: self.model.clone(),
             });
         }
         self.outcome = Some(ending.label());

@@ -215,7 +215,9 @@ mod tests {
                     duration_ms: 12_000,
                     tool_calls: 3,
                     tool_errors: 1,
-                    stopped: false
+                    stopped: false,
+                    usage: None,
+                    model: None,
                 })
             }),
             r#"{"type":"finish","messageMetadata":{"turnId":"t1","durationMs":12000,"toolCalls":3,"toolErrors":1}}"#

@@ -1,10 +1,13 @@
 //! `messageMetadata` of the `start` and `finish` chunks: which turn a message is, when it
 //! started, how long it took and how many tools it ran (the panel shows
-//! "Worked for 12 s · 3 tools"). ai@5.0.0's strict schema accepts `messageMetadata` on both
+//! "Worked for 12 s · 3 tools"), and what it cost when the agent says (`usage`, `model`: the
+//! place the AI SDK's docs give usage in a UI message stream). ai@5.0.0's strict schema accepts `messageMetadata` on both
 //! chunks (and any JSON in it); the client keeps it as `message.metadata`, the later value's
 //! fields merged over the earlier.
 
 use serde::Serialize;
+
+use crate::v2::Usage;
 
 /// On `start`: the turn, and when it started (ms since the Unix epoch).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -16,7 +19,8 @@ pub struct StartMetadata {
 
 /// On `finish` (and, for a stopped turn, on the `message-metadata` before its `abort`): the
 /// turn, how long it ran as this stream saw it (ms), the tool calls it showed, how many of them
-/// failed, and `stopped: true` when it was stopped (absent otherwise).
+/// failed, `stopped: true` when it was stopped (absent otherwise), and the tokens it used and the
+/// model that answered when the agent's `message.finalize` reported them (absent otherwise).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FinishMetadata {
@@ -26,4 +30,8 @@ pub struct FinishMetadata {
     pub tool_errors: u64,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub stopped: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }

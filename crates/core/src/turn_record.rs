@@ -1,0 +1,404 @@
+//! The one record written per streamed turn (and per refused chat request): who asked, how it
+//! was asked, how soon the agent answered, how it ended and what it cost; as a log line and as an
+//! Analytics Engine data point (docs/operations.md documents both, field by field).
+//!
+//! Like the request's log line it holds ids, counts, times and outcome words only: never a
+//! token, a secret, a prompt or a reply. Its keys are the OpenTelemetry GenAI conventions' where
+//! one exists (`gen_ai.conversation.id`, `gen_ai.server.time_to_first_token`,
+//! `gen_ai.client.operation.duration`, `gen_ai.usage.*`, `gen_ai.response.model`, `error.type`,
+//! `user.id`), in their units (seconds); the rest are the project's own, under `turn.`.
+
+use serde::Serialize;
+
+use crate::json_out;
+use crate::v2::Usage;
+
+/// The value of the record's `event.name`: how a log query picks the records out.
+pub const EVENT_NAME: &str = "turn";
+
+/// An Analytics Engine point's index: at most 96 bytes (the platform's limit, "Workers Analytics
+/// Engine: limits").
+pub const MAX_INDEX_BYTES: usize = 96;
+
+/// The caller as a blob: at most 256 bytes. A JWT's `sub` has no length of its own; 256 keeps
+/// every point's blobs far under the platform's 16 KB a point.
+pub const MAX_CALLER_BYTES: usize = 256;
+
+/// What started the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// A new user message (the AI SDK's `trigger: "submit-message"`, or no trigger).
+    Submit,
+    /// The last reply asked again (`"regenerate-message"`).
+    Regenerate,
+    /// The user's answer to the agent's question: the rest of the turn that asked it.
+    Answer,
+    /// A resume (`GET …/stream`): the rest of a turn already running.
+    Resume,
+}
+
+impl Trigger {
+    /// The trigger of a chat request whose body gave `trigger`.
+    pub fn of_chat(trigger: Option<&str>) -> Trigger {
+        match trigger {
+            Some("regenerate-message") => Trigger::Regenerate,
+            _ => Trigger::Submit,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Trigger::Submit => "submit",
+            Trigger::Regenerate => "regenerate",
+            Trigger::Answer => "answer",
+            Trigger::Resume => "resume",
+        }
+    }
+}
+
+/// What the stream of a turn knew when it ended ([`crate::turn_stream::TurnStream::facts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnFacts {
+    pub turn_id: Option<String>,
+    /// The protocol the agent's `init` said it keeps (0: none said); `None` when no `init` came.
+    pub agent_protocol: Option<u64>,
+    /// When (ms since the epoch) the first frame of the turn arrived, and the first text went out.
+    pub first_frame_at: Option<u64>,
+    pub first_text_at: Option<u64>,
+    /// Frames of the turn the stream took (deltas, tool updates, the finalize, …).
+    pub events: u64,
+    pub chunks: u64,
+    pub tool_calls: u64,
+    pub tool_errors: u64,
+    /// How the stream ended ([`crate::translator::Translator::outcome`]).
+    pub ended: Option<&'static str>,
+    pub error_code: Option<String>,
+    pub usage: Option<Usage>,
+    pub model: Option<String>,
+}
+
+/// The request around the turn, as the edge knows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TurnRequest {
+    pub request_id: String,
+    pub session: String,
+    /// The caller as the auth mode names it (a JWT's `sub`); `None` when it names none.
+    pub caller: Option<String>,
+    /// `None` for a chat request refused before its body was read.
+    pub trigger: Option<Trigger>,
+    /// When the request arrived, and when the stream ended (ms since the epoch).
+    pub started_at: u64,
+    pub ended_at: u64,
+    /// Response bytes written to the client.
+    pub bytes: u64,
+}
+
+/// One turn's record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TurnRecord {
+    #[serde(rename = "event.name")]
+    pub event_name: &'static str,
+    #[serde(rename = "turn.request_id")]
+    pub request_id: String,
+    #[serde(rename = "turn.id", skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<String>,
+    #[serde(rename = "gen_ai.conversation.id")]
+    pub session: String,
+    #[serde(rename = "user.id", skip_serializing_if = "Option::is_none")]
+    pub caller: Option<String>,
+    #[serde(rename = "turn.trigger", skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<&'static str>,
+    #[serde(rename = "turn.outcome")]
+    pub outcome: &'static str,
+    #[serde(rename = "error.type", skip_serializing_if = "Option::is_none")]
+    pub error_type: Option<String>,
+    #[serde(
+        rename = "turn.agent_protocol",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub agent_protocol: Option<u64>,
+    /// Milliseconds, written as seconds ([`Seconds`]).
+    #[serde(
+        rename = "turn.time_to_first_frame",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub time_to_first_frame: Option<Seconds>,
+    #[serde(
+        rename = "gen_ai.server.time_to_first_token",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub time_to_first_token: Option<Seconds>,
+    #[serde(rename = "gen_ai.client.operation.duration")]
+    pub duration: Seconds,
+    #[serde(rename = "turn.events")]
+    pub events: u64,
+    #[serde(rename = "turn.chunks")]
+    pub chunks: u64,
+    #[serde(rename = "turn.bytes")]
+    pub bytes: u64,
+    #[serde(rename = "turn.tool_calls")]
+    pub tool_calls: u64,
+    #[serde(rename = "turn.tool_errors")]
+    pub tool_errors: u64,
+    #[serde(
+        rename = "gen_ai.usage.input_tokens",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub input_tokens: Option<u64>,
+    #[serde(
+        rename = "gen_ai.usage.output_tokens",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_tokens: Option<u64>,
+    #[serde(
+        rename = "gen_ai.response.model",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub model: Option<String>,
+}
+
+/// A duration kept in milliseconds and written in seconds with three decimals (`0.412`), as the
+/// GenAI conventions measure time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seconds(pub u64);
+
+impl Seconds {
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64 / 1000.0
+    }
+
+    fn write(self, out: &mut Vec<u8>) {
+        let text = format!("{}.{:03}", self.0 / 1000, self.0 % 1000);
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+impl Serialize for Seconds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(self.as_f64())
+    }
+}
+
+impl TurnRecord {
+    /// The record of a stream that ended: `abort_sent` says whether the adapter sent the agent
+    /// its `abort` (a client gone under `abort`), which tells an aborted turn from a detached one.
+    pub fn of_stream(request: TurnRequest, facts: TurnFacts, abort_sent: bool) -> TurnRecord {
+        let ended = facts.ended.unwrap_or("unknown");
+        let outcome = match ended {
+            "canceled" => "stopped",
+            "client_gone" if abort_sent => "aborted",
+            "client_gone" => "detached",
+            other => other,
+        };
+        let error_type = match ended {
+            "agent_error" => Some(facts.error_code.unwrap_or_else(|| ended.to_owned())),
+            "timeout" | "connection_lost" | "frame_too_large" | "slow_client" => {
+                Some(ended.to_owned())
+            }
+            _ => None,
+        };
+        let since = |at: Option<u64>| at.map(|at| Seconds(at.saturating_sub(request.started_at)));
+        TurnRecord {
+            time_to_first_frame: since(facts.first_frame_at),
+            time_to_first_token: since(facts.first_text_at),
+            turn_id: facts.turn_id,
+            agent_protocol: facts.agent_protocol,
+            outcome,
+            error_type,
+            events: facts.events,
+            chunks: facts.chunks,
+            tool_calls: facts.tool_calls,
+            tool_errors: facts.tool_errors,
+            input_tokens: facts.usage.and_then(|u| u.input_tokens),
+            output_tokens: facts.usage.and_then(|u| u.output_tokens),
+            model: facts.model,
+            ..TurnRecord::of_request(request)
+        }
+    }
+
+    /// The record of a chat request refused before any turn: `code` is the refusal's.
+    pub fn refused(request: TurnRequest, code: &str) -> TurnRecord {
+        TurnRecord {
+            outcome: "refused",
+            error_type: Some(code.to_owned()),
+            ..TurnRecord::of_request(request)
+        }
+    }
+
+    fn of_request(request: TurnRequest) -> TurnRecord {
+        TurnRecord {
+            event_name: EVENT_NAME,
+            duration: Seconds(request.ended_at.saturating_sub(request.started_at)),
+            bytes: request.bytes,
+            trigger: request.trigger.map(Trigger::label),
+            request_id: request.request_id,
+            session: request.session,
+            caller: request.caller,
+            turn_id: None,
+            outcome: "unknown",
+            error_type: None,
+            agent_protocol: None,
+            time_to_first_frame: None,
+            time_to_first_token: None,
+            events: 0,
+            chunks: 0,
+            tool_calls: 0,
+            tool_errors: 0,
+            input_tokens: None,
+            output_tokens: None,
+            model: None,
+        }
+    }
+
+    /// The record as one line of JSON: written by hand as serde writes the struct (the tests
+    /// compare the two), since every turn writes one.
+    pub fn to_line(&self) -> String {
+        json_out::to_string(LINE_CAPACITY, |out| {
+            json_out::field(out, br#"{"event.name":"#, self.event_name);
+            json_out::field(out, br#","turn.request_id":"#, &self.request_id);
+            optional(out, br#","turn.id":"#, self.turn_id.as_deref());
+            json_out::field(out, br#","gen_ai.conversation.id":"#, &self.session);
+            optional(out, br#","user.id":"#, self.caller.as_deref());
+            optional(out, br#","turn.trigger":"#, self.trigger);
+            json_out::field(out, br#","turn.outcome":"#, self.outcome);
+            optional(out, br#","error.type":"#, self.error_type.as_deref());
+            if let Some(protocol) = self.agent_protocol {
+                json_out::number_field(out, br#","turn.agent_protocol":"#, protocol);
+            }
+            let times = [
+                (
+                    &br#","turn.time_to_first_frame":"#[..],
+                    self.time_to_first_frame,
+                ),
+                (
+                    br#","gen_ai.server.time_to_first_token":"#,
+                    self.time_to_first_token,
+                ),
+                (
+                    br#","gen_ai.client.operation.duration":"#,
+                    Some(self.duration),
+                ),
+            ];
+            for (key, time) in times {
+                if let Some(time) = time {
+                    out.extend_from_slice(key);
+                    time.write(out);
+                }
+            }
+            json_out::number_field(out, br#","turn.events":"#, self.events);
+            json_out::number_field(out, br#","turn.chunks":"#, self.chunks);
+            json_out::number_field(out, br#","turn.bytes":"#, self.bytes);
+            json_out::number_field(out, br#","turn.tool_calls":"#, self.tool_calls);
+            json_out::number_field(out, br#","turn.tool_errors":"#, self.tool_errors);
+            let tokens = [
+                (&br#","gen_ai.usage.input_tokens":"#[..], self.input_tokens),
+                (br#","gen_ai.usage.output_tokens":"#, self.output_tokens),
+            ];
+            for (key, count) in tokens {
+                if let Some(count) = count {
+                    json_out::number_field(out, key, count);
+                }
+            }
+            optional(out, br#","gen_ai.response.model":"#, self.model.as_deref());
+            out.push(b'}');
+        })
+    }
+
+    /// The record as an Analytics Engine data point (docs/operations.md, "The data point").
+    pub fn data_point(&self) -> DataPoint {
+        let caller = self.caller.as_deref();
+        let index = truncated(caller.unwrap_or(&self.session), MAX_INDEX_BYTES);
+        let or_empty = |value: Option<&str>| value.unwrap_or("").to_owned();
+        let time = |t: Option<Seconds>| t.map_or(-1.0, Seconds::as_f64);
+        let count = |n: u64| n as f64;
+        DataPoint {
+            index: index.to_owned(),
+            blobs: vec![
+                self.outcome.to_owned(),
+                or_empty(self.error_type.as_deref()),
+                or_empty(self.trigger),
+                self.session.clone(),
+                truncated(caller.unwrap_or(""), MAX_CALLER_BYTES).to_owned(),
+                or_empty(self.turn_id.as_deref()),
+                or_empty(self.model.as_deref()),
+                self.request_id.clone(),
+            ],
+            doubles: vec![
+                time(self.time_to_first_token),
+                time(self.time_to_first_frame),
+                self.duration.as_f64(),
+                count(self.input_tokens.unwrap_or(0)),
+                count(self.output_tokens.unwrap_or(0)),
+                count(self.events),
+                count(self.chunks),
+                count(self.bytes),
+                count(self.tool_calls),
+                count(self.tool_errors),
+                self.agent_protocol.map_or(-1.0, count),
+                if self.input_tokens.is_some() || self.output_tokens.is_some() {
+                    1.0
+                } else {
+                    0.0
+                },
+            ],
+        }
+    }
+}
+
+/// A record's usual length: some 420 bytes of keys, two UUIDs, a session id, the numbers.
+const LINE_CAPACITY: usize = 640;
+
+fn optional(out: &mut Vec<u8>, key: &[u8], value: Option<&str>) {
+    if let Some(value) = value {
+        json_out::field(out, key, value);
+    }
+}
+
+/// `text` cut to at most `max` bytes, at a character's boundary.
+fn truncated(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// What each blob of a [`DataPoint`] holds, in order: the record's key (docs/operations.md).
+pub const BLOB_NAMES: [&str; 8] = [
+    "turn.outcome",
+    "error.type",
+    "turn.trigger",
+    "gen_ai.conversation.id",
+    "user.id",
+    "turn.id",
+    "gen_ai.response.model",
+    "turn.request_id",
+];
+
+/// What each double of a [`DataPoint`] holds, in order (docs/operations.md).
+pub const DOUBLE_NAMES: [&str; 12] = [
+    "gen_ai.server.time_to_first_token",
+    "turn.time_to_first_frame",
+    "gen_ai.client.operation.duration",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "turn.events",
+    "turn.chunks",
+    "turn.bytes",
+    "turn.tool_calls",
+    "turn.tool_errors",
+    "turn.agent_protocol",
+    "turn.usage_reported",
+];
+
+/// An Analytics Engine data point: one index, the blobs and the doubles, in the documented order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataPoint {
+    pub index: String,
+    pub blobs: Vec<String>,
+    pub doubles: Vec<f64>,
+}
+
+#[cfg(test)]
+#[path = "turn_record_tests.rs"]
+mod tests;

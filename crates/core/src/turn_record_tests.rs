@@ -1,0 +1,295 @@
+//! Tests of the turn's record: its line is what serde writes, every outcome maps to its word and
+//! `error.type`, the stream's facts are counted on both of its paths, the data point has the
+//! layout docs/operations.md gives, and no text of the chat reaches it.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::*;
+use crate::json_out::any_text;
+use crate::turn_stream::TurnStream;
+
+fn request() -> TurnRequest {
+    TurnRequest {
+        request_id: "r1".into(),
+        session: "s1".into(),
+        caller: Some("alice".into()),
+        trigger: Some(Trigger::Submit),
+        started_at: 1_000,
+        ended_at: 2_500,
+        bytes: 900,
+    }
+}
+
+fn facts(ended: &'static str) -> TurnFacts {
+    TurnFacts {
+        turn_id: Some("t1".into()),
+        agent_protocol: Some(3),
+        first_frame_at: Some(1_012),
+        first_text_at: Some(1_340),
+        events: 9,
+        chunks: 12,
+        tool_calls: 2,
+        tool_errors: 1,
+        ended: Some(ended),
+        error_code: None,
+        usage: Some(Usage {
+            input_tokens: Some(120),
+            output_tokens: Some(48),
+        }),
+        model: Some("@cf/meta/llama-3.1-8b-instruct".into()),
+    }
+}
+
+#[test]
+fn a_finished_turn_is_one_line_with_the_conventions_names_and_seconds() {
+    let record = TurnRecord::of_stream(request(), facts("finished"), false);
+    assert_eq!(
+        record.to_line(),
+        r#"{"event.name":"turn","turn.request_id":"r1","turn.id":"t1","gen_ai.conversation.id":"s1","user.id":"alice","turn.trigger":"submit","turn.outcome":"finished","turn.agent_protocol":3,"turn.time_to_first_frame":0.012,"gen_ai.server.time_to_first_token":0.340,"gen_ai.client.operation.duration":1.500,"turn.events":9,"turn.chunks":12,"turn.bytes":900,"turn.tool_calls":2,"turn.tool_errors":1,"gen_ai.usage.input_tokens":120,"gen_ai.usage.output_tokens":48,"gen_ai.response.model":"@cf/meta/llama-3.1-8b-instruct"}"#
+    );
+}
+
+#[test]
+fn each_ending_has_its_outcome_and_error_type() {
+    let of = |ended: &'static str, code: Option<&str>, abort_sent: bool| {
+        let facts = TurnFacts {
+            error_code: code.map(str::to_owned),
+            ..facts(ended)
+        };
+        let record = TurnRecord::of_stream(request(), facts, abort_sent);
+        (record.outcome, record.error_type)
+    };
+    assert_eq!(of("finished", None, false), ("finished", None));
+    assert_eq!(of("canceled", None, false), ("stopped", None));
+    assert_eq!(of("client_gone", None, true), ("aborted", None));
+    assert_eq!(of("client_gone", None, false), ("detached", None));
+    assert_eq!(
+        of("awaiting_answer", None, false),
+        ("awaiting_answer", None)
+    );
+    let error = |code: &str| Some(code.to_owned());
+    assert_eq!(
+        of("agent_error", Some("busy"), false),
+        ("agent_error", error("busy"))
+    );
+    assert_eq!(
+        of("agent_error", None, false),
+        ("agent_error", error("agent_error"))
+    );
+    for cause in [
+        "timeout",
+        "connection_lost",
+        "frame_too_large",
+        "slow_client",
+    ] {
+        assert_eq!(of(cause, None, true), (cause, error(cause)));
+    }
+    let refused = TurnRecord::refused(request(), "rate_limited");
+    assert_eq!(
+        refused.to_line(),
+        r#"{"event.name":"turn","turn.request_id":"r1","gen_ai.conversation.id":"s1","user.id":"alice","turn.trigger":"submit","turn.outcome":"refused","error.type":"rate_limited","gen_ai.client.operation.duration":1.500,"turn.events":0,"turn.chunks":0,"turn.bytes":900,"turn.tool_calls":0,"turn.tool_errors":0}"#
+    );
+}
+
+fn any_record() -> impl Strategy<Value = TurnRecord> {
+    let texts = prop::collection::vec(any_text(), 6);
+    let options = any::<[bool; 8]>();
+    let numbers = any::<[u64; 10]>();
+    let trigger = prop::sample::select(vec!["submit", "regenerate", "answer", "resume"]);
+    (texts, options, numbers, trigger).prop_map(|(t, has, n, trigger)| {
+        let some = |on: bool, text: &str| on.then(|| text.to_owned());
+        TurnRecord {
+            event_name: EVENT_NAME,
+            request_id: t[0].clone(),
+            turn_id: some(has[0], &t[1]),
+            session: t[2].clone(),
+            caller: some(has[1], &t[3]),
+            trigger: has[2].then_some(trigger),
+            outcome: "finished",
+            error_type: some(has[3], &t[4]),
+            agent_protocol: has[4].then_some(n[0]),
+            // Times as a worker measures them: milliseconds well under 2^53.
+            time_to_first_frame: has[5].then_some(Seconds(n[1] >> 20)),
+            time_to_first_token: has[6].then_some(Seconds(n[2] >> 20)),
+            duration: Seconds(n[3] >> 20),
+            events: n[4],
+            chunks: n[5],
+            bytes: n[6],
+            tool_calls: n[7],
+            tool_errors: n[8],
+            input_tokens: has[7].then_some(n[9] >> 11),
+            output_tokens: has[7].then_some(n[0] >> 11),
+            model: some(has[7], &t[5]),
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn the_line_is_what_serde_writes(record in any_record()) {
+        let line = record.to_line();
+        let by_hand: Value = serde_json::from_str(&line).unwrap();
+        let by_serde = serde_json::to_value(&record).unwrap();
+        prop_assert_eq!(by_hand, by_serde);
+        // The same keys in the same order: one line, as serde would write it.
+        let keys = |v: &str| {
+            let map: serde_json::Map<String, Value> = serde_json::from_str(v).unwrap();
+            map.keys().cloned().collect::<Vec<_>>()
+        };
+        prop_assert_eq!(keys(&line), keys(&serde_json::to_string(&record).unwrap()));
+        prop_assert!(!line.contains('\n'));
+    }
+}
+
+#[test]
+fn the_data_point_has_the_documented_layout() {
+    let record = TurnRecord::of_stream(request(), facts("finished"), false);
+    let point = record.data_point();
+    assert_eq!(point.index, "alice");
+    assert_eq!(
+        point.blobs,
+        [
+            "finished",
+            "",
+            "submit",
+            "s1",
+            "alice",
+            "t1",
+            "@cf/meta/llama-3.1-8b-instruct",
+            "r1"
+        ]
+    );
+    assert_eq!(
+        point.doubles,
+        [0.34, 0.012, 1.5, 120.0, 48.0, 9.0, 12.0, 900.0, 2.0, 1.0, 3.0, 1.0]
+    );
+    // The platform's limits: 1 index of at most 96 bytes, 20 blobs, 20 doubles.
+    assert!(point.blobs.len() <= 20 && point.doubles.len() <= 20);
+
+    // Without a caller the session is the index; absent times are −1, absent counts 0.
+    let anonymous = TurnRecord::refused(
+        TurnRequest {
+            caller: None,
+            trigger: None,
+            session: "é".repeat(60),
+            ..request()
+        },
+        "unauthorized",
+    );
+    let point = anonymous.data_point();
+    assert_eq!(
+        point.index,
+        "é".repeat(48),
+        "cut at 96 bytes, on a character"
+    );
+    assert_eq!(&point.blobs[..3], ["refused", "unauthorized", ""]);
+    assert_eq!(point.doubles[..2], [-1.0, -1.0]);
+    assert_eq!(point.doubles[10..], [-1.0, 0.0]);
+}
+
+#[test]
+fn the_docs_give_the_record_and_the_point_field_by_field() {
+    let page = include_str!("../../../docs/operations.md");
+    let record = TurnRecord::of_stream(request(), facts("agent_error"), false);
+    let line: serde_json::Map<String, Value> = serde_json::from_str(&record.to_line()).unwrap();
+    for key in line.keys() {
+        assert!(
+            page.contains(&format!("| `{key}` |")),
+            "docs/operations.md: {key}"
+        );
+    }
+    for (i, name) in BLOB_NAMES.iter().enumerate() {
+        let row = format!("| `blob{}` | `{name}` |", i + 1);
+        assert!(page.contains(&row), "docs/operations.md: {row}");
+    }
+    for (i, name) in DOUBLE_NAMES.iter().enumerate() {
+        let row = format!("| `double{}` | `{name}` |", i + 1);
+        assert!(page.contains(&row), "docs/operations.md: {row}");
+    }
+    assert_eq!(BLOB_NAMES.len(), record.data_point().blobs.len());
+    assert_eq!(DOUBLE_NAMES.len(), record.data_point().doubles.len());
+}
+
+fn clock() -> u64 {
+    1_000
+}
+
+/// The frames of a turn with an `init`, text, a failed tool and usage; `pushed` by either path.
+fn turn_facts(push: fn(&mut TurnStream, &str, &mut Vec<u8>)) -> TurnFacts {
+    let mut stream = TurnStream::with_clock(Some("r1"), clock);
+    let mut out = Vec::new();
+    for frame in [
+        r#"{"type":"init","protocol":3,"messages":[]}"#,
+        r#"{"type":"message.create","turnId":"t1","requestId":"r1"}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"the secret prompt"}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":" is here"}"#,
+        r#"{"type":"message.part.tool-update","turnId":"t1","callId":"c","toolName":"x","status":"error","error":"no"}"#,
+        r#"{"type":"domain.event","turnId":"t1"}"#,
+        r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn","usage":{"inputTokens":7,"outputTokens":"many"},"model":"m"}"#,
+    ] {
+        push(&mut stream, frame, &mut out);
+    }
+    stream.facts()
+}
+
+#[test]
+fn the_stream_counts_the_turn_on_both_of_its_paths() {
+    let full = turn_facts(|s, f, out| {
+        s.push_unmatched(f, out);
+    });
+    let shortcut = turn_facts(|s, f, out| {
+        s.push_frame(f, out);
+    });
+    assert_eq!(full, shortcut);
+    assert_eq!(full.agent_protocol, Some(3));
+    assert_eq!(full.events, 5, "create, two deltas, the tool, the finalize");
+    assert_eq!(
+        (full.first_frame_at, full.first_text_at),
+        (Some(1_000), Some(1_000))
+    );
+    assert_eq!((full.tool_calls, full.tool_errors), (1, 1));
+    assert_eq!(full.ended, Some("finished"));
+    assert_eq!(
+        full.usage,
+        Some(Usage {
+            input_tokens: Some(7),
+            output_tokens: None
+        })
+    );
+    assert_eq!(full.model.as_deref(), Some("m"));
+    let line = TurnRecord::of_stream(request(), full, false).to_line();
+    assert!(!line.contains("secret"), "no text of the chat: {line}");
+}
+
+#[test]
+fn an_agent_error_keeps_its_code() {
+    let mut stream = TurnStream::new(Some("r1"));
+    let mut out = Vec::new();
+    stream.push_frame(
+        r#"{"type":"error","code":"busy","message":"A turn is already running."}"#,
+        &mut out,
+    );
+    let facts = stream.facts();
+    assert_eq!(
+        (facts.ended, facts.error_code.as_deref()),
+        (Some("agent_error"), Some("busy"))
+    );
+    assert_eq!(
+        facts.first_frame_at,
+        Some(0),
+        "the error is the turn's first frame"
+    );
+}
+
+#[test]
+fn triggers_of_a_chat_body() {
+    assert_eq!(
+        Trigger::of_chat(Some("regenerate-message")),
+        Trigger::Regenerate
+    );
+    assert_eq!(Trigger::of_chat(Some("submit-message")), Trigger::Submit);
+    assert_eq!(Trigger::of_chat(None), Trigger::Submit);
+}
