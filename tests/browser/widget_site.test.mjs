@@ -2,8 +2,9 @@
 // visitor, sends that wait their turn, two panels on one page, a framework that re-renders
 // <body>, a sentence for the visitor where the worker refuses a request, the page's `message`
 // event for a question, "worked for" and "stopped" that outlive a reload, a question that comes
-// while the panel is closed (unread; the page's sends wait for its turn's end), and no report
-// from a strict content security policy through all of it.
+// while the panel is closed (unread; the page's sends wait for its turn's end), a link's
+// `?session=` that names no session unless the site opts in, and no report from a strict content
+// security policy through all of it.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId, prompts } from "../e2e/harness.mjs";
@@ -312,6 +313,39 @@ describe("the widget on a site", () => {
     await until(async () => /w20/.test(await answers.first().innerText().catch(() => "")), "the turn, resumed to its end", 20_000);
     const received = (await prompts(setup.worker.base, session)).length;
     assert.equal(received, 1);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("a link's ?session= names no session unless the site opts in (allowUrlSession, data-allow-url-session)", async () => {
+    const linked = sessionId("linked");
+    const page = await setup.browser.newPage();
+    // A link someone sent: the site's page with ?session= of their choosing, on a site that did not opt in.
+    await page.goto(`${setup.url({ init: {} })}&session=${linked}`);
+    await until(async () => (await eventsOf(page, "ready")).length === 1, "the panel");
+    const own = (await eventsOf(page, "ready"))[0].session;
+    assert.notEqual(own, linked);
+    await page.evaluate(() => AgentChat.send("my address is 12 Rue Exemple"));
+    await until(async () => (await prompts(setup.worker.base, own)).length === 1, "the prompt, in the visitor's own session");
+    assert.deepEqual(await prompts(setup.worker.base, linked), [], "nothing reached the link's session");
+
+    // The site opts in (`allowUrlSession` in init; the playground's tag, data-allow-url-session,
+    // is tests/browser/playground.test.mjs's): the link's session is the page's first panel's.
+    const opted = await setup.browser.newPage();
+    await opted.goto(`${setup.url({ init: { allowUrlSession: true } })}&session=${linked}`);
+    await until(async () => (await eventsOf(opted, "ready")).length === 1, "the opted-in panel");
+    assert.equal((await eventsOf(opted, "ready"))[0].session, linked);
+    assert.deepEqual(opted.errors, []);
+    await opted.close();
+
+    // A second tag's opt-in reads nothing: only the page's first panel may take the address's session.
+    const second = await setup.browser.newPage();
+    await second.goto(`${setup.url({ init: {}, second: { name: "sales", mount: "#second", "allow-url-session": "" } })}&session=${linked}`);
+    await until(async () => (await eventsOf(second, "ready")).length === 2, "two panels");
+    const ready = (await eventsOf(second, "ready")).map((e) => e.session);
+    assert.ok(!ready.includes(linked), JSON.stringify(ready));
+    assert.deepEqual(second.errors, []);
+    await second.close();
     assert.deepEqual(page.errors, []);
     await page.close();
   });

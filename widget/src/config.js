@@ -1,8 +1,8 @@
 // The panel's settings: the embedding <script> tag's data-attributes (data-name, data-session,
 // data-api, data-token, data-trace, data-trace-switch, data-title, data-mount, data-locale,
-// data-color-scheme, data-position, data-accent, data-allow-images, data-hide-launcher), under
-// what the page passes to `AgentChat("init", {…})` (the same names in camelCase, plus
-// `getToken`, `user`, `context`, `labels` and `theme`; see global.js).
+// data-color-scheme, data-position, data-accent, data-allow-images, data-allow-url-session,
+// data-hide-launcher), under what the page passes to `AgentChat("init", {…})` (the same names in
+// camelCase, plus `getToken`, `user`, `context`, `labels` and `theme`; see global.js).
 import { isTraceMode } from "./trace.js";
 import { STORAGE_PREFIX, readStored, writeStored } from "./storage.js";
 import { authorizedFetch, replaceableSource, tokenSource } from "./auth.js";
@@ -12,7 +12,7 @@ const SESSION_KEY = `${STORAGE_PREFIX}session`;
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
 export const OPTION_NAMES = [
   "name", "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
-  "locale", "labels", "theme", "colorScheme", "position", "allowImages", "hideLauncher",
+  "locale", "labels", "theme", "colorScheme", "position", "allowImages", "allowUrlSession", "hideLauncher",
 ];
 
 /** The name of the page's first instance, the one `AgentChat`'s own calls reach. */
@@ -37,7 +37,7 @@ export function scriptOptions(script) {
   }
   if (data.accent) options.theme = { accent: data.accent };
   // Flags: present (`data-trace-switch`, or `="true"`) unless it says "false".
-  for (const name of ["traceSwitch", "allowImages", "hideLauncher"]) {
+  for (const name of ["traceSwitch", "allowImages", "allowUrlSession", "hideLauncher"]) {
     if (data[name] !== undefined && data[name] !== "false") options[name] = true;
   }
   return options;
@@ -45,17 +45,19 @@ export function scriptOptions(script) {
 
 /**
  * The panel's config from `options` (data-attributes, then the page's init over them) for the
- * instance named `instance` (`first`: the page's first, which alone reads `?session=`); `script`
- * and `location` give the default API origin and `?session=`. The session is the option, else the page's `?session=`, else the id
- * this browser keeps for this instance and user, else a new one, which is kept only once the
- * visitor sends something (`keepSession`): a visitor who never writes leaves nothing behind.
+ * instance named `instance` (`first`: the page's first); `script` and `location` give the
+ * default API origin and the page's `?session=`. The session is the option, else the page's
+ * `?session=` (the first instance only, and only where the site opts in with `allowUrlSession`:
+ * otherwise any link someone sends a visitor could choose the session their panel uses), else
+ * the id this browser keeps for this instance and user, else a new one, which is kept only once
+ * the visitor sends something (`keepSession`): a visitor who never writes leaves nothing behind.
  */
 export function makeConfig(options, script, location, { instance = DEFAULT_INSTANCE, first = true } = {}) {
   const api = (options.api || new URL(script?.src || location.href).origin).replace(/\/+$/, "");
   const user = userKey(options.user);
   const tokens = replaceableSource(tokenSource(options));
   const key = sessionKey(instance, user);
-  const fromPage = first ? new URLSearchParams(location.search).get("session") : null;
+  const fromPage = first && options.allowUrlSession === true ? new URLSearchParams(location.search).get("session") : null;
   const kept = readStored(key);
   const session = options.session || fromPage || kept || `web-${crypto.randomUUID()}`;
   const fresh = !options.session && !fromPage && !kept;
