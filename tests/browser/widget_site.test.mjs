@@ -227,6 +227,20 @@ describe("the widget on a site", () => {
     await page.close();
   });
 
+  test("with showUsage, the line under an answer says the tokens the agent reported", async () => {
+    const page = await setup.browser.newPage();
+    await page.goto(setup.url({ init: { session: sessionId("usage"), showUsage: true } }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const { answers } = panel(page);
+    const summary = () => answers.nth(0).locator(".summary").innerText().catch(() => "");
+    await sendPrompt(page, "what do you do?");
+    await until(async () => /^Worked for /.test(await summary()), "its worked-for line");
+    // The demo agent counts the prompt's 3 words in and a token a delta out.
+    const [, tokens] = (await summary()).match(/^Worked for (?:\d+ ms|[\d.]+ s) · 1 tool · ([\d,]+) tokens$/) ?? [];
+    assert.ok(Number(tokens.replaceAll(",", "")) > 3, `tokens in the line: ${await summary()}`);
+    await page.close();
+  });
+
   test("worked-for and stopped lines outlive a reload; a question turn's message event carries its text", async () => {
     const page = await setup.browser.newPage();
     await page.goto(setup.url({ init: { session: sessionId("lines") } }));

@@ -1,7 +1,7 @@
 // Auth, CORS, timeouts, frame limits, request ids and log lines, against the built worker in workerd.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
+import { hs256Jwt, nowS } from "./jwks.mjs";
 import {
   startWorker, sessionId, chatBody, postChat, readAll, chunksOf, demoLog, prompts, sleep,
 } from "./harness.mjs";
@@ -12,12 +12,8 @@ const TOKEN = "tok-0123456789-0123456789-012345";
 const ORIGIN = "https://widget.example";
 
 /** An HS256 JWT over `claims`, signed with `secret`. */
-function jwt(claims, secret = SECRET, header = { alg: "HS256", typ: "JWT" }) {
-  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  const input = `${enc(header)}.${enc(claims)}`;
-  return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`;
-}
-const now = () => Math.floor(Date.now() / 1000);
+const jwt = (claims, secret = SECRET, header = undefined) => hs256Jwt(secret, claims, header);
+const now = nowS;
 
 let secured;
 let tokened;

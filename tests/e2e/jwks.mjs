@@ -1,7 +1,8 @@
-// Shared by the JWKS tests (tests/e2e/jwks.test.mjs) and the reliability suite: RS256 and ES256
-// keys made here with node's crypto, tokens signed with them, and a JWKS server on 127.0.0.1 that
-// counts the fetches of each of its paths and can be made to fail.
-import { generateKeyPairSync, sign } from "node:crypto";
+// Shared by the JWKS tests (tests/e2e/jwks.test.mjs), the other tests that sign tokens and the
+// reliability suite: RS256 and ES256 keys made here with node's crypto, tokens signed with them or
+// with an HS256 secret, and a JWKS server on 127.0.0.1 that counts the fetches of each of its
+// paths and can be made to fail.
+import { createHmac, generateKeyPairSync, sign } from "node:crypto";
 import http from "node:http";
 
 /** A new RS256 key (2048 bits) named `kid`: { kid, alg, privateKey, jwk } (jwk: the public half). */
@@ -27,6 +28,16 @@ export function signJwt(key, claims, header = {}) {
   const options = key.alg === "ES256" ? { key: key.privateKey, dsaEncoding: "ieee-p1363" } : key.privateKey;
   return `${input}.${sign("sha256", Buffer.from(input), options).toString("base64url")}`;
 }
+
+/** An HS256 JWT over `claims`, signed with `secret`, under `header`. */
+export function hs256Jwt(secret, claims, header = { alg: "HS256", typ: "JWT" }) {
+  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const input = `${enc(header)}.${enc(claims)}`;
+  return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`;
+}
+
+/** Seconds since the epoch: a JWT's clock. */
+export const nowS = () => Math.floor(Date.now() / 1000);
 
 /**
  * Starts a JWKS server on a free port of 127.0.0.1. Each path serves what `serve(path, set)` last

@@ -5,9 +5,9 @@
 // cannot be fetched is a 503 `auth_unavailable`, never an open door.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf, demoLog, sleep } from "./harness.mjs";
-import { rsaKey, ecKey, signJwt, startJwksServer } from "./jwks.mjs";
+import { rsaKey, ecKey, signJwt, startJwksServer, hs256Jwt } from "./jwks.mjs";
 
 const ISSUER = "https://tenant.example/";
 const AUDIENCE = "https://api.example";
@@ -19,11 +19,7 @@ const claims = (session, extra = {}) => ({
 const bearer = (token) => ({ "content-type": "application/json", authorization: `Bearer ${token}` });
 
 /** An HS256 token, as before JWKS. */
-function hs256(payload) {
-  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  const input = `${enc({ alg: "HS256", typ: "JWT" })}.${enc(payload)}`;
-  return `${input}.${createHmac("sha256", SECRET).update(input).digest("base64url")}`;
-}
+const hs256 = (payload) => hs256Jwt(SECRET, payload);
 
 /** The GET history route with `token`: cheap, and it reaches the agent once let in. */
 const history = (worker, session, token) =>

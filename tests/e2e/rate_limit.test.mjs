@@ -4,7 +4,7 @@
 // (IP's) budget, preflights nothing. Without the binding, no limit; a RATE_LIMITER that is not the binding is a 500.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
+import { hs256Jwt, nowS } from "./jwks.mjs";
 import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "./harness.mjs";
 
 const SECRET = "e2e-rate-limit-secret-long-enough";
@@ -12,13 +12,7 @@ const LIMIT = 4;
 /** The binding's period, seconds (the worker's default `RATE_LIMIT_PERIOD_S`: `Retry-After: 60`). */
 const PERIOD_S = 60;
 const ORIGIN = "https://widget.example";
-const now = () => Math.floor(Date.now() / 1000);
-
-function jwt(sub) {
-  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  const input = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ sub, sessions: "*", exp: now() + 600 })}`;
-  return `${input}.${createHmac("sha256", SECRET).update(input).digest("base64url")}`;
-}
+const jwt = (sub) => hs256Jwt(SECRET, { sub, sessions: "*", exp: nowS() + 600 });
 const auth = (sub) => ({ authorization: `Bearer ${jwt(sub)}` });
 const vars = { AUTH_MODE: "jwt", AUTH_SECRET: SECRET, ALLOWED_ORIGINS: ORIGIN };
 

@@ -6,17 +6,11 @@
 // reference TypeScript agent into the record and the `finish` chunk's messageMetadata.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
+import { hs256Jwt, nowS } from "./jwks.mjs";
 import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf, sleep } from "./harness.mjs";
 
 const SECRET = "e2e-turn-records-secret-long-enough";
-const now = () => Math.floor(Date.now() / 1000);
-function jwt(sub) {
-  const enc = (v) => Buffer.from(JSON.stringify(v)).toString("base64url");
-  const input = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ sub, sessions: "*", exp: now() + 600 })}`;
-  return `${input}.${createHmac("sha256", SECRET).update(input).digest("base64url")}`;
-}
-const TOKEN = jwt("alice");
+const TOKEN = hs256Jwt(SECRET, { sub: "alice", sessions: "*", exp: nowS() + 600 });
 const headers = { "content-type": "application/json", authorization: `Bearer ${TOKEN}` };
 // A short idle timeout, so that the timeout's record comes in a test's time.
 const vars = { AUTH_MODE: "jwt", AUTH_SECRET: SECRET, IDLE_TIMEOUT_MS: "1500" };

@@ -144,6 +144,17 @@ describe("the line under an answer", () => {
     assert.equal(workSummary({ turnId: "t1", createdAt: 1 }, strings), null, "a turn under way");
     assert.equal(workSummary(undefined, strings), null);
   });
+
+  test("the tokens an answer used, where the site asks and the agent counted them", () => {
+    const metadata = { durationMs: 12_000, toolCalls: 0, toolErrors: 0, usage: { inputTokens: 1_200, outputTokens: 50 } };
+    assert.equal(workSummary(metadata, strings), "Worked for 12 s", "not unless the site asks");
+    assert.equal(workSummary(metadata, strings, { showUsage: true }), "Worked for 12 s · 1,250 tokens");
+    const one = { ...metadata, usage: { outputTokens: 1 } };
+    assert.equal(workSummary(one, strings, { showUsage: true }), "Worked for 12 s · 1 token");
+    const garbled = { ...metadata, usage: { inputTokens: -3, outputTokens: "7" } };
+    assert.equal(workSummary(garbled, strings, { showUsage: true }), "Worked for 12 s", "no count, no tokens");
+    assert.equal(workSummary({ durationMs: 10 }, strings, { showUsage: true }), "Worked for 10 ms", "none reported");
+  });
 });
 
 describe("what the visitor is told of an error", () => {

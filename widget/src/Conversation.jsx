@@ -119,6 +119,7 @@ export function Conversation({ config, history, trace }) {
             waiting={!busy && i === chat.messages.length - 1}
             onAnswer={answer}
             allowImages={config.allowImages}
+            showUsage={config.showUsage}
           />
         ))}
         {line && (

@@ -60,11 +60,11 @@ function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages }) {
  * `waiting`: this is the last message and no request runs, so its unanswered question waits
  * for the reader. `onAnswer(question, value)` answers one (Conversation).
  */
-export function MessageView({ message, trace, waiting, onAnswer, allowImages }) {
+export function MessageView({ message, trace, waiting, onAnswer, allowImages, showUsage }) {
   const strings = useStrings();
   if (message.role === "user") return <UserMessage message={message} />;
   // The turn goes on once its question is answered: no "worked for" yet.
-  const summary = waiting && waitingQuestion(message) ? null : workSummary(message.metadata, strings);
+  const summary = waiting && waitingQuestion(message) ? null : workSummary(message.metadata, strings, { showUsage });
   return (
     <div class="message assistant">
       {message.parts.map((part, i) => (

@@ -12,7 +12,7 @@ const SESSION_KEY = `${STORAGE_PREFIX}session`;
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
 export const OPTION_NAMES = [
   "name", "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
-  "locale", "labels", "theme", "colorScheme", "position", "allowImages", "allowUrlSession", "hideLauncher",
+  "locale", "labels", "theme", "colorScheme", "position", "allowImages", "allowUrlSession", "showUsage", "hideLauncher",
 ];
 
 /** The name of the page's first instance, the one `AgentChat`'s own calls reach. */
@@ -37,7 +37,7 @@ export function scriptOptions(script) {
   }
   if (data.accent) options.theme = { accent: data.accent };
   // Flags: present (`data-trace-switch`, or `="true"`) unless it says "false".
-  for (const name of ["traceSwitch", "allowImages", "allowUrlSession", "hideLauncher"]) {
+  for (const name of ["traceSwitch", "allowImages", "allowUrlSession", "showUsage", "hideLauncher"]) {
     if (data[name] !== undefined && data[name] !== "false") options[name] = true;
   }
   return options;
@@ -75,6 +75,8 @@ export function makeConfig(options, script, location, { instance = DEFAULT_INSTA
     mount: options.mount || undefined,
     /** Images in the agent's Markdown load only where the site allows it (they reach other servers). */
     allowImages: options.allowImages === true,
+    /** The tokens an answer used, under it, where the agent reported them and the site asks. */
+    showUsage: options.showUsage === true,
     /** No launcher: the site opens the panel from its own button (`open()`, `toggle()`). */
     hideLauncher: options.hideLauncher === true,
     /** Keeps a new session's id in this browser, so that a reload comes back to it. */

@@ -1,7 +1,8 @@
 // The line under a finished answer, from its message metadata ({ turnId, durationMs, toolCalls,
-// toolErrors, stopped? }: the stream's `finish`, or a stopped turn's `message-metadata`, or the
-// history's): "Worked for 12 s · 3 tools", "Stopped after 4.2 s", in the panel's language (its
-// digits as Intl writes them for the locale).
+// toolErrors, stopped?, usage? }: the stream's `finish`, or a stopped turn's `message-metadata`,
+// or the history's): "Worked for 12 s · 3 tools", "Stopped after 4.2 s", and with `showUsage`
+// "· 1,250 tokens" where the agent reported them, in the panel's language (its digits as Intl
+// writes them for the locale).
 import { format, plural } from "./locale.js";
 
 /** `ms` as the locale writes a duration ("850 ms", "4.2 s", "12 s", "3 min 5 s"), its digits by Intl. */
@@ -21,7 +22,7 @@ function duration(ms, locale, t) {
  * panel's { locale, messages }. A stopped turn (`stopped`: its stream ended with the metadata
  * of a stop, or the visitor stopped it here) says so, with how long it ran when that is known.
  */
-export function workSummary(metadata, { locale, messages: t }) {
+export function workSummary(metadata, { locale, messages: t }, { showUsage = false } = {}) {
   const hasDuration = typeof metadata?.durationMs === "number";
   if (!hasDuration && metadata?.stopped !== true) return null;
   const took = hasDuration ? duration(metadata.durationMs, locale, t) : null;
@@ -30,5 +31,15 @@ export function workSummary(metadata, { locale, messages: t }) {
   else pieces.push(format(t.workedFor, { duration: took }));
   if (metadata.toolCalls > 0) pieces.push(plural(t.toolCount, metadata.toolCalls, locale));
   if (metadata.toolErrors > 0) pieces.push(plural(t.failedCount, metadata.toolErrors, locale));
+  const tokens = showUsage ? usedTokens(metadata.usage) : null;
+  if (tokens !== null) pieces.push(plural(t.tokenCount, tokens, locale));
   return pieces.join(" · ");
+}
+
+/** The tokens in and out of `usage` (the agent's, protocol 3), or null when it counted none. */
+function usedTokens(usage) {
+  const count = (n) => (Number.isSafeInteger(n) && n >= 0 ? n : null);
+  const input = count(usage?.inputTokens);
+  const output = count(usage?.outputTokens);
+  return input === null && output === null ? null : (input ?? 0) + (output ?? 0);
 }

@@ -6,8 +6,6 @@
 //! also checks the JS class's name, which has changed between releases (`RateLimiter`,
 //! `Ratelimit`), and a name that does not match would turn the limit into a 500 for everyone.
 
-use std::cell::Cell;
-
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -15,6 +13,7 @@ use worker::{console_error, Env};
 
 use crate::config::Config;
 use crate::incoming::RequestIn;
+use crate::platform::bindings::OptionalBinding;
 use crate::platform::promise::settled;
 use crate::platform::settings::RATE_LIMIT_BINDING;
 use crate::rate_limit::{caller_key, RateLimited};
@@ -30,24 +29,12 @@ extern "C" {
 }
 
 thread_local! {
-    /// Whether the isolate's `env` was seen without the binding. Its bindings are fixed for the
-    /// isolate's life, so a worker without a limit looks once, not on every request (two calls
-    /// into JavaScript each). A binding that is there is read each time: it is the request's.
-    static UNBOUND: Cell<bool> = const { Cell::new(false) };
+    static BINDING: OptionalBinding = const { OptionalBinding::new(RATE_LIMIT_BINDING) };
 }
 
 /// The `RATE_LIMITER` binding, when one is configured.
 pub(crate) fn binding(env: &Env) -> Option<JsValue> {
-    if UNBOUND.get() {
-        return None;
-    }
-    let binding =
-        Reflect::get(env, &JsValue::from_str(RATE_LIMIT_BINDING)).unwrap_or(JsValue::UNDEFINED);
-    if binding.is_undefined() {
-        UNBOUND.set(true);
-        return None;
-    }
-    Some(binding)
+    BINDING.with(|binding| binding.get(env))
 }
 
 /// `Ok` when the caller (`user_id`, else the client's IP: [`caller_key`]) is within its budget by

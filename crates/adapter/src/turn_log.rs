@@ -2,34 +2,23 @@
 //! dataset `TURN_ANALYTICS` where one is bound (docs/operations.md); without the binding, the
 //! line alone, and nothing else changes.
 
-use std::cell::Cell;
-
-use js_sys::Reflect;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use worker::{console_warn, AnalyticsEngineDataPointBuilder, AnalyticsEngineDataset, Env};
 
+use crate::platform::bindings::OptionalBinding;
 use crate::platform::settings::ANALYTICS_BINDING;
 use crate::turn_record::TurnRecord;
 
 thread_local! {
-    /// Whether the isolate's `env` was seen without the binding: its bindings are fixed for the
-    /// isolate's life, so a worker without a dataset looks once. A binding that is there is read
-    /// for each request, as the request's own.
-    static UNBOUND: Cell<bool> = const { Cell::new(false) };
+    static BINDING: OptionalBinding = const { OptionalBinding::new(ANALYTICS_BINDING) };
 }
 
 /// The dataset binding, when one is configured.
 pub(crate) fn dataset(env: &Env) -> Option<AnalyticsEngineDataset> {
-    if UNBOUND.get() {
-        return None;
-    }
-    let binding =
-        Reflect::get(env, &JsValue::from_str(ANALYTICS_BINDING)).unwrap_or(JsValue::UNDEFINED);
-    if binding.is_undefined() {
-        UNBOUND.set(true);
-        return None;
-    }
-    env.analytics_engine(ANALYTICS_BINDING).ok()
+    // Unchecked, as workers-rs' own `Env::analytics_engine`: Miniflare's binding is a plain object.
+    BINDING
+        .with(|binding| binding.get(env))
+        .map(JsCast::unchecked_into)
 }
 
 /// Writes the record: its line to the log, its point to the dataset if there is one. A point the

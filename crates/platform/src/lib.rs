@@ -1,10 +1,11 @@
 //! What the adapter and the demo agent both take from the Workers runtime, below both: the
-//! settings read from the environment, the clock, JSON responses, an owned stream of a
+//! settings read from the environment, the bindings it may leave out, the clock, JSON responses, an owned stream of a
 //! WebSocket's events, and the outcome of a promise as a future. wasm32 only: natively the crate
 //! is empty.
 #![cfg(target_arch = "wasm32")]
 #![forbid(unsafe_code)]
 
+pub mod bindings;
 pub mod clock;
 pub mod errors;
 pub mod promise;
