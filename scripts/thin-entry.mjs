@@ -34,6 +34,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const NAME = "[\\w$]+";
+// Where a name starts: after no character a name may hold. (`\b` is not that: esbuild's names
+// may begin with `$`, which it does not count as a word character.)
+const START = "(?<![\\w$])";
 
 /** The one match of `pattern` in `code`, or an error naming `what`. */
 function only(code, pattern, what) {
@@ -46,12 +49,12 @@ function only(code, pattern, what) {
 
 /** `code` (worker-build's index.js) with the thin entry as its default export. */
 export function thinEntry(code) {
-  const exported = only(code, `export\\{[^}]*?\\b(${NAME}) as default\\b[^}]*\\}`, "the default export")[1];
-  const proxy = only(code, `\\b${escape(exported)}=new Proxy\\((${NAME}),(${NAME})\\)`, "the entry's Proxy");
+  const exported = only(code, `export\\{[^}]*?${START}(${NAME}) as default\\b[^}]*\\}`, "the default export")[1];
+  const proxy = only(code, `${START}${escape(exported)}=new Proxy\\((${NAME}),(${NAME})\\)`, "the entry's Proxy");
   const entryClass = proxy[1];
   const handler = only(
     code,
-    `\\b${escape(entryClass)}\\.prototype\\.fetch=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`,
+    `${START}${escape(entryClass)}\\.prototype\\.fetch=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`,
     "the entry's fetch handler",
   )[2];
   const checkReinitialize = only(

@@ -35,6 +35,18 @@ test("the default export is a plain object that calls the handler", async () => 
   assert.deepEqual(module.calls, [["fetch", "req", "env", "ctx"]]);
 });
 
+test("names that begin with `$` (esbuild gives them too) are found as any other", async () => {
+  // The entry's class `$` and its Proxy `$t`, as esbuild named them in one build.
+  const renamed = [
+    ["var U=", "var $="],
+    ["};U.prototype", "};$.prototype"],
+    ["lt=new Proxy(U,B)", "$t=new Proxy($,B)"],
+    ["lt as default", "$t as default"],
+  ].reduce((code, [from, to]) => code.split(from).join(to), SHAPED);
+  const module = await load(thinEntry(renamed));
+  assert.equal(module.default.fetch("req", "env", "ctx"), "answer to req");
+});
+
 test("a trap marks the instance and is rethrown; the next request reinitializes first", async () => {
   const module = await load(thinEntry(SHAPED));
   assert.throws(() => module.default.fetch("trap", "env", "ctx"), WebAssembly.RuntimeError);
