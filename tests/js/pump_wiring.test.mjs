@@ -2,7 +2,10 @@
 // the body's writer and the request's signal: the frames of one turn of the event loop come in
 // one call, joined by U+001E; other events hand over the frames before them; a frame holding
 // U+001E is reported, not split; nothing is delivered after stop(), and `done` settles then (not before);
-// a tick the pump called quiet is counted, not delivered, and the count goes with the next delivery.
+// a tick the pump called quiet is counted, not delivered, and the count goes with the next delivery;
+// a lost receiver (a callback that throws, or an instance workers-rs marked lost) is never called
+// again, and the body gets the crash ending the receiver last handed over (or, before it handed
+// over any, the one every stream shares until its turn opens), then closes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { wire, write, close, openBody, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../crates/adapter/src/pump/wiring.js";
@@ -10,18 +13,22 @@ import { wire, write, close, openBody, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIEN
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function setup(t, { tickMs = 60_000, quiet = () => 0, withRequest = true } = {}) {
+function setup(t, { tickMs = 60_000, quiet = () => 0, withRequest = true, receive = () => {}, unopenedEnding } = {}) {
   const socket = new EventTarget();
+  socket.closes = [];
+  socket.close = (code, reason) => socket.closes.push([code, reason]);
   const signal = new AbortController();
   let endBody;
   const writer = {
     closed: new Promise((resolve) => (endBody = resolve)),
     chunks: [],
+    closes: 0,
     write(chunk) {
       this.chunks.push(chunk);
       return Promise.reject(new Error("the client left"));
     },
     close() {
+      this.closes += 1;
       return Promise.reject(new Error("the client left"));
     },
   };
@@ -34,18 +41,27 @@ function setup(t, { tickMs = 60_000, quiet = () => 0, withRequest = true } = {})
     (bytes, absorbed) => {
       got.push(["frames", utf8.decode(bytes)]);
       if (absorbed) got.push(["absorbed", absorbed]);
+      receive();
       return quiet();
     },
     (kind, code, absorbed) => {
       got.push(["event", kind, code]);
       if (absorbed) got.push(["absorbed", absorbed]);
+      receive();
       return quiet();
     },
+    unopenedEnding,
   );
   t.after(stop);
   const message = (data) => socket.dispatchEvent(new MessageEvent("message", { data }));
   return { socket, signal, writer, endBody, got, stop, done, message };
 }
+
+const bytesOf = (text) => new TextEncoder().encode(text);
+/** A crash ending as the pump makes one: `durationMs` is the turn's time when it was made. */
+const crashEnding = (durationMs) =>
+  `data: {"type":"error","errorText":"the stream stopped on an internal error"}\n\n` +
+  `data: {"type":"finish","messageMetadata":{"turnId":"t1","durationMs":${durationMs},"toolCalls":0,"toolErrors":0}}\n\ndata: [DONE]\n\n`;
 
 test("frames of one event-loop turn come in one call, joined by U+001E", async (t) => {
   const { got, message, stop } = setup(t);
@@ -225,4 +241,95 @@ test("a tick with frames still waiting is delivered after them, never absorbed b
   socket.dispatchEvent(Object.assign(new Event("close"), { code: 1000 }));
   assert.deepEqual(got.at(-1), ["event", SOCKET_CLOSED, 1000]);
   stop();
+});
+
+test("a callback that throws is lost: the last crash ending goes out, its durationMs grown, then the body and the socket close", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"], now: 1_000 });
+  const logged = t.mock.method(console, "error", () => {});
+  let trap = false;
+  const { got, writer, socket, message, done } = setup(t, {
+    tickMs: 100,
+    unopenedEnding: bytesOf("data: [DONE]\n\n"),
+    receive: () => {
+      if (trap) throw new WebAssembly.RuntimeError("unreachable");
+    },
+  });
+  // The receiver's own, handed over with a write, replaces the shared one; its view is reused:
+  // the wiring keeps copies.
+  const later = bytesOf(crashEnding(40));
+  write(writer, bytesOf("data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n"), later);
+  later.fill(0);
+  t.mock.timers.tick(250);
+  trap = true;
+  message('{"a":1}');
+  t.mock.timers.tick(0);
+  assert.deepEqual(got, [["event", TICK, 0], ["event", TICK, 0], ["frames", '{"a":1}']], "the ticks, then the frame that trapped");
+  assert.deepEqual(
+    writer.chunks.map((chunk) => utf8.decode(chunk)),
+    ["data: {\"type\":\"text-start\",\"id\":\"text-1\"}\n\n", crashEnding(290)],
+    "the last ending, 250 ms older",
+  );
+  assert.equal(writer.closes, 1);
+  assert.deepEqual(socket.closes, [[1011, "adapter lost"]]);
+  assert.equal(logged.mock.callCount(), 1);
+  assert.ok(logged.mock.calls[0].arguments[1] instanceof WebAssembly.RuntimeError, "the trap is logged");
+  trap = false;
+  message('{"b":2}');
+  t.mock.timers.tick(500);
+  assert.equal(got.length, 3, "nothing is delivered once lost");
+  t.mock.timers.reset();
+  await done;
+});
+
+test("an instance workers-rs marked lost is not called: its stream ends at the next tick, with the shared ending when it has none of its own", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  t.mock.method(console, "error", () => {});
+  for (const lose of [(state) => (state.criticalError = true), (state) => (state.instanceId += 1)]) {
+    const state = { criticalError: false, instanceId: 3 };
+    globalThis.__worker_init_state = state;
+    t.after(() => delete globalThis.__worker_init_state);
+    const { got, writer, message, done } = setup(t, { tickMs: 100, unopenedEnding: bytesOf(crashEnding(0)), quiet: () => 1 });
+    message('{"a":1}');
+    t.mock.timers.tick(0);
+    assert.deepEqual(got, [["frames", '{"a":1}']]);
+    lose(state);
+    message('{"b":2}');
+    t.mock.timers.tick(0);
+    assert.deepEqual(got, [["frames", '{"a":1}']], "no frame goes to a lost instance");
+    assert.equal(writer.chunks.length, 1, "the ending, at once");
+    await done;
+  }
+  // And with nothing to deliver, a tick (even one the receiver called quiet) sees it. The shared
+  // ending came with an earlier wiring: it is kept for every later one.
+  const state = { criticalError: false, instanceId: 3 };
+  globalThis.__worker_init_state = state;
+  const { got, writer, socket, done } = setup(t, { tickMs: 100, quiet: () => 1 });
+  state.criticalError = true;
+  t.mock.timers.tick(100);
+  assert.deepEqual(got, []);
+  assert.deepEqual(writer.chunks.map((chunk) => utf8.decode(chunk)), [crashEnding(100)], "a tick later, 100 ms older");
+  assert.deepEqual([writer.closes, socket.closes.length], [1, 1]);
+  await done;
+});
+
+test("a receiver lost after it stopped the wiring only has its body and socket closed; an empty crash ending writes nothing", async (t) => {
+  t.mock.method(console, "error", () => {});
+  const trap = () => {
+    throw new WebAssembly.RuntimeError("unreachable");
+  };
+  // It wrote its own ending and stopped the wiring, then trapped before closing anything.
+  let stopIt;
+  const stopped = setup(t, { unopenedEnding: bytesOf(crashEnding(0)), receive: () => (stopIt(), trap()) });
+  stopIt = stopped.stop;
+  stopped.message('{"a":1}');
+  await tick();
+  assert.deepEqual(stopped.writer.chunks, [], "no crash ending after the receiver's own ending");
+  assert.deepEqual([stopped.writer.closes, stopped.socket.closes.length], [1, 1]);
+  // Its ending is written with an empty crash ending (nothing may follow it); then it trapped.
+  const ended = setup(t, { receive: trap });
+  write(ended.writer, bytesOf("data: [DONE]\n\n"), new Uint8Array(0));
+  ended.message('{"a":1}');
+  await tick();
+  assert.deepEqual(ended.writer.chunks.map((chunk) => utf8.decode(chunk)), ["data: [DONE]\n\n"], "nothing after it");
+  assert.deepEqual([ended.writer.closes, ended.socket.closes.length], [1, 1]);
 });

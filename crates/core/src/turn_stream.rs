@@ -44,6 +44,10 @@ pub struct TurnStream {
     /// workerd, and 2,781 to 1,786 a delta natively (`bench/README.md`, "The open part's deltas
     /// known by their bytes"); the tests hold its bytes to the full path's for random turns.
     streaming: Option<Streaming>,
+    /// Whether the ending of [`TurnStream::fault_ending`] may have changed since it was last
+    /// written: set by every frame the translator takes (not one it ignores) but a delta of the
+    /// open part or a status, which change nothing an ending holds; so a delta costs it nothing.
+    ending_moved: bool,
 }
 
 /// What the stream saw of the turn, for its record: kept as frames pass, a count and a few
@@ -104,6 +108,7 @@ impl TurnStream {
             done: false,
             seen: Seen::default(),
             streaming: None,
+            ending_moved: true,
         }
     }
 
@@ -169,6 +174,7 @@ impl TurnStream {
             done: false,
             seen: Seen::default(),
             streaming: None,
+            ending_moved: true,
         };
         stream.sync_streaming();
         stream
@@ -225,10 +231,12 @@ impl TurnStream {
             Ok(FrameRead::Parsed(frame)) => frame,
             Err(err) => return FrameOutcome::Malformed(err.0),
         };
+        let moves_nothing = self.moves_nothing(&frame);
         let step = self.translator.push(frame, &mut self.scratch);
         if step != Step::Ignored {
             self.saw_event();
         }
+        self.ending_moved |= step != Step::Ignored && !moves_nothing;
         self.sync_streaming();
         self.flush(out);
         match step {
@@ -366,6 +374,59 @@ impl TurnStream {
         self.translator.end(cause, &mut self.scratch);
         self.sync_streaming();
         self.flush(out);
+    }
+
+    /// Writes into `out` (cleared first) the ending that [`TurnStream::end`] would append now for
+    /// `cause`, `[DONE]` included, when it may differ from the one the last call wrote; `false`,
+    /// with `out` untouched, when it cannot, or once the stream has ended. The stream itself does
+    /// not end: its translator's clone does. The worker's pump hands it to JavaScript, which
+    /// sends it in place of Rust code that can no longer run ([`EndCause::Crashed`]); so it is
+    /// made only when a part or a tool opens or closes, never for a delta of the open part.
+    /// The finish metadata's `durationMs` is the time of this call.
+    pub fn fault_ending(&mut self, cause: EndCause, out: &mut Vec<u8>) -> bool {
+        if self.done || !std::mem::take(&mut self.ending_moved) {
+            return false;
+        }
+        out.clear();
+        // A stream of the translator's clone, ended as this one would be: no part of it streams
+        // (`streaming` is for deltas), and its chunks are not this stream's.
+        let mut copy = TurnStream {
+            translator: self.translator.clone(),
+            trace: self.trace,
+            scratch: Vec::new(),
+            chunks: 0,
+            done: false,
+            seen: Seen::default(),
+            streaming: None,
+            ending_moved: false,
+        };
+        copy.end(cause, out);
+        true
+    }
+
+    /// [`TurnStream::fault_ending`] of every stream whose turn has not opened
+    /// ([`TurnStream::turn_started`]: a POST's until its `message.create`, an adopting stream's
+    /// until its first turn event): with no part, step or metadata yet, only `error` and `finish`,
+    /// the same bytes for every such stream, so a caller may make them once and keep them.
+    pub fn unopened_fault_ending(cause: EndCause, out: &mut Vec<u8>) {
+        TurnStream::new(None).fault_ending(cause, out);
+    }
+
+    /// Whether `frame`, pushed now, would change nothing an ending holds: a delta that extends
+    /// the open part ([`Translator::extended_part`]: one delta chunk and nothing else; a legacy
+    /// `chunk` is a text delta of the turn followed), or a status (a transient chunk, or none).
+    fn moves_nothing(&self, frame: &Frame) -> bool {
+        let (kind, turn_id) = match frame {
+            Frame::TextDelta(d) => (DeltaKind::Text, d.turn_id.as_str()),
+            Frame::ReasoningDelta(d) => (DeltaKind::Reasoning, d.turn_id.as_str()),
+            Frame::Chunk(_) => match self.translator.turn_id() {
+                Some(turn_id) => (DeltaKind::Text, turn_id),
+                None => return false,
+            },
+            Frame::AgentStatus(_) => return true,
+            _ => return false,
+        };
+        self.translator.extended_part(kind, turn_id).is_some()
     }
 
     /// Whether the ending and `[DONE]` were written.

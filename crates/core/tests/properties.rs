@@ -125,6 +125,7 @@ fn cause() -> impl Strategy<Value = EndCause> {
         EndCause::ClientGone,
         EndCause::FrameTooLarge,
         EndCause::SlowClient,
+        EndCause::Crashed,
     ])
 }
 
@@ -249,6 +250,78 @@ proptest! {
         let (body, _) = written(stream, &frames, end);
         let checked = validate(&body);
         prop_assert!(checked.is_ok(), "{:?}\nframes: {:#?}\nbody:\n{}", checked.err(), frames, body);
+    }
+}
+
+/// After every frame of `frames` pushed into the stream `make` builds, the ending that
+/// [`TurnStream::fault_ending`] last wrote is the one [`TurnStream::end`] writes at that point (a
+/// stream built anew and fed the same frames), and the body so far with it is a valid stream: the
+/// ending the pump hands JavaScript ahead of a crash is never stale, though it is made only when
+/// a part or a tool opens or closes. Before the turn opens it is every such stream's
+/// ([`TurnStream::unopened_fault_ending`], which the pump hands over once for all).
+fn fault_endings_keep_up(
+    make: impl Fn() -> TurnStream,
+    frames: &[String],
+) -> Result<(), TestCaseError> {
+    let mut stream = make();
+    let mut body = Vec::new();
+    stream.write_pending(&mut body);
+    let mut ending = Vec::new();
+    for seen in 0..=frames.len() {
+        if seen > 0 {
+            stream.push_frame(&frames[seen - 1], &mut body);
+        }
+        let refreshed = stream.fault_ending(EndCause::Crashed, &mut ending);
+        if stream.is_done() {
+            prop_assert!(!refreshed, "no ending is made once the stream ended");
+            return Ok(());
+        }
+        let (expected, _) = written(make(), &frames[..seen], EndCause::Crashed);
+        if !stream.turn_started() {
+            let mut unopened = Vec::new();
+            TurnStream::unopened_fault_ending(EndCause::Crashed, &mut unopened);
+            prop_assert_eq!(&unopened, &ending, "before the turn opens");
+        }
+        let so_far = String::from_utf8(body.clone()).expect("UTF-8");
+        let ending_text = String::from_utf8(ending.clone()).expect("UTF-8");
+        prop_assert_eq!(
+            format!("{so_far}{ending_text}"),
+            expected,
+            "after {} frames: {:#?}",
+            seen,
+            &frames[..seen]
+        );
+        let checked = validate(&format!("{so_far}{ending_text}"));
+        prop_assert!(checked.is_ok(), "{:?}", checked.err());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn the_fault_ending_is_always_the_ending_of_the_moment(
+        frames in prop::collection::vec(frame(), 0..30),
+        request_id in prop::option::of(Just("r1")),
+        (trace, questions) in trace().prop_flat_map(|t| (Just(t), questions(t))),
+    ) {
+        let make = || TurnStream::new(request_id).with_questions(questions).with_trace(trace);
+        fault_endings_keep_up(make, &frames)?;
+    }
+
+    /// The same for a resume, whose stream opens with a replay (a part or tools left open).
+    #[test]
+    fn a_resumed_streams_fault_ending_is_always_the_ending_of_the_moment(
+        parts in prop::collection::vec(snapshot_part(), 0..8),
+        frames in prop::collection::vec(frame(), 0..20),
+        (trace, questions) in trace().prop_flat_map(|t| (Just(t), questions(t))),
+    ) {
+        let init = json!({"type": "init", "messages": [{"id": "t1", "role": "assistant", "parts": parts}]});
+        let init = parse_init(&init.to_string()).expect("an init");
+        let message = init.in_flight().expect("in flight");
+        let make = || TurnStream::resume(message, no_clock, questions).with_trace(trace);
+        fault_endings_keep_up(make, &frames)?;
     }
 }
 

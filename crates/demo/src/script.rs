@@ -13,7 +13,7 @@
 //! | `/hang` | `message.create`, then silence until an abort |
 //! | `/drop` | a few deltas, then close every socket of the session with 1011 |
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
-//! | `/panic` | `message.create`, then the agent panics (the wasm instance is lost: tests only) |
+//! | `/panic [now]` | `message.create`, a `work` call left `running`, three deltas (a text part left open), then the agent panics (the wasm instance is lost: tests only); with `now`, it panics before `message.create` |
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
 //! | `/tool-error` | a `read_file` call whose `completed` result reports failure (`success: false`), then a short reply |
 //! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
@@ -58,6 +58,8 @@ const DEFAULT_DELTAS: u64 = 10;
 const REPLAY_INTERVAL_MS: u64 = 1;
 /// Deltas `/drop` sends before it breaks the session's sockets.
 const DROP_AFTER_DELTAS: u64 = 3;
+/// Deltas `/panic` sends before it panics: enough to show a text part left open.
+const PANIC_AFTER_DELTAS: u64 = 3;
 /// Pause between the words of the default reply: a plausible model speed (25 tokens/s).
 const WORD_INTERVAL_MS: u64 = 40;
 /// The `model` the demo reports on a turn's finalize (it has none: the name says so).
@@ -313,9 +315,24 @@ fn scripted(content: &str, turn: &str, request_id: Option<&str>) -> Script {
             script.hangs = true;
             script
         }
+        Some("/panic") if words.next() == Some("now") => {
+            let mut script = Script::new(Some(turn));
+            // A pause first, so that the adapter's stream is under way when the panic comes.
+            script.act(DEFAULT_INTERVAL_MS, Action::Panic);
+            script
+        }
         Some("/panic") => {
             let mut script = Script::new(Some(turn));
             script.send(0, create(turn, request_id));
+            let args = json!({"args": {"steps": 1}});
+            script.send(
+                0,
+                tool_update(turn, &format!("{turn}-work"), "work", "running", args),
+            );
+            for i in 1..=PANIC_AFTER_DELTAS {
+                script.send(0, delta(turn, &numbered_delta(i)));
+            }
+            // A pause first, so that the adapter has shown all of it when the panic comes.
             script.act(DEFAULT_INTERVAL_MS, Action::Panic);
             script
         }

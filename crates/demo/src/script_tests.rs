@@ -200,6 +200,45 @@ fn drop_and_replay_end_by_closing() {
 }
 
 #[test]
+fn panic_leaves_a_call_running_and_a_text_part_open_then_panics_or_panics_at_once() {
+    let mut script = for_prompt("/panic", "t", Some("r1"));
+    let steps: Vec<(u64, Action)> = std::iter::from_fn(|| script.pop())
+        .map(|step| (step.wait_ms, step.action))
+        .collect();
+    let sent = |frame: Value| Action::Send(frame.to_string());
+    let delta =
+        |text: &str| sent(json!({"type": "message.part.text-delta", "turnId": "t", "delta": text}));
+    assert_eq!(
+        steps,
+        [
+            (
+                0,
+                sent(json!({"type": "message.create", "turnId": "t", "requestId": "r1"}))
+            ),
+            (
+                0,
+                sent(json!({"type": "message.part.tool-update", "turnId": "t",
+                    "callId": "t-work", "toolName": "work", "status": "running",
+                    "args": {"steps": 1}}))
+            ),
+            (0, delta("w1")),
+            (0, delta(" w2")),
+            (0, delta(" w3")),
+            (DEFAULT_INTERVAL_MS, Action::Panic),
+        ]
+    );
+    let mut script = for_prompt("/panic now", "t", Some("r1"));
+    let steps: Vec<(u64, Action)> = std::iter::from_fn(|| script.pop())
+        .map(|step| (step.wait_ms, step.action))
+        .collect();
+    assert_eq!(
+        steps,
+        [(DEFAULT_INTERVAL_MS, Action::Panic)],
+        "before the turn opens"
+    );
+}
+
+#[test]
 fn work_runs_a_tool_then_streams() {
     let steps: Vec<(u64, Value)> = {
         let mut script = for_prompt("/work 5 30", "t", Some("r1"));

@@ -79,18 +79,26 @@ impl ClientStream {
         &self.writer
     }
 
-    /// Writes `bytes` as one chunk; never waits for the client to read them.
+    /// Writes `bytes` as one chunk; never waits for the client to read them. `crash_ending`,
+    /// when given, replaces the bytes that end the stream should the pump's engine be lost
+    /// before it ends it (`wiring.js` writes them then): in the same call, so it costs no
+    /// crossing of its own.
     ///
     /// One write costs the runtime about as much as everything else the worker does for a
     /// frame, so the pump writes once per turn of the event loop, not once per frame.
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
+    pub(crate) fn write(&mut self, bytes: &[u8], crash_ending: Option<&[u8]>) {
         if bytes.is_empty() {
             return;
         }
-        wiring::write(&self.writer, bytes);
+        wiring::write(&self.writer, bytes, crash_ending);
         self.sizes.push_back(bytes.len());
         self.sizes_total += bytes.len();
         self.writes_since_check += 1;
+    }
+
+    /// Replaces the stream's crash ending (see [`ClientStream::write`]) with nothing to write.
+    pub(crate) fn keep_crash_ending(&self, crash_ending: &[u8]) {
+        wiring::write(&self.writer, &[], Some(crash_ending));
     }
 
     /// Compares the body's queue with the last check. The queue is counted in chunks (the

@@ -6,7 +6,13 @@
 //!   the frame read early, then the socket events queued before the wiring, then the wiring's;
 //! * once the turn is done, nothing more is read: the wiring is stopped, one `abort` is sent
 //!   when the [`AbortRule`] says so, the socket is closed with 1000, the body is closed, and the
-//!   log line is written, in that order and exactly once.
+//!   log line is written, in that order and exactly once;
+//! * each write carries the ending a crash would need at that point ([`EndCause::Crashed`]) when
+//!   it changed, for `wiring.js` to send should the engine be lost before the turn is done;
+//!   before the turn opens, that ending is every stream's, which `wiring.js` gets once for all
+//!   ([`unopened_crash_ending`]).
+
+use std::cell::Cell;
 
 use js_sys::Function;
 use worker::{console_log, console_warn, WebSocket};
@@ -43,6 +49,9 @@ pub(crate) struct Engine {
     limits: PumpLimits,
     /// The bytes of the delivery being handled.
     out: Vec<u8>,
+    /// The stream's ending should this engine be lost ([`TurnStream::fault_ending`]), as last
+    /// made.
+    crash_ending: Vec<u8>,
     /// Ticks without a frame of the turn (or, before it starts, since the prompt).
     silent_ticks: u64,
     wrote_since_tick: bool,
@@ -67,6 +76,7 @@ impl Engine {
             abort,
             limits,
             out: Vec::with_capacity(OUT_CAPACITY),
+            crash_ending: Vec::new(),
             silent_ticks: 0,
             wrote_since_tick: false,
             send_abort: false,
@@ -211,14 +221,32 @@ impl Engine {
         }
     }
 
-    /// Writes what the delivery made as one chunk, bounds what waits for the client, and
-    /// closes everything once the turn is done.
+    /// Writes what the delivery made as one chunk, with the ending a crash would need now when
+    /// it changed (a part or a tool opened or closed: never for a delta alone), bounds what waits
+    /// for the client, and closes everything once the turn is done.
     fn emit(&mut self) {
         let Some(Open { client, exchange }) = self.open.as_mut() else {
             return;
         };
-        if !self.out.is_empty() {
-            client.write(&self.out);
+        let crash_ending = if self.turn.is_done() {
+            // Nothing may follow the turn's own ending, once it is in `out`.
+            Some(&[][..])
+        } else if !self.turn.turn_started() {
+            // Every stream's until its turn opens: `wiring.js` holds it already.
+            None
+        } else {
+            self.turn
+                .fault_ending(EndCause::Crashed, &mut self.crash_ending)
+                .then_some(self.crash_ending.as_slice())
+        };
+        if self.out.is_empty() {
+            if let Some(ending) = crash_ending {
+                // A frame that moved the ending with no byte to show (a call's args before its
+                // input): handed over alone.
+                client.keep_crash_ending(ending);
+            }
+        } else {
+            client.write(&self.out, crash_ending);
             exchange.log.bytes += self.out.len() as u64;
             self.out.clear();
             self.wrote_since_tick = true;
@@ -315,6 +343,26 @@ impl Receiver for Engine {
     fn is_over(&self) -> bool {
         Engine::is_over(self)
     }
+}
+
+thread_local! {
+    /// Whether this isolate's `wiring.js` holds [`unopened_crash_ending`]'s bytes. (A new
+    /// WebAssembly instance, after a panic, starts at `false` and hands them over again.)
+    static UNOPENED_CRASH_ENDING_HANDED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The crash ending of every stream whose turn has not opened yet
+/// ([`TurnStream::unopened_fault_ending`]), the first time it is asked for in this instance,
+/// for the wiring to hand `wiring.js` once for all; then `None`. Made per stream instead, it
+/// would cost every POST its making and one more copy into JavaScript, for bytes that never
+/// change.
+pub(super) fn unopened_crash_ending() -> Option<Vec<u8>> {
+    if UNOPENED_CRASH_ENDING_HANDED.replace(true) {
+        return None;
+    }
+    let mut ending = Vec::new();
+    TurnStream::unopened_fault_ending(EndCause::Crashed, &mut ending);
+    Some(ending)
 }
 
 /// What one text frame was to the stream.

@@ -14,7 +14,11 @@
 //!   or reads so slowly that more than `MAX_BUFFERED_BYTES` wait for it (the stream then ends
 //!   in-band: `error` "the client is reading too slowly", `finish`): send one `abort` when the
 //!   [`AbortRule`] says so (the POST that started the turn, not detached), close the socket with
-//!   1000, close the body.
+//!   1000, close the body;
+//! * the WebAssembly instance is lost (a panic, the pump's own or, where the agent shares the
+//!   instance, the agent's): no Rust code runs, and `wiring.js` ends the stream in-band with the
+//!   ending the engine handed it for that case (`error` "the stream stopped on an internal
+//!   error", `finish`), closes the body, and closes the socket with 1011.
 //!
 //! No task is woken per frame. JavaScript ([`wiring`]) delivers the frames of one turn of the
 //! event loop in one call, and each other event (a tick, the socket's end, the client's) as it
@@ -97,8 +101,16 @@ impl Pump {
         if engine.is_over() {
             return None;
         }
+        let unopened_crash_ending = engine::unopened_crash_ending();
         let engine = Rc::new(RefCell::new(Some(engine)));
-        let wiring = Wiring::attach(&js_socket, &writer, &request, TICK_MS, Rc::clone(&engine));
+        let wiring = Wiring::attach(
+            &js_socket,
+            &writer,
+            &request,
+            TICK_MS,
+            unopened_crash_ending.as_deref(),
+            Rc::clone(&engine),
+        );
         // No callback runs before this returns: the wiring delivers from later tasks only.
         if let Some(engine) = engine.borrow_mut().as_mut() {
             engine.on_end(wiring.stopper());

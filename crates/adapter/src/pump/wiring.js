@@ -22,11 +22,42 @@
 // settles: the request's `waitUntil` holds it, so the stream's end is all that keeps the request
 // alive (no task or promise of the pump's own waits for it).
 //
+// A lost receiver: a trap of the WebAssembly instance (a Rust panic: the pump's own, or, where
+// the agent's Durable Object runs in the same instance, as in the local demo, the agent's) leaves
+// no Rust code to end the stream, and the client would wait for an end until it gave up. So the
+// receiver hands over, ahead of time, the bytes that end its body then (`write`'s `crashEnding`:
+// a part or a tool closed, an `error`, `finish`, `[DONE]`), only when they change (a part or a
+// tool opens or closes: never for a delta, which costs nothing more). Until it has, its turn has
+// not opened, and the ending is every such stream's (`error`, `finish`, `[DONE]`), which `wire`
+// gets once per WebAssembly instance (`unopenedEnding`) and keeps for all.
+//
+// Before each call into WebAssembly the wiring checks that the instance is still the one it
+// started with: workers-rs's panic hook marks it lost (`globalThis.__worker_init_state`, worker
+// 0.8.7's src/init.rs: `criticalError`, and a new `instanceId` once it is replaced). Calling it
+// anyway is worse than useless: wasm-bindgen's glue starts the next instance on the first call
+// after a trap and runs the old instance's callback in it, on memory that is not its own (seen:
+// the engine's `emit` ran there, and threw on a writer that was not one). A callback that throws
+// (a trap in the call itself, or an instance that is gone) counts as lost too. Then, within a
+// tick (`tickMs`), the wiring writes the ending (its finish's `durationMs` grown by the time
+// since it was made), closes the body and the agent's socket (the agent applies the prompt's
+// disconnect policy, as for any adapter that goes away), logs the loss and stops.
+//
 // The event kinds are numbers shared with crates/adapter/src/pump/wiring.rs, under the same names there
 // (tests/js/wire_constants.test.mjs holds the two copies equal).
 
 const RECORD_SEPARATOR = "\u001e";
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** The agent's socket's close code once the receiver is lost: "an unexpected condition" (RFC
+ * 6455, section 7.4.1; `INTERNAL_ERROR` in crates/platform/src/socket.rs). */
+const CLOSE_INTERNAL_ERROR = 1011;
+/** Each body's crash ending (see "A lost receiver"), by its writer: `{ bytes, at }`, `at` the
+ * `Date.now()` when the receiver made it. */
+const crashEndings = new WeakMap();
+/** The crash ending of a body whose receiver wrote its own ending: nothing may follow it. */
+const NO_ENDING = { bytes: new Uint8Array(0), at: 0 };
+/** The crash ending of every body whose receiver handed over none: its turn had not opened. */
+let unopenedCrashEnding;
 export const TICK = 0;
 export const SOCKET_CLOSED = 1;
 export const SOCKET_FAILED = 2;
@@ -49,10 +80,18 @@ export const UNSPLITTABLE_FRAME = 6;
  * else 0.
  * Both: `absorbed` is the number of quiet ticks (0 or 1) since the last delivery, to be applied
  * before this one; they return 1 when the next tick is quiet, else 0.
+ *
+ * unopenedEnding: the crash ending of any stream whose turn has not opened (a view of WebAssembly
+ * memory, copied), kept for every stream from then on; or undefined, to keep the one kept.
  */
-export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
+export function wire(socket, writer, request, tickMs, onFrames, onEvent, unopenedEnding) {
   // Read here, not in Rust: a property read is a call across the boundary there.
   const signal = request?.signal;
+  // workers-rs's record of its instance; undefined under a workers-rs that keeps none, where
+  // only a callback that throws shows the loss.
+  const instance = globalThis.__worker_init_state;
+  const instanceId = instance?.instanceId;
+  if (unopenedEnding !== undefined) unopenedCrashEnding = { bytes: unopenedEnding.slice(), at: Date.now() };
   let frames = [];
   let timer;
   let stopped = false;
@@ -67,6 +106,23 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
     absorbed = 0;
     return n;
   };
+  // Whether the instance the callbacks live in is lost (see "A lost receiver").
+  const lost = () => instance !== undefined && (instance.criticalError === true || instance.instanceId !== instanceId);
+  // Ends the body in the receiver's place, once: with its crash ending, unless its own ending is
+  // written (it stopped the wiring, or handed over NO_ENDING), when only the closes may be missing.
+  const lose = (error) => {
+    const ending = stopped ? NO_ENDING : (crashEndings.get(writer) ?? unopenedCrashEnding);
+    stop();
+    if (ending !== undefined && ending.bytes.length > 0) writer.write(aged(ending)).catch(ignore);
+    writer.close().catch(ignore);
+    try {
+      socket.close(CLOSE_INTERNAL_ERROR, "adapter lost");
+    } catch {
+      // Already closed.
+    }
+    const what = ending === undefined ? "closed the stream, with no ending to send" : ending === NO_ENDING ? "closed the stream it had ended" : "ended the stream with its crash ending";
+    console.error(`pump: the WebAssembly instance was lost; the wiring ${what}`, ...(error === undefined ? [] : [error]));
+  };
   // Each timer call is a call into the runtime: a timer that fired is not cleared.
   const deliver = () => {
     if (timer !== undefined) {
@@ -74,15 +130,28 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent) {
       timer = undefined;
     }
     if (stopped || frames.length === 0) return;
+    if (lost()) return lose();
     const text = frames.length === 1 ? frames[0] : frames.join(RECORD_SEPARATOR);
     frames = [];
-    quiet = onFrames(encoder.encode(text), takeAbsorbed()) === 1;
+    try {
+      quiet = onFrames(encoder.encode(text), takeAbsorbed()) === 1;
+    } catch (error) {
+      lose(error);
+    }
   };
   const event = (kind, code = 0) => {
     deliver();
-    if (!stopped) quiet = onEvent(kind, code, takeAbsorbed()) === 1;
+    if (stopped) return;
+    if (lost()) return lose();
+    try {
+      quiet = onEvent(kind, code, takeAbsorbed()) === 1;
+    } catch (error) {
+      lose(error);
+    }
   };
   const onTick = () => {
+    // A quiet tick calls nothing, but a loss is seen within a tick all the same.
+    if (!stopped && lost()) return lose();
     if (quiet && frames.length === 0) {
       quiet = false;
       absorbed += 1;
@@ -151,17 +220,36 @@ export function openBody(init, requestId) {
 }
 
 /**
- * Writes a copy of `bytes` (a view of WebAssembly memory, valid only during this call) to the
- * body. A failed write errors the body, which `writer.closed` reports: the promise only needs a
- * handler.
+ * Writes a copy of `bytes` (a view of WebAssembly memory, valid only during this call; nothing
+ * when empty) to the body. A failed write errors the body, which `writer.closed` reports: the
+ * promise only needs a handler. `crashEnding`, when given, replaces the body's crash ending (see
+ * "A lost receiver"), copied likewise.
  */
-export function write(writer, bytes) {
-  writer.write(bytes.slice()).catch(ignore);
+export function write(writer, bytes, crashEnding) {
+  if (bytes.length > 0) writer.write(bytes.slice()).catch(ignore);
+  if (crashEnding !== undefined) keepCrashEnding(writer, crashEnding);
 }
 
 /** Closes the body after the chunks written; a client that left makes it reject, which is fine. */
 export function close(writer) {
   writer.close().catch(ignore);
+}
+
+function keepCrashEnding(writer, bytes) {
+  crashEndings.set(writer, bytes.length === 0 ? NO_ENDING : { bytes: bytes.slice(), at: Date.now() });
+}
+
+
+/**
+ * A crash ending as it stands now: its finish's `durationMs` (the turn's time so far, as of `at`)
+ * grown by the time since. Only a key can match: every string of a chunk is JSON, whose quotes
+ * inside strings are escaped, and only the finish's metadata has this key.
+ */
+function aged({ bytes, at }) {
+  const since = Date.now() - at;
+  if (!(since > 0)) return bytes;
+  const text = decoder.decode(bytes).replace(/"durationMs":(\d+)/, (_, ms) => `"durationMs":${Number(ms) + since}`);
+  return encoder.encode(text);
 }
 
 function ignore() {}

@@ -14,6 +14,13 @@
 //! can call them), and the receiver belongs to the callbacks until it reports
 //! [`Receiver::is_over`], when they drop it. So a stream needs no task of its own: the request
 //! waits for [`Wiring::done`].
+//!
+//! A lost receiver: once the WebAssembly instance has trapped (a panic: the receiver's own, or,
+//! where an agent shares the instance, the agent's), no callback can run again. So the receiver
+//! hands JavaScript, ahead of time, the bytes that end its body in that case ([`write`]'s
+//! `crash_ending`, only when they change; before its turn opens, the ending every such stream
+//! shares, [`Wiring::attach`]'s `unopened_crash_ending`, once per instance); `wiring.js` writes
+//! them, closes the body and the socket, and stops ("A lost receiver" there).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,6 +42,7 @@ extern "C" {
         tick_ms: f64,
         on_frames: &JsValue,
         on_event: &JsValue,
+        unopened_crash_ending: Option<&[u8]>,
     ) -> Vec<JsValue>;
 
     /// `[writer, response, desiredSize]`: see `openBody`.
@@ -42,7 +50,7 @@ extern "C" {
     pub(crate) fn js_open_body(init: &JsValue, request_id: &str) -> Result<Vec<JsValue>, JsValue>;
 
     #[wasm_bindgen(js_name = write)]
-    fn js_write(writer: &WritableStreamDefaultWriter, bytes: &[u8]);
+    fn js_write(writer: &WritableStreamDefaultWriter, bytes: &[u8], crash_ending: Option<&[u8]>);
 
     #[wasm_bindgen(js_name = close)]
     fn js_close(writer: &WritableStreamDefaultWriter);
@@ -161,12 +169,16 @@ impl Wiring {
     /// Starts delivering `socket`'s messages, `writer`'s end, `request.signal`'s abort and a tick
     /// every `tick_ms` to `receiver`, which the callbacks own from now on. The receiver must stop
     /// the wiring (with [`Wiring::stopper`]'s function) when it ends, before it reports
-    /// [`Receiver::is_over`].
+    /// [`Receiver::is_over`]. `unopened_crash_ending`, when given, is what ends any body whose
+    /// receiver is lost before it handed over a crash ending of its own (with [`write`]): the
+    /// ending of a stream whose turn has not opened, the same for every stream, which
+    /// `wiring.js` keeps from then on.
     pub(crate) fn attach<R: Receiver + 'static>(
         socket: &web_sys::WebSocket,
         writer: &WritableStreamDefaultWriter,
         request: &web_sys::Request,
         tick_ms: u64,
+        unopened_crash_ending: Option<&[u8]>,
         receiver: Slot<R>,
     ) -> Wiring {
         let frames_to = Rc::clone(&receiver);
@@ -188,6 +200,7 @@ impl Wiring {
             tick_ms as f64,
             &on_frames.into_js_value(),
             &on_event.into_js_value(),
+            unopened_crash_ending,
         )
         .into_iter();
         // `wire` returns its two, always; were one missing, a stop that does nothing and a
@@ -219,9 +232,15 @@ pub(crate) fn stop(stopper: &Function) {
     let _ = stopper.call0(&JsValue::UNDEFINED);
 }
 
-/// Writes a copy of `bytes` to the body behind `writer`, without waiting.
-pub(crate) fn write(writer: &WritableStreamDefaultWriter, bytes: &[u8]) {
-    js_write(writer, bytes);
+/// Writes a copy of `bytes` (none when empty) to the body behind `writer`, without waiting;
+/// with `crash_ending`, keeps a copy of it as what ends that body should the receiver be lost
+/// (`wiring.js`, "A lost receiver").
+pub(crate) fn write(
+    writer: &WritableStreamDefaultWriter,
+    bytes: &[u8],
+    crash_ending: Option<&[u8]>,
+) {
+    js_write(writer, bytes, crash_ending);
 }
 
 /// Closes the body behind `writer` after the chunks written, without waiting.

@@ -11,6 +11,8 @@ pub const TIMED_OUT: &str = "the agent did not respond in time";
 pub const FRAME_TOO_LARGE: &str = "the agent sent a message larger than the limit";
 /// `errorText` when the client reads slower than the agent sends, past the buffer's bound.
 pub const READING_TOO_SLOWLY: &str = "the client is reading too slowly";
+/// `errorText` when the adapter's WebAssembly instance was lost mid-stream (a panic).
+pub const CRASHED: &str = "the stream stopped on an internal error";
 /// `errorText` when the agent reported an error without any text.
 pub const AGENT_ERROR: &str = "the agent reported an error";
 
@@ -31,6 +33,10 @@ pub enum EndCause {
     /// More bytes wait for the client than the buffer's bound: it reads slower than the agent
     /// sends, and holding on would grow the isolate until the runtime kills it.
     SlowClient,
+    /// The adapter's WebAssembly instance was lost (a panic: its own, or the agent's where the
+    /// agent shares its instance). No Rust code runs after that: this ending is written ahead
+    /// of time ([`crate::turn_stream::TurnStream::fault_ending`]) for JavaScript to send.
+    Crashed,
 }
 
 impl EndCause {
@@ -42,6 +48,7 @@ impl EndCause {
             EndCause::ClientGone => "client_gone",
             EndCause::FrameTooLarge => "frame_too_large",
             EndCause::SlowClient => "slow_client",
+            EndCause::Crashed => "crashed",
         }
     }
 }
@@ -130,6 +137,7 @@ impl From<EndCause> for Ending {
             EndCause::ClientGone => Ending::Canceled,
             EndCause::FrameTooLarge => Ending::Failed(FRAME_TOO_LARGE.to_owned()),
             EndCause::SlowClient => Ending::Failed(READING_TOO_SLOWLY.to_owned()),
+            EndCause::Crashed => Ending::Failed(CRASHED.to_owned()),
         }
     }
 }

@@ -37,7 +37,7 @@ mod parts;
 mod tools;
 
 pub use ending::{
-    tool_reasons, EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, FRAME_TOO_LARGE,
+    tool_reasons, EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, CRASHED, FRAME_TOO_LARGE,
     READING_TOO_SLOWLY, TIMED_OUT,
 };
 pub use tools::{failure_text, tool_error_text};
@@ -84,8 +84,9 @@ pub fn no_clock() -> u64 {
     0
 }
 
-/// The V2 → UI chunk state machine of one POST.
-#[derive(Debug)]
+/// The V2 → UI chunk state machine of one POST. A clone is how a stream learns the ending it
+/// would write without ending ([`crate::turn_stream::TurnStream::fault_ending`]).
+#[derive(Debug, Clone)]
 pub struct Translator {
     request_id: Option<String>,
     turn_id: Option<String>,

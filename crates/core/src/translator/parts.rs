@@ -5,7 +5,7 @@ use crate::v2::DeltaKind;
 
 /// At most one streamed part is open at a time. Ids are `text-N` / `reasoning-N`, with
 /// `N` counting every part this stream opened, so no two parts share an id.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct OpenParts {
     open: Option<(DeltaKind, String)>,
     opened: u64,

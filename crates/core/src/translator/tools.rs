@@ -25,7 +25,7 @@ pub const DEFAULT_FAILURE: &str = "Operation failed";
 pub const DEFAULT_TOOL_ERROR: &str = "Tool failed";
 
 /// A tool call that has not reached its output yet.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Call {
     name: String,
     /// The latest `args` (once they became the call's input, that input: an approval question
@@ -41,7 +41,7 @@ struct Call {
 ///
 /// Open calls keep their name and pending args; a finished call keeps only a 64-bit hash
 /// of its id (to ignore its repeats), so a turn with many tools holds little memory.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Tools {
     open: HashMap<String, Call>,
     finished: HashSet<u64>,
