@@ -18,6 +18,8 @@ const STREAM_HEADERS = {
   "cache-control": "no-cache, no-store",
   "x-vercel-ai-ui-message-stream": "v1",
   "x-accel-buffering": "no",
+  // For iOS, whose URL loading would hold back the first ~512 bytes to sniff the type.
+  "x-content-type-options": "nosniff",
 };
 
 describe("the stream", { concurrency: true }, () => {
@@ -41,6 +43,8 @@ describe("the stream", { concurrency: true }, () => {
     }
     assert.equal(events.at(-1), "data: [DONE]");
     assert.equal(events.filter((e) => e === "data: [DONE]").length, 1);
+    // The first bytes are the stream's own: the `start` chunk, nothing before it.
+    assert.match(text, /^data: \{"type":"start","messageId":"[^"]+","messageMetadata":/);
     const chunks = chunksOf(text);
     // (The agent's `agentStatus` "streaming" is no UI status phase: nothing is sent for it.)
     assert.deepEqual(chunks.map((c) => c.type), [

@@ -167,7 +167,9 @@ test("stopped, aborted, detached and its resume", { timeout: 30_000 }, async () 
   // The detached turn runs on; a resume streams the rest: a record of its own, same turn.
   const resume = await fetch(`${worker.base}/api/sessions/${detachedSession}/chat/chat-1/stream`, { headers });
   assert.equal(resume.status, 200);
-  await readAll(resume);
+  // A resume is a stream as the POST's: the same headers (nosniff for iOS), its own start first.
+  assert.equal(resume.headers.get("x-content-type-options"), "nosniff");
+  assert.match((await readAll(resume)).text, /^data: \{"type":"start","messageId":"/);
   const resumed = await theRecord(worker, resume.headers.get("x-request-id"));
   assert.deepEqual([resumed["turn.trigger"], resumed["turn.outcome"], resumed["turn.id"]], ["resume", "finished", gone["turn.id"]]);
   assert.equal(resumed["turn.agent_protocol"], 1, "from the init the resume read");

@@ -11,12 +11,20 @@ use crate::v2::DeltaKind;
 /// (`ui-message-stream-headers.ts` in the AI SDK, plus the stream marker header), with
 /// `no-store` beside the SDK's `no-cache`: a resume is a `GET`, which a browser may otherwise
 /// keep in its HTTP cache, where the conversation would outlive the visitor's logout.
-pub const RESPONSE_HEADERS: [(&str, &str); 5] = [
+///
+/// And `x-content-type-options: nosniff`, for phones: iOS's URL loading holds back the first
+/// ~512 bytes of a `text/*` response to sniff its type (Open Radar 31862557, "URLSession data
+/// tasks always buffer the first 512 bytes"; `expo/fetch` issue 32950 saw ~500 characters held),
+/// so a short first answer would arrive all at once, or at its end. `nosniff` says the declared
+/// type stands and there is nothing to sniff; it changes nothing for any other client
+/// (docs/endpoint.md, "Response headers").
+pub const RESPONSE_HEADERS: [(&str, &str); 6] = [
     ("content-type", "text/event-stream"),
     ("cache-control", "no-cache, no-store"),
     ("connection", "keep-alive"),
     ("x-vercel-ai-ui-message-stream", "v1"),
     ("x-accel-buffering", "no"),
+    ("x-content-type-options", "nosniff"),
 ];
 
 /// The terminator the AI SDK writes after the last chunk.
@@ -152,5 +160,6 @@ mod tests {
     fn headers_match_the_sdk() {
         assert!(RESPONSE_HEADERS.contains(&("x-vercel-ai-ui-message-stream", "v1")));
         assert!(RESPONSE_HEADERS.contains(&("content-type", "text/event-stream")));
+        assert!(RESPONSE_HEADERS.contains(&("x-content-type-options", "nosniff")));
     }
 }
