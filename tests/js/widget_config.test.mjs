@@ -3,6 +3,7 @@
 // the session a panel uses, and the page's `?session=` read only where the site opts in.
 import { afterEach, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { fakeLocalStorage } from "./fake_storage.mjs";
 import { makeConfig, scriptOptions, themeOf, requestedLocale, labelsOf } from "../../widget/src/config.js";
 
 test("every documented data-attribute becomes its option", () => {
@@ -51,15 +52,7 @@ describe("the session: the page's ?session= only where the site opts in", () => 
   let store;
   beforeEach(() => {
     store = new Map();
-    globalThis.localStorage = {
-      get length() {
-        return store.size;
-      },
-      key: (i) => [...store.keys()][i] ?? null,
-      getItem: (k) => store.get(k) ?? null,
-      setItem: (k, v) => store.set(k, String(v)),
-      removeItem: (k) => store.delete(k),
-    };
+    globalThis.localStorage = fakeLocalStorage(store);
   });
   afterEach(() => {
     delete globalThis.localStorage;

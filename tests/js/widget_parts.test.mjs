@@ -6,6 +6,7 @@
 // (questions.js).
 import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
+import { fakeLocalStorage } from "./fake_storage.mjs";
 import { readFileSync } from "node:fs";
 import { createControl } from "../../widget/src/control.js";
 import { capped, modesUpTo } from "../../widget/src/trace.js";
@@ -187,15 +188,7 @@ describe("logout forgets every key of the widget's, and only those", () => {
   let store;
   beforeEach(() => {
     store = new Map();
-    globalThis.localStorage = {
-      get length() {
-        return store.size;
-      },
-      key: (i) => [...store.keys()][i] ?? null,
-      getItem: (k) => store.get(k) ?? null,
-      setItem: (k, v) => store.set(k, String(v)),
-      removeItem: (k) => store.delete(k),
-    };
+    globalThis.localStorage = fakeLocalStorage(store);
   });
 
   test("sessions of every user and panel, and the trace choice, go; the site's own keys stay", () => {
