@@ -54,6 +54,8 @@ export const RULES = [
     expected: '"protocol": 3 (or 1, 2) in init', impact: "stop and answers are forwarded on a guess: a stale answer or a stop while idle is not refused up front" },
   { id: "R-usage", level: "MAY", rule: "reports a finished turn's usage and model on its message.finalize, well-formed",
     expected: "usage { inputTokens, outputTokens } as whole numbers from 0 to 2^53 - 1, model a string of 1 to 256 bytes", impact: "a malformed usage is dropped: the client and the turn's record show no cost for the turn" },
+  { id: "R-usage-history", level: "MAY", rule: "keeps the usage and model a finished turn's finalize reported on the message's finish part in init",
+    expected: "the finish part's usage and model equal to the finalize's (or absent)", impact: "a reloaded reply shows another cost than the live one did, or none" },
   { id: "R-broadcast", level: "SHOULD", rule: "sends every turn event, question and complete to every socket",
     expected: "the turn's events, its question and complete on the other sockets", impact: "resume, a second tab and stop from another client see nothing" },
   { id: "R-history", level: "SHOULD", rule: "keeps the history across restarts",

@@ -13,11 +13,35 @@ const MAX_MODEL_BYTES = 256;
 function judgeUsage(ctx, finalize) {
   const { usage, model } = finalize;
   if (usage === undefined && model === undefined) return;
+  if (costWellFormed(finalize)) ctx.judge("R-usage", "pass");
+  else ctx.judge("R-usage", "fail", { arrived: `usage ${show(usage)}, model ${show(model)}` });
+}
+
+/** Whether the `usage` and `model` of `finalize` are of the shape the adapter keeps. */
+function costWellFormed({ usage, model }) {
   const count = (n) => n === undefined || (Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS);
   const usageOk = usage === undefined || (usage !== null && typeof usage === "object" && !Array.isArray(usage) && count(usage.inputTokens) && count(usage.outputTokens) && (usage.inputTokens !== undefined || usage.outputTokens !== undefined));
   const modelOk = model === undefined || (typeof model === "string" && model !== "" && new TextEncoder().encode(model).length <= MAX_MODEL_BYTES);
-  if (usageOk && modelOk) ctx.judge("R-usage", "pass");
-  else ctx.judge("R-usage", "fail", { arrived: `usage ${show(usage)}, model ${show(model)}` });
+  return usageOk && modelOk;
+}
+
+/** R-usage-history (MAY): the `finish` part `init` gives a finished turn keeps what its
+ * `finalize` reported, `usage` and `model` alike. A part that keeps neither leaves the rule
+ * unjudged (a skip, as a MAY); so does a turn that reported neither, or reported them garbled
+ * (R-usage's to judge: the adapter dropped them). */
+export function judgeUsageKept(ctx, finalize, part) {
+  if (!finalize || (finalize.usage === undefined && finalize.model === undefined) || !costWellFormed(finalize)) return;
+  if (!part || (part.usage === undefined && part.model === undefined)) return;
+  const same = JSON.stringify(sorted(part.usage)) === JSON.stringify(sorted(finalize.usage)) && part.model === finalize.model;
+  ctx.judge("R-usage-history", same ? "pass" : "fail", {
+    arrived: `finalize of ${finalize.turnId}: usage ${show(finalize.usage)}, model ${show(finalize.model)}; its finish part in a later init: usage ${show(part.usage)}, model ${show(part.model)}`,
+  });
+}
+
+/** `value` with its keys in order, so two objects compare by their fields alone. */
+function sorted(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
 }
 
 /** Waits for the end of the turn `create` started, as `conn` sees it (its finalize, or

@@ -2,7 +2,7 @@
 // field, two short turns, the history on a later socket). `watch`: a long turn watched by sockets
 // that join mid-tool and mid-text (their init's snapshot, continued exactly), a second prompt
 // during it (no second turn, `busy` on that socket only), every event on every socket.
-import { judgeBusy, judgeTurn } from "./turn_end.mjs";
+import { judgeBusy, judgeTurn, judgeUsageKept } from "./turn_end.mjs";
 import { applyFrames, difference, finalizeOf, finishOf, LONGER, liveTurn, messageIn, ofTurn, show, sleep, snapshotTurn, WAIT } from "./frames.mjs";
 
 /** Waits for the `message.create` of a prompt just sent on `conn` (from index `from`); judges
@@ -38,7 +38,7 @@ export async function basics(ctx, first) {
   ctx.judge("R-tolerant", "pass");
   ctx.judge("R-echo", create.requestId === "check-b1" ? "pass" : "fail", { arrived: `requestId ${show(create.requestId)}` });
   ctx.saw("basics", create.turnId);
-  await judgeTurn(ctx, first, create, "the --prompt");
+  const finalize = await judgeTurn(ctx, first, create, "the --prompt");
 
   const again = first.frames.length;
   ctx.prompt(first, ctx.prompts.short, "check-b2");
@@ -54,6 +54,7 @@ export async function basics(ctx, first) {
   const finished = (id) => finishOf(messageIn(later.init, id)) !== undefined;
   const missing = [create.turnId, second?.turnId].filter((id) => id && !finished(id));
   ctx.judge("R-history", missing.length ? "fail" : "pass", { arrived: `a later socket's init without the finished message(s) ${missing.join(", ")}` });
+  judgeUsageKept(ctx, finalize, finishOf(messageIn(later.init, create.turnId)));
   later.close();
 }
 

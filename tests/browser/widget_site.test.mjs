@@ -227,7 +227,7 @@ describe("the widget on a site", () => {
     await page.close();
   });
 
-  test("with showUsage, the line under an answer says the tokens the agent reported", async () => {
+  test("with showUsage, the line under an answer says the tokens the agent reported, after a reload too", async () => {
     const page = await setup.browser.newPage();
     await page.goto(setup.url({ init: { session: sessionId("usage"), showUsage: true } }));
     await page.getByRole("button", { name: "Open chat" }).click();
@@ -238,6 +238,11 @@ describe("the widget on a site", () => {
     // The demo agent counts the prompt's 3 words in and a token a delta out.
     const [, tokens] = (await summary()).match(/^Worked for (?:\d+ ms|[\d.]+ s) · 1 tool · ([\d,]+) tokens$/) ?? [];
     assert.ok(Number(tokens.replaceAll(",", "")) > 3, `tokens in the line: ${await summary()}`);
+    // A reload shows the same count, from the history.
+    await page.reload();
+    await page.evaluate(() => AgentChat.open());
+    await until(async () => / tokens$/.test(await summary()), "the line after the reload");
+    assert.equal((await summary()).match(/ · ([\d,]+) tokens$/)?.[1], tokens, "the count after the reload");
     await page.close();
   });
 

@@ -3,7 +3,7 @@
 // bound as TURN_ANALYTICS gets one point per record, in the documented layout (the harness binds
 // one that logs what it is given: Miniflare's own drops every point); a worker without the
 // binding writes the records and nothing else changes. Usage travels from the demo agent and the
-// reference TypeScript agent into the record and the `finish` chunk's messageMetadata.
+// reference TypeScript agent into the record, the `finish` chunk's messageMetadata and the history.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { hs256Jwt, nowS } from "./jwks.mjs";
@@ -74,7 +74,7 @@ function clean(record, ...texts) {
   for (const text of [TOKEN, SECRET, ...texts]) assert.ok(!line.includes(text), `the record holds ${text.slice(0, 20)}…`);
 }
 
-test("a finished turn: its record, its point, its usage in the client's finish", { timeout: 30_000 }, async () => {
+test("a finished turn: its record, its point, its usage in the client's finish and the history", { timeout: 30_000 }, async () => {
   const session = sessionId("rec-finished");
   const prompt = "tell me about the weather please";
   const response = await post(worker, session, chatBody(prompt));
@@ -108,7 +108,17 @@ test("a finished turn: its record, its point, its usage in the client's finish",
   // The same usage in the finish chunk's messageMetadata, as the client reads it.
   assert.deepEqual(finish.messageMetadata.usage, { inputTokens: record["gen_ai.usage.input_tokens"], outputTokens: deltas });
   assert.equal(finish.messageMetadata.model, "demo-script");
+  // And in the history, as a client that reloads reads it.
+  await usageKept(worker, session, finish, { authorization: headers.authorization });
 });
+
+/** The history of `session` on `w` gives its one reply the `usage` and `model` its live `finish` gave. */
+async function usageKept(w, session, finish, extra = {}) {
+  const response = await fetch(`${w.base}/api/sessions/${session}/messages`, { headers: extra });
+  assert.equal(response.status, 200);
+  const reply = (await response.json()).find((m) => m.role === "assistant");
+  assert.deepEqual([reply.metadata.usage, reply.metadata.model], [finish.messageMetadata.usage, finish.messageMetadata.model], "the history keeps what the turn cost");
+}
 
 test("a regenerate, an agent error with and without a code, a lost connection, a timeout: one record each", { timeout: 30_000 }, async () => {
   const cases = [
@@ -202,9 +212,10 @@ test("without the dataset binding: the records, and nothing else changes", { tim
   assert.equal((await theRecord(plain, response.headers.get("x-request-id")))["turn.outcome"], "finished");
 });
 
-test("the reference TypeScript agent reports usage: in the record and the client's finish", { timeout: 30_000 }, async () => {
+test("the reference TypeScript agent reports usage: in the record, the client's finish and the history", { timeout: 30_000 }, async () => {
   const prompt = "hello from the other agent";
-  const response = await postChat(typescript.base, sessionId("rec-ts"), chatBody(prompt));
+  const session = sessionId("rec-ts");
+  const response = await postChat(typescript.base, session, chatBody(prompt));
   assert.equal(response.status, 200);
   const { text } = await readAll(response);
   const chunks = chunksOf(text);
@@ -217,4 +228,5 @@ test("the reference TypeScript agent reports usage: in the record and the client
   assert.deepEqual([record["gen_ai.usage.input_tokens"], record["gen_ai.usage.output_tokens"], record["gen_ai.response.model"]], [usage.inputTokens, usage.outputTokens, "scripted"]);
   assert.equal(record["user.id"], undefined, "no auth: no caller; the session is the point's index");
   clean(record, prompt);
+  await usageKept(typescript, session, finish);
 });

@@ -231,7 +231,8 @@ export class SessionAgent extends DurableObject<Env> {
     const id = turn.message.id;
     this.closeOpenTools(turn, reason);
     if (error) turn.message.parts.push({ type: "error", message: error });
-    turn.message.parts.push({ type: "finish", reason });
+    // What the turn cost stays with the message, so a reloaded reply shows it as the live one did.
+    turn.message.parts.push({ type: "finish", reason, ...(cost?.usage && { usage: cost.usage }), ...(cost?.model && { model: cost.model }) });
     turn.message.completedAt = new Date().toISOString();
     this.store.save(turn.message, true);
     this.broadcast(frames.finalize(id, reason, error, cost));

@@ -1,5 +1,5 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
-// and the few helpers that build and read them. Protocol 2.
+// and the few helpers that build and read them. Protocol 3.
 
 /** The protocol this agent keeps, said in its `init` (R-protocol). */
 export const PROTOCOL = 3;
@@ -22,7 +22,7 @@ export type Part =
   | { type: "tool-call"; callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }
   | ({ type: "question" } & Question & { answer?: unknown })
   | { type: "file"; mediaType: string; url: string; filename?: string }
-  | { type: "finish"; reason: FinishReason }
+  | { type: "finish"; reason: FinishReason; usage?: Usage; model?: string }
   | { type: "error"; message: string };
 
 /** A question to the user; with `toolCallId`, an approval question: may that call run? */

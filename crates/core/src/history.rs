@@ -145,8 +145,9 @@ fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Opt
 /// An assistant message's `metadata`, as its live stream's `start` and `finish` left it
 /// (`crates/core/src/ui/metadata.rs`): `turnId`, `createdAt` and `durationMs` where the agent recorded its
 /// times (`durationMs`: `completedAt` less `createdAt`), the tool calls and how many failed
-/// (in every trace mode, as the stream counts them), and `stopped: true` for a turn that was
-/// stopped (whose live stream ended with `abort`).
+/// (in every trace mode, as the stream counts them), `stopped: true` for a turn that was
+/// stopped (whose live stream ended with `abort`), and the `usage` and `model` its finish part
+/// kept of the `message.finalize` (protocol 3), as the live `finish` gave them.
 fn metadata(shown: &Shown<'_>) -> Value {
     let (message, reason) = (shown.message, shown.reason);
     let created = message.created_at.as_ref().and_then(epoch_ms);
@@ -178,7 +179,15 @@ fn metadata(shown: &Shown<'_>) -> Value {
         "stopped",
         (reason == FinishReason::Canceled).then_some(Value::Bool(true)),
     );
+    if let Some(Part::Finish { usage, model, .. }) = message.parts.iter().rfind(is_finish) {
+        put("usage", usage.and_then(|u| serde_json::to_value(u).ok()));
+        put("model", model.as_deref().map(Value::from));
+    }
     Value::Object(meta)
+}
+
+fn is_finish(part: &&Part) -> bool {
+    matches!(part, Part::Finish { .. })
 }
 
 fn ui_part(shown: &Shown<'_>, part: &Part) -> Option<Value> {
@@ -479,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reply_keeps_how_long_it_worked_and_whether_it_was_stopped() {
+    fn a_reply_keeps_how_long_it_worked_whether_it_was_stopped_and_what_it_cost() {
         let out = history(
             r#"[
           {"id":"t1","role":"assistant","createdAt":"2026-11-24T10:00:00.000Z","completedAt":"2026-11-24T10:00:12.500Z",
@@ -489,7 +498,13 @@ mod tests {
                     {"type":"tool-call","callId":"c","toolName":"sleep","status":"running"},
                     {"type":"finish","reason":"canceled"}]},
           {"id":"t3","role":"assistant","completedAt":"2026-11-24T10:00:12.500Z",
-           "parts":[{"type":"text","text":"No start time."},{"type":"finish","reason":"end_turn"}]}
+           "parts":[{"type":"text","text":"No start time."},{"type":"finish","reason":"end_turn"}]},
+          {"id":"t4","role":"assistant",
+           "parts":[{"type":"text","text":"Cost."},
+                    {"type":"finish","reason":"end_turn","usage":{"inputTokens":7,"outputTokens":2},"model":"m1"}]},
+          {"id":"t5","role":"assistant",
+           "parts":[{"type":"text","text":"Garbled."},
+                    {"type":"finish","reason":"end_turn","usage":{"inputTokens":"7"},"model":""}]}
         ]"#,
         );
         assert_eq!(
@@ -504,6 +519,17 @@ mod tests {
             out[2]["metadata"],
             json!({"turnId": "t3", "toolCalls": 0, "toolErrors": 0}),
             "no duration without both times"
+        );
+        assert_eq!(
+            out[3]["metadata"],
+            json!({"turnId": "t4", "toolCalls": 0, "toolErrors": 0,
+                   "usage": {"inputTokens": 7, "outputTokens": 2}, "model": "m1"}),
+            "what the turn cost, as its live finish gave it"
+        );
+        assert_eq!(
+            out[4]["metadata"],
+            json!({"turnId": "t5", "toolCalls": 0, "toolErrors": 0}),
+            "a garbled usage or model is dropped, not the message"
         );
     }
 

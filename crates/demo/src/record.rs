@@ -12,7 +12,7 @@
 //!   failure, then the `finish` part.
 
 use crate::session::{Message, Part, Role, ToolCallPart};
-use crate::v2::{error_text, Frame, Question, ToolUpdate};
+use crate::v2::{error_text, read_model, read_usage, Frame, Question, ToolUpdate};
 
 /// A session's [`Message`] as its agent keeps it, growing from turn events.
 pub trait Record {
@@ -63,7 +63,11 @@ impl Record for Message {
                         message: Some(message.into()),
                     });
                 }
-                self.parts.push(Part::Finish { reason: fin.reason });
+                self.parts.push(Part::Finish {
+                    reason: fin.reason,
+                    usage: fin.usage.as_ref().and_then(read_usage),
+                    model: fin.model.as_ref().and_then(read_model),
+                });
                 return true;
             }
             _ => {}
@@ -224,5 +228,23 @@ mod tests {
             r#"[{"type":"text","text":"partial"},{"type":"error","message":"boom"},{"type":"finish","reason":"error"}]"#
         );
         assert!(failed.is_finished());
+    }
+
+    #[test]
+    fn the_finish_keeps_what_the_turn_cost_and_drops_a_garbled_usage() {
+        let m = grow(&[
+            r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn","usage":{"inputTokens":3,"outputTokens":-1},"model":"m"}"#,
+        ]);
+        assert_eq!(
+            parts_json(&m),
+            r#"[{"type":"finish","reason":"end_turn","usage":{"inputTokens":3},"model":"m"}]"#
+        );
+        let garbled = grow(&[
+            r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn","usage":"many","model":7}"#,
+        ]);
+        assert_eq!(
+            parts_json(&garbled),
+            r#"[{"type":"finish","reason":"end_turn"}]"#
+        );
     }
 }

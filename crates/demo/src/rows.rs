@@ -170,7 +170,7 @@ mod tests {
     use super::*;
     use crate::record::Record;
     use crate::session::parse_init;
-    use crate::v2::FinishReason;
+    use crate::v2::{FinishReason, Usage};
 
     fn text(message: &Message, i: usize) -> &str {
         match &message.parts[i] {
@@ -215,6 +215,11 @@ mod tests {
         });
         message.parts.push(Part::Finish {
             reason: FinishReason::EndTurn,
+            usage: Some(Usage {
+                input_tokens: Some(3),
+                output_tokens: None,
+            }),
+            model: Some("m".into()),
         });
         let row = row_json(&message);
         assert!(row.len() <= MAX_ROW_BYTES, "{}", row.len());
@@ -230,6 +235,11 @@ mod tests {
             "the text keeps a fair share"
         );
         assert_eq!(back.finish_reason(), Some(FinishReason::EndTurn));
+        let Some(Part::Finish { usage, model, .. }) = back.parts.last() else {
+            panic!("no finish part: {:?}", back.parts);
+        };
+        assert_eq!(usage.and_then(|u| u.input_tokens), Some(3), "usage is kept");
+        assert_eq!(model.as_deref(), Some("m"), "the model is kept");
     }
 
     #[test]

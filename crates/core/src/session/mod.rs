@@ -17,6 +17,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::v2::{frame_type, typed, Attachment, FinishReason, FrameError, Question, ToolStatus};
+use crate::v2::{read_model, read_usage, Usage};
 use crate::v2::{ToolUpdate, INIT};
 
 /// Who wrote a message. Roles other than these two are kept as [`Role::Other`] and skipped by
@@ -60,8 +61,15 @@ pub enum Part {
     Reasoning { text: String },
     /// A tool call in its latest state.
     ToolCall(ToolCallPart),
-    /// The turn ended: the message is complete.
-    Finish { reason: FinishReason },
+    /// The turn ended: the message is complete. `usage` and `model` as its `message.finalize`
+    /// reported them (protocol 3), read as leniently ([`crate::v2::read_usage`]).
+    Finish {
+        reason: FinishReason,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
     /// A failure the agent recorded in the message.
     Error {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -98,6 +106,10 @@ struct TextFields {
 #[derive(Deserialize)]
 struct FinishFields {
     reason: FinishReason,
+    #[serde(default)]
+    usage: Option<Value>,
+    #[serde(default)]
+    model: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -120,9 +132,18 @@ impl Part {
                 text: typed::<TextFields>(text)?.text,
             },
             "tool-call" => Part::ToolCall(typed(text)?),
-            "finish" => Part::Finish {
-                reason: typed::<FinishFields>(text)?.reason,
-            },
+            "finish" => {
+                let FinishFields {
+                    reason,
+                    usage,
+                    model,
+                } = typed(text)?;
+                Part::Finish {
+                    reason,
+                    usage: usage.as_ref().and_then(read_usage),
+                    model: model.as_ref().and_then(read_model),
+                }
+            }
             "error" => Part::Error {
                 message: typed::<ErrorFields>(text)?.message,
             },
@@ -162,7 +183,7 @@ impl Message {
     /// How the message's turn ended, when it has.
     pub fn finish_reason(&self) -> Option<FinishReason> {
         self.parts.iter().find_map(|p| match p {
-            Part::Finish { reason } => Some(*reason),
+            Part::Finish { reason, .. } => Some(*reason),
             _ => None,
         })
     }
