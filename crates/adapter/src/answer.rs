@@ -20,7 +20,6 @@ use crate::refusal::Refusal;
 use crate::request::{Answer, OnDisconnect, Reply};
 use crate::session::{Init, Message};
 use crate::stream::{Agent, Plan};
-use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream;
 use crate::v2::answer_frame;
@@ -83,12 +82,7 @@ pub(crate) async fn answer_plan(
         request_id: None,
     };
     let frame = answer_frame(&answer.question_id, &answer.answer, on_disconnect);
-    let mut plan = Plan::new(
-        frame,
-        turn.with_questions(questions),
-        abort,
-        Trigger::Answer,
-    );
+    let mut plan = Plan::new(frame, turn.with_questions(questions), abort);
     plan.early_frame = early_frame;
     Ok((Agent::Listening(agent), plan))
 }

@@ -75,10 +75,7 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
                 on_agent_fault: true,
                 request_id: Some(request_id),
             };
-            (
-                Agent::Accepted(socket),
-                Plan::new(frame, turn, abort, trigger),
-            )
+            (Agent::Accepted(socket), Plan::new(frame, turn, abort))
         }
         // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
         Some(reply) => {

@@ -13,7 +13,7 @@
 use worker::{Response, WebSocket};
 
 use crate::context::RouteContext;
-use crate::exchange::Exchange;
+use crate::exchange::{Exchange, TurnOf};
 use crate::failure::Failure;
 use crate::guard::admit;
 use crate::history::history_json;
@@ -29,6 +29,7 @@ use crate::request_head::Field;
 use crate::request_log::Answered;
 use crate::stream::{start, Agent, Plan};
 use crate::trace::{TraceMode, TRACE_MAX_HEADER};
+use crate::turn_log;
 use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream::{self, AgentSocket, UpstreamError};
@@ -91,12 +92,17 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
         Some(protocol) => turn.with_agent_protocol(protocol),
         None => turn,
     };
+    // A resume that streams is a turn's: it writes the turn's record, at its end or at a
+    // refusal from here on.
+    exchange.turn = Some(TurnOf {
+        trigger: Some(Trigger::Resume),
+        dataset: turn_log::dataset(cx.env),
+    });
     let plan = Plan {
         frame: None,
         turn: turn.with_questions(questions).with_trace(trace),
         early_frame,
         abort: AbortRule::never(),
-        trigger: Trigger::Resume,
     };
     start(cx, Agent::Listening(agent), plan)
 }

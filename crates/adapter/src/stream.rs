@@ -7,7 +7,7 @@ use wasm_bindgen::JsValue;
 use worker::WebSocket;
 
 use crate::context::RouteContext;
-use crate::exchange::{Exchange, TurnOf};
+use crate::exchange::Exchange;
 use crate::failure::Failure;
 use crate::outcome::Outcome;
 use crate::platform::socket::INTERNAL_ERROR;
@@ -16,8 +16,6 @@ use crate::pump::{AbortRule, Pump, PumpLimits};
 use crate::refusal::{self, Refusal};
 use crate::sse::RESPONSE_HEADERS;
 use crate::trace::Trace;
-use crate::turn_log;
-use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream::{AgentSocket, UpstreamError};
 
@@ -37,19 +35,16 @@ pub(crate) struct Plan {
     /// A frame already read from the agent, handled first.
     pub(crate) early_frame: Option<String>,
     pub(crate) abort: AbortRule,
-    /// What started it, for the turn's record.
-    pub(crate) trigger: Trigger,
 }
 
 impl Plan {
     /// A turn that starts with `frame` sent to the agent.
-    pub(crate) fn new(frame: String, turn: TurnStream, abort: AbortRule, trigger: Trigger) -> Plan {
+    pub(crate) fn new(frame: String, turn: TurnStream, abort: AbortRule) -> Plan {
         Plan {
             frame: Some(frame),
             turn,
             early_frame: None,
             abort,
-            trigger,
         }
     }
 
@@ -62,13 +57,14 @@ impl Plan {
 
 /// Opens the response body, then sends the plan's frame (so that a body that cannot be made
 /// starts no turn), then answers `200` with the pump that fills the body. Failures before that
-/// are refusals.
+/// are refusals. A stream of a turn writes the turn's record at its end, which its route set up
+/// (`Exchange::turn`: the entry for a chat POST, `resume` for a resume).
 pub(crate) fn start(cx: RouteContext<'_>, agent: Agent, plan: Plan) -> Result<Outcome, Failure> {
     let RouteContext {
         req,
-        env,
         config,
         exchange,
+        ..
     } = cx;
     let (socket, events) = match agent {
         Agent::Listening(AgentSocket { socket, events }) => (socket, Some(events)),
@@ -82,12 +78,6 @@ pub(crate) fn start(cx: RouteContext<'_>, agent: Agent, plan: Plan) -> Result<Ou
         }
     }
     exchange.log.status = 200;
-    // Every stream writes its turn's record: a chat POST's was set up by the entry point.
-    let turn = exchange.turn.get_or_insert_with(|| TurnOf {
-        trigger: None,
-        dataset: turn_log::dataset(env),
-    });
-    turn.trigger = Some(plan.trigger);
     let pump = Pump {
         socket,
         events,

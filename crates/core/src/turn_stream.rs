@@ -224,19 +224,21 @@ impl TurnStream {
                 return FrameOutcome::Forwarded
             }
             Ok(FrameRead::Plain(delta)) => delta.to_frame(),
-            Ok(FrameRead::Parsed(Frame::Init { protocol })) => {
-                self.seen.agent_protocol = Some(protocol);
-                Frame::Init { protocol }
+            Ok(FrameRead::Parsed(frame)) => {
+                if let Frame::Init { protocol } = frame {
+                    self.seen.agent_protocol = Some(protocol);
+                }
+                frame
             }
-            Ok(FrameRead::Parsed(frame)) => frame,
             Err(err) => return FrameOutcome::Malformed(err.0),
         };
         let moves_nothing = self.moves_nothing(&frame);
         let step = self.translator.push(frame, &mut self.scratch);
-        if step != Step::Ignored {
+        let taken = step != Step::Ignored;
+        if taken {
             self.saw_event();
         }
-        self.ending_moved |= step != Step::Ignored && !moves_nothing;
+        self.ending_moved |= taken && !moves_nothing;
         self.sync_streaming();
         self.flush(out);
         match step {
