@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native
-# crates' tests, no import circles among the files or folders of any crate (scripts/check-circles.mjs), the pump's
+# crates' tests, no import circles among the files or folders of any crate (scripts/check-circles.mjs), the
+# TypeScript of the reference agent and of the Expo example (examples/expo), the pump's
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
 # in Chromium (tests/browser/) and the reliability suite's quick form (tests/reliability/).
@@ -30,6 +31,8 @@ step "no import circles among the files or folders of any crate (scripts/check-c
 node scripts/check-circles.mjs
 step "the reference TypeScript agent typechecks (agents/typescript)"
 node_modules/.bin/tsc -p agents/typescript
+step "the Expo example typechecks (examples/expo, against the versions its lock pins)"
+examples/expo/node_modules/.bin/tsc --noEmit -p examples/expo
 step "worker build"
 bash scripts/build.sh
 step "the example worker that mounts the adapter (examples/mount, for tests/e2e/mount.test.mjs)"
