@@ -7,5 +7,7 @@ cd "$(dirname "$0")/.."
 . scripts/node-env.sh
 export WRANGLER_SEND_METRICS=false
 export CLOUDFLARE_CF_FETCH_ENABLED=false
-# `--env demo`: the embedded demo agent, no auth (wrangler.toml); for 127.0.0.1 only.
-exec node_modules/.bin/wrangler dev --env demo --ip 127.0.0.1 --port "${PORT:-8787}" "$@"
+# `--env demo`: the embedded demo agent, no auth (wrangler.toml); for 127.0.0.1 only, unless
+# DEV_IP says otherwise: `DEV_IP=0.0.0.0` lets a phone on the network reach it (docs/mobile.md),
+# and everyone else on that network too.
+exec node_modules/.bin/wrangler dev --env demo --ip "${DEV_IP:-127.0.0.1}" --port "${PORT:-8787}" "$@"

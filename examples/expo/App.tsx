@@ -1,13 +1,12 @@
-// The one screen: the session's history, then a chat streamed from the worker with useChat; a
-// turn that a trip to the background cut off is picked up again on return.
-import { useChat } from '@ai-sdk/react';
+// The one screen: the session's history, then the chat streamed from the worker (chat.ts), a
+// field to ask and a button to send or stop.
 import type { UIMessage } from 'ai';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, ScrollView, Text, TextInput, View } from 'react-native';
 import { authHeaders } from './auth';
-import { SESSION_ID, SESSION_URL, TOKEN_SOURCE, TRACE } from './config';
-import { useOnForeground } from './foreground';
-import { chatTransport, loadHistory, stopTurn } from './session';
+import { useSessionChat } from './chat';
+import { SESSION_URL, TOKEN_SOURCE, TRACE } from './config';
+import { loadHistory, stopTurn } from './session';
 
 const headers = authHeaders(TOKEN_SOURCE);
 
@@ -22,25 +21,8 @@ export default function App() {
   return <Chat history={history} />;
 }
 
-// #region chat
 function Chat({ history }: { history: UIMessage[] }) {
-  const transport = useMemo(() => chatTransport(SESSION_URL, headers, TRACE), []);
-  const { messages, sendMessage, status, error, stop, setMessages, resumeStream } = useChat({
-    id: SESSION_ID,
-    messages: history, // the finished turns
-    resume: true, // on mount: GET …/chat/:chatId/stream, a 204 or the turn in flight from its start
-    transport,
-  });
-
-  // Back from the background: drop the request the phone may have cut, take the history (a turn
-  // that ended meanwhile is in it), then resume (a turn still running streams from its start).
-  useOnForeground(async () => {
-    await stop();
-    setMessages(await loadHistory(SESSION_URL, headers, TRACE));
-    await resumeStream();
-  });
-  // #endregion chat
-
+  const { messages, sendMessage, status, error, stop } = useSessionChat(history, headers);
   const [input, setInput] = useState('');
   const busy = status === 'submitted' || status === 'streaming';
   const send = () => {
@@ -48,6 +30,8 @@ function Chat({ history }: { history: UIMessage[] }) {
     void sendMessage({ text: input });
     setInput('');
   };
+  // Stop for every client of the session: under detach, stop() alone only closes this request.
+  const stopTurnEverywhere = () => void stopTurn(SESSION_URL, headers).then(stop);
   return (
     <View style={{ flex: 1, paddingTop: 56, paddingHorizontal: 16, paddingBottom: 24 }}>
       <ScrollView style={{ flex: 1 }}>
@@ -59,11 +43,7 @@ function Chat({ history }: { history: UIMessage[] }) {
         {error ? <Text style={{ color: 'crimson' }}>{error.message}</Text> : null}
       </ScrollView>
       <TextInput value={input} onChangeText={setInput} onSubmitEditing={send} placeholder="Ask the agent" />
-      {busy ? (
-        <Button title="Stop" onPress={() => void stopTurn(SESSION_URL, headers).then(stop)} />
-      ) : (
-        <Button title="Send" onPress={send} />
-      )}
+      {busy ? <Button title="Stop" onPress={stopTurnEverywhere} /> : <Button title="Send" onPress={send} />}
     </View>
   );
 }

@@ -2,6 +2,7 @@
 // sent: here the demo agent that `npm start` serves at the repository's root.
 import { Platform } from 'react-native';
 import type { TokenSource } from './auth';
+import type { TraceMode } from './session';
 
 // `npm start` listens on 127.0.0.1:8787 of the computer that runs it. The iOS simulator shares
 // that address; the Android emulator reaches the computer at 10.0.2.2; a phone needs the
@@ -9,12 +10,12 @@ import type { TokenSource } from './auth';
 const computer = Platform.OS === 'android' ? '10.0.2.2' : '127.0.0.1';
 export const WORKER_URL = process.env.EXPO_PUBLIC_WORKER_URL ?? `http://${computer}:8787`;
 
-/** The session's routes: `${SESSION_URL}/chat`, `/chat/stop`, `/messages`. */
 export const SESSION_ID = 'expo-demo';
+/** The session's routes: `${SESSION_URL}/chat`, `/chat/stop`, `/messages`. */
 export const SESSION_URL = `${WORKER_URL}/api/sessions/${encodeURIComponent(SESSION_ID)}`;
 
 /** The text, the agent's questions and the ending; no tool, reasoning or status chunk. */
-export const TRACE = 'minimal';
+export const TRACE: TraceMode = 'minimal';
 
 /** No token for the demo agent (AUTH_MODE none); a deployed worker: `backendTokenSource(…)`. */
 export const TOKEN_SOURCE: TokenSource | null = null;

@@ -5,10 +5,11 @@ import { fetch as expoFetch } from 'expo/fetch';
 
 /** How much of the agent's work is sent (docs/sessions.md, "Trace modes"). */
 export type TraceMode = 'minimal' | 'normal' | 'full';
-type Headers = () => Promise<Record<string, string>>;
+/** The transport's `headers` function (auth.ts): asked before each request. */
+export type RequestHeaders = () => Promise<Record<string, string>>;
 
 // #region transport
-export function chatTransport(sessionUrl: string, headers: Headers, trace: TraceMode) {
+export function chatTransport(sessionUrl: string, headers: RequestHeaders, trace: TraceMode) {
   return new DefaultChatTransport({
     api: `${sessionUrl}/chat`,
     // React Native's own fetch has no streaming body; expo/fetch streams.
@@ -29,14 +30,14 @@ export function chatTransport(sessionUrl: string, headers: Headers, trace: Trace
 
 // #region history
 /** The session's finished messages; the turn in flight, if any, comes with the resume. */
-export async function loadHistory(sessionUrl: string, headers: Headers, trace: TraceMode): Promise<UIMessage[]> {
+export async function loadHistory(sessionUrl: string, headers: RequestHeaders, trace: TraceMode): Promise<UIMessage[]> {
   const response = await expoFetch(`${sessionUrl}/messages?trace=${trace}`, { headers: await headers() });
   if (!response.ok) throw new Error(`The history answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as UIMessage[];
 }
 
 /** Stops the turn for every client: under detach, closing this app's request does not. */
-export async function stopTurn(sessionUrl: string, headers: Headers): Promise<void> {
+export async function stopTurn(sessionUrl: string, headers: RequestHeaders): Promise<void> {
   await expoFetch(`${sessionUrl}/chat/stop`, { method: 'POST', headers: await headers() });
 }
 // #endregion history

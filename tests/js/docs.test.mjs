@@ -46,7 +46,7 @@ describe("docs: links", () => {
 });
 
 describe("docs: the files they name", () => {
-  const PATH = /`((?:src|tests|scripts|widget|bench|agents|check-agent|docs|vendor)\/[\w./-]*[\w/])`/g;
+  const PATH = /`((?:src|tests|scripts|widget|bench|agents|check-agent|docs|vendor|examples)\/[\w./-]*[\w/])`/g;
   for (const page of PAGES) {
     test(`${page}: every file it names exists, and a name said to be in a file is there`, () => {
       const text = read(page);
