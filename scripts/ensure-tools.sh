@@ -84,10 +84,11 @@ fi
 
 # 6a. The Expo example's packages (examples/expo), which `npm test` typechecks it against; also
 # reinstalled when its lock changed. `--ignore-scripts`: nothing is built, only the types are read.
-# With an empty npm cache it took 40 to 75 s here and fills 363 MB (487 packages: Expo's CLI and
-# Metro, React Native's Hermes compiler...), of which the typecheck reads some 20; it is the lock a
-# reader of docs/mobile.md installs, so what is checked is what they get. (`--omit=optional`
-# saves one package, 9 MB: not worth a second way of installing it.)
+# It took 40 to 75 s here with an empty npm cache (about as long with a full one: unpacking 22,000
+# files is most of it) and fills 363 MB: 487 packages (Expo's CLI and Metro, React Native's Hermes
+# compiler...), of which the typecheck reads some 20. It is the lock a reader of docs/mobile.md
+# installs, so what is checked is what they get; `--omit=optional` would save one package (9 MB),
+# not worth a second way of installing it.
 expo_stamp=examples/expo/node_modules/.package-lock.json
 if [ ! -f "$expo_stamp" ] || [ examples/expo/package-lock.json -nt "$expo_stamp" ]; then
   say "installing the Expo example's npm packages (npm ci --prefix examples/expo)"
