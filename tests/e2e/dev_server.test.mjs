@@ -1,0 +1,102 @@
+// `npm start`'s server (scripts/dev.sh: wrangler dev with the demo agent) listens where the docs
+// say: on 127.0.0.1 only by default (README), and on the address `DEV_IP` names when it is set
+// (docs/mobile.md: `DEV_IP=0.0.0.0` for a phone on the network; here 127.0.0.2, a loopback
+// address that is not 127.0.0.1, so the test needs no network). Each run serves the playground
+// and a chat turn from the demo agent.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chatBody, chunksOf, postChat, readAll, sessionId, sleep } from "./harness.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** A TCP port free on every loopback address at the time of asking. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "0.0.0.0", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether something accepts a TCP connection at `host:port`. */
+function accepts(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Starts scripts/dev.sh with `env`, waits until `host:port` answers, and gives a stop function. */
+async function devServer(env, host, port) {
+  const child = spawn("bash", ["scripts/dev.sh"], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port) },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+  const deadline = Date.now() + 90_000;
+  while (!(await accepts(host, port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      stop();
+      throw new Error(`scripts/dev.sh did not listen on ${host}:${port}:\n${output.slice(-2000)}`);
+    }
+    await sleep(250);
+  }
+  return { stop, output: () => output };
+}
+
+/** The playground and one chat turn from the server at `base`. */
+async function servesTheDemo(base) {
+  const page = await fetch(`${base}/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("content-type"), /^text\/html/);
+  await page.arrayBuffer();
+  const response = await postChat(base, sessionId("dev"), chatBody("hello"));
+  assert.equal(response.status, 200);
+  const chunks = chunksOf((await readAll(response)).text);
+  assert.equal(chunks.at(-1).type, "finish", "the demo agent's turn ends");
+  assert.ok(chunks.some((c) => c.type === "text-delta"), "with its text");
+}
+
+test("npm start's server listens on 127.0.0.1 only, and serves the demo there", { timeout: 120_000 }, async () => {
+  const port = await freePort();
+  const server = await devServer({ DEV_IP: "" }, "127.0.0.1", port);
+  try {
+    await servesTheDemo(`http://127.0.0.1:${port}`);
+    assert.equal(await accepts("127.0.0.2", port), false, "not on another address");
+  } finally {
+    server.stop();
+  }
+});
+
+test("with DEV_IP, it listens on that address instead (docs/mobile.md)", { timeout: 120_000 }, async () => {
+  const port = await freePort();
+  const server = await devServer({ DEV_IP: "127.0.0.2" }, "127.0.0.2", port);
+  try {
+    await servesTheDemo(`http://127.0.0.2:${port}`);
+    assert.equal(await accepts("127.0.0.1", port), false, "not on 127.0.0.1");
+  } finally {
+    server.stop();
+  }
+});
