@@ -1,12 +1,13 @@
 // A stream keeps its connection through an intermediary that cuts idle connections (a proxy, a
 // load balancer, a carrier's NAT): the worker's keep-alive comments (docs/endpoint.md, step 6)
 // keep a turn whose agent is silent for longer than the intermediary's idle timeout alive. The
-// intermediary here is a TCP proxy that cuts a connection after IDLE_MS with no byte either way,
-// and is first shown to do so.
+// intermediary here is a TCP proxy (./tcp_proxy.mjs) that cuts a connection after IDLE_MS with no
+// byte either way, and is first shown to do so.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
 import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf, sleep } from "./harness.mjs";
+import { tcpProxy } from "./tcp_proxy.mjs";
 
 /** The proxy's idle timeout: a stand-in for a proxy's 60 s, scaled down to a test's time. */
 const IDLE_MS = 1_000;
@@ -17,39 +18,12 @@ let worker;
 let proxy;
 before(async () => {
   worker = await startWorker();
-  proxy = await idleCuttingProxy(new URL(worker.base), IDLE_MS);
+  proxy = await tcpProxy(new URL(worker.base), { idleMs: IDLE_MS });
 });
 after(async () => {
   proxy?.close();
   await worker?.dispose();
 });
-
-/** A TCP proxy to `target` that destroys both sides of a connection idle for `idleMs`. */
-function idleCuttingProxy(target, idleMs) {
-  const cut = [];
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port), target.hostname);
-    const end = () => {
-      cut.push(Date.now());
-      client.destroy();
-      upstream.destroy();
-    };
-    for (const socket of [client, upstream]) {
-      socket.setTimeout(idleMs, end);
-      socket.on("error", () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      resolve({ base: `http://127.0.0.1:${server.address().port}`, cut, close: () => server.close() });
-    });
-  });
-}
 
 test("the proxy cuts a connection that carries nothing for its idle time", { timeout: 15_000 }, async () => {
   const url = new URL(proxy.base);

@@ -1,0 +1,220 @@
+// Background and return: a phone app that the OS suspends mid-turn loses its connection with no
+// close (no FIN, no abort from the app: the socket is simply cut), and later comes back. The app's
+// requests go through a TCP proxy (./tcp_proxy.mjs) that resets the connection both ways, the way
+// the network drops a suspended app; the worker learns of it at its next write (a delta, or a
+// keep-alive comment within 250 ms of silence). Then, as on a return to the foreground or after a
+// reload, a fresh `Chat` (same chat id, the history endpoint's messages) calls `resumeStream()`,
+// which is what `useChat({ resume: true })` does:
+// - `onDisconnect: "detach"`, the turn still running: the resume brings the rest of it, as the
+//   whole message with the POST stream's message id and no part twice;
+// - `onDisconnect: "detach"`, the turn ended meanwhile: the resume answers 204 and the history
+//   holds the finished assistant message whole;
+// - the default policy (`abort`): exactly one `abort` reaches the agent, the turn ends canceled,
+//   and the history's message says `metadata.stopped: true` (docs/sessions.md, "Trace modes and
+//   message metadata").
+// Through the `Chat` of ai 5, 6 and 7, against every agent (E2E_AGENTS=demo,typescript).
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startWorker, sessionId, demoLog, sleep } from "./harness.mjs";
+import { loadSdk } from "./chat.mjs";
+import { tcpProxy } from "./tcp_proxy.mjs";
+
+const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
+const CLIENTS = ["ai-v5", "ai", "ai-v7"];
+
+/** Resolves to `probe()`'s first truthy value (tried every 20 ms), or fails after `ms`. */
+async function poll(probe, what, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
+
+/** No part appears twice: text and reasoning by their text, tools by call id, data parts by id. */
+function assertNoDuplicatedPart(message) {
+  const keys = message.parts
+    .filter((p) => p.type !== "step-start")
+    .map((p) => p.toolCallId ?? (p.type.startsWith("data-") ? `${p.type}:${p.id}` : `${p.type}:${p.text}`));
+  assert.deepEqual(keys, [...new Set(keys)], `duplicated parts: ${JSON.stringify(message.parts)}`);
+}
+
+for (const agent of AGENTS) {
+describe(`agent: ${agent}`, { concurrency: true }, () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({ agent });
+  });
+  after(() => worker?.dispose());
+
+  const frames = async (session, log) => (await demoLog(worker.base, session, log)).map((e) => e.frame);
+  /** The agent's `message.finalize` of the session's turn, once it has sent it. */
+  const finalized = async (session) => (await frames(session, "sent")).find((f) => f.type === "message.finalize");
+  /** The text the agent sent for turn `turnId`: its deltas. */
+  const turnText = async (session, turnId) =>
+    (await frames(session, "sent")).filter((f) => f.type === "message.part.text-delta" && f.turnId === turnId).map((f) => f.delta).join("");
+  /** The turn record of the session's POST, once its stream has ended (docs/operations.md). */
+  const postRecord = (session) =>
+    worker.turns.find((r) => r["gen_ai.conversation.id"] === session && r["turn.trigger"] === "submit");
+
+  /**
+   * A phone app on `session`: its requests go through a proxy of its own, so that cutting its
+   * connections cuts no other test's. Returns { base, chatOf, history, cut, close }: `chatOf`
+   * makes a `Chat` of `pkg` whose `errors` collects what `onError` reports and `statuses` each
+   * response's status.
+   */
+  async function phone(session) {
+    const proxy = await tcpProxy(new URL(worker.base));
+    const api = `${proxy.base}/api/sessions/${session}/chat`;
+    const chatOf = async (pkg, { body, id, messages } = {}) => {
+      const { Chat, DefaultChatTransport } = await loadSdk(pkg);
+      const errors = [];
+      const statuses = [];
+      const recorded = async (url, init) => {
+        const response = await fetch(url, init);
+        statuses.push(response.status);
+        return response;
+      };
+      const transport = new DefaultChatTransport({ api, body, fetch: recorded });
+      const chat = new Chat({ id, messages, transport, onError: (e) => errors.push(e) });
+      return { chat, errors, statuses };
+    };
+    const history = async () => {
+      const response = await fetch(`${proxy.base}/api/sessions/${session}/messages`);
+      assert.equal(response.status, 200);
+      return response.json();
+    };
+    return { chatOf, history, cut: proxy.cutAll, close: proxy.close };
+  }
+
+  /**
+   * Sends `text` from a `Chat` of `pkg`, and once the first deltas have arrived (`w3`) cuts the
+   * app's connections without a close. The `Chat` sees a network error (fetch's "terminated",
+   * caused by ECONNRESET): its send settles with status "error" and the one error reported
+   * (awaited here, so nothing is left pending). Returns the
+   * chat and the message id the POST stream gave the assistant message.
+   */
+  async function sendThenCut(app, pkg, text, body) {
+    const first = await app.chatOf(pkg, { body });
+    const sending = first.chat.sendMessage({ text });
+    await poll(() => textOf(first.chat.messages.at(-1)).includes("w3"), "the first deltas");
+    const streamedId = first.chat.messages.at(-1).id;
+    assert.ok(app.cut() >= 1, "a connection was cut");
+    await sending;
+    assert.equal(first.chat.status, "error", "the client saw its connection fail, not a clean stop");
+    assert.equal(first.errors.length, 1, `one error: ${first.errors}`);
+    assert.equal(first.errors[0].cause?.code, "ECONNRESET", "the connection was reset under the client");
+    return { first, streamedId };
+  }
+
+  for (const pkg of CLIENTS) {
+    test(`${pkg}: detached, cut mid-turn; a fresh Chat resumes the turn still running as one whole message`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-running");
+      const app = await phone(session);
+      try {
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 40 100", { onDisconnect: "detach" });
+        const record = await poll(() => postRecord(session), "the POST's stream to end");
+        assert.equal(record["turn.outcome"], "detached", "the worker saw the client go and left the turn running");
+
+        // Back in the foreground: the history (without the turn in flight), then resume.
+        const messages = await app.history();
+        assert.deepEqual(messages.map((m) => m.role), ["user"]);
+        assert.equal(await finalized(session), undefined, "the turn is still running when the app returns");
+        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
+        await second.chat.resumeStream();
+
+        assert.deepEqual(second.errors, []);
+        assert.deepEqual(second.statuses, [200], "the resume streamed the turn in flight");
+        assert.equal(second.chat.status, "ready");
+        const finalize = await finalized(session);
+        assert.equal(finalize.reason, "end_turn", "the turn ran to its end");
+        assert.equal(second.chat.messages.length, 2);
+        const resumed = second.chat.messages.at(-1);
+        assert.equal(resumed.role, "assistant");
+        assert.equal(resumed.id, streamedId, "the resume uses the POST stream's message id");
+        assert.equal(resumed.id, finalize.turnId);
+        assert.equal(textOf(resumed), await turnText(session, finalize.turnId));
+        assert.match(textOf(resumed), /^w1 w2 .* w40$/);
+        assert.equal(resumed.parts.filter((p) => p.type === "text").length, 1);
+        assertNoDuplicatedPart(resumed);
+        // The history now holds the same message, and a reload would show it once.
+        const after = await app.history();
+        assert.deepEqual(after.map((m) => m.id), [messages[0].id, resumed.id]);
+        assert.equal(textOf(after[1]), textOf(resumed));
+        assert.deepEqual((await frames(session, "received")).filter((f) => f.type === "abort"), [], "detached: no abort");
+      } finally {
+        app.close();
+      }
+    });
+
+    test(`${pkg}: detached, cut mid-turn; the turn ended meanwhile: the resume is a 204 and the history holds the whole message`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-ended");
+      const app = await phone(session);
+      try {
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 12 50", { onDisconnect: "detach" });
+        const finalize = await poll(() => finalized(session), "the agent to finalize the turn");
+        assert.equal(finalize.reason, "end_turn", "the turn ran to its end without its client");
+
+        const messages = await app.history();
+        assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
+        const [, finished] = messages;
+        assert.equal(finished.id, streamedId, "the history's message is the one the POST streamed");
+        assert.equal(textOf(finished), await turnText(session, finalize.turnId));
+        assert.equal(textOf(finished), Array.from({ length: 12 }, (_, i) => `w${i + 1}`).join(" "));
+        assert.equal(finished.metadata.stopped, undefined);
+        assertNoDuplicatedPart(finished);
+
+        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
+        await second.chat.resumeStream();
+        assert.deepEqual(second.errors, []);
+        assert.deepEqual(second.statuses, [204], "nothing in flight to resume");
+        assert.equal(second.chat.status, "ready");
+        assert.deepEqual(second.chat.messages, messages, "the app shows the history's messages, unchanged");
+        assert.deepEqual((await frames(session, "received")).filter((f) => f.type === "abort"), [], "detached: no abort");
+      } finally {
+        app.close();
+      }
+    });
+
+    test(`${pkg}: abort (the default), cut mid-turn: exactly one abort, the turn canceled, the history says stopped`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-abort");
+      const app = await phone(session);
+      try {
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 100 100");
+        const record = await poll(() => postRecord(session), "the POST's stream to end");
+        assert.equal(record["turn.outcome"], "aborted", "the worker saw the client go and aborted the turn");
+        const finalize = await poll(() => finalized(session), "the agent to finalize the turn");
+        assert.equal(finalize.reason, "canceled");
+
+        const received = await frames(session, "received");
+        const prompt = received.find((f) => f.type === "prompt");
+        assert.equal(prompt.onDisconnect, "abort");
+        assert.deepEqual(received.filter((f) => f.type === "abort"), [{ type: "abort", requestId: prompt.requestId }], "exactly one abort, of this turn");
+
+        const messages = await app.history();
+        assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
+        const [, stopped] = messages;
+        assert.equal(stopped.id, streamedId);
+        assert.equal(stopped.metadata.stopped, true, "the history says the turn was stopped");
+        const text = textOf(stopped);
+        assert.equal(text, await turnText(session, finalize.turnId), "the history keeps what the turn said before it stopped");
+        assert.match(text, /^w1 w2 w3/);
+        assert.ok(!text.includes("w100"), "the turn stopped early");
+
+        // On return there is nothing to resume.
+        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
+        await second.chat.resumeStream();
+        assert.deepEqual(second.statuses, [204]);
+        assert.deepEqual(second.errors, []);
+        assert.equal(second.chat.status, "ready");
+      } finally {
+        app.close();
+      }
+    });
+  }
+});
+}
