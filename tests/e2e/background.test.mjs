@@ -21,6 +21,8 @@ import { tcpProxy } from "./tcp_proxy.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 const CLIENTS = ["ai-v5", "ai", "ai-v7"];
+/** The chat body's policy that lets a turn outlive its client (docs/endpoint.md, step 5). */
+const DETACH = { onDisconnect: "detach" };
 
 /** Resolves to `probe()`'s first truthy value (tried every 20 ms), or fails after `ms`. */
 async function poll(probe, what, ms = 10_000) {
@@ -91,17 +93,22 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
     return { chatOf, history, cut: proxy.cutAll, close: proxy.close };
   }
 
+  /** The first deltas have arrived: the cut comes mid-text. */
+  const midText = (message) => textOf(message).includes("w3");
+  /** A tool runs: the cut comes while the agent is silent, the stream carrying keep-alives only. */
+  const toolRunning = (message) => message?.parts.some((p) => p.type === "dynamic-tool" && p.state === "input-available");
+
   /**
-   * Sends `text` from a `Chat` of `pkg`, and once the first deltas have arrived (`w3`) cuts the
-   * app's connections without a close. The `Chat` sees a network error (fetch's "terminated",
-   * caused by ECONNRESET): its send settles with status "error" and the one error reported
-   * (awaited here, so nothing is left pending). Returns the
-   * chat and the message id the POST stream gave the assistant message.
+   * Sends `text` from a `Chat` of `pkg` (with `body`), and once `cutWhen` holds for the message it
+   * streams, cuts the app's connections without a close. The `Chat` sees a network error
+   * (fetch's "terminated", caused by ECONNRESET): its send settles with status "error" and the
+   * one error reported (awaited here, so nothing is left pending). Returns the chat and the
+   * message id the POST stream gave the assistant message.
    */
-  async function sendThenCut(app, pkg, text, body) {
+  async function sendThenCut(app, pkg, text, { body, cutWhen = midText } = {}) {
     const first = await app.chatOf(pkg, { body });
     const sending = first.chat.sendMessage({ text });
-    await poll(() => textOf(first.chat.messages.at(-1)).includes("w3"), "the first deltas");
+    await poll(() => cutWhen(first.chat.messages.at(-1)), "the moment to cut");
     const streamedId = first.chat.messages.at(-1).id;
     assert.ok(app.cut() >= 1, "a connection was cut");
     await sending;
@@ -116,7 +123,7 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
       const session = sessionId("bg-running");
       const app = await phone(session);
       try {
-        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 40 100", { onDisconnect: "detach" });
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 40 100", { body: DETACH });
         const record = await poll(() => postRecord(session), "the POST's stream to end");
         assert.equal(record["turn.outcome"], "detached", "the worker saw the client go and left the turn running");
 
@@ -151,11 +158,57 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
       }
     });
 
+    test(`${pkg}: detached, cut while a tool runs and the stream is silent; the resume shows the tool once, completed, then the text`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-tool");
+      const app = await phone(session);
+      try {
+        // `/work 12 300`: a `work` tool running 6 pauses of 300 ms, then 6 deltas 300 ms apart.
+        const { first, streamedId } = await sendThenCut(app, pkg, "/work 12 300", { body: DETACH, cutWhen: toolRunning });
+        const record = await poll(() => postRecord(session), "the POST's stream to end");
+        assert.equal(record["turn.outcome"], "detached", "a keep-alive's write told the worker the client was gone");
+
+        const messages = await app.history();
+        assert.deepEqual(messages.map((m) => m.role), ["user"]);
+        assert.equal(await finalized(session), undefined, "the turn is still running when the app returns");
+        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
+        await second.chat.resumeStream();
+
+        assert.deepEqual(second.errors, []);
+        assert.deepEqual(second.statuses, [200]);
+        assert.equal(second.chat.status, "ready");
+        const finalize = await finalized(session);
+        assert.equal(finalize.reason, "end_turn");
+        assert.equal(second.chat.messages.length, 2);
+        const resumed = second.chat.messages.at(-1);
+        assert.equal(resumed.id, streamedId, "the resume uses the POST stream's message id");
+        const tools = resumed.parts.filter((p) => p.type === "dynamic-tool");
+        assert.deepEqual(
+          tools.map((t) => [t.toolName, t.state, t.input, t.output]),
+          [["work", "output-available", { steps: 12 }, { steps: 12 }]],
+        );
+        assert.equal(textOf(resumed), await turnText(session, finalize.turnId));
+        assert.equal(textOf(resumed), "w1 w2 w3 w4 w5 w6");
+        assert.ok(
+          resumed.parts.findIndex((p) => p.type === "dynamic-tool") < resumed.parts.findIndex((p) => p.type === "text"),
+          "the tool comes before the text, as the agent sent them",
+        );
+        assertNoDuplicatedPart(resumed);
+        const after = await app.history();
+        assert.deepEqual(after.map((m) => m.id), [messages[0].id, resumed.id]);
+        assert.deepEqual(after[1].parts.filter((p) => p.type === "dynamic-tool").map((t) => t.state), ["output-available"]);
+        assert.deepEqual((await frames(session, "received")).filter((f) => f.type === "abort"), [], "detached: no abort");
+      } finally {
+        app.close();
+      }
+    });
+
     test(`${pkg}: detached, cut mid-turn; the turn ended meanwhile: the resume is a 204 and the history holds the whole message`, { timeout: 30_000 }, async () => {
       const session = sessionId("bg-ended");
       const app = await phone(session);
       try {
-        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 12 50", { onDisconnect: "detach" });
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 20 100", { body: DETACH });
+        const record = await poll(() => postRecord(session), "the POST's stream to end");
+        assert.equal(record["turn.outcome"], "detached", "the cut came mid-turn, and the worker left the turn running");
         const finalize = await poll(() => finalized(session), "the agent to finalize the turn");
         assert.equal(finalize.reason, "end_turn", "the turn ran to its end without its client");
 
@@ -164,7 +217,7 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
         const [, finished] = messages;
         assert.equal(finished.id, streamedId, "the history's message is the one the POST streamed");
         assert.equal(textOf(finished), await turnText(session, finalize.turnId));
-        assert.equal(textOf(finished), Array.from({ length: 12 }, (_, i) => `w${i + 1}`).join(" "));
+        assert.match(textOf(finished), /^w1 w2 .* w20$/);
         assert.equal(finished.metadata.stopped, undefined);
         assertNoDuplicatedPart(finished);
 
