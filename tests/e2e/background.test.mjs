@@ -2,13 +2,15 @@
 // close (no FIN, no abort from the app: the socket is simply cut), and later comes back. The app's
 // requests go through a TCP proxy (./tcp_proxy.mjs) that resets the connection both ways, the way
 // the network drops a suspended app; the worker learns of it at its next write (a delta, or a
-// keep-alive comment within 250 ms of silence). Then, as on a return to the foreground or after a
-// reload, a fresh `Chat` (same chat id, the history endpoint's messages) calls `resumeStream()`,
-// which is what `useChat({ resume: true })` does:
-// - `onDisconnect: "detach"`, the turn still running: the resume brings the rest of it, as the
-//   whole message with the POST stream's message id and no part twice;
+// keep-alive comment within 250 ms of silence). On its return the app calls `resumeStream()`
+// (what `useChat({ resume: true })` does on mount), from a fresh `Chat` (same chat id, the history
+// endpoint's messages: a reload, or an app the OS ended) or from the same `Chat` (an app only
+// suspended, its state kept):
+// - `onDisconnect: "detach"`, the turn still running (mid-text, or in a tool's silence): the
+//   resume brings the whole message, with the POST stream's message id and no part twice;
 // - `onDisconnect: "detach"`, the turn ended meanwhile: the resume answers 204 and the history
-//   holds the finished assistant message whole;
+//   holds the finished message whole, also when the app loaded it before the turn ended (which
+//   is why the app loads it again once its resume settles: docs/sessions.md, "Coming back");
 // - the default policy (`abort`): exactly one `abort` reaches the agent, the turn ends canceled,
 //   and the history's message says `metadata.stopped: true` (docs/sessions.md, "Trace modes and
 //   message metadata").
@@ -228,6 +230,89 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
         assert.equal(second.chat.status, "ready");
         assert.deepEqual(second.chat.messages, messages, "the app shows the history's messages, unchanged");
         assert.deepEqual((await frames(session, "received")).filter((f) => f.type === "abort"), [], "detached: no abort");
+      } finally {
+        app.close();
+      }
+    });
+
+    // The race of a return: the history is loaded while the turn runs (so without it), and the
+    // turn ends before the resume asks. The resume's 204 brings nothing, so the app loads the
+    // history once more after its resume settles (docs/sessions.md); it holds the whole message.
+    test(`${pkg}: detached, cut mid-turn; the turn ends between the history's load and the resume: a 204, and the history loaded again holds the message`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-race");
+      const app = await phone(session);
+      try {
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 20 100", { body: DETACH });
+        const messages = await app.history();
+        assert.equal(await finalized(session), undefined, "the history was loaded while the turn ran");
+        assert.deepEqual(messages.map((m) => m.role), ["user"]);
+        const finalize = await poll(() => finalized(session), "the agent to finalize the turn");
+
+        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
+        await second.chat.resumeStream();
+        assert.deepEqual(second.statuses, [204]);
+        assert.deepEqual(second.errors, []);
+        assert.deepEqual(second.chat.messages.map((m) => m.role), ["user"], "a 204 brings no message");
+
+        second.chat.messages = await app.history();
+        assert.deepEqual(second.chat.messages.map((m) => m.role), ["user", "assistant"]);
+        assert.equal(second.chat.messages[1].id, streamedId);
+        assert.equal(textOf(second.chat.messages[1]), await turnText(session, finalize.turnId));
+        assert.match(textOf(second.chat.messages[1]), /^w1 w2 .* w20$/);
+      } finally {
+        app.close();
+      }
+    });
+
+    // The app was only suspended: its `Chat` kept its state (the cut message, status "error"), and
+    // on its return to the foreground calls `resumeStream()` on that same `Chat`.
+    test(`${pkg}: detached, cut mid-turn; the same Chat on return resumes the turn still running, completing the cut message in place`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-same");
+      const app = await phone(session);
+      try {
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 30 100", { body: DETACH });
+        await poll(() => postRecord(session), "the POST's stream to end");
+        assert.equal(await finalized(session), undefined, "the turn is still running when the app returns");
+        const { chat, statuses } = first;
+        await chat.resumeStream();
+
+        assert.deepEqual(statuses, [200, 200], "the POST, then the resume of the turn in flight");
+        assert.equal(chat.status, "ready");
+        assert.equal(first.errors.length, 1, "no error but the cut's");
+        const finalize = await finalized(session);
+        assert.equal(chat.messages.length, 2);
+        const resumed = chat.messages.at(-1);
+        assert.equal(resumed.id, streamedId);
+        assert.equal(textOf(resumed), await turnText(session, finalize.turnId));
+        assert.match(textOf(resumed), /^w1 w2 .* w30$/);
+        assert.equal(resumed.parts.filter((p) => p.type === "text").length, 1, "the replay replaced the cut text");
+        assertNoDuplicatedPart(resumed);
+      } finally {
+        app.close();
+      }
+    });
+
+    // The same `Chat` after the turn ended: the resume's 204 leaves the cut message as it was, so
+    // the app loads the history again (docs/sessions.md); it holds the whole message.
+    test(`${pkg}: detached, cut mid-turn; the same Chat on return after the turn ended gets a 204, and the history loaded again completes the message`, { timeout: 30_000 }, async () => {
+      const session = sessionId("bg-same-ended");
+      const app = await phone(session);
+      try {
+        const { first, streamedId } = await sendThenCut(app, pkg, "/slow 20 100", { body: DETACH });
+        const finalize = await poll(() => finalized(session), "the agent to finalize the turn");
+        const { chat, statuses } = first;
+        await chat.resumeStream();
+        assert.deepEqual(statuses, [200, 204]);
+        assert.equal(chat.status, "ready");
+        assert.equal(chat.messages.at(-1).id, streamedId);
+        assert.match(textOf(chat.messages.at(-1)), /^w1 w2 w3/);
+        assert.doesNotMatch(textOf(chat.messages.at(-1)), / w20$/, "the cut message stays cut: a 204 brings nothing");
+
+        chat.messages = await app.history();
+        assert.deepEqual(chat.messages.map((m) => m.role), ["user", "assistant"]);
+        assert.equal(chat.messages[1].id, streamedId);
+        assert.equal(textOf(chat.messages.at(-1)), await turnText(session, finalize.turnId));
+        assert.match(textOf(chat.messages.at(-1)), /^w1 w2 .* w20$/);
       } finally {
         app.close();
       }
