@@ -95,6 +95,10 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
     return { chatOf, history, cut: proxy.cutAll, close: proxy.close };
   }
 
+  /** What undici names the cause of a body that a connection reset cut short: mostly the
+   * reset itself; now and then its own socket error (in 3 of some 25 runs of this file here).
+   * Either is a broken connection, never an abort of the client's own (an `AbortError`). */
+  const CONNECTION_BROKEN = ["ECONNRESET", "UND_ERR_SOCKET"];
   /** The first deltas have arrived: the cut comes mid-text. */
   const midText = (message) => textOf(message).includes("w3");
   /** A tool runs: the cut comes while the agent is silent, the stream carrying keep-alives only. */
@@ -103,8 +107,8 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
   /**
    * Sends `text` from a `Chat` of `pkg` (with `body`), and once `cutWhen` holds for the message it
    * streams, cuts the app's connections without a close. The `Chat` sees a network error
-   * (fetch's "terminated", caused by ECONNRESET): its send settles with status "error" and the
-   * one error reported (awaited here, so nothing is left pending). Returns the chat and the
+   * (fetch's "terminated", caused by the broken socket): its send settles with status "error"
+   * and the one error reported (awaited here, so nothing is left pending). Returns the chat and the
    * message id the POST stream gave the assistant message.
    */
   async function sendThenCut(app, pkg, text, { body, cutWhen = midText } = {}) {
@@ -116,7 +120,7 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
     await sending;
     assert.equal(first.chat.status, "error", "the client saw its connection fail, not a clean stop");
     assert.equal(first.errors.length, 1, `one error: ${first.errors}`);
-    assert.equal(first.errors[0].cause?.code, "ECONNRESET", "the connection was reset under the client");
+    assert.ok(CONNECTION_BROKEN.includes(first.errors[0].cause?.code), `the connection broke under the client: ${first.errors[0].cause}`);
     return { first, streamedId };
   }
 
