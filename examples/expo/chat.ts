@@ -17,15 +17,16 @@ export function useSessionChat(history: UIMessage[], headers: RequestHeaders) {
   });
   const { stop, setMessages, resumeStream } = chat;
 
-  // Back from the background: drop the request the phone may have cut (detached, the turn runs
-  // on), take the history (a turn that ended meanwhile is in it), then resume (a turn still
-  // running streams again from its start, replacing what was shown of it).
+  // Back from the background: drop the request the phone may have cut (detached, the turn ran
+  // on), resume (a turn still running streams again from its start, replacing the cut copy),
+  // then, once that settles, take the history: a turn that ended while the app was away gets the
+  // resume a 204 and is in the history whole, as is one that ended during the resume.
   useOnForeground(async () => {
     await stop();
     try {
-      setMessages(await loadHistory(SESSION_URL, headers, TRACE));
-    } finally {
       await resumeStream();
+    } finally {
+      setMessages(await loadHistory(SESSION_URL, headers, TRACE));
     }
   });
   return chat;
