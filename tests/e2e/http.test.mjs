@@ -1,9 +1,11 @@
-// The chat route over raw HTTP: status, headers, framing, streaming, in-band and JSON errors.
+// The chat route over raw HTTP: status, headers, framing, streaming, in-band and JSON errors, and
+// the opening padding `STREAM_PADDING` asks for (raw, and through every AI SDK's `Chat`).
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
   startWorker, sessionId, chatBody, postChat, readAll, sseEvents, chunksOf, demoLog,
 } from "./harness.mjs";
+import { loadSdk } from "./chat.mjs";
 
 let worker;
 before(async () => {
@@ -166,4 +168,57 @@ describe("with DEMO_AGENT off", () => {
     await assertJsonError(await fetch(`${off.base}/demo/sessions/s/received`), 404, "not_found");
     await assertJsonError(await postChat(off.base, "s", chatBody("hi")), 502, "agent_bad_response");
   });
+});
+
+describe("with STREAM_PADDING (for phones whose loader holds the first bytes back)", () => {
+  const PADDING = 1024;
+  let padded;
+  before(async () => {
+    padded = await startWorker({ vars: { STREAM_PADDING: String(PADDING), ON_DISCONNECT: "detach" } });
+  });
+  after(() => padded?.dispose());
+
+  /** One SSE comment of exactly PADDING bytes, then the stream's own `start`. */
+  const opensPadded = (text, what) => {
+    const comment = `:${" ".repeat(PADDING - 3)}\n\n`;
+    assert.equal(text.slice(0, PADDING), comment, `${what}: the padding first, exactly`);
+    assert.match(text.slice(PADDING), /^data: \{"type":"start",/, `${what}: then the stream's start`);
+  };
+
+  test("the chat and the resume streams open with the padding, then their own start", { timeout: 30_000 }, async () => {
+    const session = sessionId("padded");
+    const response = await postChat(padded.base, session, chatBody("/slow 30 100", { onDisconnect: "detach" }));
+    assert.equal(response.status, 200);
+    const reader = response.body.getReader();
+    let first = "";
+    while (first.length < PADDING + 20) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      first += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    opensPadded(first, "the chat");
+
+    const resume = await fetch(`${padded.base}/api/sessions/${session}/chat/chat-1/stream`);
+    assert.equal(resume.status, 200);
+    const { text } = await readAll(resume);
+    opensPadded(text, "the resume");
+    assert.equal(chunksOf(text).filter((c) => c.type === "text-delta").length, 30, "the whole turn after it");
+  });
+
+  for (const pkg of ["ai-v5-0-0", "ai-v5", "ai", "ai-v7"]) {
+    test(`${pkg}: a Chat reads a padded stream as any other`, { timeout: 30_000 }, async () => {
+      const { Chat, DefaultChatTransport } = await loadSdk(pkg);
+      const errors = [];
+      const chat = new Chat({
+        transport: new DefaultChatTransport({ api: `${padded.base}/api/sessions/${sessionId("padded-sdk")}/chat` }),
+        onError: (e) => errors.push(e),
+      });
+      await chat.sendMessage({ text: "/slow 3 10" });
+      assert.deepEqual(errors, []);
+      assert.equal(chat.status, "ready");
+      const reply = chat.messages.at(-1);
+      assert.equal(reply.parts.filter((p) => p.type === "text").map((p) => p.text).join(""), "w1 w2 w3");
+    });
+  }
 });

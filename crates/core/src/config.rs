@@ -10,6 +10,7 @@ use crate::cors::AllowedOrigins;
 use crate::questions::{QuestionParts, QuestionView};
 use crate::request::{Limits, OnDisconnect};
 use crate::request_head::{Field, HeaderSet};
+use crate::sse::{MAX_PADDING, MIN_PADDING};
 use crate::trace::{Trace, TraceMode, DEFAULT_MAX_TOOL_JSON_CHARS};
 
 /// Default path of the WebSocket request to the Durable Object (`docs/agent-protocol.md`,
@@ -66,6 +67,9 @@ pub struct Config {
     /// What the agent's questions become for a request that names nothing (`QUESTIONS`; default
     /// `tools`, which every AI SDK version parses): see [`crate::questions`].
     pub questions: QuestionParts,
+    /// The opening padding of every chat and resume stream, in bytes (`STREAM_PADDING`; 0, the
+    /// default: none), for phones whose loader holds the first bytes back: [`crate::sse::write_padding`].
+    pub stream_padding: usize,
     /// The period of the `RATE_LIMITER` binding's `simple` rule, in seconds
     /// (`RATE_LIMIT_PERIOD_S`: 10 or 60): what a 429's `Retry-After` says.
     pub rate_limit_period_secs: u64,
@@ -242,6 +246,18 @@ impl Config {
             resume_wait_ms: match var("RESUME_WAIT_MS").as_deref().map(str::trim) {
                 None | Some("0") => DEFAULT_RESUME_WAIT_MS,
                 Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,
+            },
+            stream_padding: match var("STREAM_PADDING").as_deref().map(str::trim) {
+                None | Some("0") => 0,
+                Some(value) => value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (MIN_PADDING..=MAX_PADDING).contains(n))
+                    .ok_or_else(|| {
+                        ConfigError(format!(
+                            "STREAM_PADDING must be 0 or from {MIN_PADDING} to {MAX_PADDING} (bytes)"
+                        ))
+                    })?,
             },
             rate_limit_period_secs: match number(
                 "RATE_LIMIT_PERIOD_S",

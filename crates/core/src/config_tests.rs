@@ -27,6 +27,7 @@ fn defaults_when_nothing_is_set() {
     assert_eq!(c.trace, Trace::default());
     assert!(!c.origins.allows("https://a.example"));
     assert_eq!(c.rate_limit_period_secs, 60);
+    assert_eq!(c.stream_padding, 0, "no padding unless asked");
 }
 
 #[test]
@@ -82,6 +83,7 @@ fn values_are_read() {
         ("DEMO_AGENT", "on"),
         ("ON_DISCONNECT", "detach"),
         ("RESUME_WAIT_MS", "1500"),
+        ("STREAM_PADDING", "1024"),
         ("TRACE", "minimal"),
         ("MAX_TOOL_JSON_CHARS", "99"),
     ])
@@ -94,6 +96,7 @@ fn values_are_read() {
         }
     );
     assert_eq!(c.resume_wait_ms, 1500);
+    assert_eq!(c.stream_padding, 1024);
     assert_eq!(c.on_disconnect, OnDisconnect::Detach);
     assert_eq!(
         c.auth,
@@ -163,6 +166,10 @@ fn bad_values_are_errors_not_defaults() {
         ("RATE_LIMIT_PERIOD_S", "30"),
         ("RATE_LIMIT_PERIOD_S", "0"),
         ("RATE_LIMIT_PERIOD_S", "1m"),
+        ("STREAM_PADDING", "511"),
+        ("STREAM_PADDING", "4097"),
+        ("STREAM_PADDING", "1k"),
+        ("STREAM_PADDING", "-1"),
     ] {
         assert!(config(&[bad]).is_err(), "{bad:?}");
     }

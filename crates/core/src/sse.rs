@@ -17,7 +17,9 @@ use crate::v2::DeltaKind;
 /// tasks always buffer the first 512 bytes"; `expo/fetch` issue 32950 saw ~500 characters held),
 /// so a short first answer would arrive all at once, or at its end. `nosniff` says the declared
 /// type stands and there is nothing to sniff; it changes nothing for any other client
-/// (docs/endpoint.md, "Response headers").
+/// (docs/endpoint.md, "Response headers"). Whether it lifts the hold is not proven on a device
+/// (the radar says *always*), so an operator can also open each stream with a padding that fills
+/// the hold ([`write_padding`], `STREAM_PADDING`).
 pub const RESPONSE_HEADERS: [(&str, &str); 6] = [
     ("content-type", "text/event-stream"),
     ("cache-control", "no-cache, no-store"),
@@ -33,6 +35,31 @@ pub const DONE: &[u8] = b"data: [DONE]\n\n";
 /// An SSE comment: clients ignore it; it keeps proxies from timing out an idle stream
 /// and lets the runtime notice a client that went away.
 pub const KEEP_ALIVE: &[u8] = b": keep-alive\n\n";
+
+/// The fewest bytes of an opening padding ([`write_padding`]): the iOS hold it is there to fill
+/// (Open Radar 31862557: "the first 512 bytes"); fewer would leave the hold waiting on the
+/// stream's own bytes.
+pub const MIN_PADDING: usize = 512;
+
+/// The most bytes of an opening padding: 4 KiB, eight times the hold, a margin for a loader that
+/// holds more, at a cost a phone's link pays once a stream.
+pub const MAX_PADDING: usize = 4096;
+
+/// Appends the opening padding of a stream: one SSE comment of exactly `bytes` bytes
+/// (`:`, spaces, `\n\n`), which every SSE parser skips (the AI SDK's among them), sent before
+/// anything else where the operator asks for it (`STREAM_PADDING`, docs/endpoint.md). A loader
+/// that holds back the first ~512 bytes of a `text/*` response whatever its headers say (iOS's,
+/// Open Radar 31862557) releases them at once, and the stream's own bytes follow unheld.
+/// `bytes` is 0 (nothing) or from [`MIN_PADDING`] to [`MAX_PADDING`], as the setting allows.
+pub fn write_padding(out: &mut Vec<u8>, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    out.reserve(bytes);
+    out.push(b':');
+    out.resize(out.len() + bytes.saturating_sub(3), b' ');
+    out.extend_from_slice(b"\n\n");
+}
 
 mod layout;
 
@@ -89,6 +116,25 @@ mod tests {
         assert_eq!(event(&finish), "data: {\"type\":\"finish\"}\n\n");
         assert_eq!(DONE, b"data: [DONE]\n\n");
         assert_eq!(KEEP_ALIVE, b": keep-alive\n\n");
+    }
+
+    #[test]
+    fn the_padding_is_one_comment_of_exactly_its_bytes() {
+        for bytes in [MIN_PADDING, 1000, MAX_PADDING] {
+            let mut out = b"x".to_vec();
+            write_padding(&mut out, bytes);
+            assert_eq!(out.len(), 1 + bytes);
+            let comment = &out[1..];
+            assert!(comment.starts_with(b":"), "an SSE comment");
+            assert!(comment.ends_with(b"\n\n"), "one whole event");
+            assert!(
+                comment[1..bytes - 2].iter().all(|&b| b == b' '),
+                "nothing but spaces between: no line break, nothing a parser reads"
+            );
+        }
+        let mut none = Vec::new();
+        write_padding(&mut none, 0);
+        assert!(none.is_empty());
     }
 
     #[test]

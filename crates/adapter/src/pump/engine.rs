@@ -2,7 +2,8 @@
 //! the socket or of the client) is translated at once, and what it made is written as one chunk.
 //!
 //! Ordering rules:
-//! * the bytes the stream holds before any frame (a replay, an answer's `start`) go first, then
+//! * the opening padding goes first where the operator asks for it (`STREAM_PADDING`), then the
+//!   bytes the stream holds before any frame (a replay, an answer's `start`), then
 //!   the frame read early, then the socket events queued before the wiring, then the wiring's;
 //! * once the turn is done, nothing more is read: the wiring is stopped, one `abort` is sent
 //!   when the [`AbortRule`] says so, the socket is closed with 1000, the body is closed, and the
@@ -23,7 +24,7 @@ use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
 use crate::delivery::{Delivery, Next};
 use crate::exchange::Exchange;
 use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
-use crate::sse::KEEP_ALIVE;
+use crate::sse::{write_padding, KEEP_ALIVE};
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;
 
@@ -89,8 +90,10 @@ impl Engine {
         self.open.is_none()
     }
 
-    /// Writes what the stream holds, the early frame and the queued socket events.
+    /// Writes the opening padding where the operator asks for it, what the stream holds, the
+    /// early frame and the queued socket events.
     pub(crate) fn begin(&mut self, early_frame: Option<String>, backlog: Vec<SocketEvent>) {
+        write_padding(&mut self.out, self.limits.padding);
         self.turn.write_pending(&mut self.out);
         if let Some(text) = early_frame {
             self.read_frame(&text);

@@ -28,6 +28,8 @@ pub(crate) struct PumpLimits {
     pub(super) max_buffered_bytes: usize,
     pub(super) first_event_ticks: u64,
     pub(super) idle_ticks: u64,
+    /// The opening padding's bytes (`STREAM_PADDING`; 0: none).
+    pub(super) padding: usize,
 }
 
 impl From<&Config> for PumpLimits {
@@ -37,6 +39,7 @@ impl From<&Config> for PumpLimits {
             max_buffered_bytes: config.max_buffered_bytes,
             first_event_ticks: config.first_event_timeout_ms.div_ceil(TICK_MS),
             idle_ticks: config.idle_timeout_ms.div_ceil(TICK_MS),
+            padding: config.stream_padding,
         }
     }
 }
