@@ -18,7 +18,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, sleep } from "./harness.mjs";
-import { loadSdk } from "./chat.mjs";
+import { assertNoDuplicatedPart, loadSdk, textOf } from "./chat.mjs";
 import { tcpProxy } from "./tcp_proxy.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
@@ -37,15 +37,6 @@ async function poll(probe, what, ms = 10_000) {
   }
 }
 
-const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
-
-/** No part appears twice: text and reasoning by their text, tools by call id, data parts by id. */
-function assertNoDuplicatedPart(message) {
-  const keys = message.parts
-    .filter((p) => p.type !== "step-start")
-    .map((p) => p.toolCallId ?? (p.type.startsWith("data-") ? `${p.type}:${p.id}` : `${p.type}:${p.text}`));
-  assert.deepEqual(keys, [...new Set(keys)], `duplicated parts: ${JSON.stringify(message.parts)}`);
-}
 
 for (const agent of AGENTS) {
 describe(`agent: ${agent}`, { concurrency: true }, () => {
@@ -124,6 +115,26 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
     return { first, streamedId };
   }
 
+  /**
+   * Back in the foreground with a fresh `Chat` while the turn still runs: the history (the
+   * user's message alone: the turn in flight is left out), then a resume that streams the rest.
+   * Resolves to that history, the resumed message and the agent's finalize, once the turn ended.
+   */
+  async function resumeFresh(app, pkg, session, first) {
+    const messages = await app.history();
+    assert.deepEqual(messages.map((m) => m.role), ["user"]);
+    assert.equal(await finalized(session), undefined, "the turn is still running when the app returns");
+    const second = await app.chatOf(pkg, { id: first.chat.id, messages });
+    await second.chat.resumeStream();
+    assert.deepEqual(second.errors, []);
+    assert.deepEqual(second.statuses, [200], "the resume streamed the turn in flight");
+    assert.equal(second.chat.status, "ready");
+    const finalize = await finalized(session);
+    assert.equal(finalize.reason, "end_turn", "the turn ran to its end");
+    assert.equal(second.chat.messages.length, 2);
+    return { messages, resumed: second.chat.messages.at(-1), finalize };
+  }
+
   for (const pkg of CLIENTS) {
     test(`${pkg}: detached, cut mid-turn; a fresh Chat resumes the turn still running as one whole message`, { timeout: 30_000 }, async () => {
       const session = sessionId("bg-running");
@@ -133,20 +144,7 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
         const record = await poll(() => postRecord(session), "the POST's stream to end");
         assert.equal(record["turn.outcome"], "detached", "the worker saw the client go and left the turn running");
 
-        // Back in the foreground: the history (without the turn in flight), then resume.
-        const messages = await app.history();
-        assert.deepEqual(messages.map((m) => m.role), ["user"]);
-        assert.equal(await finalized(session), undefined, "the turn is still running when the app returns");
-        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
-        await second.chat.resumeStream();
-
-        assert.deepEqual(second.errors, []);
-        assert.deepEqual(second.statuses, [200], "the resume streamed the turn in flight");
-        assert.equal(second.chat.status, "ready");
-        const finalize = await finalized(session);
-        assert.equal(finalize.reason, "end_turn", "the turn ran to its end");
-        assert.equal(second.chat.messages.length, 2);
-        const resumed = second.chat.messages.at(-1);
+        const { messages, resumed, finalize } = await resumeFresh(app, pkg, session, first);
         assert.equal(resumed.role, "assistant");
         assert.equal(resumed.id, streamedId, "the resume uses the POST stream's message id");
         assert.equal(resumed.id, finalize.turnId);
@@ -173,19 +171,7 @@ describe(`agent: ${agent}`, { concurrency: true }, () => {
         const record = await poll(() => postRecord(session), "the POST's stream to end");
         assert.equal(record["turn.outcome"], "detached", "a keep-alive's write told the worker the client was gone");
 
-        const messages = await app.history();
-        assert.deepEqual(messages.map((m) => m.role), ["user"]);
-        assert.equal(await finalized(session), undefined, "the turn is still running when the app returns");
-        const second = await app.chatOf(pkg, { id: first.chat.id, messages });
-        await second.chat.resumeStream();
-
-        assert.deepEqual(second.errors, []);
-        assert.deepEqual(second.statuses, [200]);
-        assert.equal(second.chat.status, "ready");
-        const finalize = await finalized(session);
-        assert.equal(finalize.reason, "end_turn");
-        assert.equal(second.chat.messages.length, 2);
-        const resumed = second.chat.messages.at(-1);
+        const { messages, resumed, finalize } = await resumeFresh(app, pkg, session, first);
         assert.equal(resumed.id, streamedId, "the resume uses the POST stream's message id");
         const tools = resumed.parts.filter((p) => p.type === "dynamic-tool");
         assert.deepEqual(

@@ -1,6 +1,8 @@
 // The AI SDK's `Chat`, without a UI framework: `AbstractChat` over an in-memory `ChatState`,
 // the way @ai-sdk/react, /vue and /svelte each build their `Chat` on top of it.
 
+import assert from "node:assert/strict";
+
 /** Loads `Chat` and `DefaultChatTransport` from one AI SDK package (an npm alias: "ai-v5", …). */
 export async function loadSdk(pkg) {
   const { AbstractChat, DefaultChatTransport } = await import(pkg);
@@ -28,4 +30,15 @@ export async function loadSdk(pkg) {
     }
   }
   return { Chat, DefaultChatTransport };
+}
+
+/** A message's text parts, joined. */
+export const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
+
+/** No part appears twice: text and reasoning by their text, tools by call id, data parts by id. */
+export function assertNoDuplicatedPart(message) {
+  const keys = message.parts
+    .filter((p) => p.type !== "step-start")
+    .map((p) => p.toolCallId ?? (p.type.startsWith("data-") ? `${p.type}:${p.id}` : `${p.type}:${p.text}`));
+  assert.deepEqual(keys, [...new Set(keys)], `duplicated parts: ${JSON.stringify(message.parts)}`);
 }

@@ -11,7 +11,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, sleep } from "./harness.mjs";
-import { loadSdk } from "./chat.mjs";
+import { loadSdk, textOf } from "./chat.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 const ALL = ["ai-v7", "ai", "ai-v5", "ai-v5-0-0"];
@@ -29,7 +29,6 @@ async function until(predicate, what, ms = 10_000) {
   }
 }
 
-const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
 const toolParts = (message) => (message?.parts ?? []).filter((p) => p.type === "dynamic-tool" || p.type.startsWith("tool-"));
 
 for (const agent of AGENTS) {

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startWorker, sessionId, chatBody, postChat, demoLog, readAll, chunksOf, sleep } from "./harness.mjs";
-import { loadSdk } from "./chat.mjs";
+import { assertNoDuplicatedPart, loadSdk, textOf } from "./chat.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 
@@ -27,15 +27,6 @@ async function until(chat, predicate, what, ms = 10_000) {
   }
 }
 
-const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
-
-/** No part appears twice: text and reasoning by their text, tools by call id, data parts by id. */
-function assertNoDuplicatedPart(message) {
-  const keys = message.parts
-    .filter((p) => p.type !== "step-start")
-    .map((p) => p.toolCallId ?? (p.type.startsWith("data-") ? `${p.type}:${p.id}` : `${p.type}:${p.text}`));
-  assert.deepEqual(keys, [...new Set(keys)], `duplicated parts: ${JSON.stringify(message.parts)}`);
-}
 
 for (const agent of AGENTS) {
 describe(`agent: ${agent}`, () => {
