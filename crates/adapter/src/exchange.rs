@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use wasm_bindgen::JsValue;
-use worker::{AnalyticsEngineDataset, Response, Result};
+use worker::{Response, Result};
 
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_error;
@@ -28,7 +28,7 @@ pub(crate) struct Exchange {
 pub(crate) struct TurnOf {
     /// `None` until the chat request's body is read.
     pub(crate) trigger: Option<Trigger>,
-    pub(crate) dataset: Option<AnalyticsEngineDataset>,
+    pub(crate) dataset: Option<turn_log::Dataset>,
 }
 
 impl Exchange {

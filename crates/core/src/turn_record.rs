@@ -306,44 +306,117 @@ impl TurnRecord {
 
     /// The record as an Analytics Engine data point (docs/operations.md, "The data point").
     pub fn data_point(&self) -> DataPoint {
-        let caller = self.caller.as_deref();
-        let index = truncated(caller.unwrap_or(&self.session), MAX_INDEX_BYTES);
-        let or_empty = |value: Option<&str>| value.unwrap_or("").to_owned();
-        let time = |t: Option<Seconds>| t.map_or(-1.0, Seconds::as_f64);
-        let count = |n: u64| n as f64;
         DataPoint {
-            index: index.to_owned(),
-            blobs: vec![
-                self.outcome.to_owned(),
-                or_empty(self.error_type.as_deref()),
-                or_empty(self.trigger),
-                self.session.clone(),
-                truncated(caller.unwrap_or(""), MAX_CALLER_BYTES).to_owned(),
-                or_empty(self.turn_id.as_deref()),
-                or_empty(self.model.as_deref()),
-                self.request_id.clone(),
-            ],
-            doubles: vec![
-                time(self.time_to_first_token),
-                time(self.time_to_first_frame),
-                self.duration.as_f64(),
-                count(self.input_tokens.unwrap_or(0)),
-                count(self.output_tokens.unwrap_or(0)),
-                count(self.events),
-                count(self.chunks),
-                count(self.bytes),
-                count(self.tool_calls),
-                count(self.tool_errors),
-                self.agent_protocol.map_or(-1.0, count),
-                if self.input_tokens.is_some() || self.output_tokens.is_some() {
-                    1.0
-                } else {
-                    0.0
-                },
-            ],
+            index: self.index().to_owned(),
+            blobs: self.blobs().map(str::to_owned).to_vec(),
+            doubles: self.doubles().map(Double::as_f64).to_vec(),
+        }
+    }
+
+    /// The data point as the JSON text of the object `writeDataPoint` takes, `{"indexes":[…],
+    /// "doubles":[…],"blobs":[…]}` (the keys in the order workers-rs' builder sets them): one
+    /// value that JavaScript parses in one call, where the builder made a call a value. Each
+    /// double is written so that JavaScript reads back exactly [`TurnRecord::data_point`]'s.
+    pub fn data_point_json(&self) -> String {
+        json_out::to_string(POINT_CAPACITY, |out| {
+            json_out::field(out, br#"{"indexes":["#, self.index());
+            out.extend_from_slice(br#"],"doubles":"#);
+            let mut separator = b'[';
+            for double in self.doubles() {
+                out.push(separator);
+                double.write(out);
+                separator = b',';
+            }
+            out.extend_from_slice(br#"],"blobs":"#);
+            let mut separator = b'[';
+            for blob in self.blobs() {
+                out.push(separator);
+                json_out::string(out, blob);
+                separator = b',';
+            }
+            out.extend_from_slice(b"]}");
+        })
+    }
+
+    /// The point's index: the caller, else the session, cut to the platform's limit.
+    fn index(&self) -> &str {
+        truncated(
+            self.caller.as_deref().unwrap_or(&self.session),
+            MAX_INDEX_BYTES,
+        )
+    }
+
+    /// The point's blobs, in [`BLOB_NAMES`]' order.
+    fn blobs(&self) -> [&str; 8] {
+        [
+            self.outcome,
+            self.error_type.as_deref().unwrap_or(""),
+            self.trigger.unwrap_or(""),
+            &self.session,
+            truncated(self.caller.as_deref().unwrap_or(""), MAX_CALLER_BYTES),
+            self.turn_id.as_deref().unwrap_or(""),
+            self.model.as_deref().unwrap_or(""),
+            &self.request_id,
+        ]
+    }
+
+    /// The point's doubles, in [`DOUBLE_NAMES`]' order.
+    fn doubles(&self) -> [Double; 12] {
+        let time = |t: Option<Seconds>| t.map_or(Double::MinusOne, Double::Seconds);
+        [
+            time(self.time_to_first_token),
+            time(self.time_to_first_frame),
+            Double::Seconds(self.duration),
+            Double::Count(self.input_tokens.unwrap_or(0)),
+            Double::Count(self.output_tokens.unwrap_or(0)),
+            Double::Count(self.events),
+            Double::Count(self.chunks),
+            Double::Count(self.bytes),
+            Double::Count(self.tool_calls),
+            Double::Count(self.tool_errors),
+            self.agent_protocol.map_or(Double::MinusOne, Double::Count),
+            Double::Count(u64::from(
+                self.input_tokens.is_some() || self.output_tokens.is_some(),
+            )),
+        ]
+    }
+}
+
+/// One double of a data point, as the record holds it.
+#[derive(Debug, Clone, Copy)]
+enum Double {
+    /// A time, in seconds.
+    Seconds(Seconds),
+    Count(u64),
+    /// What stands for an absent time or protocol.
+    MinusOne,
+}
+
+impl Double {
+    fn as_f64(self) -> f64 {
+        match self {
+            Double::Seconds(seconds) => seconds.as_f64(),
+            Double::Count(n) => n as f64,
+            Double::MinusOne => -1.0,
+        }
+    }
+
+    /// The double as JSON text that parses to exactly [`Double::as_f64`]: a count in decimal
+    /// (both `as f64` and JavaScript's parse round to the nearest double), seconds as
+    /// [`Seconds::write`] writes them (`ms / 1000.0` and the parse of `"s.mmm"` are both the
+    /// double nearest the same number).
+    fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Double::Seconds(seconds) => seconds.write(out),
+            Double::Count(n) => json_out::number_field(out, b"", n),
+            Double::MinusOne => out.extend_from_slice(b"-1"),
         }
     }
 }
+
+/// A point's usual JSON length: its keys, two UUIDs, a session id, an outcome, a model's name and
+/// twelve numbers; about 300 bytes.
+const POINT_CAPACITY: usize = 384;
 
 /// A record's usual length: some 420 bytes of keys, two UUIDs, a session id, the numbers.
 const LINE_CAPACITY: usize = 640;

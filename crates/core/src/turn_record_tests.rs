@@ -191,6 +191,54 @@ fn the_data_point_has_the_documented_layout() {
 }
 
 #[test]
+fn the_point_as_json_is_the_object_the_builder_made() {
+    let record = TurnRecord::of_stream(request(), facts("finished"), false);
+    assert_eq!(
+        record.data_point_json(),
+        r#"{"indexes":["alice"],"doubles":[0.340,0.012,1.500,120,48,9,12,900,2,1,3,1],"blobs":["finished","","submit","s1","alice","t1","@cf/meta/llama-3.1-8b-instruct","r1"]}"#
+    );
+    let refused = TurnRecord::refused(
+        TurnRequest {
+            caller: None,
+            trigger: None,
+            ..request()
+        },
+        "unauthorized",
+    );
+    assert_eq!(
+        refused.data_point_json(),
+        r#"{"indexes":["s1"],"doubles":[-1,-1,1.500,0,0,0,0,900,0,0,-1,0],"blobs":["refused","unauthorized","","s1","","","","r1"]}"#
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// JavaScript's `JSON.parse` of the point's text gives back [`TurnRecord::data_point`]: the
+    /// strings as serde reads them, each double bit for bit (Rust's `str::parse::<f64>` rounds to
+    /// the nearest double, as JavaScript's parse does).
+    #[test]
+    fn the_point_as_json_parses_to_the_point(record in any_record()) {
+        let text = record.data_point_json();
+        let point = record.data_point();
+        let parsed: Value = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(&parsed["indexes"], &serde_json::json!([point.index]));
+        prop_assert_eq!(&parsed["blobs"], &serde_json::json!(point.blobs));
+        let doubles = text
+            .split_once(r#""doubles":["#)
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map(|(doubles, _)| doubles)
+            .unwrap();
+        let read: Vec<u64> = doubles
+            .split(',')
+            .map(|number| number.parse::<f64>().unwrap().to_bits())
+            .collect();
+        let expected: Vec<u64> = point.doubles.iter().map(|d| d.to_bits()).collect();
+        prop_assert_eq!(read, expected);
+    }
+}
+
+#[test]
 fn the_docs_give_the_record_and_the_point_field_by_field() {
     let page = include_str!("../../../docs/operations.md");
     let record = TurnRecord::of_stream(request(), facts("agent_error"), false);
