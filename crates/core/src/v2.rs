@@ -24,7 +24,8 @@ use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 pub use shape::{DeltaShape, ShapeMatch};
 pub use usage::{
-    read_code, read_model, read_usage, Usage, MAX_CODE_BYTES, MAX_MODEL_BYTES, MAX_TOKENS,
+    read_code, read_model, read_raw, read_raw_model, read_raw_usage, read_usage, Usage,
+    MAX_CODE_BYTES, MAX_MODEL_BYTES, MAX_TOKENS,
 };
 
 /// The `type` of the hydration frame a SessionAgent sends first on every socket
@@ -151,27 +152,37 @@ pub enum FinishReason {
 }
 
 /// `message.finalize`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finalize {
     pub turn_id: String,
     pub reason: FinishReason,
     #[serde(default)]
     pub final_text: Option<String>,
+    /// What failed, kept as `usage` is: read only when the turn failed ([`Finalize::error_text`],
+    /// [`Finalize::error_code`]).
     #[serde(default)]
-    pub error: Option<Value>,
-    /// Tokens the turn used (protocol 3, [`read_usage`]).
+    pub error: Option<Box<RawValue>>,
+    /// Tokens the turn used (protocol 3, [`read_usage`]), kept as the agent wrote it: read
+    /// once, at the turn's end ([`read_raw_usage`]), which keeps the frame's parser small.
     #[serde(default)]
-    pub usage: Option<Value>,
-    /// The model that answered (protocol 3, [`read_model`]).
+    pub usage: Option<Box<RawValue>>,
+    /// The model that answered (protocol 3, [`read_model`]), kept as `usage` is.
     #[serde(default)]
-    pub model: Option<Value>,
+    pub model: Option<Box<RawValue>>,
 }
 
 impl Finalize {
+    /// The text of the turn's `error` ([`error_text`]).
+    pub fn error_text(&self) -> Option<String> {
+        error_text(&read_raw(self.error.as_deref())?)
+    }
+
     /// The `code` of a failed turn's `error`, when it is an object that gives one.
     pub fn error_code(&self) -> Option<String> {
-        self.error.as_ref()?.get("code").and_then(read_code)
+        read_raw(self.error.as_deref())?
+            .get("code")
+            .and_then(read_code)
     }
 }
 
@@ -205,30 +216,29 @@ pub struct Question {
     pub answer: Option<Value>,
 }
 
-/// `error`: a session-level failure, with its text in `message` or `error`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// `error`: a session-level failure, with its text in `message` or `error`. The fields are kept
+/// as the agent wrote them, read when the error is handled ([`read_raw`]).
+#[derive(Debug, Clone, Deserialize)]
 pub struct SessionError {
     /// What kind of error (`busy`, `question_not_pending`, an agent's own: R-error-code).
     #[serde(default)]
-    pub code: Option<Value>,
+    pub code: Option<Box<RawValue>>,
     #[serde(default)]
-    pub message: Option<Value>,
+    pub message: Option<Box<RawValue>>,
     #[serde(default)]
-    pub error: Option<Value>,
+    pub error: Option<Box<RawValue>>,
 }
 
 impl SessionError {
     /// The error's text, if the agent gave one.
     pub fn text(&self) -> Option<String> {
-        self.message
-            .as_ref()
-            .and_then(error_text)
-            .or_else(|| self.error.as_ref().and_then(error_text))
+        let text = |raw: &Option<Box<RawValue>>| error_text(&read_raw(raw.as_deref())?);
+        text(&self.message).or_else(|| text(&self.error))
     }
 
     /// The error's `code`, if it gives one ([`read_code`]).
     pub fn code(&self) -> Option<String> {
-        self.code.as_ref().and_then(read_code)
+        read_code(&read_raw(self.code.as_deref())?)
     }
 }
 

@@ -163,7 +163,7 @@ fn error_text_reads_strings_and_messages() {
     let e = SessionError {
         code: None,
         message: None,
-        error: Some(json!("x")),
+        error: Some(RawValue::from_string(r#""x""#.into()).unwrap()),
     };
     assert_eq!(e.text(), Some("x".into()));
 }

@@ -12,7 +12,7 @@
 //!   failure, then the `finish` part.
 
 use crate::session::{Message, Part, Role, ToolCallPart};
-use crate::v2::{error_text, read_model, read_usage, Frame, Question, ToolUpdate};
+use crate::v2::{read_raw_model, read_raw_usage, Frame, Question, ToolUpdate};
 
 /// A session's [`Message`] as its agent keeps it, growing from turn events.
 pub trait Record {
@@ -58,15 +58,15 @@ impl Record for Message {
                         streaming: None,
                     });
                 }
-                if let Some(message) = fin.error.as_ref().and_then(error_text) {
+                if let Some(message) = fin.error_text() {
                     self.parts.push(Part::Error {
                         message: Some(message.into()),
                     });
                 }
                 self.parts.push(Part::Finish {
                     reason: fin.reason,
-                    usage: fin.usage.as_ref().and_then(read_usage),
-                    model: fin.model.as_ref().and_then(read_model),
+                    usage: read_raw_usage(fin.usage.as_deref()),
+                    model: read_raw_model(fin.model.as_deref()),
                 });
                 return true;
             }

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::v2::{frame_type, typed, Attachment, FinishReason, FrameError, Question, ToolStatus};
-use crate::v2::{read_model, read_usage, Usage};
+use crate::v2::{read_raw_model, read_raw_usage, Usage};
 use crate::v2::{ToolUpdate, INIT};
 
 /// Who wrote a message. Roles other than these two are kept as [`Role::Other`] and skipped by
@@ -106,10 +106,11 @@ struct TextFields {
 #[derive(Deserialize)]
 struct FinishFields {
     reason: FinishReason,
+    /// Kept raw, as the finalize's ([`crate::v2::Finalize`]).
     #[serde(default)]
-    usage: Option<Value>,
+    usage: Option<Box<RawValue>>,
     #[serde(default)]
-    model: Option<Value>,
+    model: Option<Box<RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -140,8 +141,8 @@ impl Part {
                 } = typed(text)?;
                 Part::Finish {
                     reason,
-                    usage: usage.as_ref().and_then(read_usage),
-                    model: model.as_ref().and_then(read_model),
+                    usage: read_raw_usage(usage.as_deref()),
+                    model: read_raw_model(model.as_deref()),
                 }
             }
             "error" => Part::Error {

@@ -48,7 +48,7 @@ use crate::session::when::epoch_ms;
 use crate::session::{Message, Part};
 use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
 use crate::v2::{
-    error_text, read_model, read_usage, DeltaKind, Frame, MessageCreate, TurnDelta, Usage,
+    read_raw_model, read_raw_usage, DeltaKind, Frame, MessageCreate, TurnDelta, Usage,
 };
 use parts::OpenParts;
 use tools::Tools;
@@ -403,9 +403,9 @@ impl Translator {
             }
             Frame::Question(question) => return self.ask(question, out),
             Frame::Finalize(fin) if self.is_ours(&fin.turn_id) => {
-                let reason_error = fin.error.as_ref().and_then(error_text);
-                self.usage = fin.usage.as_ref().and_then(read_usage);
-                self.model = fin.model.as_ref().and_then(read_model);
+                let reason_error = fin.error_text();
+                self.usage = read_raw_usage(fin.usage.as_deref());
+                self.model = read_raw_model(fin.model.as_deref());
                 self.error_code = fin.error_code();
                 if let Some(text) = fin.final_text {
                     if !self.parts.streamed_text() {

@@ -3,6 +3,7 @@
 //! frame that carries it (docs/agent-protocol.md, `message.finalize`).
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// The largest token count kept: JavaScript's `Number.MAX_SAFE_INTEGER` (2^53 − 1), the largest
@@ -43,6 +44,22 @@ pub fn read_usage(value: &Value) -> Option<Usage> {
         output_tokens: count("outputTokens"),
     };
     (usage.input_tokens.is_some() || usage.output_tokens.is_some()).then_some(usage)
+}
+
+/// [`read_usage`] of a `usage` its frame kept as the agent wrote it (raw: read once a turn, at
+/// its end, where a `Value` field made every frame's parser larger).
+pub fn read_raw_usage(raw: Option<&RawValue>) -> Option<Usage> {
+    read_usage(&read_raw(raw)?)
+}
+
+/// [`read_model`] of a `model` kept raw, as [`read_raw_usage`]'s.
+pub fn read_raw_model(raw: Option<&RawValue>) -> Option<String> {
+    read_model(&read_raw(raw)?)
+}
+
+/// A field kept raw, as a [`Value`]. Raw text is whole JSON: it always parses.
+pub fn read_raw(raw: Option<&RawValue>) -> Option<Value> {
+    serde_json::from_str(raw?.get()).ok()
 }
 
 /// `model` as the agent sent it: a string of 1 to [`MAX_MODEL_BYTES`] bytes.
@@ -91,6 +108,30 @@ mod tests {
         assert_eq!(read(json!({"inputTokens": MAX_TOKENS + 1})), None);
         assert_eq!(read(json!([1, 2])), None);
         assert_eq!(read(json!(null)), None);
+    }
+
+    /// A field kept raw reads as its `Value` did: the same leniency, the frame kept.
+    #[test]
+    fn raw_fields_read_as_their_values() {
+        let texts = [
+            r#"{"inputTokens": 12, "outputTokens": 40}"#,
+            r#"{"inputTokens":-1,"outputTokens":2.5}"#,
+            r#"{"inputTokens":"12","outputTokens":7,"x":{"y":[1]}}"#,
+            r#""gpt-x""#,
+            r#""""#,
+            "null",
+            "[1, 2]",
+            "9007199254740992",
+        ];
+        for text in texts {
+            let raw = RawValue::from_string(text.to_owned()).unwrap();
+            let value: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(read_raw_usage(Some(&raw)), read_usage(&value), "{text}");
+            assert_eq!(read_raw_model(Some(&raw)), read_model(&value), "{text}");
+            assert_eq!(read_raw(Some(&raw)), Some(value), "{text}");
+        }
+        assert_eq!(read_raw_usage(None), None);
+        assert_eq!(read_raw_model(None), None);
     }
 
     #[test]
