@@ -52,6 +52,11 @@ test("the adapter's [env.production] dry-runs: SESSION_AGENT bound to the agent'
   const named = new WebAssembly.Module(readFileSync(path.join(root, "build/production-symbols.wasm")));
   assert.equal(WebAssembly.Module.customSections(shipped, "name").length, 0, "the deployed wasm has no name section");
   assert.equal(WebAssembly.Module.customSections(named, "name").length, 1, "the symbols file has the names");
+  // Nor the notes on how it was built (scripts/wasm-names.mjs), which the twin keeps.
+  for (const notes of ["producers", "target_features"]) {
+    assert.equal(WebAssembly.Module.customSections(shipped, notes).length, 0, `the deployed wasm has no ${notes}`);
+    assert.equal(WebAssembly.Module.customSections(named, notes).length, 1, `the symbols file has its ${notes}`);
+  }
   const exportsOf = (m) => WebAssembly.Module.exports(m).map((e) => `${e.name}:${e.kind}`).join(",");
   assert.equal(exportsOf(named), exportsOf(shipped));
   // The demo's routes are compiled out of it, the playground's page with them; the local build
