@@ -3,7 +3,8 @@
 // agent's own wrangler.toml, as docs/deploy.md deploys them. A broken production config fails
 // here, not at a deploy. The dry run builds and bundles everything a deploy uploads and prints the
 // bindings; it contacts no account. Then the production build itself serves a turn in workerd,
-// from the reference TypeScript agent bound by script_name exactly as [env.production] binds it.
+// from the reference TypeScript agent bound by script_name exactly as [env.production] binds it,
+// and its stand-in DemoSessionAgent (src/demo_off.rs) answers as it should.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -11,6 +12,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { Miniflare, Log, LogLevel } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { root, startWorker, sessionId, chatBody, postChat, readAll, chunksOf } from "./harness.mjs";
 import { jwt, nowSecs } from "../reliability/lib.mjs";
 
@@ -109,5 +112,34 @@ test("the production build serves a turn from the TypeScript agent in its own wo
     assert.equal((await fetch(`${worker.base}/`)).status, 404, "no playground in production");
   } finally {
     await worker.dispose();
+  }
+});
+
+test("the production build's stand-in DemoSessionAgent answers every request 404 demo_agent_off", { timeout: 180_000 }, async () => {
+  await run("bash", [path.join(root, "scripts/build.sh"), "--production"], { cwd: root, timeout: 170_000 });
+  // The production worker with its own class bound, which nothing binds when deployed.
+  const { workerOptions, main } = unstable_getMiniflareWorkerOptions(path.join(root, "wrangler.toml"), "production");
+  const mf = new Miniflare({
+    ...workerOptions,
+    durableObjects: { STAND_IN: "DemoSessionAgent" },
+    modules: true,
+    scriptPath: main,
+    modulesRoot: path.dirname(main),
+    cf: false,
+    log: new Log(LogLevel.ERROR),
+  });
+  try {
+    const namespace = await mf.getDurableObjectNamespace("STAND_IN");
+    for (const init of [{}, { method: "POST", body: "hello" }]) {
+      const res = await namespace.get(namespace.idFromName("s")).fetch("http://agent/ws", init);
+      assert.equal(res.status, 404);
+      assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
+      assert.equal(res.headers.get("cache-control"), "no-store");
+      assert.deepEqual(await res.json(), {
+        error: { code: "demo_agent_off", message: "This build has no demo agent (scripts/build.sh --production)." },
+      });
+    }
+  } finally {
+    await mf.dispose();
   }
 });
