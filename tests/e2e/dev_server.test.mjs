@@ -37,7 +37,7 @@ function accepts(host, port) {
   });
 }
 
-/** Starts scripts/dev.sh with `env`, waits until `host:port` answers, and gives a stop function. */
+/** Starts scripts/dev.sh with `env`, waits until `host:port` answers, and resolves to a function that stops it. */
 async function devServer(env, host, port) {
   const child = spawn("bash", ["scripts/dev.sh"], {
     cwd: root,
@@ -63,7 +63,7 @@ async function devServer(env, host, port) {
     }
     await sleep(250);
   }
-  return { stop, output: () => output };
+  return stop;
 }
 
 /** The playground and one chat turn from the server at `base`. */
@@ -79,24 +79,21 @@ async function servesTheDemo(base) {
   assert.ok(chunks.some((c) => c.type === "text-delta"), "with its text");
 }
 
-test("npm start's server listens on 127.0.0.1 only, and serves the demo there", { timeout: 120_000 }, async () => {
-  const port = await freePort();
-  const server = await devServer({ DEV_IP: "" }, "127.0.0.1", port);
-  try {
-    await servesTheDemo(`http://127.0.0.1:${port}`);
-    assert.equal(await accepts("127.0.0.2", port), false, "not on another address");
-  } finally {
-    server.stop();
-  }
-});
+// Where the server listens, and where it must not.
+const CASES = [
+  { name: "npm start's server listens on 127.0.0.1 only, and serves the demo there", env: { DEV_IP: "" }, host: "127.0.0.1", not: "127.0.0.2" },
+  { name: "with DEV_IP, it listens on that address instead (docs/mobile.md)", env: { DEV_IP: "127.0.0.2" }, host: "127.0.0.2", not: "127.0.0.1" },
+];
 
-test("with DEV_IP, it listens on that address instead (docs/mobile.md)", { timeout: 120_000 }, async () => {
-  const port = await freePort();
-  const server = await devServer({ DEV_IP: "127.0.0.2" }, "127.0.0.2", port);
-  try {
-    await servesTheDemo(`http://127.0.0.2:${port}`);
-    assert.equal(await accepts("127.0.0.1", port), false, "not on 127.0.0.1");
-  } finally {
-    server.stop();
-  }
-});
+for (const { name, env, host, not } of CASES) {
+  test(name, { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const stop = await devServer(env, host, port);
+    try {
+      await servesTheDemo(`http://${host}:${port}`);
+      assert.equal(await accepts(not, port), false, `not on ${not}`);
+    } finally {
+      stop();
+    }
+  });
+}

@@ -55,6 +55,22 @@ pub(crate) fn bool_field(out: &mut Vec<u8>, key: &[u8], value: bool) {
     out.extend_from_slice(if value { b"true" } else { b"false" });
 }
 
+/// A JSON array of `items`, each written by `write`: `[a,b,…]`, `[]` for none.
+pub(crate) fn array<T>(
+    out: &mut Vec<u8>,
+    items: impl IntoIterator<Item = T>,
+    mut write: impl FnMut(&mut Vec<u8>, T),
+) {
+    out.push(b'[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item);
+    }
+    out.push(b']');
+}
+
 /// The bytes written by `write` as a `String` (UTF-8, being JSON made of `&str`s), in a buffer
 /// of `capacity` bytes to start with: the caller's estimate, so that it seldom grows.
 pub(crate) fn to_string(capacity: usize, write: impl FnOnce(&mut Vec<u8>)) -> String {
@@ -81,6 +97,14 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn an_array_is_its_items_between_brackets() {
+        let array = |items: &[&str]| to_string(8, |out| array(out, items.iter().copied(), string));
+        assert_eq!(array(&[]), "[]");
+        assert_eq!(array(&["a"]), r#"["a"]"#);
+        assert_eq!(array(&["a", "b\"c"]), r#"["a","b\"c"]"#);
+    }
 
     /// Strings that need no escape, every kind of escape, and text beyond ASCII.
     pub(crate) fn any_text() -> impl Strategy<Value = String> {

@@ -321,20 +321,10 @@ impl TurnRecord {
         json_out::to_string(POINT_CAPACITY, |out| {
             json_out::field(out, br#"{"indexes":["#, self.index());
             out.extend_from_slice(br#"],"doubles":"#);
-            let mut separator = b'[';
-            for double in self.doubles() {
-                out.push(separator);
-                double.write(out);
-                separator = b',';
-            }
-            out.extend_from_slice(br#"],"blobs":"#);
-            let mut separator = b'[';
-            for blob in self.blobs() {
-                out.push(separator);
-                json_out::string(out, blob);
-                separator = b',';
-            }
-            out.extend_from_slice(b"]}");
+            json_out::array(out, self.doubles(), |out, double| double.write(out));
+            out.extend_from_slice(br#","blobs":"#);
+            json_out::array(out, self.blobs(), json_out::string);
+            out.push(b'}');
         })
     }
 

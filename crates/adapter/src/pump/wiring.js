@@ -239,7 +239,6 @@ function keepCrashEnding(writer, bytes) {
   crashEndings.set(writer, bytes.length === 0 ? NO_ENDING : { bytes: bytes.slice(), at: Date.now() });
 }
 
-
 /**
  * A crash ending as it stands now: its finish's `durationMs` (the turn's time so far, as of `at`)
  * grown by the time since. Only a key can match: every string of a chunk is JSON, whose quotes
