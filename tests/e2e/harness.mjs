@@ -190,8 +190,8 @@ const ANALYTICS_RECORDER = "analytics-recorder";
 
 /**
  * Parses the worker's structured lines out of its stdout: request log lines (JSON objects with a
- * `requestId`) into `logs`, turn records (`event.name` "turn") into `turns`, and the data points
- * the test's dataset binding was given into `points`.
+ * `requestId`) into `logs`, turn records (`event.name` "turn", the lines of the requests that are
+ * turns') into `turns` too, and the data points the test's dataset binding was given into `points`.
  */
 function collectLogLines(stream, { logs, turns, points }) {
   let pending = "";
@@ -205,8 +205,9 @@ function collectLogLines(stream, { logs, turns, points }) {
       if (start < 0) continue;
       try {
         const record = JSON.parse(line.slice(start));
+        // A turn's record is its request's line: the one object goes into both.
         if (record && typeof record.requestId === "string") logs.push(record);
-        else if (record?.["event.name"] === "turn") turns.push(record);
+        if (record?.["event.name"] === "turn") turns.push(record);
         else if (record?.analyticsPoint) points.push(record.analyticsPoint);
       } catch {
         // Not a log line of ours.

@@ -1,5 +1,5 @@
 // The turn's record (docs/operations.md) in workerd: a turn of each outcome yields exactly one
-// record with the right fields, and no token, secret or prompt text; the Analytics Engine dataset
+// record with the right fields, in its request's one log line, and no token, secret or prompt text; the Analytics Engine dataset
 // bound as TURN_ANALYTICS gets one point per record, in the documented layout (the harness binds
 // one that logs what it is given: Miniflare's own drops every point); a worker without the
 // binding writes the records and nothing else changes. Usage travels from the demo agent and the
@@ -51,6 +51,14 @@ async function theRecord(w, id) {
   const records = await recordsOf(w, id);
   assert.equal(records.length, 1, `one record for ${id}: ${JSON.stringify(records)}`);
   const [record] = records;
+  // The record is the request's one line: the request's keys, then the turn's.
+  const lines = w.logs.filter((l) => l.requestId === id);
+  assert.equal(lines.length, 1, `one line for ${id}`);
+  assert.equal(lines[0], record, "the record is in the request's line");
+  assert.deepEqual(
+    [record.session, record.user, record.chunks, record.bytes],
+    [record["gen_ai.conversation.id"], record["user.id"], record["turn.chunks"], record["turn.bytes"]],
+  );
   const points = w.points.filter((p) => p.blobs?.[7] === id);
   if (w === plain) {
     assert.equal(points.length, 0);

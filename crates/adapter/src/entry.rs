@@ -73,7 +73,7 @@ pub(crate) async fn run(
         (Ok(config), Some(incoming)) => {
             exchange.log.session = route.session().map(str::to_owned);
             if matches!(route, Route::Chat { .. }) && method == Method::Post {
-                // A chat request is a turn's, refused or streamed: it writes the turn's record.
+                // A chat request is a turn's, refused or streamed: its line holds the turn's record.
                 exchange.turn = Some(TurnOf {
                     trigger: None,
                     dataset: turn_log::dataset(env),

@@ -1,5 +1,5 @@
-//! One request's bookkeeping: its id, its clock, its log line, the turn's record when the request
-//! is a turn's, and the headers every answer gets.
+//! One request's bookkeeping: its id, its clock, its log line (with the turn's record in it when
+//! the request is a turn's), and the headers every answer gets.
 
 use std::borrow::Cow;
 
@@ -19,9 +19,11 @@ use crate::turn_stream::TurnStream;
 pub(crate) struct Exchange {
     pub(crate) log: RequestLog,
     started_ms: u64,
-    /// Set when the request is a turn's (a chat POST, a resume that streams): it then writes the
-    /// turn's record too, once.
+    /// Set when the request is a turn's (a chat POST, a resume that streams): it then makes the
+    /// turn's record, once.
     pub(crate) turn: Option<TurnOf>,
+    /// The turn's record once made, with the dataset it goes to: written with the log line.
+    record: Option<(TurnRecord, Option<turn_log::Dataset>)>,
 }
 
 /// What a turn's record needs from the edge besides the stream.
@@ -43,6 +45,7 @@ impl Exchange {
             },
             started_ms,
             turn: None,
+            record: None,
         }
     }
 
@@ -58,6 +61,7 @@ impl Exchange {
             log: self.log.clone(),
             started_ms: self.started_ms,
             turn: self.turn.take(),
+            record: self.record.take(),
         }
     }
 
@@ -72,7 +76,7 @@ impl Exchange {
         self.log.answered(Answered::Refused(refusal.kind));
         if let Some(turn) = self.turn.take() {
             let record = TurnRecord::refused(self.turn_request(&turn, 0), refusal.kind.code);
-            turn_log::write(&record, turn.dataset.as_ref());
+            self.record = Some((record, turn.dataset));
         }
         let Refusal {
             kind,
@@ -91,13 +95,13 @@ impl Exchange {
         Ok(response)
     }
 
-    /// Writes the turn's record of the stream `stream` that ended: `abort_sent`, whether the
-    /// agent was sent its `abort`.
+    /// Makes the turn's record of the stream `stream` that ended, for [`Exchange::finish`]:
+    /// `abort_sent`, whether the agent was sent its `abort`.
     pub(crate) fn finish_turn(&mut self, stream: &TurnStream, abort_sent: bool) {
         if let Some(turn) = self.turn.take() {
             let request = self.turn_request(&turn, self.log.bytes);
             let record = TurnRecord::of_stream(request, stream.facts(), abort_sent);
-            turn_log::write(&record, turn.dataset.as_ref());
+            self.record = Some((record, turn.dataset));
         }
     }
 
@@ -113,11 +117,16 @@ impl Exchange {
         }
     }
 
-    /// Writes the log line.
+    /// Writes the log line, the turn's record in it if there is one, and the record's data point
+    /// where a dataset is bound.
     pub(crate) fn finish(mut self) {
         self.log.duration_ms = now_ms().saturating_sub(self.started_ms);
+        let (record, dataset) = self.record.take().unzip();
         // The line as it is: `console_log!` would format it into a copy first.
-        web_sys::console::log_1(&JsValue::from_str(&self.log.to_line()));
+        web_sys::console::log_1(&JsValue::from_str(&self.log.line(record.as_ref())));
+        if let (Some(record), Some(Some(dataset))) = (record, dataset) {
+            turn_log::write_point(&record, &dataset);
+        }
     }
 }
 

@@ -92,8 +92,8 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
         Some(protocol) => turn.with_agent_protocol(protocol),
         None => turn,
     };
-    // A resume that streams is a turn's: it writes the turn's record, at its end or at a
-    // refusal from here on.
+    // A resume that streams is a turn's: its line holds the turn's record, made at its end or at
+    // a refusal from here on.
     exchange.turn = Some(TurnOf {
         trigger: Some(Trigger::Resume),
         dataset: turn_log::dataset(cx.env),

@@ -57,7 +57,7 @@ impl Plan {
 
 /// Opens the response body, then sends the plan's frame (so that a body that cannot be made
 /// starts no turn), then answers `200` with the pump that fills the body. Failures before that
-/// are refusals. A stream of a turn writes the turn's record at its end, which its route set up
+/// are refusals. A stream of a turn makes the turn's record at its end, which its route set up
 /// (`Exchange::turn`: the entry for a chat POST, `resume` for a resume).
 pub(crate) fn start(cx: RouteContext<'_>, agent: Agent, plan: Plan) -> Result<Outcome, Failure> {
     let RouteContext {

@@ -1,6 +1,6 @@
-//! The turn's record at the edge: its log line, and its data point in the Analytics Engine
-//! dataset `TURN_ANALYTICS` where one is bound (docs/operations.md); without the binding, the
-//! line alone, and nothing else changes.
+//! The turn's record at the edge: its data point in the Analytics Engine dataset
+//! `TURN_ANALYTICS` where one is bound (docs/operations.md); without the binding, nothing. Its log
+//! line is the request's ([`crate::exchange::Exchange::finish`]).
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -31,14 +31,9 @@ pub(crate) fn dataset(env: &Env) -> Option<Dataset> {
         .map(JsCast::unchecked_into)
 }
 
-/// Writes the record: its line to the log, its point to the dataset if there is one. A point the
-/// platform refuses is logged, never an error of the request.
-pub(crate) fn write(record: &TurnRecord, dataset: Option<&Dataset>) {
-    // The line as it is: `console_log!` would format it into a copy first.
-    web_sys::console::log_1(&JsValue::from_str(&record.to_line()));
-    let Some(dataset) = dataset else {
-        return;
-    };
+/// Writes the record's point to the dataset. A point the platform refuses is logged, never an
+/// error of the request.
+pub(crate) fn write_point(record: &TurnRecord, dataset: &Dataset) {
     // The point's JSON is ours: it always parses.
     let point = js_sys::JSON::parse(&record.data_point_json()).unwrap_or(JsValue::UNDEFINED);
     if let Err(err) = dataset.write_data_point(&point) {

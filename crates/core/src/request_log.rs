@@ -1,4 +1,6 @@
-//! The one structured log line written per request: who, what happened, how much, how long.
+//! The one structured log line written per request: who, what happened, how much, how long;
+//! for a request that streams a turn (or a chat request refused), the turn's record too, in the
+//! same line.
 //!
 //! It carries ids, counts and outcomes only: never message content, prompts, tokens or
 //! secrets, so logs can be kept and shipped without becoming a copy of the chats.
@@ -7,6 +9,7 @@ use serde::Serialize;
 
 use crate::json_out;
 use crate::refusal::Code;
+use crate::turn_record::TurnRecord;
 
 /// One request's log record, written as a single JSON line when the request is over
 /// (for a streamed turn, when the stream ends).
@@ -108,10 +111,19 @@ impl RequestLog {
 const LINE_CAPACITY: usize = 320;
 
 impl RequestLog {
-    /// The record as one line of JSON: written by hand, as serde writes the struct (the tests
-    /// compare the two), since every request writes one.
+    /// The request's line alone, as a request that is no turn's writes it.
     pub fn to_line(&self) -> String {
-        json_out::to_string(LINE_CAPACITY, |out| {
+        self.line(None)
+    }
+
+    /// The request's line: its keys, then, for a request that streamed a turn or refused a chat
+    /// request, the turn's record's (`event.name` and the rest, docs/operations.md). One line,
+    /// not two: a `console.log` costs a 100-event turn more than 1% of its instructions
+    /// (bench/README.md, "The turn's record in the request's line"). Written by hand, as serde writes the two structs
+    /// one after the other (the tests compare them), since every request writes one.
+    pub fn line(&self, turn: Option<&TurnRecord>) -> String {
+        let capacity = LINE_CAPACITY + turn.map_or(0, |_| TurnRecord::LINE_CAPACITY);
+        json_out::to_string(capacity, |out| {
             json_out::field(out, br#"{"requestId":"#, &self.request_id);
             json_out::field(out, br#","method":"#, &self.method);
             json_out::field(out, br#","path":"#, &self.path);
@@ -127,6 +139,10 @@ impl RequestLog {
             json_out::number_field(out, br#","bytes":"#, self.bytes);
             json_out::number_field(out, br#","skippedFrames":"#, self.skipped_frames);
             json_out::number_field(out, br#","durationMs":"#, self.duration_ms);
+            if let Some(turn) = turn {
+                out.push(b',');
+                turn.write_keys(out);
+            }
             out.push(b'}');
         })
     }

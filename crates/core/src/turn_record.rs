@@ -1,6 +1,6 @@
 //! The one record written per streamed turn (and per refused chat request): who asked, how it
-//! was asked, how soon the agent answered, how it ended and what it cost; as a log line and as an
-//! Analytics Engine data point (docs/operations.md documents both, field by field).
+//! was asked, how soon the agent answered, how it ended and what it cost; in its request's log line
+//! and as an Analytics Engine data point (docs/operations.md documents both, field by field).
 //!
 //! Like the request's log line it holds ids, counts, times and outcome words only: never a
 //! token, a secret, a prompt or a reply. Its keys are the OpenTelemetry GenAI conventions' where
@@ -250,58 +250,68 @@ impl TurnRecord {
         }
     }
 
-    /// The record as one line of JSON: written by hand as serde writes the struct (the tests
-    /// compare the two), since every turn writes one.
+    /// The record alone as a JSON object. The worker writes it in its request's line instead
+    /// ([`crate::request_log::RequestLog::line`]).
     pub fn to_line(&self) -> String {
-        json_out::to_string(LINE_CAPACITY, |out| {
-            json_out::field(out, br#"{"event.name":"#, self.event_name);
-            json_out::field(out, br#","turn.request_id":"#, &self.request_id);
-            optional(out, br#","turn.id":"#, self.turn_id.as_deref());
-            json_out::field(out, br#","gen_ai.conversation.id":"#, &self.session);
-            optional(out, br#","user.id":"#, self.caller.as_deref());
-            optional(out, br#","turn.trigger":"#, self.trigger);
-            json_out::field(out, br#","turn.outcome":"#, self.outcome);
-            optional(out, br#","error.type":"#, self.error_type.as_deref());
-            if let Some(protocol) = self.agent_protocol {
-                json_out::number_field(out, br#","turn.agent_protocol":"#, protocol);
-            }
-            let times = [
-                (
-                    &br#","turn.time_to_first_frame":"#[..],
-                    self.time_to_first_frame,
-                ),
-                (
-                    br#","gen_ai.server.time_to_first_token":"#,
-                    self.time_to_first_token,
-                ),
-                (
-                    br#","gen_ai.client.operation.duration":"#,
-                    Some(self.duration),
-                ),
-            ];
-            for (key, time) in times {
-                if let Some(time) = time {
-                    out.extend_from_slice(key);
-                    time.write(out);
-                }
-            }
-            json_out::number_field(out, br#","turn.events":"#, self.events);
-            json_out::number_field(out, br#","turn.chunks":"#, self.chunks);
-            json_out::number_field(out, br#","turn.bytes":"#, self.bytes);
-            json_out::number_field(out, br#","turn.tool_calls":"#, self.tool_calls);
-            json_out::number_field(out, br#","turn.tool_errors":"#, self.tool_errors);
-            let tokens = [
-                (&br#","gen_ai.usage.input_tokens":"#[..], self.input_tokens),
-                (br#","gen_ai.usage.output_tokens":"#, self.output_tokens),
-            ];
-            for (key, count) in tokens {
-                if let Some(count) = count {
-                    json_out::number_field(out, key, count);
-                }
-            }
-            optional(out, br#","gen_ai.response.model":"#, self.model.as_deref());
+        json_out::to_string(Self::LINE_CAPACITY, |out| {
+            out.push(b'{');
+            self.write_keys(out);
             out.push(b'}');
         })
+    }
+
+    /// A record's usual length: some 420 bytes of keys, two UUIDs, a session id, the numbers.
+    pub(crate) const LINE_CAPACITY: usize = 640;
+
+    /// The record's keys and values, `"event.name":"turn",…` without the braces: written by hand
+    /// as serde writes the struct (the tests compare the two), since every turn writes them.
+    pub(crate) fn write_keys(&self, out: &mut Vec<u8>) {
+        json_out::field(out, br#""event.name":"#, self.event_name);
+        json_out::field(out, br#","turn.request_id":"#, &self.request_id);
+        optional(out, br#","turn.id":"#, self.turn_id.as_deref());
+        json_out::field(out, br#","gen_ai.conversation.id":"#, &self.session);
+        optional(out, br#","user.id":"#, self.caller.as_deref());
+        optional(out, br#","turn.trigger":"#, self.trigger);
+        json_out::field(out, br#","turn.outcome":"#, self.outcome);
+        optional(out, br#","error.type":"#, self.error_type.as_deref());
+        if let Some(protocol) = self.agent_protocol {
+            json_out::number_field(out, br#","turn.agent_protocol":"#, protocol);
+        }
+        let times = [
+            (
+                &br#","turn.time_to_first_frame":"#[..],
+                self.time_to_first_frame,
+            ),
+            (
+                br#","gen_ai.server.time_to_first_token":"#,
+                self.time_to_first_token,
+            ),
+            (
+                br#","gen_ai.client.operation.duration":"#,
+                Some(self.duration),
+            ),
+        ];
+        for (key, time) in times {
+            if let Some(time) = time {
+                out.extend_from_slice(key);
+                time.write(out);
+            }
+        }
+        json_out::number_field(out, br#","turn.events":"#, self.events);
+        json_out::number_field(out, br#","turn.chunks":"#, self.chunks);
+        json_out::number_field(out, br#","turn.bytes":"#, self.bytes);
+        json_out::number_field(out, br#","turn.tool_calls":"#, self.tool_calls);
+        json_out::number_field(out, br#","turn.tool_errors":"#, self.tool_errors);
+        let tokens = [
+            (&br#","gen_ai.usage.input_tokens":"#[..], self.input_tokens),
+            (br#","gen_ai.usage.output_tokens":"#, self.output_tokens),
+        ];
+        for (key, count) in tokens {
+            if let Some(count) = count {
+                json_out::number_field(out, key, count);
+            }
+        }
+        optional(out, br#","gen_ai.response.model":"#, self.model.as_deref());
     }
 
     /// The record as an Analytics Engine data point (docs/operations.md, "The data point").
@@ -407,9 +417,6 @@ impl Double {
 /// A point's usual JSON length: its keys, two UUIDs, a session id, an outcome, a model's name and
 /// twelve numbers; about 300 bytes.
 const POINT_CAPACITY: usize = 384;
-
-/// A record's usual length: some 420 bytes of keys, two UUIDs, a session id, the numbers.
-const LINE_CAPACITY: usize = 640;
 
 fn optional(out: &mut Vec<u8>, key: &[u8], value: Option<&str>) {
     if let Some(value) = value {

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::*;
 use crate::json_out::any_text;
+use crate::request_log::RequestLog;
 use crate::turn_stream::TurnStream;
 
 fn request() -> TurnRequest {
@@ -135,13 +136,118 @@ proptest! {
         let by_serde = serde_json::to_value(&record).unwrap();
         prop_assert_eq!(by_hand, by_serde);
         // The same keys in the same order: one line, as serde would write it.
-        let keys = |v: &str| {
-            let map: serde_json::Map<String, Value> = serde_json::from_str(v).unwrap();
-            map.keys().cloned().collect::<Vec<_>>()
-        };
-        prop_assert_eq!(keys(&line), keys(&serde_json::to_string(&record).unwrap()));
+        prop_assert_eq!(keys_in_order(&line), keys_in_order(&serde_json::to_string(&record).unwrap()));
         prop_assert!(!line.contains('\n'));
     }
+}
+
+/// A JSON object's keys in the order written (a `serde_json::Map` sorts them).
+fn keys_in_order(text: &str) -> Vec<String> {
+    struct Keys(Vec<String>);
+    impl<'de> serde::Deserialize<'de> for Keys {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Keys, D::Error> {
+            struct Visit;
+            impl<'de> serde::de::Visitor<'de> for Visit {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<M: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: M,
+                ) -> Result<Keys, M::Error> {
+                    let mut keys = Vec::new();
+                    while let Some((key, _)) = map.next_entry::<String, serde::de::IgnoredAny>()? {
+                        keys.push(key);
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            d.deserialize_map(Visit)
+        }
+    }
+    serde_json::from_str::<Keys>(text).unwrap().0
+}
+
+fn any_request_log() -> impl Strategy<Value = RequestLog> {
+    let texts = prop::collection::vec(any_text(), 6);
+    (texts, any::<(bool, bool, u16)>(), any::<[u64; 4]>()).prop_map(|(t, (s, u, status), n)| {
+        RequestLog {
+            request_id: t[0].clone(),
+            method: t[1].clone(),
+            path: t[2].clone(),
+            session: s.then(|| t[3].clone()),
+            user: u.then(|| t[4].clone()),
+            status,
+            outcome: t[5].clone(),
+            chunks: n[0],
+            bytes: n[1],
+            skipped_frames: n[2],
+            duration_ms: n[3],
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn a_turns_request_line_is_the_request_then_the_record(
+        log in any_request_log(),
+        record in any_record(),
+    ) {
+        let line = log.line(Some(&record));
+        prop_assert!(!line.contains('\n'));
+        // Serde's two objects, one after the other: every key of each with its value, once, in
+        // the order each writes them.
+        let by_serde = |text: &str| -> serde_json::Map<String, Value> {
+            serde_json::from_str(text).unwrap()
+        };
+        let request = serde_json::to_string(&log).unwrap();
+        let turn = serde_json::to_string(&record).unwrap();
+        let mut both = by_serde(&request);
+        both.extend(by_serde(&turn));
+        prop_assert_eq!(by_serde(&line), both);
+        let mut order = keys_in_order(&request);
+        order.extend(keys_in_order(&turn));
+        prop_assert_eq!(keys_in_order(&line), order);
+        prop_assert_eq!(log.line(None), log.to_line());
+    }
+}
+
+#[test]
+fn a_turns_request_line_holds_both_key_sets_as_the_docs_show_it() {
+    let log = RequestLog {
+        request_id: "9b1c…".into(),
+        method: "POST".into(),
+        path: "/api/sessions/s1/chat".into(),
+        session: Some("s1".into()),
+        user: Some("alice".into()),
+        status: 200,
+        outcome: "finished".into(),
+        chunks: 12,
+        bytes: 900,
+        skipped_frames: 0,
+        duration_ms: 1_500,
+    };
+    let request = TurnRequest {
+        request_id: "9b1c…".into(),
+        ..request()
+    };
+    let facts = TurnFacts {
+        turn_id: Some("msg_7d2e".into()),
+        ..facts("finished")
+    };
+    let line = log.line(Some(&TurnRecord::of_stream(request, facts, false)));
+    assert_eq!(
+        line,
+        r#"{"requestId":"9b1c…","method":"POST","path":"/api/sessions/s1/chat","session":"s1","user":"alice","status":200,"outcome":"finished","chunks":12,"bytes":900,"skippedFrames":0,"durationMs":1500,"event.name":"turn","turn.request_id":"9b1c…","turn.id":"msg_7d2e","gen_ai.conversation.id":"s1","user.id":"alice","turn.trigger":"submit","turn.outcome":"finished","turn.agent_protocol":3,"turn.time_to_first_frame":0.012,"gen_ai.server.time_to_first_token":0.340,"gen_ai.client.operation.duration":1.500,"turn.events":9,"turn.chunks":12,"turn.bytes":900,"turn.tool_calls":2,"turn.tool_errors":1,"gen_ai.usage.input_tokens":120,"gen_ai.usage.output_tokens":48,"gen_ai.response.model":"@cf/meta/llama-3.1-8b-instruct"}"#
+    );
+    let page = include_str!("../../../docs/operations.md");
+    assert!(
+        page.contains(&line),
+        "docs/operations.md shows the line as written"
+    );
 }
 
 #[test]
