@@ -137,7 +137,7 @@ pub(crate) async fn run(
         }
     }
     if complete {
-        exchange.finish();
+        exchange.finish(None);
     }
     Ok(Some(response))
 }

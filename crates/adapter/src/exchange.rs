@@ -19,11 +19,11 @@ use crate::turn_stream::TurnStream;
 pub(crate) struct Exchange {
     pub(crate) log: RequestLog,
     started_ms: u64,
-    /// Set when the request is a turn's (a chat POST, a resume that streams): it then makes the
-    /// turn's record, once.
+    /// Set when the request is a turn's (a chat POST, a resume that streams): its line then
+    /// holds the turn's record.
     pub(crate) turn: Option<TurnOf>,
-    /// The turn's record once made, with the dataset it goes to: written with the log line.
-    record: Option<(TurnRecord, Option<turn_log::Dataset>)>,
+    /// The refusal's code, when the request was refused: a turn's record says it.
+    refused: Option<&'static str>,
 }
 
 /// What a turn's record needs from the edge besides the stream.
@@ -45,7 +45,7 @@ impl Exchange {
             },
             started_ms,
             turn: None,
-            record: None,
+            refused: None,
         }
     }
 
@@ -61,7 +61,7 @@ impl Exchange {
             log: self.log.clone(),
             started_ms: self.started_ms,
             turn: self.turn.take(),
-            record: self.record.take(),
+            refused: self.refused,
         }
     }
 
@@ -74,10 +74,7 @@ impl Exchange {
     /// can be matched to it.
     pub(crate) fn refuse(&mut self, refusal: Refusal) -> Result<Response> {
         self.log.answered(Answered::Refused(refusal.kind));
-        if let Some(turn) = self.turn.take() {
-            let record = TurnRecord::refused(self.turn_request(&turn, 0), refusal.kind.code);
-            self.record = Some((record, turn.dataset));
-        }
+        self.refused = Some(refusal.kind.code);
         let Refusal {
             kind,
             message,
@@ -95,37 +92,45 @@ impl Exchange {
         Ok(response)
     }
 
-    /// Makes the turn's record of the stream `stream` that ended, for [`Exchange::finish`]:
-    /// `abort_sent`, whether the agent was sent its `abort`.
-    pub(crate) fn finish_turn(&mut self, stream: &TurnStream, abort_sent: bool) {
-        if let Some(turn) = self.turn.take() {
-            let request = self.turn_request(&turn, self.log.bytes);
-            let record = TurnRecord::of_stream(request, stream.facts(), abort_sent);
-            self.record = Some((record, turn.dataset));
-        }
-    }
-
-    fn turn_request(&self, turn: &TurnOf, bytes: u64) -> TurnRequest {
-        TurnRequest {
-            request_id: self.log.request_id.clone(),
-            session: self.log.session.clone().unwrap_or_default(),
-            caller: self.log.user.clone(),
-            trigger: turn.trigger,
-            started_at: self.started_ms,
-            ended_at: now_ms(),
-            bytes,
-        }
-    }
-
-    /// Writes the log line, the turn's record in it if there is one, and the record's data point
-    /// where a dataset is bound.
-    pub(crate) fn finish(mut self) {
-        self.log.duration_ms = now_ms().saturating_sub(self.started_ms);
-        let (record, dataset) = self.record.take().unzip();
+    /// Writes the log line, with the turn's record in it when the request is a turn's, and the
+    /// record's data point where a dataset is bound. `stream`: the turn's stream that ended, and
+    /// whether the agent was sent its `abort` (which tells an aborted turn from a detached one);
+    /// `None` for a request answered at once.
+    pub(crate) fn finish(mut self, stream: Option<(&TurnStream, bool)>) {
+        let now = now_ms();
+        self.log.duration_ms = now.saturating_sub(self.started_ms);
+        let log = &self.log;
+        let record = self.turn.as_ref().and_then(|turn| {
+            let request = TurnRequest {
+                request_id: &log.request_id,
+                session: log.session.as_deref().unwrap_or_default(),
+                caller: log.user.as_deref(),
+                trigger: turn.trigger,
+                started_at: self.started_ms,
+                ended_at: now,
+                bytes: log.bytes,
+            };
+            let record = match (stream, self.refused) {
+                (Some((stream, abort_sent)), _) => {
+                    TurnRecord::of_stream(request, stream.facts(), abort_sent)
+                }
+                (None, Some(code)) => TurnRecord::refused(
+                    TurnRequest {
+                        bytes: 0,
+                        ..request
+                    },
+                    code,
+                ),
+                // A turn's request is either streamed or refused.
+                (None, None) => return None,
+            };
+            Some((record, turn.dataset.as_ref()))
+        });
         // The line as it is: `console_log!` would format it into a copy first.
-        web_sys::console::log_1(&JsValue::from_str(&self.log.line(record.as_ref())));
-        if let (Some(record), Some(Some(dataset))) = (record, dataset) {
-            turn_log::write_point(&record, &dataset);
+        let line = log.line(record.as_ref().map(|(record, _)| record));
+        web_sys::console::log_1(&JsValue::from_str(&line));
+        if let Some((record, Some(dataset))) = record {
+            turn_log::write_point(&record, dataset);
         }
     }
 }

@@ -56,10 +56,11 @@ impl Trigger {
     }
 }
 
-/// What the stream of a turn knew when it ended ([`crate::turn_stream::TurnStream::facts`]).
+/// What the stream of a turn knew when it ended ([`crate::turn_stream::TurnStream::facts`]),
+/// borrowed from it: a record copies no text before it writes it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TurnFacts {
-    pub turn_id: Option<String>,
+pub struct TurnFacts<'a> {
+    pub turn_id: Option<&'a str>,
     /// The protocol the agent's `init` said it keeps (0: none said); `None` when no `init` came.
     pub agent_protocol: Option<u64>,
     /// When (ms since the epoch) the first frame of the turn arrived, and the first text went out.
@@ -72,18 +73,18 @@ pub struct TurnFacts {
     pub tool_errors: u64,
     /// How the stream ended ([`crate::translator::Translator::outcome`]).
     pub ended: Option<&'static str>,
-    pub error_code: Option<String>,
+    pub error_code: Option<&'a str>,
     pub usage: Option<Usage>,
-    pub model: Option<String>,
+    pub model: Option<&'a str>,
 }
 
-/// The request around the turn, as the edge knows it.
+/// The request around the turn, as the edge knows it (borrowed from its log line's fields).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TurnRequest {
-    pub request_id: String,
-    pub session: String,
+pub struct TurnRequest<'a> {
+    pub request_id: &'a str,
+    pub session: &'a str,
     /// The caller as the auth mode names it (a JWT's `sub`); `None` when it names none.
-    pub caller: Option<String>,
+    pub caller: Option<&'a str>,
     /// `None` for a chat request refused before its body was read.
     pub trigger: Option<Trigger>,
     /// When the request arrived, and when the stream ended (ms since the epoch).
@@ -93,25 +94,25 @@ pub struct TurnRequest {
     pub bytes: u64,
 }
 
-/// One turn's record.
+/// One turn's record, borrowing its texts from the request and the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TurnRecord {
+pub struct TurnRecord<'a> {
     #[serde(rename = "event.name")]
     pub event_name: &'static str,
     #[serde(rename = "turn.request_id")]
-    pub request_id: String,
+    pub request_id: &'a str,
     #[serde(rename = "turn.id", skip_serializing_if = "Option::is_none")]
-    pub turn_id: Option<String>,
+    pub turn_id: Option<&'a str>,
     #[serde(rename = "gen_ai.conversation.id")]
-    pub session: String,
+    pub session: &'a str,
     #[serde(rename = "user.id", skip_serializing_if = "Option::is_none")]
-    pub caller: Option<String>,
+    pub caller: Option<&'a str>,
     #[serde(rename = "turn.trigger", skip_serializing_if = "Option::is_none")]
     pub trigger: Option<&'static str>,
     #[serde(rename = "turn.outcome")]
     pub outcome: &'static str,
     #[serde(rename = "error.type", skip_serializing_if = "Option::is_none")]
-    pub error_type: Option<String>,
+    pub error_type: Option<&'a str>,
     #[serde(
         rename = "turn.agent_protocol",
         skip_serializing_if = "Option::is_none"
@@ -154,7 +155,7 @@ pub struct TurnRecord {
         rename = "gen_ai.response.model",
         skip_serializing_if = "Option::is_none"
     )]
-    pub model: Option<String>,
+    pub model: Option<&'a str>,
 }
 
 /// A duration kept in milliseconds and written in seconds with three decimals (`0.412`), as the
@@ -187,10 +188,14 @@ impl Serialize for Seconds {
     }
 }
 
-impl TurnRecord {
+impl<'a> TurnRecord<'a> {
     /// The record of a stream that ended: `abort_sent` says whether the adapter sent the agent
     /// its `abort` (a client gone under `abort`), which tells an aborted turn from a detached one.
-    pub fn of_stream(request: TurnRequest, facts: TurnFacts, abort_sent: bool) -> TurnRecord {
+    pub fn of_stream(
+        request: TurnRequest<'a>,
+        facts: TurnFacts<'a>,
+        abort_sent: bool,
+    ) -> TurnRecord<'a> {
         let ended = facts.ended.unwrap_or("unknown");
         let outcome = match ended {
             "canceled" => "stopped",
@@ -199,10 +204,8 @@ impl TurnRecord {
             other => other,
         };
         let error_type = match ended {
-            "agent_error" => Some(facts.error_code.unwrap_or_else(|| ended.to_owned())),
-            "timeout" | "connection_lost" | "frame_too_large" | "slow_client" => {
-                Some(ended.to_owned())
-            }
+            "agent_error" => Some(facts.error_code.unwrap_or(ended)),
+            "timeout" | "connection_lost" | "frame_too_large" | "slow_client" => Some(ended),
             _ => None,
         };
         let since = |at: Option<u64>| at.map(|at| Seconds(at.saturating_sub(request.started_at)));
@@ -225,15 +228,15 @@ impl TurnRecord {
     }
 
     /// The record of a chat request refused before any turn: `code` is the refusal's.
-    pub fn refused(request: TurnRequest, code: &str) -> TurnRecord {
+    pub fn refused(request: TurnRequest<'a>, code: &'a str) -> TurnRecord<'a> {
         TurnRecord {
             outcome: "refused",
-            error_type: Some(code.to_owned()),
+            error_type: Some(code),
             ..TurnRecord::of_request(request)
         }
     }
 
-    fn of_request(request: TurnRequest) -> TurnRecord {
+    fn of_request(request: TurnRequest<'a>) -> TurnRecord<'a> {
         TurnRecord {
             event_name: EVENT_NAME,
             duration: Seconds(request.ended_at.saturating_sub(request.started_at)),
@@ -275,13 +278,13 @@ impl TurnRecord {
     /// as serde writes the struct (the tests compare the two), since every turn writes them.
     pub(crate) fn write_keys(&self, out: &mut Vec<u8>) {
         json_out::field(out, br#""event.name":"#, self.event_name);
-        json_out::field(out, br#","turn.request_id":"#, &self.request_id);
-        optional(out, br#","turn.id":"#, self.turn_id.as_deref());
-        json_out::field(out, br#","gen_ai.conversation.id":"#, &self.session);
-        optional(out, br#","user.id":"#, self.caller.as_deref());
+        json_out::field(out, br#","turn.request_id":"#, self.request_id);
+        optional(out, br#","turn.id":"#, self.turn_id);
+        json_out::field(out, br#","gen_ai.conversation.id":"#, self.session);
+        optional(out, br#","user.id":"#, self.caller);
         optional(out, br#","turn.trigger":"#, self.trigger);
         json_out::field(out, br#","turn.outcome":"#, self.outcome);
-        optional(out, br#","error.type":"#, self.error_type.as_deref());
+        optional(out, br#","error.type":"#, self.error_type);
         if let Some(protocol) = self.agent_protocol {
             json_out::number_field(out, br#","turn.agent_protocol":"#, protocol);
         }
@@ -319,7 +322,7 @@ impl TurnRecord {
                 json_out::number_field(out, key, count);
             }
         }
-        optional(out, br#","gen_ai.response.model":"#, self.model.as_deref());
+        optional(out, br#","gen_ai.response.model":"#, self.model);
     }
 
     /// The record as an Analytics Engine data point (docs/operations.md, "The data point").
@@ -347,24 +350,21 @@ impl TurnRecord {
     }
 
     /// The point's index: the caller, else the session, cut to the platform's limit.
-    fn index(&self) -> &str {
-        truncated(
-            self.caller.as_deref().unwrap_or(&self.session),
-            MAX_INDEX_BYTES,
-        )
+    fn index(&self) -> &'a str {
+        truncated(self.caller.unwrap_or(self.session), MAX_INDEX_BYTES)
     }
 
     /// The point's blobs, in [`BLOB_NAMES`]' order.
-    fn blobs(&self) -> [&str; 8] {
+    fn blobs(&self) -> [&'a str; 8] {
         [
             self.outcome,
-            self.error_type.as_deref().unwrap_or(""),
+            self.error_type.unwrap_or(""),
             self.trigger.unwrap_or(""),
-            &self.session,
-            truncated(self.caller.as_deref().unwrap_or(""), MAX_CALLER_BYTES),
-            self.turn_id.as_deref().unwrap_or(""),
-            self.model.as_deref().unwrap_or(""),
-            &self.request_id,
+            self.session,
+            truncated(self.caller.unwrap_or(""), MAX_CALLER_BYTES),
+            self.turn_id.unwrap_or(""),
+            self.model.unwrap_or(""),
+            self.request_id,
         ]
     }
 

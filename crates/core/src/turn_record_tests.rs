@@ -10,11 +10,11 @@ use crate::json_out::any_text;
 use crate::request_log::RequestLog;
 use crate::turn_stream::TurnStream;
 
-fn request() -> TurnRequest {
+fn request() -> TurnRequest<'static> {
     TurnRequest {
-        request_id: "r1".into(),
-        session: "s1".into(),
-        caller: Some("alice".into()),
+        request_id: "r1",
+        session: "s1",
+        caller: Some("alice"),
         trigger: Some(Trigger::Submit),
         started_at: 1_000,
         ended_at: 2_500,
@@ -22,9 +22,9 @@ fn request() -> TurnRequest {
     }
 }
 
-fn facts(ended: &'static str) -> TurnFacts {
+fn facts(ended: &'static str) -> TurnFacts<'static> {
     TurnFacts {
-        turn_id: Some("t1".into()),
+        turn_id: Some("t1"),
         agent_protocol: Some(3),
         first_frame_at: Some(1_012),
         first_text_at: Some(1_340),
@@ -38,7 +38,7 @@ fn facts(ended: &'static str) -> TurnFacts {
             input_tokens: Some(120),
             output_tokens: Some(48),
         }),
-        model: Some("@cf/meta/llama-3.1-8b-instruct".into()),
+        model: Some("@cf/meta/llama-3.1-8b-instruct"),
     }
 }
 
@@ -53,9 +53,9 @@ fn a_finished_turn_is_one_line_with_the_conventions_names_and_seconds() {
 
 #[test]
 fn each_ending_has_its_outcome_and_error_type() {
-    let of = |ended: &'static str, code: Option<&str>, abort_sent: bool| {
+    let of = |ended: &'static str, code: Option<&'static str>, abort_sent: bool| {
         let facts = TurnFacts {
-            error_code: code.map(str::to_owned),
+            error_code: code,
             ..facts(ended)
         };
         let record = TurnRecord::of_stream(request(), facts, abort_sent);
@@ -69,7 +69,7 @@ fn each_ending_has_its_outcome_and_error_type() {
         of("awaiting_answer", None, false),
         ("awaiting_answer", None)
     );
-    let error = |code: &str| Some(code.to_owned());
+    let error = Some;
     assert_eq!(
         of("agent_error", Some("busy"), false),
         ("agent_error", error("busy"))
@@ -93,18 +93,23 @@ fn each_ending_has_its_outcome_and_error_type() {
     );
 }
 
-fn any_record() -> impl Strategy<Value = TurnRecord> {
+/// `text` for the life of the test run: a record borrows its texts, a strategy must give values.
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+fn any_record() -> impl Strategy<Value = TurnRecord<'static>> {
     let texts = prop::collection::vec(any_text(), 6);
     let options = any::<[bool; 8]>();
     let numbers = any::<[u64; 10]>();
     let trigger = prop::sample::select(vec!["submit", "regenerate", "answer", "resume"]);
     (texts, options, numbers, trigger).prop_map(|(t, has, n, trigger)| {
-        let some = |on: bool, text: &str| on.then(|| text.to_owned());
+        let some = |on: bool, text: &str| on.then(|| leak(text));
         TurnRecord {
             event_name: EVENT_NAME,
-            request_id: t[0].clone(),
+            request_id: leak(&t[0]),
             turn_id: some(has[0], &t[1]),
-            session: t[2].clone(),
+            session: leak(&t[2]),
             caller: some(has[1], &t[3]),
             trigger: has[2].then_some(trigger),
             outcome: "finished",
@@ -231,11 +236,11 @@ fn a_turns_request_line_holds_both_key_sets_as_the_docs_show_it() {
         duration_ms: 1_500,
     };
     let request = TurnRequest {
-        request_id: "9b1c…".into(),
+        request_id: "9b1c…",
         ..request()
     };
     let facts = TurnFacts {
-        turn_id: Some("msg_7d2e".into()),
+        turn_id: Some("msg_7d2e"),
         ..facts("finished")
     };
     let line = log.line(Some(&TurnRecord::of_stream(request, facts, false)));
@@ -276,11 +281,12 @@ fn the_data_point_has_the_documented_layout() {
     assert!(point.blobs.len() <= 20 && point.doubles.len() <= 20);
 
     // Without a caller the session is the index; absent times are −1, absent counts 0.
+    let long_session = "é".repeat(60);
     let anonymous = TurnRecord::refused(
         TurnRequest {
             caller: None,
             trigger: None,
-            session: "é".repeat(60),
+            session: &long_session,
             ..request()
         },
         "unauthorized",
@@ -371,8 +377,8 @@ fn clock() -> u64 {
     1_000
 }
 
-/// The frames of a turn with an `init`, text, a failed tool and usage; `pushed` by either path.
-fn turn_facts(push: fn(&mut TurnStream, &str, &mut Vec<u8>)) -> TurnFacts {
+/// The stream of a turn with an `init`, text, a failed tool and usage; `pushed` by either path.
+fn turn_of(push: fn(&mut TurnStream, &str, &mut Vec<u8>)) -> TurnStream {
     let mut stream = TurnStream::with_clock(Some("r1"), clock);
     let mut out = Vec::new();
     for frame in [
@@ -386,17 +392,18 @@ fn turn_facts(push: fn(&mut TurnStream, &str, &mut Vec<u8>)) -> TurnFacts {
     ] {
         push(&mut stream, frame, &mut out);
     }
-    stream.facts()
+    stream
 }
 
 #[test]
 fn the_stream_counts_the_turn_on_both_of_its_paths() {
-    let full = turn_facts(|s, f, out| {
+    let full = turn_of(|s, f, out| {
         s.push_unmatched(f, out);
     });
-    let shortcut = turn_facts(|s, f, out| {
+    let shortcut = turn_of(|s, f, out| {
         s.push_frame(f, out);
     });
+    let (full, shortcut) = (full.facts(), shortcut.facts());
     assert_eq!(full, shortcut);
     assert_eq!(full.agent_protocol, Some(3));
     assert_eq!(full.events, 5, "create, two deltas, the tool, the finalize");
@@ -413,7 +420,7 @@ fn the_stream_counts_the_turn_on_both_of_its_paths() {
             output_tokens: None
         })
     );
-    assert_eq!(full.model.as_deref(), Some("m"));
+    assert_eq!(full.model, Some("m"));
     let line = TurnRecord::of_stream(request(), full, false).to_line();
     assert!(!line.contains("secret"), "no text of the chat: {line}");
 }
@@ -428,7 +435,7 @@ fn an_agent_error_keeps_its_code() {
     );
     let facts = stream.facts();
     assert_eq!(
-        (facts.ended, facts.error_code.as_deref()),
+        (facts.ended, facts.error_code),
         (Some("agent_error"), Some("busy"))
     );
     assert_eq!(

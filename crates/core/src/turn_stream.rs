@@ -264,11 +264,11 @@ impl TurnStream {
     }
 
     /// What the stream knew of its turn so far: for the turn's record.
-    pub fn facts(&self) -> TurnFacts {
+    pub fn facts(&self) -> TurnFacts<'_> {
         let (tool_calls, tool_errors) = self.translator.tool_counts();
         let (usage, model) = self.translator.usage();
         TurnFacts {
-            turn_id: self.translator.turn_id().map(str::to_owned),
+            turn_id: self.translator.turn_id(),
             agent_protocol: self.seen.agent_protocol,
             first_frame_at: self.seen.first_frame_at,
             first_text_at: self.seen.first_text_at,
@@ -277,9 +277,9 @@ impl TurnStream {
             tool_calls,
             tool_errors,
             ended: self.translator.outcome(),
-            error_code: self.translator.error_code().map(str::to_owned),
+            error_code: self.translator.error_code(),
             usage,
-            model: model.map(str::to_owned),
+            model,
         }
     }
 

@@ -290,7 +290,6 @@ impl Engine {
         // means it is already done.
         let _ = self.socket.close(Some(NORMAL_CLOSURE), Some("done"));
         client.finish();
-        exchange.finish_turn(&self.turn, self.send_abort);
         exchange.log.chunks = self.turn.chunks_emitted();
         exchange.log.outcome = match self.turn.outcome() {
             // Detached, or a resumed stream: the turn runs on without this client.
@@ -298,7 +297,7 @@ impl Engine {
             outcome => outcome.unwrap_or("unknown"),
         }
         .to_owned();
-        exchange.finish();
+        exchange.finish(Some((&self.turn, self.send_abort)));
     }
 
     fn request_id(&self) -> &str {
