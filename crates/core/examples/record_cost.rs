@@ -1,4 +1,11 @@
-// Throwaway (not committed): N lines of a finished turn, with or without its record.
+//! What a turn's record costs natively: `n` request lines of a finished 100-event turn, alone
+//! (`none`), with the turn's record in them (`record`), or with its data point's JSON too
+//! (`point`). Counted with callgrind (bench/README.md, "The turn's record in the request's line"):
+//!
+//!   cargo build --release -p session-agent-core --example record_cost
+//!   valgrind --tool=callgrind target/release/examples/record_cost 100 record
+//!
+//! and compared with the same `n` of `none`: the difference over `n` is one record's cost.
 use session_agent_core::request_log::RequestLog;
 use session_agent_core::turn_record::{Trigger, TurnFacts, TurnRecord, TurnRequest};
 use session_agent_core::v2::Usage;
@@ -6,9 +13,12 @@ use std::hint::black_box;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = args[1].parse().unwrap();
-    let with_record = args[2] != "none";
-    let with_point = args[2] == "point";
+    let (Some(n), Some(what)) = (args.get(1).and_then(|n| n.parse().ok()), args.get(2)) else {
+        eprintln!("usage: record_cost <n> none|record|point");
+        std::process::exit(2);
+    };
+    let with_record = what != "none";
+    let with_point = what == "point";
     let mut total = 0usize;
     for i in 0..n {
         let log = RequestLog {
