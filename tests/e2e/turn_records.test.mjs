@@ -59,6 +59,7 @@ async function theRecord(w, id) {
     [record.session, record.user, record.chunks, record.bytes],
     [record["gen_ai.conversation.id"], record["user.id"], record["turn.chunks"], record["turn.bytes"]],
   );
+  assert.equal(Math.round(record["gen_ai.client.operation.duration"] * 1000), record.durationMs);
   const points = w.points.filter((p) => p.blobs?.[7] === id);
   if (w === plain) {
     assert.equal(points.length, 0);
