@@ -114,13 +114,7 @@ impl Exchange {
                 (Some((stream, abort_sent)), _) => {
                     TurnRecord::of_stream(request, stream.facts(), abort_sent)
                 }
-                (None, Some(code)) => TurnRecord::refused(
-                    TurnRequest {
-                        bytes: 0,
-                        ..request
-                    },
-                    code,
-                ),
+                (None, Some(code)) => TurnRecord::refused(request, code),
                 // A turn's request is either streamed or refused.
                 (None, None) => return None,
             };

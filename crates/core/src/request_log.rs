@@ -111,16 +111,12 @@ impl RequestLog {
 const LINE_CAPACITY: usize = 320;
 
 impl RequestLog {
-    /// The request's line alone, as a request that is no turn's writes it.
-    pub fn to_line(&self) -> String {
-        self.line(None)
-    }
-
     /// The request's line: its keys, then, for a request that streamed a turn or refused a chat
     /// request, the turn's record's (`event.name` and the rest, docs/operations.md). One line,
     /// not two: a `console.log` costs a 100-event turn more than 1% of its instructions
-    /// (bench/README.md, "The turn's record in the request's line"). Written by hand, as serde writes the two structs
-    /// one after the other (the tests compare them), since every request writes one.
+    /// (bench/README.md, "The turn's record in the request's line"). Written by hand, as serde
+    /// writes the two structs one after the other (the tests compare them), since every request
+    /// writes one.
     pub fn line(&self, turn: Option<&TurnRecord>) -> String {
         let capacity = LINE_CAPACITY + turn.map_or(0, |_| TurnRecord::LINE_CAPACITY);
         json_out::to_string(capacity, |out| {
@@ -166,7 +162,12 @@ pub fn uuid_v4(mut bytes: [u8; 16]) -> String {
 }
 
 #[cfg(test)]
+pub(crate) use tests::any_request_log;
+
+#[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -194,31 +195,33 @@ mod tests {
         assert_eq!(uuid_v4(bytes), "12345678-9abc-4ef0-8fed-cba987654321");
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
 
         #[test]
-        fn the_line_is_what_serde_writes(
-            texts in proptest::collection::vec(crate::json_out::any_text(), 6),
-            has in proptest::prelude::any::<(bool, bool)>(),
-            status in proptest::prelude::any::<u16>(),
-            counts in proptest::prelude::any::<[u64; 4]>(),
-        ) {
-            let log = RequestLog {
-                request_id: texts[0].clone(),
-                method: texts[1].clone(),
-                path: texts[2].clone(),
-                session: has.0.then(|| texts[3].clone()),
-                user: has.1.then(|| texts[4].clone()),
-                status,
-                outcome: texts[5].clone(),
-                chunks: counts[0],
-                bytes: counts[1],
-                skipped_frames: counts[2],
-                duration_ms: counts[3],
-            };
-            proptest::prop_assert_eq!(log.to_line(), serde_json::to_string(&log).unwrap());
+        fn the_line_is_what_serde_writes(log in any_request_log()) {
+            prop_assert_eq!(log.line(None), serde_json::to_string(&log).unwrap());
         }
+    }
+
+    /// Any request's log: texts of every kind, each optional field present or not, any numbers.
+    pub(crate) fn any_request_log() -> impl Strategy<Value = RequestLog> {
+        let texts = prop::collection::vec(crate::json_out::any_text(), 6);
+        (texts, any::<(bool, bool, u16)>(), any::<[u64; 4]>()).prop_map(
+            |(t, (session, user, status), n)| RequestLog {
+                request_id: t[0].clone(),
+                method: t[1].clone(),
+                path: t[2].clone(),
+                session: session.then(|| t[3].clone()),
+                user: user.then(|| t[4].clone()),
+                status,
+                outcome: t[5].clone(),
+                chunks: n[0],
+                bytes: n[1],
+                skipped_frames: n[2],
+                duration_ms: n[3],
+            },
+        )
     }
 
     #[test]
@@ -237,7 +240,7 @@ mod tests {
             duration_ms: 35,
         };
         assert_eq!(
-            log.to_line(),
+            log.line(None),
             r#"{"requestId":"r","method":"POST","path":"/api/sessions/s/chat","session":"s","status":200,"outcome":"finished","chunks":7,"bytes":420,"skippedFrames":1,"durationMs":35}"#
         );
     }

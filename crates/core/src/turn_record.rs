@@ -261,9 +261,10 @@ impl<'a> TurnRecord<'a> {
         }
     }
 
-    /// The record alone as a JSON object. The worker writes it in its request's line instead
-    /// ([`crate::request_log::RequestLog::line`]).
-    pub fn to_line(&self) -> String {
+    /// The record alone as a JSON object, for the tests: the worker writes its keys in its
+    /// request's line ([`crate::request_log::RequestLog::line`]).
+    #[cfg(test)]
+    pub(crate) fn to_line(&self) -> String {
         json_out::to_string(Self::LINE_CAPACITY, |out| {
             out.push(b'{');
             self.write_keys(out);
