@@ -6,13 +6,15 @@
 // `checkAgent({ connect, prompts, declares, restart })`: `connect(session)` opens a socket to the
 // agent of `session` (a `ws` WebSocket, not yet open); `prompts` are the texts sent as prompts:
 // `short` (a turn that ends), `long` (a turn of a few seconds, to abort and to join mid-way),
-// `ask` (a turn that asks a question), `approve` (a turn that asks before it runs a tool call);
+// `ask` (a turn that asks a question), `approve` (a turn that asks before it runs a tool call),
+// `seen` (optional: a turn whose reply names the ids of the messages the model is given);
 // `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false });
 // `restart` (optional) restarts the agent's worker and resolves once it serves again. The
 // scenarios run at once, each in a session of its own; the restart comes last. Resolves to
 // { results, exitCode }.
 import { Conn, Refused } from "./conn.mjs";
 import { aborts, closes } from "./aborts.mjs";
+import { branches } from "./branches.mjs";
 import { checkQuestions } from "./questions.mjs";
 import { restarts } from "./restart.mjs";
 import { basics, watch } from "./turns.mjs";
@@ -58,7 +60,7 @@ export async function checkAgent({ connect, prompts, declares = {}, restart = nu
       return finish(verdicts);
     }
     verdicts.judge("R-open", "pass");
-    const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx)];
+    const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx)];
     await Promise.all(scenarios.map((run) => run.catch((err) => refusedLater(verdicts, err))));
     await restarts(ctx).catch((err) => refusedLater(verdicts, err));
     verdicts.judge("R-json", conns.every((c) => c.bad.length === 0) ? "pass" : "fail",

@@ -26,6 +26,11 @@ export class Conn {
     this.bad = [];
     this.closed = null;
     this.init = undefined;
+    /** The protocol the upgrade's answer said in `X-Agent-Protocol` (null: none). */
+    this.protocolHeader = null;
+    ws.once("upgrade", (response) => {
+      this.protocolHeader = response.headers["x-agent-protocol"] ?? null;
+    });
     this.waiters = new Set();
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;

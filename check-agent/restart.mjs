@@ -1,7 +1,9 @@
 // check-agent's restart scenario, run last (a restart closes every socket): a finished turn and a
 // running one, then the agent's worker restarted (`ctx.restart`, with --config). After it, the
 // finished turn is in init (R-history), the running one is not listed as in flight (R-restart),
-// and a new turn's turnId is new in the session (R-turn-id).
+// a new turn's turnId is new in the session (R-turn-id), and no message the branch scenario took
+// back is back (R-branch).
+import { messagesOf, SESSION as BRANCH } from "./branches.mjs";
 import { created } from "./turns.mjs";
 import { judgeTurn } from "./turn_end.mjs";
 import { finishOf, messageIn, show, WAIT } from "./frames.mjs";
@@ -13,6 +15,7 @@ export async function restarts(ctx) {
     ctx.judge("R-restart", "skip", { arrived: "the agent was not restarted (a deployed agent, --url)", give: NEEDS });
     ctx.note("R-history", "checked on new sockets, not across a restart (that needs --config)");
     ctx.note("R-turn-id", "turnIds not checked across a restart (that needs --config)");
+    if (ctx.takenBack) ctx.note("R-branch", "checked on new sockets, not across a restart (that needs --config)");
     return;
   }
   const a = await ctx.join("restart");
@@ -42,6 +45,13 @@ export async function restarts(ctx) {
     else if (dead && !finishOf(dead)) {
       ctx.judge("R-restart", "fail", { arrived: `after the restart, init lists ${running.turnId} (running when the object stopped) as in flight: ${show(dead.parts?.map((p) => p?.type))}` });
     } else ctx.judge("R-restart", "pass");
+  }
+  if (ctx.takenBack) {
+    const c = await ctx.join(BRANCH);
+    c.close();
+    const seen = (messagesOf(c) ?? []).map((m) => m.id);
+    const back = ctx.takenBack.filter((id) => seen.includes(id));
+    ctx.judge("R-branch", back.length ? "fail" : "pass", { arrived: `after a restart, init holds messages taken back before it: ${show(back)}` });
   }
   from = b.frames.length;
   ctx.prompt(b, ctx.prompts.short, "check-x3");

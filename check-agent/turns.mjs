@@ -19,12 +19,23 @@ export async function created(ctx, conn, from, what) {
   return create;
 }
 
+/** R-protocol: `init` says protocol 1 to 4; from 4, the upgrade's answer says the same in
+ * `X-Agent-Protocol` (the adapter reads it there before it sends a regenerate or an edit), and an
+ * agent that says a protocol there says the same in `init`. */
+function judgeProtocol(ctx, protocol, header) {
+  const said = header === null ? "no X-Agent-Protocol" : `X-Agent-Protocol: ${header}`;
+  const arrived = `protocol ${show(protocol)} in init, ${said} on the upgrade's answer`;
+  const known = [1, 2, 3, 4].includes(protocol);
+  const agrees = protocol >= 4 ? header?.trim() === String(protocol) : header === null || header.trim() === String(protocol);
+  ctx.judge("R-protocol", known && agrees ? "pass" : "fail", { arrived });
+}
+
 /** The first socket: init, an unknown frame type and field, two short turns, then the history. */
 export async function basics(ctx, first) {
   ctx.judge("R-init", first.init ? "pass" : "fail", {
     arrived: first.init === null ? `the first frame was ${show(first.frames[0]?.type)}, not init` : `no frame within ${WAIT.init / 1000} s of the socket opening`,
   });
-  if (first.init) ctx.judge("R-protocol", [1, 2, 3].includes(first.init.protocol) ? "pass" : "fail", { arrived: `protocol ${show(first.init.protocol)}` });
+  if (first.init) judgeProtocol(ctx, first.init.protocol, first.protocolHeader);
   first.send({ type: "check-agent.unknown", detail: "an unknown frame type: to be ignored" });
   const from = first.frames.length;
   ctx.prompt(first, ctx.prompts.short, "check-b1", { checkAgentExtra: "an unknown field: to be ignored" });

@@ -21,8 +21,8 @@ import { MUTANTS } from "../fixtures/agents/mutants.mjs";
 
 const run = promisify(execFile);
 /** The scripted agents' commands: a turn that ends, one of 3 s (a tool for 1.5 s, then text),
- * a question, a tool call that waits for the user's approval. */
-const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?", approve: "/deploy" };
+ * a question, a tool call that waits for the user's approval, what the model is given. */
+const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?", approve: "/deploy", seen: "/seen" };
 
 /** Checks `agent` (with `agentVars`) through the probe, restarting its worker when the checker
  * asks; resolves to { byId, exitCode, results }. */
@@ -100,7 +100,7 @@ describe("check-agent", { concurrency: false }, () => {
 
 describe("check-agent's command line", { concurrency: false }, () => {
   const cli = path.join(root, "check-agent/cli.mjs");
-  const args = ["--prompt", PROMPTS.short, "--long-prompt", PROMPTS.long, "--ask-prompt", PROMPTS.ask, "--approve-prompt", PROMPTS.approve];
+  const args = ["--prompt", PROMPTS.short, "--long-prompt", PROMPTS.long, "--ask-prompt", PROMPTS.ask, "--approve-prompt", PROMPTS.approve, "--seen-prompt", PROMPTS.seen];
   const runCli = async (extra) => {
     try {
       const { stdout } = await run(process.execPath, [cli, ...extra, ...args], { timeout: 150_000, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });

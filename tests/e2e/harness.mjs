@@ -223,12 +223,17 @@ export function sessionId(label) {
   return `${label}-${process.pid}-${sessions}-${Date.now()}`;
 }
 
-/** The AI SDK's POST body for one user message. */
+/** User messages made by chatBody, so each has an id of its own, as an AI SDK client's does (an id
+ * the agent has would be the same message sent again: protocol 4 replaces it). */
+let userMessages = 0;
+
+/** The AI SDK's POST body for one user message (a new one, with an id no other message has). */
 export function chatBody(text, extra = {}) {
+  userMessages += 1;
   return JSON.stringify({
     id: "chat-1",
     trigger: "submit-message",
-    messages: [{ id: "user-1", role: "user", parts: [{ type: "text", text }] }],
+    messages: [{ id: `user-${process.pid}-${userMessages}`, role: "user", parts: [{ type: "text", text }] }],
     ...extra,
   });
 }

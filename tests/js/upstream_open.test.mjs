@@ -14,6 +14,8 @@ import {
   FETCH_FAILED,
   TIMED_OUT,
   NOT_UPGRADED,
+  OLDER_PROTOCOL,
+  agentProtocol,
 } from "../../crates/adapter/src/upstream.js";
 
 const URL = "https://session-agent/ws";
@@ -40,8 +42,8 @@ function envWith(answer) {
   return { env: { SESSION_AGENT: namespace }, seen };
 }
 
-const open = (env, { userId, timeoutMs = 10_000, accept } = {}) =>
-  openAgent(env, "SESSION_AGENT", URL, "s-1", "ai-sdk-adapter", userId, timeoutMs, accept);
+const open = (env, { userId, timeoutMs = 10_000, accept, minProtocol } = {}) =>
+  openAgent(env, "SESSION_AGENT", URL, "s-1", "ai-sdk-adapter", userId, timeoutMs, accept, minProtocol);
 
 /** What `open` rejects with: `{ kind, detail }` (it must reject). */
 async function failure(opening) {
@@ -59,9 +61,13 @@ async function failure(opening) {
 function socketStub(error) {
   const socket = {
     accepted: 0,
+    closed: [],
     accept() {
       socket.accepted += 1;
       if (error) throw error;
+    },
+    close(code, reason) {
+      socket.closed.push([code, reason]);
     },
   };
   return socket;
@@ -81,8 +87,35 @@ test("an upgraded answer resolves to its socket; the agent saw the session's obj
   assert.equal(request.headers.get("upgrade"), "websocket");
   assert.equal(request.headers.get("x-session-id"), "s-1");
   assert.equal(request.headers.get("x-client"), "ai-sdk-adapter");
-  assert.equal(request.headers.get("x-agent-protocol"), "3");
+  assert.equal(request.headers.get("x-agent-protocol"), "4");
   assert.equal(request.headers.get("x-user-id"), "user-7");
+});
+
+test("a request that needs protocol 4 lets an older agent go: its socket accepted and closed, OLDER_PROTOCOL", async () => {
+  for (const said of [undefined, "3", "", "four", " 3 "]) {
+    const socket = socketStub();
+    const headers = new Headers(said === undefined ? {} : { "x-agent-protocol": said });
+    const { env } = envWith(async () => ({ status: 101, webSocket: socket, headers }));
+    const failed = await failure(open(env, { minProtocol: 4 }));
+    assert.equal(failed.kind, OLDER_PROTOCOL, `${said}`);
+    assert.match(failed.detail, /4 is needed/);
+    assert.equal(socket.accepted, 1, "accepted, to be closed");
+    assert.deepEqual(socket.closed, [[1000, "protocol 4 needed"]]);
+  }
+  for (const said of ["4", " 4 ", "5"]) {
+    const socket = socketStub();
+    const { env } = envWith(async () => ({ status: 101, webSocket: socket, headers: new Headers({ "x-agent-protocol": said }) }));
+    assert.equal(await open(env, { minProtocol: 4 }), socket, said);
+    assert.deepEqual(socket.closed, []);
+  }
+  // Asked for no protocol, the header is not read at all.
+  const socket = socketStub();
+  const { env } = envWith(async () => ({ status: 101, webSocket: socket }));
+  assert.equal(await open(env), socket);
+});
+
+test("an X-Agent-Protocol value is its decimal number, anything else 0", () => {
+  assert.deepEqual([null, "", "4", " 12 ", "4.0", "-4", "0x4", "1e3", "9999999999"].map(agentProtocol), [0, 0, 4, 12, 0, 0, 0, 0, 0]);
 });
 
 test("asked to accept, it accepts the socket once before resolving", async () => {

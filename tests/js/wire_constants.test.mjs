@@ -29,6 +29,6 @@ test("the pump's event kinds: wiring.js and wiring.rs name the same numbers", ()
 
 test("the upstream failure kinds: upstream.js and upstream.rs name the same numbers", () => {
   const js = jsConstants(upstream);
-  assert.equal(Object.keys(js).length, 7);
+  assert.equal(Object.keys(js).length, 8);
   assert.deepEqual(rustConstants("crates/adapter/src/upstream.rs"), js);
 });

@@ -1,15 +1,27 @@
 // The message box: Enter sends (Shift+Enter starts a new line); while a turn runs, the Send
 // button is Stop. One button, not two in turn, so a visitor on it keeps the focus when it
 // changes; after a Stop the focus goes to the message box, where the next message is written.
-// The box takes the focus when it appears (the panel opened).
+// The box takes the focus when it appears (the panel opened). Editing a message (`editing`: its
+// text), the box holds that text and says so above it, with a Cancel (Escape too); a send then
+// replaces the message.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useStrings } from "./strings.js";
 
-export function Composer({ busy, onSend, onStop }) {
+export function Composer({ busy, onSend, onStop, editing = null, onCancelEdit }) {
   const { messages: t } = useStrings();
   const [text, setText] = useState("");
   const box = useRef(null);
   useEffect(() => box.current.focus(), []);
+  useEffect(() => {
+    if (editing === null) return;
+    setText(editing);
+    box.current.focus();
+  }, [editing]);
+  const cancel = () => {
+    setText("");
+    onCancelEdit();
+    box.current.focus();
+  };
   const empty = !text.trim();
   const send = () => {
     if (busy || empty) return;
@@ -20,6 +32,10 @@ export function Composer({ busy, onSend, onStop }) {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       send();
+    } else if (event.key === "Escape" && editing !== null) {
+      // The edit ends here, not the dialog it is in.
+      event.stopPropagation();
+      cancel();
     }
   };
   const onAction = (event) => {
@@ -37,6 +53,14 @@ export function Composer({ busy, onSend, onStop }) {
         send();
       }}
     >
+      {editing !== null && (
+        <p class="editing">
+          <span>{t.editing}</span>
+          <button type="button" onClick={cancel}>
+            {t.cancelEdit}
+          </button>
+        </p>
+      )}
       <textarea
         ref={box}
         aria-label={t.message}

@@ -1,5 +1,7 @@
 // The conversation of one session through the AI SDK's useChat: the messages, the status
-// line, errors with a Retry, answers to questions, Stop, and resume of a turn in flight.
+// line, errors with a Retry (the SDK's regenerate), an edit of the visitor's last message (the
+// SDK's sendMessage with its messageId: the agent takes back what followed it), answers to
+// questions, Stop, and resume of a turn in flight.
 // A question that waits (questions.js) keeps the turn going: Stop ends it, and the page's sends
 // wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -55,6 +57,8 @@ export function Conversation({ config, history, trace }) {
   useEffect(() => () => chat.stop(), []);
   const line = status.line(chat.messages, busy);
 
+  /** The visitor's message being edited, or null. */
+  const [editing, setEditing] = useState(null);
   /** Sends a message of the visitor's; resolves once its turn has ended. */
   const send = (message) => {
     status.reset();
@@ -88,6 +92,21 @@ export function Conversation({ config, history, trace }) {
   // is idle (control.js): no request, no question waiting, no answer about to be posted.
   const answering = chat.status === "ready" && answerToPost(chat.messages);
   const idle = resumed && !busy && !asking && !answering;
+  /** The last reply, which the visitor may ask again while nothing runs and nothing failed (an
+   * error has its own Retry). */
+  const retryable = idle && !error && last?.role === "assistant" ? last : undefined;
+  const again = () => {
+    status.reset();
+    chat.regenerate();
+  };
+  /** The visitor's last message, which they may edit while nothing runs. */
+  const editable = idle ? chat.messages.findLast((m) => m.role === "user") : undefined;
+  /** Sends the edited text in place of the message (its files kept): what followed it is taken back. */
+  const sendEdit = (text) => {
+    const files = editing.parts.filter((part) => part.type === "file");
+    setEditing(null);
+    return send({ text, messageId: editing.id, ...(files.length > 0 ? { files } : {}) });
+  };
   useEffect(() => (idle ? config.control?.attachSender((text) => send({ text })) : undefined), [idle]);
   // An answer that failed is posted again as it was; anything else asks for the reply again.
   const retry = () => {
@@ -118,6 +137,8 @@ export function Conversation({ config, history, trace }) {
             trace={trace}
             waiting={!busy && i === chat.messages.length - 1}
             onAnswer={answer}
+            onEdit={message === editable && editing === null ? () => setEditing(message) : undefined}
+            onRetry={message === retryable && editing === null ? again : undefined}
             allowImages={config.allowImages}
             showUsage={config.showUsage}
           />
@@ -136,9 +157,23 @@ export function Conversation({ config, history, trace }) {
           </div>
         )}
       </div>
-      <Composer busy={!idle} onSend={(text) => send({ text })} onStop={stop} />
+      <Composer
+        busy={!idle}
+        onSend={(text) => (editing ? sendEdit(text) : send({ text }))}
+        onStop={stop}
+        editing={editing && textOf(editing)}
+        onCancelEdit={() => setEditing(null)}
+      />
     </div>
   );
+}
+
+/** A message's text parts, joined as the panel shows them. */
+function textOf(message) {
+  return message.parts
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
 }
 
 /**

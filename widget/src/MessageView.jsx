@@ -1,8 +1,10 @@
-// One message of the conversation. The user's: its text. The agent's: its parts in order —
+// One message of the conversation. The user's: its text, and on the last one, while nothing runs,
+// a pencil that edits it (Conversation). The agent's: its parts in order —
 // Markdown text; reasoning and tool cards (hidden in the minimal trace mode, a tool's name and
 // state in the normal one, open with its input and output in the verbose one); questions, and a
 // tool call waiting for approval, which the minimal mode shows as a question —
-// and, once finished (not while a question waits), how long it worked, or that it was stopped.
+// and, once finished (not while a question waits), how long it worked, or that it was stopped;
+// on the last reply while nothing runs, a Try again that asks for a new one in its place.
 import { Markdown } from "./Markdown.jsx";
 import { ToolCard } from "./ToolCard.jsx";
 import { QuestionCard } from "./QuestionCard.jsx";
@@ -10,7 +12,7 @@ import { questionOf, waitingQuestion } from "./questions.js";
 import { workSummary } from "./summary.js";
 import { useStrings } from "./strings.js";
 
-function UserMessage({ message }) {
+function UserMessage({ message, onEdit, t }) {
   const text = message.parts
     .filter((part) => part.type === "text")
     .map((part) => part.text)
@@ -26,6 +28,9 @@ function UserMessage({ message }) {
           </div>
         ))}
       </div>
+      {onEdit && (
+        <button type="button" class="edit" aria-label={t.editMessage} title={t.editMessage} onClick={onEdit} />
+      )}
     </div>
   );
 }
@@ -58,11 +63,13 @@ function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages }) {
 
 /**
  * `waiting`: this is the last message and no request runs, so its unanswered question waits
- * for the reader. `onAnswer(question, value)` answers one (Conversation).
+ * for the reader. `onAnswer(question, value)` answers one (Conversation). `onEdit`, on the
+ * visitor's last message while nothing runs, starts its edit; `onRetry`, on the last reply while
+ * nothing runs, asks for a new reply in its place.
  */
-export function MessageView({ message, trace, waiting, onAnswer, allowImages, showUsage }) {
+export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry, allowImages, showUsage }) {
   const strings = useStrings();
-  if (message.role === "user") return <UserMessage message={message} />;
+  if (message.role === "user") return <UserMessage message={message} onEdit={onEdit} t={strings.messages} />;
   // The turn goes on once its question is answered: no "worked for" yet.
   const summary = waiting && waitingQuestion(message) ? null : workSummary(message.metadata, strings, { showUsage });
   return (
@@ -78,7 +85,12 @@ export function MessageView({ message, trace, waiting, onAnswer, allowImages, sh
           allowImages={allowImages}
         />
       ))}
+      {/* A failed turn, reloaded: the history's metadata keeps what the live error said. */}
+      {typeof message.metadata?.error === "string" && <p class="failed">{message.metadata.error}</p>}
       {summary && <p class={message.metadata?.stopped ? "summary stopped" : "summary"}>{summary}</p>}
+      {onRetry && (
+        <button type="button" class="again" aria-label={strings.messages.tryAgain} title={strings.messages.tryAgain} onClick={onRetry} />
+      )}
     </div>
   );
 }

@@ -74,6 +74,7 @@ const SENTENCES = {
   agent_unavailable: "unavailable",
   auth_unavailable: "unavailable",
   agent_timeout: "unavailable",
+  agent_cannot_take_back: "cannotTakeBack",
 };
 
 /**

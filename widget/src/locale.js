@@ -59,6 +59,11 @@ const en = {
   tooMany: "Too many messages at once. Wait a moment, then try again.",
   tooLong: "This message is too long to send. Shorten it and try again.",
   unavailable: "The agent is unavailable right now. Try again in a moment.",
+  cannotTakeBack: "This agent cannot redo an answer or edit a message. Send a new message instead.",
+  editMessage: "Edit message",
+  tryAgain: "Try again",
+  editing: "Editing your message",
+  cancelEdit: "Cancel",
 };
 
 const fr = {
@@ -116,6 +121,11 @@ const fr = {
   notAllowed: "Votre connexion à cette discussion a expiré ou n’est pas valide. Rechargez la page pour vous reconnecter.",
   tooMany: "Trop de messages à la fois. Patientez un instant, puis réessayez.",
   tooLong: "Ce message est trop long pour être envoyé. Raccourcissez-le et réessayez.",
+  cannotTakeBack: "Cet agent ne peut pas refaire une réponse ni modifier un message. Envoyez plutôt un nouveau message.",
+  editMessage: "Modifier le message",
+  tryAgain: "Réessayer la réponse",
+  editing: "Modification de votre message",
+  cancelEdit: "Annuler",
   unavailable: "L’agent est indisponible pour le moment. Réessayez dans un instant.",
 };
 
@@ -188,6 +198,11 @@ const ar = {
   notAllowed: "انتهت صلاحية تسجيل دخولك إلى هذه المحادثة أو أنه غير صالح. أعد تحميل الصفحة لتسجيل الدخول مجددًا.",
   tooMany: "رسائل كثيرة في وقت واحد. انتظر قليلًا ثم أعد المحاولة.",
   tooLong: "هذه الرسالة أطول من أن تُرسل. اختصرها وأعد المحاولة.",
+  cannotTakeBack: "لا يستطيع هذا المساعد إعادة إجابة أو تعديل رسالة. أرسل رسالة جديدة بدلًا من ذلك.",
+  editMessage: "تعديل الرسالة",
+  tryAgain: "أعد الإجابة",
+  editing: "تعديل رسالتك",
+  cancelEdit: "إلغاء",
   unavailable: "المساعد غير متاح حاليًا. أعد المحاولة بعد قليل.",
 };
 

@@ -1,5 +1,5 @@
 // The SessionAgent Durable Object: one per chat session. It keeps the contract of
-// docs/agent-protocol.md (protocol 3) on the hibernatable WebSocket API:
+// docs/agent-protocol.md (protocol 4) on the hibernatable WebSocket API:
 //
 // - every socket gets `init` (the history, then the turn in flight) and every turn event;
 // - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
@@ -7,6 +7,9 @@
 //   `error` here, and never runs, whatever the model does next (R-approval);
 // - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
 //   socket closing before the turn ends stops the turn (R-close-abort);
+// - a prompt says where its turn goes in the conversation (protocol 4): its user message is stored
+//   under the client's id, and what the turn does not follow is taken back first (./branch.ts:
+//   a regenerate, an edit, a fork), so the model is given exactly the client's branch;
 // - the history lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
 //
 // The model is one function in ./model.ts. A running turn keeps the object awake (its model's
@@ -15,12 +18,13 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { respond, type Emit, type ModelEnv, type ModelInput } from "./model";
-import { frames, parseIncoming, PROTOCOL, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol";
+import { frames, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol";
 import { MAX_INIT_MESSAGES, Store } from "./store";
 
 export interface Env extends ModelEnv {
   /** "minimal": an agent that keeps only the MUSTs of the contract (no `requestId` echo, no turn
-   * in flight in `init`, errors without `code`), to see how the adapter degrades. */
+   * in flight in `init`, errors without `code`, no protocol said, nothing taken back: an agent of
+   * protocol 3 or older), to see how the adapter degrades. */
   AGENT_MODE?: string;
 }
 
@@ -78,12 +82,13 @@ export class SessionAgent extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ id: crypto.randomUUID() } satisfies SocketState);
     const inFlight = this.minimal ? null : this.current()?.message;
-    const history = this.store.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
+    const history = this.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
     const messages = inFlight ? [...history, inFlight] : history;
     // `protocol` promises the turn in flight is listed whenever one runs (the minimal mode leaves
     // it out, so it says nothing).
     this.reply(server, this.minimal ? { type: "init", messages } : { type: "init", protocol: PROTOCOL, messages });
-    return new Response(null, { status: 101, webSocket: client });
+    const headers = this.minimal ? undefined : { [PROTOCOL_HEADER]: String(PROTOCOL) };
+    return new Response(null, { status: 101, webSocket: client, headers });
   }
 
   async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
@@ -137,8 +142,12 @@ export class SessionAgent extends DurableObject<Env> {
   private start(ws: WebSocket, prompt: Extract<Incoming, { type: "prompt" }>): void {
     const createdAt = new Date().toISOString();
     const files: Part[] = (prompt.attachments ?? []).map((a) => ({ type: "file", ...a }));
-    const user: Message = { id: newId("user_"), role: "user", parts: [{ type: "text", text: prompt.content }, ...files], createdAt };
-    const history = [...this.store.finished(), user];
+    // An agent of protocol 3 (the minimal mode) knows neither field: its ids are its own, and it
+    // appends every turn.
+    const clientId = this.minimal ? undefined : prompt.messageId;
+    if (!this.minimal) this.takeBack(prompt.messageId, prompt.branch);
+    const user: Message = { id: clientId ?? newId("user_"), role: "user", parts: [{ type: "text", text: prompt.content }, ...files], createdAt };
+    const history = [...this.modelHistory(), user];
     this.store.save(user, true);
     const message: Message = { id: this.newTurnId(), role: "assistant", parts: [], createdAt };
     this.store.save(message, false);
@@ -147,6 +156,24 @@ export class SessionAgent extends DurableObject<Env> {
     this.turn = turn;
     this.broadcast(frames.create(message.id, this.minimal ? undefined : prompt.requestId));
     void this.run(turn, { history, prompt: prompt.content, context: prompt.context });
+  }
+
+  /** The newest `limit` finished messages, oldest first: what `init` lists. Protected for the
+   * tests' faults. */
+  protected finished(limit?: number): Message[] {
+    return this.store.finished(limit);
+  }
+
+  /** The conversation the model is given (the turn's own user message after it): the finished
+   * messages, none of those taken back. Protected for the tests' faults. */
+  protected modelHistory(): Message[] {
+    return this.finished();
+  }
+
+  /** Takes back what a turn storing `messageId` after `branch` does not follow (R-branch).
+   * Protected for the tests' faults. */
+  protected takeBack(messageId?: string, branch?: string[]): void {
+    this.store.takeBack(messageId, branch);
   }
 
   /** A new turn's id, unique for good (R-turn-id). Protected for the tests' faults. */
@@ -167,7 +194,7 @@ export class SessionAgent extends DurableObject<Env> {
     if (toolCall && approval?.approved === false) this.deny(turn, toolCall, approval.reason);
     this.store.save(turn.message, false);
     const gated = toolCall ? { toolCall, approval } : {};
-    void this.run(turn, { history: this.store.finished(), prompt: "", answer: { questionId, text, answer, ...gated } });
+    void this.run(turn, { history: this.modelHistory(), prompt: "", answer: { questionId, text, answer, ...gated } });
   }
 
   /** Ends a call the user denied (`error`, with the reason when one came) and keeps it ended. */

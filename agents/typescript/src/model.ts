@@ -96,8 +96,8 @@ async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) 
  * `/deploy [TARGET]` (a `deploy` tool call to TARGET, default `production`, that waits for the
  * user's approval: approved, it runs; denied, it does not), `/error TEXT` (the turn fails),
  * `/tool-error` (a tool whose result reports failure), `/hang` (streams nothing until aborted),
- * `/context` (the page's context, as JSON); anything else: a status, a tool call, a reply word by
- * word. */
+ * `/context` (the page's context, as JSON), `/seen` (the conversation this model is given, as
+ * JSON: `[{ id, role, text }]`); anything else: a status, a tool call, a reply word by word. */
 async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> {
   if (input.answer?.toolCall?.toolName === "deploy") return deployAnswered(input.answer.toolCall, input.answer.approval, emit, signal);
   if (input.answer) {
@@ -142,6 +142,12 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
     case "/hang":
       await pause(24 * 3600 * 1000, signal);
       return { done: true };
+    case "/seen":
+      // What this model is given, said back: each message's id, role and text (for the tests of
+      // a regenerate, an edit and a fork: the messages taken back are not in it).
+      emit.status("streaming");
+      emit.text(JSON.stringify(input.history.map((m) => ({ id: m.id, role: m.role, text: textOf(m) }))));
+      return { done: true };
     case "/context":
       emit.status("streaming");
       emit.text(input.context === undefined ? "No context." : `Context: ${JSON.stringify(input.context)}`);
@@ -156,6 +162,11 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
       return { done: true };
     }
   }
+}
+
+/** A message's text parts, joined by newlines. */
+function textOf(message: Message): string {
+  return message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
 /** `/slow` and `/work`'s N (default 10) and MS (default 100), each at most 10,000. */

@@ -1,8 +1,11 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
-// and the few helpers that build and read them. Protocol 3.
+// and the few helpers that build and read them. Protocol 4.
 
-/** The protocol this agent keeps, said in its `init` (R-protocol). */
-export const PROTOCOL = 3;
+/** The protocol this agent keeps, said in its `init` and on its upgrade's answer (R-protocol). */
+export const PROTOCOL = 4;
+
+/** The header of the upgrade's answer in which the agent says its protocol (from protocol 4). */
+export const PROTOCOL_HEADER = "X-Agent-Protocol";
 
 /** A tool call's lifecycle. */
 export type ToolStatus = "pending" | "running" | "completed" | "error";
@@ -60,6 +63,11 @@ export type Incoming =
       attachments?: Attachment[];
       /** What the embedding page says about where the user is (AgentChat.setContext): untrusted. */
       context?: Record<string, unknown>;
+      /** The id the client gave the user message (protocol 4): the message is stored under it. */
+      messageId?: string;
+      /** The ids of the client's messages before it, oldest first (protocol 4): where the turn
+       * attaches (./branch.ts). */
+      branch?: string[];
     }
   | { type: "abort"; requestId?: string }
   | { type: "answer"; questionId: string; answer: unknown; onDisconnect?: OnDisconnect };
@@ -83,7 +91,9 @@ export function parseIncoming(text: string): Incoming | null {
         ? f.attachments.filter((a): a is Attachment => typeof a?.mediaType === "string" && typeof a?.url === "string")
         : undefined;
       const context = typeof f.context === "object" && f.context !== null && !Array.isArray(f.context) ? (f.context as Record<string, unknown>) : undefined;
-      return { type: "prompt", content: str(f.content) ?? "", requestId: str(f.requestId), onDisconnect: policy(f.onDisconnect), attachments, context };
+      const messageId = str(f.messageId) || undefined;
+      const branch = Array.isArray(f.branch) && f.branch.every((id) => typeof id === "string") ? (f.branch as string[]) : undefined;
+      return { type: "prompt", content: str(f.content) ?? "", requestId: str(f.requestId), onDisconnect: policy(f.onDisconnect), attachments, context, messageId, branch };
     }
     case "abort":
       return { type: "abort", requestId: str(f.requestId) };

@@ -1,8 +1,10 @@
 // The session's history in the Durable Object's SQLite storage: one row per message, in order.
 // A row whose message is not finished is the turn in flight as it was last saved: saved when the
 // turn starts (so a restart mid-turn can tell that the turn died) and when it waits on a question
-// (so the question survives hibernation, when memory is gone).
+// (so the question survives hibernation, when memory is gone). A prompt that takes messages back
+// (protocol 4) deletes the rows after the point its turn attaches (./branch.ts).
 
+import { kept } from "./branch";
 import type { Message } from "./protocol";
 
 /** Most messages an `init` carries: the newest ones. */
@@ -35,6 +37,14 @@ export class Store {
       .exec<{ body: string }>(`SELECT body FROM messages WHERE finished = 1 ORDER BY seq DESC LIMIT ?`, limit)
       .toArray();
     return rows.reverse().map((row) => JSON.parse(row.body) as Message);
+  }
+
+  /** Deletes the messages a turn that stores `messageId` after `branch` does not follow
+   * (./branch.ts). Called only when no turn is in flight. */
+  takeBack(messageId?: string, branch?: string[]): void {
+    const rows = this.sql.exec<{ seq: number; id: string }>(`SELECT seq, id FROM messages ORDER BY seq`).toArray();
+    const keep = kept(rows.map((row) => row.id), messageId, branch);
+    if (keep < rows.length) this.sql.exec(`DELETE FROM messages WHERE seq >= ?`, rows[keep].seq);
   }
 
   /** The unfinished message, if any: the turn in flight as last saved. */

@@ -2,7 +2,9 @@
 //!
 //! The steps, in order: the session id (400), the caller's credentials (401/403), the
 //! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
-//! socket, the response body, and the frame: a `prompt` with the request id as `requestId`, or,
+//! socket, the response body, and the frame: a `prompt` with the request id as `requestId` and,
+//! from protocol 4, where its message goes in the conversation (a regenerate or an edit only to
+//! an agent that says protocol 4 on its upgrade's answer: 409 otherwise), or,
 //! when the request answers the agent's question, an `answer` ([`crate::answer`]). Failures
 //! there are JSON 5xx. Then `200` with the UI stream headers and a body the pump fills as
 //! frames arrive: the prompt's turn, or the rest of the answered turn.
@@ -29,7 +31,7 @@ use crate::stream::{start, Agent, Plan};
 use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
 use crate::upstream;
-use crate::v2::prompt_frame;
+use crate::v2::{Prompt, TAKE_BACK_PROTOCOL};
 
 pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
     let principal = admit(&mut cx, session_id).await?;
@@ -60,15 +62,25 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
     let questions = config.questions_for(asked, trace);
     let (agent, plan) = match &chat.reply {
         None => {
-            let socket = upstream::connect_for_stream(cx.env, config, session_id, user_id).await?;
+            let min_protocol = if chat.takes_back() {
+                TAKE_BACK_PROTOCOL
+            } else {
+                0
+            };
+            let socket =
+                upstream::connect_for_stream(cx.env, config, session_id, user_id, min_protocol)
+                    .await?;
             let request_id = cx.exchange.request_id().to_owned();
-            let frame = prompt_frame(
-                &chat.text,
-                &request_id,
+            let frame = Prompt {
+                content: &chat.text,
+                request_id: &request_id,
                 on_disconnect,
-                &chat.attachments,
-                chat.context.as_deref(),
-            );
+                message_id: chat.place.message_id.as_deref(),
+                branch: chat.place.branch.as_deref(),
+                attachments: &chat.attachments,
+                context: chat.context.as_deref(),
+            }
+            .to_frame();
             let turn = TurnStream::with_clock(Some(&request_id), now_ms).with_questions(questions);
             let abort = AbortRule {
                 on_client_gone: on_disconnect == OnDisconnect::Abort,

@@ -16,12 +16,16 @@ export const FETCH_FAILED = 4;
 export const TIMED_OUT = 5;
 export const NOT_UPGRADED = 6;
 export const ACCEPT_FAILED = 7;
+export const OLDER_PROTOCOL = 8;
 
 /** The status of a successful WebSocket upgrade (RFC 6455, section 4.2.2). */
 const SWITCHING_PROTOCOLS = 101;
 
 /** The agent protocol this adapter speaks (docs/agent-protocol.md, "Versions"). */
-const AGENT_PROTOCOL = "3";
+const AGENT_PROTOCOL = "4";
+
+/** The header in which the agent says its protocol, on the upgrade's answer (from protocol 4). */
+const PROTOCOL_HEADER = "x-agent-protocol";
 
 /**
  * Opens the socket to the agent of `sessionId` behind the Durable Object binding `binding`;
@@ -31,9 +35,12 @@ const AGENT_PROTOCOL = "3";
  *
  * The request carries the headers of docs/agent-protocol.md ("Opening the socket"): the upgrade,
  * the session, the client's name, the protocol and, when there is one, the caller's id.
- * `timeoutMs` bounds the wait for the answer.
+ * `timeoutMs` bounds the wait for the answer. `minProtocol`, when above 0, is the protocol the
+ * request needs the agent to keep (4: a regenerate or an edit takes messages back): an agent
+ * whose answer says an older one in `X-Agent-Protocol`, or none, is let go (its socket accepted
+ * and closed, nothing sent on it) and the opening rejects with OLDER_PROTOCOL.
  */
-export async function openAgent(env, binding, url, sessionId, client, userId, timeoutMs, accept = false) {
+export async function openAgent(env, binding, url, sessionId, client, userId, timeoutMs, accept = false, minProtocol = 0) {
   const namespace = env[binding];
   if (namespace === undefined) throw failure(NO_BINDING, `no binding ${binding}`);
   let stub;
@@ -69,6 +76,18 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
   if (answer === TIMED_OUT) throw failure(TIMED_OUT, "no answer in time");
   const socket = answer.webSocket;
   if (answer.status !== SWITCHING_PROTOCOLS || !socket) throw failure(NOT_UPGRADED, `status ${answer.status}`);
+  if (minProtocol > 0) {
+    const said = answer.headers.get(PROTOCOL_HEADER);
+    if (!(agentProtocol(said) >= minProtocol)) {
+      try {
+        socket.accept();
+        socket.close(NORMAL_CLOSURE, `protocol ${minProtocol} needed`);
+      } catch {
+        // Already gone: nothing to let go.
+      }
+      throw failure(OLDER_PROTOCOL, `the agent says protocol ${said ?? "(none)"}, ${minProtocol} is needed`);
+    }
+  }
   if (accept) {
     try {
       socket.accept();
@@ -77,6 +96,14 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
     }
   }
   return socket;
+}
+
+/** The close code of a socket let go on purpose (RFC 6455, section 7.4.1). */
+const NORMAL_CLOSURE = 1000;
+
+/** The protocol an `X-Agent-Protocol` value says: its decimal number, or 0 for anything else. */
+export function agentProtocol(value) {
+  return value !== null && /^[0-9]{1,9}$/.test(value.trim()) ? Number(value.trim()) : 0;
 }
 
 /** HTTP whitespace at either end of a value, which a header drops (Fetch standard, "normalize"). */

@@ -44,6 +44,8 @@ pub(crate) enum UpstreamError {
     SocketFailed,
     /// No answer within [`CONNECT_TIMEOUT_MS`].
     Timeout,
+    /// The request takes messages back, and the agent says no protocol that can (4).
+    CannotTakeBack,
 }
 
 impl From<UpstreamError> for Refusal {
@@ -61,6 +63,7 @@ impl From<UpstreamError> for Refusal {
             UpstreamError::Timeout => {
                 Refusal::new(refusal::AGENT_TIMEOUT, "The agent did not answer in time.")
             }
+            UpstreamError::CannotTakeBack => Refusal::agent_cannot_take_back(),
         }
     }
 }
@@ -79,7 +82,7 @@ pub(crate) async fn connect(
     session_id: &str,
     user_id: Option<&str>,
 ) -> Result<AgentSocket, UpstreamError> {
-    let socket = open(env, config, session_id, user_id, Accept::Later).await?;
+    let socket = open(env, config, session_id, user_id, Accept::Later, 0).await?;
     let events = SocketEvents::listen(&socket)
         .map_err(|e| fail(UpstreamError::SocketFailed, "listen", format!("{e:?}")))?;
     socket
@@ -91,14 +94,17 @@ pub(crate) async fn connect(
 /// Opens and accepts the socket to the agent of `session_id`, with no listener: for a handler
 /// that starts its stream's pump in the same call (a prompt). The pump's listeners are then the
 /// first, and nothing is missed: workerd delivers each message as a task of its own, never inside
-/// the one running, so none can arrive before the handler returns.
+/// the one running, so none can arrive before the handler returns. `min_protocol` (0: any) is the
+/// protocol the prompt needs the agent to keep: an agent that says an older one on its upgrade's
+/// answer is let go before anything is sent ([`UpstreamError::CannotTakeBack`]).
 pub(crate) async fn connect_for_stream(
     env: &Env,
     config: &Config,
     session_id: &str,
     user_id: Option<&str>,
+    min_protocol: u32,
 ) -> Result<WebSocket, UpstreamError> {
-    open(env, config, session_id, user_id, Accept::Now).await
+    open(env, config, session_id, user_id, Accept::Now, min_protocol).await
 }
 
 /// Whether `openAgent` accepts the socket itself (one call fewer), or leaves it to the caller,
@@ -118,6 +124,7 @@ async fn open(
     session_id: &str,
     user_id: Option<&str>,
     accept: Accept,
+    min_protocol: u32,
 ) -> Result<WebSocket, UpstreamError> {
     let opened = OPENING.with(|opening| {
         js_open_agent(
@@ -129,6 +136,7 @@ async fn open(
             user_id,
             CONNECT_TIMEOUT_MS as f64,
             matches!(accept, Accept::Now),
+            min_protocol,
         )
     });
     match settled(&opened).await {
@@ -198,6 +206,8 @@ fn failure_of(failure: OpenFailure) -> UpstreamError {
         // A header value the runtime refuses (a caller's id it will not send, say).
         Some(REQUEST_FAILED) => fail(SocketFailed, "request", detail()),
         Some(ACCEPT_FAILED) => fail(SocketFailed, "accept", detail()),
+        // Not a fault: the client asked what this agent cannot do.
+        Some(OLDER_PROTOCOL) => CannotTakeBack,
         Some(unknown) => fail(SocketFailed, "unknown outcome", unknown),
         None => fail(
             Unavailable,
@@ -216,6 +226,7 @@ const FETCH_FAILED: u32 = 4;
 const TIMED_OUT: u32 = 5;
 const NOT_UPGRADED: u32 = 6;
 const ACCEPT_FAILED: u32 = 7;
+const OLDER_PROTOCOL: u32 = 8;
 
 #[wasm_bindgen(module = "/src/upstream.js")]
 extern "C" {
@@ -233,6 +244,7 @@ extern "C" {
         user_id: Option<&str>,
         timeout_ms: f64,
         accept: bool,
+        min_protocol: u32,
     ) -> Promise;
 
     /// The step that failed; `None` when the rejection is none of `openAgent`'s.

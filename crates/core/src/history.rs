@@ -17,10 +17,13 @@
 //! | `finish`, `error` | nothing (the live stream sends them as its ending, not as parts) |
 //!
 //! An assistant message starts with `step-start`, as a streamed one does, and has the `metadata`
-//! its stream's `start` and `finish` gave it (and `stopped` for a stopped turn). The turn in flight
-//! is left out: the resume stream delivers it whole (ai 5.0.x would append a replay to a copy it
-//! already has and show it twice). A message left with no part is left out too: the AI SDK
-//! rejects a message without parts.
+//! its stream's `start` and `finish` gave it (and `stopped` for a stopped turn, `error` with the
+//! agent's words for a failed one). The turn in flight is left out: the resume stream delivers it
+//! whole (ai 5.0.x would append a replay to a copy it already has and show it twice). A user
+//! message left with no part is left out too: the AI SDK rejects a message without parts. A
+//! finished assistant message is kept even with nothing but its `step-start`, as its client holds
+//! it: a reply that failed before it said anything is still the reply to its message (a
+//! regenerate of it replaces it), and the conversation's ids stay the client's.
 
 use serde_json::{json, Map, Value};
 
@@ -31,8 +34,8 @@ use crate::questions::{
 use crate::session::when::epoch_ms;
 use crate::session::{Init, Message, Part, Role, ToolCallPart};
 use crate::trace::Trace;
-use crate::translator::{tool_outcome, Ending};
-use crate::v2::{DeltaKind, FinishReason, Question};
+use crate::translator::{tool_outcome, Ending, AGENT_ERROR};
+use crate::v2::{error_text, DeltaKind, FinishReason, Question};
 
 /// The finished messages of `init`, oldest first, as `UIMessage` JSON values, shown as `trace`
 /// shows a stream: no reasoning and no tools in `minimal`, tools without their data in `normal`,
@@ -131,7 +134,7 @@ fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Opt
             parts.push(json!({"type": "step-start"}));
         }
     }
-    if parts.is_empty() {
+    if parts.is_empty() && message.role != Role::Assistant {
         return None;
     }
     if message.role == Role::Assistant {
@@ -179,6 +182,17 @@ fn metadata(shown: &Shown<'_>) -> Value {
         "stopped",
         (reason == FinishReason::Canceled).then_some(Value::Bool(true)),
     );
+    // What the failed turn's stream said in its `error` chunk: the agent's words.
+    let failed = (reason == FinishReason::Error).then(|| {
+        let error = message.parts.iter().find_map(|part| match part {
+            Part::Error { message } => message.as_ref(),
+            _ => None,
+        });
+        error
+            .and_then(error_text)
+            .unwrap_or_else(|| AGENT_ERROR.to_owned())
+    });
+    put("error", failed.map(Value::from));
     if let Some(Part::Finish { usage, model, .. }) = message.parts.iter().rfind(is_finish) {
         put("usage", usage.and_then(|u| serde_json::to_value(u).ok()));
         put("model", model.as_deref().map(Value::from));
@@ -534,9 +548,10 @@ mod tests {
     }
 
     #[test]
-    fn the_turn_in_flight_and_empty_messages_are_left_out() {
+    fn the_turn_in_flight_and_empty_user_messages_are_left_out() {
         let out = history(
             r#"[
+          {"id":"u0","role":"user","parts":[{"type":"step-start"}]},
           {"id":"a0","role":"assistant","parts":[{"type":"finish","reason":"canceled"}]},
           {"id":"s0","role":"system","parts":[{"type":"text","text":"sys"}]},
           {"id":"u1","role":"user","parts":[{"type":"text","text":"go"}]},
@@ -545,8 +560,31 @@ mod tests {
         );
         assert_eq!(
             out,
-            json!([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "go", "state": "done"}]}])
+            json!([
+                {"id": "a0", "role": "assistant", "parts": [{"type": "step-start"}],
+                 "metadata": {"turnId": "a0", "toolCalls": 0, "toolErrors": 0, "stopped": true}},
+                {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "go", "state": "done"}]}
+            ]),
+            "a finished reply with nothing in it is kept, as its client holds it"
         );
+    }
+
+    #[test]
+    fn a_failed_reply_is_kept_with_the_agents_words() {
+        let out = history(
+            r#"[
+          {"id":"a1","role":"assistant","parts":[{"type":"error","message":"boom"},{"type":"finish","reason":"error"}]},
+          {"id":"a2","role":"assistant","parts":[{"type":"error","message":{"message":"quota","code":"q"}},{"type":"finish","reason":"error"}]},
+          {"id":"a3","role":"assistant","parts":[{"type":"text","text":"half"},{"type":"finish","reason":"error"}]}
+        ]"#,
+        );
+        let errors: Vec<&Value> = (0..3).map(|i| &out[i]["metadata"]["error"]).collect();
+        assert_eq!(
+            errors,
+            [&json!("boom"), &json!("quota"), &json!(AGENT_ERROR)]
+        );
+        assert_eq!(out[0]["parts"], json!([{"type": "step-start"}]));
+        assert_eq!(out[2]["parts"][1]["text"], "half");
     }
 
     #[test]

@@ -52,6 +52,9 @@ catalogue! {
     DEMO_AGENT_OFF = 404 "demo_agent_off";
     METHOD_NOT_ALLOWED = 405 "method_not_allowed";
     QUESTION_NOT_PENDING = 409 "question_not_pending";
+    /// A regenerate or an edit, to an agent that cannot take messages back (protocol 3 or
+    /// older: its upgrade's answer says no `X-Agent-Protocol: 4`).
+    AGENT_CANNOT_TAKE_BACK = 409 "agent_cannot_take_back";
     BODY_TOO_LARGE = 413 "body_too_large";
     TOO_MANY_MESSAGES = 413 "too_many_messages";
     PROMPT_TOO_LONG = 413 "prompt_too_long";
@@ -130,6 +133,14 @@ impl Refusal {
         Refusal::new(
             UNSUPPORTED_MEDIA_TYPE,
             "The request body must be JSON (Content-Type: application/json).",
+        )
+    }
+
+    /// A regenerate or an edit that the session's agent cannot make (protocol 3 or older).
+    pub fn agent_cannot_take_back() -> Self {
+        Refusal::new(
+            AGENT_CANNOT_TAKE_BACK,
+            "The agent of this session cannot take messages back, so it cannot regenerate a reply or edit a message: send a new message instead.",
         )
     }
 

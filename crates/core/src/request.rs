@@ -5,12 +5,14 @@
 //! history. The Durable Object keeps its own history, so only the latest message
 //! matters: it must come from the user, and its text parts (joined by newlines) become
 //! the prompt, its file parts (`https:` or `data:` URLs only, [`is_forwardable_url`]) the
-//! prompt's attachments — unless it carries a `data-answer` part (`{ questionId, answer }`),
+//! prompt's attachments, its `id` the id the agent stores it under, and the ids of the messages
+//! before it the branch it continues ([`Place`]: where the turn attaches, which is how a
+//! regenerate, an edit or a fork takes messages back) — unless it carries a `data-answer` part (`{ questionId, answer }`),
 //! which makes the request an answer to the agent's pending question instead of a prompt. The
 //! last message may also be the assistant's, sent back with a question answered on its tool
 //! part ([`answers`]): the request then answers that question, and the rest of the turn goes on
 //! in that message.
-//! Earlier messages are checked to be JSON values, never interpreted. The body may also carry
+//! Of the earlier messages only the ids are read ([`messages`]). The body may also carry
 //! `onDisconnect` (`"abort"` or `"detach"`): what the client's going away does to the turn.
 //! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
 //! sentence saying what is wrong.
@@ -23,7 +25,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use answers::Answer;
-use messages::Messages;
+pub use messages::MAX_MESSAGE_ID_JSON_BYTES;
+use messages::{is_message_id, Element, Messages};
 
 use crate::refusal::{self, Code, Refusal};
 use crate::trace::TraceMode;
@@ -74,6 +77,21 @@ pub struct Answered {
     pub answers: Vec<Answer>,
 }
 
+/// Where the request's message goes in the conversation (protocol 4, docs/agent-protocol.md,
+/// `prompt`): the `messageId` and `branch` of the `prompt`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The id the client gave the message (its `id`), when it gave one.
+    pub message_id: Option<String>,
+    /// The ids of the messages before it in the client's list, oldest first, as a JSON array
+    /// whose strings are as the body wrote them (`["m1","m2"]`, `[]` for a first message);
+    /// `None` when one of them has no `id` (the agent then appends the message).
+    pub branch: Option<String>,
+}
+
+/// The trigger of a regenerate (`chat.regenerate()`).
+pub const REGENERATE: &str = "regenerate-message";
+
 /// What the agent is asked, and the request's bookkeeping fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatRequest {
@@ -81,8 +99,11 @@ pub struct ChatRequest {
     pub chat_id: Option<String>,
     /// `submit-message` or `regenerate-message`.
     pub trigger: Option<String>,
-    /// The message being edited or regenerated, when the client names one.
-    pub message_id: Option<String>,
+    /// The message being edited (`submit-message`) or regenerated, when the client names one
+    /// (the body's `messageId`).
+    pub target_id: Option<String>,
+    /// Where the message goes in the conversation.
+    pub place: Place,
     /// The latest user message's text parts, joined by `\n`.
     pub text: String,
     /// The latest user message's file parts.
@@ -98,6 +119,16 @@ pub struct ChatRequest {
     pub context: Option<String>,
 }
 
+impl ChatRequest {
+    /// Whether the body itself says that the turn takes messages back: a regenerate, or an edit
+    /// (a `messageId` named). Only an agent of protocol 4 can; a fork (a list cut on the client,
+    /// a new message after it) looks like a send until the agent compares it with its history.
+    pub fn takes_back(&self) -> bool {
+        self.reply.is_none()
+            && (self.trigger.as_deref() == Some(REGENERATE) || self.target_id.is_some())
+    }
+}
+
 /// The largest `context` accepted, in bytes of JSON: 16 KiB, many times what a page says about
 /// itself (its path, the product shown, the visitor's plan), and small beside the prompt it rides
 /// in; a larger one is a client sending what belongs in a message or a tool.
@@ -106,18 +137,33 @@ pub const MAX_CONTEXT_BYTES: usize = 16 * 1024;
 /// Why a body was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestError {
-    TooLarge { limit: usize },
+    TooLarge {
+        limit: usize,
+    },
     NotJson(String),
     NotObject,
     InvalidField(String),
     MissingMessages,
     NoMessages,
-    TooManyMessages { limit: usize },
+    TooManyMessages {
+        limit: usize,
+    },
     InvalidMessage(String),
-    InvalidAttachment { part: usize },
-    LastNotUser { role: String },
+    /// The message at this position (from 0) has an `id` that is not a string of 1 to
+    /// [`MAX_MESSAGE_ID_JSON_BYTES`] bytes.
+    InvalidMessageId {
+        index: usize,
+    },
+    InvalidAttachment {
+        part: usize,
+    },
+    LastNotUser {
+        role: String,
+    },
     EmptyMessage,
-    PromptTooLong { limit: usize },
+    PromptTooLong {
+        limit: usize,
+    },
 }
 
 impl RequestError {
@@ -132,7 +178,9 @@ impl RequestError {
             RequestError::MissingMessages => refusal::MISSING_MESSAGES,
             RequestError::NoMessages => refusal::NO_MESSAGES,
             RequestError::TooManyMessages { .. } => refusal::TOO_MANY_MESSAGES,
-            RequestError::InvalidMessage(_) => refusal::INVALID_MESSAGE,
+            RequestError::InvalidMessage(_) | RequestError::InvalidMessageId { .. } => {
+                refusal::INVALID_MESSAGE
+            }
             RequestError::InvalidAttachment { .. } => refusal::INVALID_ATTACHMENT,
             RequestError::LastNotUser { .. } => refusal::LAST_MESSAGE_NOT_FROM_USER,
             RequestError::EmptyMessage => refusal::EMPTY_MESSAGE,
@@ -157,6 +205,10 @@ impl RequestError {
                 format!("`messages` has more than the limit of {limit} messages.")
             }
             RequestError::InvalidMessage(why) => format!("The last message is malformed: {why}."),
+            RequestError::InvalidMessageId { index } => format!(
+                "Message {index} of `messages` (counted from 0) has an `id` that is not a string of 1 to {} bytes.",
+                MAX_MESSAGE_ID_JSON_BYTES - 2
+            ),
             RequestError::InvalidAttachment { part } => format!(
                 "File part {part} of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
             ),
@@ -205,12 +257,38 @@ struct Body<'a> {
     context: Option<&'a serde_json::value::RawValue>,
 }
 
-#[derive(Deserialize)]
+/// The last message, read.
 struct LastMessage {
-    #[serde(default)]
     id: Option<String>,
     role: String,
     parts: Vec<Value>,
+}
+
+impl LastMessage {
+    /// Reads the last message, the one at position `index`.
+    fn read(element: Element<'_>, index: usize) -> Result<Self, RequestError> {
+        let malformed = |why: &str| RequestError::InvalidMessage(why.to_owned());
+        if !element.object {
+            return Err(malformed("it is not a JSON object"));
+        }
+        let id = match element.id.filter(|id| id.get() != "null") {
+            None => None,
+            Some(raw) if is_message_id(raw) => Some(
+                serde_json::from_str::<String>(raw.get())
+                    .map_err(|_| RequestError::InvalidMessageId { index })?,
+            ),
+            Some(_) => return Err(RequestError::InvalidMessageId { index }),
+        };
+        let role = element.role.ok_or_else(|| malformed("it has no `role`"))?;
+        let role = serde_json::from_str::<String>(role.get())
+            .map_err(|_| malformed("its `role` is not a string"))?;
+        let parts = element
+            .parts
+            .ok_or_else(|| malformed("it has no `parts`"))?;
+        let parts = serde_json::from_str::<Vec<Value>>(parts.get())
+            .map_err(|_| malformed("its `parts` is not an array"))?;
+        Ok(LastMessage { id, role, parts })
+    }
 }
 
 /// Parses a chat POST body.
@@ -242,7 +320,12 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         ),
     };
     let context = read_context(parsed.context)?;
-    let Some(Messages::Array { count, last }) = parsed.messages else {
+    let Some(Messages::Array {
+        count,
+        last,
+        branch,
+    }) = parsed.messages
+    else {
         return Err(RequestError::MissingMessages);
     };
     if count > limits.max_messages {
@@ -250,9 +333,12 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
             limit: limits.max_messages,
         });
     }
+    if let Some(index) = branch.bad_id {
+        return Err(RequestError::InvalidMessageId { index });
+    }
     let last = last.ok_or(RequestError::NoMessages)?;
-    let last: LastMessage = serde_json::from_str(last.get())
-        .map_err(|e| RequestError::InvalidMessage(e.to_string()))?;
+    let last = LastMessage::read(last, count - 1)?;
+    let message_id = last.id.clone();
     let (text, attachments, reply) = if last.role == "user" {
         let (text, attachments, answer) = read_parts(&last.parts)?;
         if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
@@ -271,7 +357,11 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     Ok(ChatRequest {
         chat_id: parsed.id,
         trigger: parsed.trigger,
-        message_id: parsed.message_id,
+        target_id: parsed.message_id,
+        place: Place {
+            message_id,
+            branch: branch.json,
+        },
         text,
         attachments,
         reply,
@@ -425,6 +515,9 @@ pub fn is_forwardable_url(url: &str) -> bool {
 #[cfg(test)]
 #[path = "request_context_tests.rs"]
 mod context_tests;
+#[cfg(test)]
+#[path = "request_place_tests.rs"]
+mod place_tests;
 #[cfg(test)]
 #[path = "request_tests.rs"]
 mod tests;

@@ -17,12 +17,15 @@ use worker::{
 use crate::platform::errors::{json_error, not_found};
 use crate::platform::settings::demo_enabled;
 use crate::platform::socket::SocketEvents;
+use crate::rows::PROTOCOL;
 use connection::Connection;
-use session::Session;
+use session::{Session, NO_INIT_PREFIX, NO_IN_FLIGHT_PREFIX};
 use session_agent_core::refusal::DEMO_AGENT_OFF;
 
 /// Session id prefix for which the agent answers the upgrade without a WebSocket.
 const NO_WEBSOCKET_PREFIX: &str = "nows-";
+/// The header of the upgrade's answer in which the agent says its protocol.
+const PROTOCOL_HEADER: &str = "x-agent-protocol";
 /// Session id prefix for which the agent's fetch fails (the stub throws).
 const THROW_PREFIX: &str = "throw-";
 
@@ -95,7 +98,15 @@ impl DemoSessionAgent {
             };
             wasm_bindgen_futures::spawn_local(connection.serve());
         }
-        Response::from_websocket(pair.client)
+        let response = Response::from_websocket(pair.client)?;
+        // The protocol it keeps, on the upgrade's answer (docs/agent-protocol.md, "Versions"),
+        // except as the agent that sends less (`noinit-`, `noinflight-`), which keeps an older one.
+        if !session_id.starts_with(NO_INIT_PREFIX) && !session_id.starts_with(NO_IN_FLIGHT_PREFIX) {
+            let headers = Headers::new();
+            headers.set(PROTOCOL_HEADER, &PROTOCOL.to_string())?;
+            return Ok(response.with_headers(headers));
+        }
+        Ok(response)
     }
 }
 

@@ -17,6 +17,12 @@ pub struct Prompt {
     /// What the socket's closing means for the turn; `None` when missing or not a policy (an
     /// older adapter: the closing means nothing).
     pub on_disconnect: Option<OnDisconnect>,
+    /// The id the client gave the user message (protocol 4); `None` when missing, empty or not
+    /// a string.
+    pub message_id: Option<String>,
+    /// The ids of the client's messages before it, oldest first (protocol 4); `None` when
+    /// missing or not an array of strings (the turn is then appended).
+    pub branch: Option<Vec<String>>,
 }
 
 /// One frame from a client, as far as the demo cares.
@@ -47,6 +53,10 @@ pub fn parse(text: &str) -> ClientFrame {
         Some("prompt") => {
             let content = field("content").unwrap_or_default();
             let request_id = field("requestId");
+            let message_id = field("messageId").filter(|id| !id.is_empty());
+            let branch = frame
+                .remove("branch")
+                .and_then(|branch| serde_json::from_value(branch).ok());
             let attachments = match frame.remove("attachments") {
                 Some(Value::Array(items)) => items
                     .into_iter()
@@ -59,6 +69,8 @@ pub fn parse(text: &str) -> ClientFrame {
                 request_id,
                 attachments,
                 on_disconnect,
+                message_id,
+                branch,
             })
         }
         Some("abort") => ClientFrame::Abort {
@@ -99,6 +111,8 @@ mod tests {
                     filename: Some("a.png".into()),
                 }],
                 on_disconnect: Some(OnDisconnect::Abort),
+                message_id: None,
+                branch: None,
             })
         );
         assert_eq!(
@@ -108,8 +122,30 @@ mod tests {
                 request_id: None,
                 attachments: Vec::new(),
                 on_disconnect: None,
+                message_id: None,
+                branch: None,
             })
         );
+    }
+
+    #[test]
+    fn prompts_say_where_their_message_goes() {
+        let frame = r#"{"type":"prompt","content":"x","messageId":"u2","branch":["u1","a1"]}"#;
+        let ClientFrame::Prompt(prompt) = parse(frame) else {
+            panic!("not a prompt");
+        };
+        assert_eq!(prompt.message_id.as_deref(), Some("u2"));
+        assert_eq!(prompt.branch, Some(vec!["u1".to_owned(), "a1".to_owned()]));
+        // Of another shape: as if absent.
+        for frame in [
+            r#"{"type":"prompt","messageId":"","branch":["u1",2]}"#,
+            r#"{"type":"prompt","messageId":7,"branch":"u1"}"#,
+        ] {
+            let ClientFrame::Prompt(prompt) = parse(frame) else {
+                panic!("not a prompt");
+            };
+            assert_eq!((prompt.message_id, prompt.branch), (None, None), "{frame}");
+        }
     }
 
     #[test]

@@ -24,12 +24,14 @@
 
 // The agent's plain parts: public so that they are whole crates' worth of API natively too,
 // where `cargo test` runs their tests and no Durable Object calls them.
+pub mod branch;
 pub mod client_frame;
 pub mod frames;
 pub mod lazy;
 pub mod record;
 pub mod rows;
 pub mod script;
+pub mod seen;
 pub mod step;
 
 // The Durable Object itself (wasm32 only).

@@ -25,6 +25,10 @@ pub const MAX_INIT_MESSAGES: usize = 200;
 /// accepts.
 pub const MAX_INIT_HISTORY_BYTES: usize = crate::config::DEFAULT_MAX_FRAME_BYTES / 4 * 3;
 
+/// The protocol the demo agent keeps (docs/agent-protocol.md, "Versions"), said in its `init` and
+/// on its upgrade's answer (`X-Agent-Protocol`).
+pub const PROTOCOL: u64 = 4;
+
 /// What ends a text shortened to fit in a row.
 pub const SHORTENED_MARK: &str = " [… shortened]";
 
@@ -143,8 +147,8 @@ pub fn recent_rows(
 
 /// The `init` frame: the stored `rows` (JSON messages, oldest first), then the turn in flight,
 /// and the session. The rows are spliced in as they are stored, not parsed again. `protocol`
-/// says protocol 1 (the turn in flight is always listed); the demo's `noinflight-` sessions,
-/// which leave it out, say nothing.
+/// says protocol [`PROTOCOL`] (the turn in flight is always listed); the demo's `noinflight-`
+/// sessions, which leave it out, say nothing.
 pub fn init_frame(
     session_id: &str,
     rows: &[String],
@@ -159,7 +163,7 @@ pub fn init_frame(
         .collect();
     format!(
         r#"{{"type":"init",{}"messages":[{}],"session":{{"id":{},"agent":"demo"}}}}"#,
-        if protocol { r#""protocol":1,"# } else { "" },
+        if protocol { r#""protocol":4,"# } else { "" },
         messages.join(","),
         to_json(&session_id)
     )
@@ -279,7 +283,7 @@ mod tests {
         });
         let frame = init_frame("s\"1", &[user], Some(&turn), true);
         let init = parse_init(&frame).unwrap();
-        assert_eq!(init.protocol, 1);
+        assert_eq!(init.protocol, PROTOCOL);
         assert_eq!(init.messages.len(), 2);
         assert_eq!(init.in_flight().map(|m| m.id.as_str()), Some("t1"));
         let value: Value = serde_json::from_str(&frame).unwrap();
@@ -293,7 +297,7 @@ mod tests {
         );
         assert_eq!(
             init_frame("s", &[], None, true),
-            r#"{"type":"init","protocol":1,"messages":[],"session":{"id":"s","agent":"demo"}}"#
+            r#"{"type":"init","protocol":4,"messages":[],"session":{"id":"s","agent":"demo"}}"#
         );
         // An init that says no protocol and lists no turn in flight cannot be trusted to.
         let silent = parse_init(&init_frame("s", &[], None, false)).unwrap();

@@ -16,6 +16,7 @@
 //! | `/panic [now]` | `message.create`, a `work` call left `running`, three deltas (a text part left open), then the agent panics (the wasm instance is lost: tests only); with `now`, it panics before `message.create` |
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
 //! | `/tool-error` | a `read_file` call whose `completed` result reports failure (`success: false`), then a short reply |
+//! | `/seen` | the conversation its model would be given, as JSON (`[{"id","role","text"}]`, [`crate::seen`]): the session's messages after any taken back, then this prompt's |
 //! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
@@ -191,6 +192,21 @@ impl Script {
             self.send(WORD_INTERVAL_MS, delta(&turn, piece));
         }
         finish(self, &turn, Some(&reply));
+    }
+
+    /// A turn that says `reply` at once (a word a delta, at most [`MAX_REPLY_DELTAS`]), and reports
+    /// usage for `prompt`: `/seen`'s ([`crate::seen`]), which the session makes, as only it knows
+    /// the conversation.
+    pub fn reply(reply: &str, prompt: &str, turn: &str, request_id: Option<&str>) -> Script {
+        let mut script = Script::new(Some(turn));
+        script.send(0, create(turn, request_id));
+        script.send(0, status("streaming", None));
+        for piece in word_deltas(reply, MAX_REPLY_DELTAS) {
+            script.send(0, delta(turn, piece));
+        }
+        finish(&mut script, turn, Some(reply));
+        script.report_usage(prompt);
+        script
     }
 
     /// `/deploy`'s call after its approval question was answered, and the reply to say.

@@ -1,4 +1,5 @@
-//! The frames the adapter sends the agent: `prompt`, `abort`, `answer` (docs/agent-protocol.md,
+//! The frames the adapter sends the agent: `prompt` (with, from protocol 4, where its message
+//! goes in the conversation), `abort`, `answer` (docs/agent-protocol.md,
 //! "Adapter → agent"), and the disconnect policy a `prompt` or an `answer` carries.
 
 use serde::Serialize;
@@ -53,6 +54,10 @@ enum Outgoing<'a> {
         content: &'a str,
         request_id: &'a str,
         on_disconnect: OnDisconnect,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message_id: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        branch: Option<&'a serde_json::value::RawValue>,
         #[serde(skip_serializing_if = "<[Attachment]>::is_empty")]
         attachments: &'a [Attachment],
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,38 +82,67 @@ fn to_json(frame: &Outgoing<'_>) -> String {
     serde_json::to_string(frame).unwrap_or_default()
 }
 
-/// The `prompt` frame the adapter sends once per POST, right after the socket opens: written by
-/// hand, as serde writes `Outgoing::Prompt` (the tests compare the two), since every request
-/// sends one.
-///
-/// `context`: the JSON text of the body's `context`, an object the request parser has read
-/// ([`crate::request::ChatRequest::context`]), copied as it came.
-pub fn prompt_frame(
-    content: &str,
-    request_id: &str,
-    on_disconnect: OnDisconnect,
-    attachments: &[Attachment],
-    context: Option<&str>,
-) -> String {
-    // The constant bytes are 69 at most (with "detach"); 31 more cover a few escapes.
-    let capacity = content.len() + request_id.len() + context.map_or(0, str::len) + 100;
-    json_out::to_string(capacity, |out| {
-        json_out::field(out, br#"{"type":"prompt","content":"#, content);
-        json_out::field(out, br#","requestId":"#, request_id);
-        out.extend_from_slice(br#","onDisconnect":""#);
-        out.extend_from_slice(on_disconnect.as_str().as_bytes());
-        out.push(b'"');
-        if !attachments.is_empty() {
-            out.extend_from_slice(br#","attachments":"#);
-            // Writing into a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut *out, attachments);
-        }
-        if let Some(context) = context {
-            out.extend_from_slice(br#","context":"#);
-            out.extend_from_slice(context.as_bytes());
-        }
-        out.push(b'}');
-    })
+/// The protocol from which an agent takes messages back (docs/agent-protocol.md, "Versions"): a
+/// regenerate or an edit is sent only to an agent that says it on its upgrade's answer.
+pub const TAKE_BACK_PROTOCOL: u32 = 4;
+
+/// The `prompt` frame the adapter sends once per POST, right after the socket opens
+/// (docs/agent-protocol.md, `prompt`).
+#[derive(Debug, Clone, Copy)]
+pub struct Prompt<'a> {
+    /// The user's text.
+    pub content: &'a str,
+    /// The request's id.
+    pub request_id: &'a str,
+    pub on_disconnect: OnDisconnect,
+    /// The id the client gave the user message (protocol 4).
+    pub message_id: Option<&'a str>,
+    /// The ids of the client's messages before it, oldest first: a JSON array of strings, copied
+    /// as it is (protocol 4; the request parser made it, `crate::request::Place::branch`).
+    pub branch: Option<&'a str>,
+    pub attachments: &'a [Attachment],
+    /// The JSON text of the body's `context`, an object the request parser has read
+    /// (`crate::request::ChatRequest::context`), copied as it came.
+    pub context: Option<&'a str>,
+}
+
+impl Prompt<'_> {
+    /// The frame: written by hand, as serde writes `Outgoing::Prompt` (the tests compare the
+    /// two), since every request sends one.
+    pub fn to_frame(&self) -> String {
+        // The constant bytes are 69 at most (with "detach"); 50 more cover the new fields' keys
+        // and a few escapes.
+        let capacity = self.content.len()
+            + self.request_id.len()
+            + self.message_id.map_or(0, str::len)
+            + self.branch.map_or(0, str::len)
+            + self.context.map_or(0, str::len)
+            + 120;
+        json_out::to_string(capacity, |out| {
+            json_out::field(out, br#"{"type":"prompt","content":"#, self.content);
+            json_out::field(out, br#","requestId":"#, self.request_id);
+            out.extend_from_slice(br#","onDisconnect":""#);
+            out.extend_from_slice(self.on_disconnect.as_str().as_bytes());
+            out.push(b'"');
+            if let Some(id) = self.message_id {
+                json_out::field(out, br#","messageId":"#, id);
+            }
+            if let Some(branch) = self.branch {
+                out.extend_from_slice(br#","branch":"#);
+                out.extend_from_slice(branch.as_bytes());
+            }
+            if !self.attachments.is_empty() {
+                out.extend_from_slice(br#","attachments":"#);
+                // Writing into a Vec cannot fail.
+                let _ = serde_json::to_writer(&mut *out, self.attachments);
+            }
+            if let Some(context) = self.context {
+                out.extend_from_slice(br#","context":"#);
+                out.extend_from_slice(context.as_bytes());
+            }
+            out.push(b'}');
+        })
+    }
 }
 
 /// The `abort` frame: of the turn the prompt with `request_id` started (the HTTP client went
@@ -144,6 +178,8 @@ mod tests {
             detach: bool,
             files in proptest::collection::vec((crate::json_out::any_text(), proptest::option::of(crate::json_out::any_text())), 0..3),
             context in proptest::option::of(crate::json_out::any_text()),
+            message_id in proptest::option::of(crate::json_out::any_text()),
+            branch in proptest::option::of(proptest::collection::vec(crate::json_out::any_text(), 0..4)),
         ) {
             let context = context.map(|text| serde_json::value::to_raw_value(&serde_json::json!({ "page": text })).unwrap());
             let attachments: Vec<Attachment> = files
@@ -151,21 +187,50 @@ mod tests {
                 .map(|(url, filename)| Attachment { media_type: "text/plain".into(), url, filename })
                 .collect();
             let on_disconnect = if detach { OnDisconnect::Detach } else { OnDisconnect::Abort };
+            let branch = branch.map(|ids| serde_json::value::to_raw_value(&ids).unwrap());
             let derived = to_json(&Outgoing::Prompt {
                 content: &content,
                 request_id: &request_id,
                 on_disconnect,
+                message_id: message_id.as_deref(),
+                branch: branch.as_deref(),
                 attachments: &attachments,
                 context: context.as_deref(),
             });
-            proptest::prop_assert_eq!(prompt_frame(&content, &request_id, on_disconnect, &attachments, context.as_deref().map(RawValue::get)), derived);
+            let prompt = Prompt {
+                content: &content,
+                request_id: &request_id,
+                on_disconnect,
+                message_id: message_id.as_deref(),
+                branch: branch.as_deref().map(RawValue::get),
+                attachments: &attachments,
+                context: context.as_deref().map(RawValue::get),
+            };
+            proptest::prop_assert_eq!(prompt.to_frame(), derived);
+        }
+    }
+
+    /// A prompt of `content` and request `r`, under abort, with nothing else.
+    fn plain(content: &str) -> Prompt<'_> {
+        Prompt {
+            content,
+            request_id: "r",
+            on_disconnect: OnDisconnect::Abort,
+            message_id: None,
+            branch: None,
+            attachments: &[],
+            context: None,
         }
     }
 
     #[test]
     fn outgoing_frames_are_exact() {
+        let prompt = Prompt {
+            request_id: "r1",
+            ..plain("hi \"you\"")
+        };
         assert_eq!(
-            prompt_frame("hi \"you\"", "r1", OnDisconnect::Abort, &[], None),
+            prompt.to_frame(),
             r#"{"type":"prompt","content":"hi \"you\"","requestId":"r1","onDisconnect":"abort"}"#
         );
         let files = [Attachment {
@@ -173,14 +238,32 @@ mod tests {
             url: "data:image/png;base64,AA==".into(),
             filename: None,
         }];
+        let prompt = Prompt {
+            on_disconnect: OnDisconnect::Detach,
+            attachments: &files,
+            ..plain("x")
+        };
         assert_eq!(
-            prompt_frame("x", "r", OnDisconnect::Detach, &files, None),
+            prompt.to_frame(),
             r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"detach","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
         );
         let context = r#"{"page":"/pricing","plan":"pro"}"#;
+        let prompt = Prompt {
+            context: Some(context),
+            ..plain("x")
+        };
         assert_eq!(
-            prompt_frame("x", "r", OnDisconnect::Abort, &[], Some(context)),
+            prompt.to_frame(),
             r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"abort","context":{"page":"/pricing","plan":"pro"}}"#
+        );
+        let prompt = Prompt {
+            message_id: Some("u\"2"),
+            branch: Some(r#"["u1","msg_a1"]"#),
+            ..plain("x")
+        };
+        assert_eq!(
+            prompt.to_frame(),
+            r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"abort","messageId":"u\"2","branch":["u1","msg_a1"]}"#
         );
         assert_eq!(
             abort_frame(Some("r9")),

@@ -1,5 +1,7 @@
-//! The session's finished messages in the Durable Object's SQLite storage, one JSON row each, so
-//! that they outlive an eviction of the object: every `init` reads the newest of them.
+//! The session's finished messages in the Durable Object's SQLite storage, one JSON row each (and
+//! its id), so that they outlive an eviction of the object: every `init` reads the newest of them,
+//! and a prompt that takes messages back deletes the rows after the one it follows
+//! ([`crate::branch`]).
 //!
 //! SQLite calls of a Durable Object are synchronous, which lets the session read the history,
 //! build an `init` and add its socket to the broadcast in one step.
@@ -14,12 +16,16 @@ use crate::session::Message;
 /// Rows kept in storage: as many as an `init` can carry, since nothing else reads them.
 const KEEP_ROWS: usize = MAX_INIT_MESSAGES;
 
-const CREATE: &str = "CREATE TABLE IF NOT EXISTS demo_messages \
-    (seq INTEGER PRIMARY KEY AUTOINCREMENT, json TEXT NOT NULL)";
-const INSERT: &str = "INSERT INTO demo_messages (json) VALUES (?)";
-const PRUNE: &str = "DELETE FROM demo_messages WHERE seq <= \
-    (SELECT seq FROM demo_messages ORDER BY seq DESC LIMIT 1 OFFSET ?)";
-const NEWEST: &str = "SELECT json FROM demo_messages ORDER BY seq DESC LIMIT ?";
+// The table of protocol 4 (an `id` column: the ids a prompt's branch names). A storage of an
+// older demo agent keeps its `demo_messages` table, unread.
+const CREATE: &str = "CREATE TABLE IF NOT EXISTS demo_history \
+    (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, json TEXT NOT NULL)";
+const INSERT: &str = "INSERT INTO demo_history (id, json) VALUES (?, ?)";
+const PRUNE: &str = "DELETE FROM demo_history WHERE seq <= \
+    (SELECT seq FROM demo_history ORDER BY seq DESC LIMIT 1 OFFSET ?)";
+const NEWEST: &str = "SELECT json FROM demo_history ORDER BY seq DESC LIMIT ?";
+const IDS: &str = "SELECT seq, id FROM demo_history ORDER BY seq";
+const TAKE_BACK: &str = "DELETE FROM demo_history WHERE seq >= ?";
 
 /// The stored history of one session.
 pub(crate) struct History {
@@ -52,8 +58,31 @@ impl History {
     /// beyond [`KEEP_ROWS`].
     pub(crate) fn append(&self, message: &Message) -> worker::Result<()> {
         let sql = self.table()?;
-        sql.exec(INSERT, vec![row_json(message).into()])?;
+        let row = vec![message.id.clone().into(), row_json(message).into()];
+        sql.exec(INSERT, row)?;
         sql.exec(PRUNE, vec![count(KEEP_ROWS)])?;
+        Ok(())
+    }
+
+    /// The stored messages' ids, oldest first, each with its row's place.
+    pub(crate) fn ids(&self) -> worker::Result<Vec<(i64, String)>> {
+        let cursor = self.table()?.exec(IDS, None)?;
+        let rows = cursor.raw().filter_map(|row| {
+            let mut row = row.ok()?.into_iter();
+            match (row.next(), row.next()) {
+                (Some(SqlStorageValue::Integer(seq)), Some(SqlStorageValue::String(id))) => {
+                    Some((seq, id))
+                }
+                _ => None,
+            }
+        });
+        Ok(rows.collect())
+    }
+
+    /// Deletes the row at `seq` and every row after it.
+    pub(crate) fn take_back(&self, seq: i64) -> worker::Result<()> {
+        self.table()?
+            .exec(TAKE_BACK, vec![SqlStorageValue::Integer(seq)])?;
         Ok(())
     }
 

@@ -13,6 +13,10 @@
 //! and the turn must wait for the answer); an answer whose `onDisconnect` is `abort` makes the
 //! answering socket the owner.
 //!
+//! A prompt may take messages back (protocol 4: a regenerate, an edit, a fork): the stored rows
+//! after the point its turn attaches are deleted before the turn starts ([`Session::take_back`]),
+//! and never while a turn is in flight (that prompt gets `busy`).
+//!
 //! The deltas of `/flood` and `/stamp` are the exception: they are broadcast but not applied
 //! (a benchmark sends up to a million of them, and the agent's memory must stay flat), so an
 //! `init` sent during such a turn lacks their text. The finished message, stored when the turn
@@ -33,14 +37,15 @@ use crate::frames;
 use crate::platform::clock::now_ms;
 use crate::record::Record;
 use crate::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
-use crate::script;
+use crate::script::{self, Script};
 use crate::session::{Message, Part};
 use crate::v2::{parse_frame, OnDisconnect};
+use crate::{branch, seen};
 
 /// Session id prefix for which the agent sends no `init` (an agent that does not hydrate).
-const NO_INIT_PREFIX: &str = "noinit-";
+pub(crate) const NO_INIT_PREFIX: &str = "noinit-";
 /// Session id prefix for which the agent's `init` leaves out the turn in flight.
-const NO_IN_FLIGHT_PREFIX: &str = "noinflight-";
+pub(crate) const NO_IN_FLIGHT_PREFIX: &str = "noinflight-";
 
 /// A socket in the broadcast.
 struct Peer {
@@ -135,13 +140,7 @@ impl Session {
                 .as_ref()
                 .and_then(|live| live.message.as_ref())
                 .filter(|_| !session_id.starts_with(NO_IN_FLIGHT_PREFIX));
-            let rows = self
-                .history
-                .recent(MAX_INIT_MESSAGES - usize::from(in_flight.is_some()))
-                .unwrap_or_else(|err| {
-                    console_warn!("demo agent: could not read the history: {err}");
-                    Vec::new()
-                });
+            let rows = self.recent_rows(MAX_INIT_MESSAGES - usize::from(in_flight.is_some()));
             let lists_in_flight = !session_id.starts_with(NO_IN_FLIGHT_PREFIX);
             let frame = init_frame(session_id, &rows, in_flight, lists_in_flight);
             drop(turn);
@@ -186,6 +185,39 @@ impl Session {
         }
     }
 
+    /// Takes back the stored messages that the prompt's turn does not follow: the message the
+    /// prompt replaces and all after it, or all after the newest message of its branch
+    /// ([`branch::kept`]). A storage that cannot be read takes nothing back (the turn is
+    /// appended).
+    fn take_back(&self, prompt: &Prompt) {
+        let ids = match self.history.ids() {
+            Ok(ids) => ids,
+            Err(err) => {
+                console_warn!("demo agent: could not read the history's ids: {err}");
+                return;
+            }
+        };
+        let stored: Vec<&str> = ids.iter().map(|(_, id)| id.as_str()).collect();
+        let keep = branch::kept(
+            &stored,
+            prompt.message_id.as_deref(),
+            prompt.branch.as_deref(),
+        );
+        if let Some((seq, _)) = ids.get(keep) {
+            if let Err(err) = self.history.take_back(*seq) {
+                console_warn!("demo agent: could not take messages back: {err}");
+            }
+        }
+    }
+
+    /// The newest stored rows, at most `max`, oldest first (none when storage fails).
+    fn recent_rows(&self, max: usize) -> Vec<String> {
+        self.history.recent(max).unwrap_or_else(|err| {
+            console_warn!("demo agent: could not read the history: {err}");
+            Vec::new()
+        })
+    }
+
     fn store(&self, message: &Message) {
         if let Err(err) = self.history.append(message) {
             console_warn!("demo agent: could not store message {}: {err}", message.id);
@@ -199,27 +231,35 @@ impl Session {
     }
 
     /// A `prompt` on connection `conn`: starts its turn, unless one is in flight (then a `busy`
-    /// error, on that socket only). The user message is stored at once (not a replay's).
+    /// error, on that socket only, and nothing taken back). The messages the turn does not follow
+    /// are taken back ([`Session::take_back`]) and the user message is stored at once, under the
+    /// client's id when the prompt gives one (not a replay's, which has no turn).
     pub(crate) fn prompt(self: &Rc<Self>, conn: u32, prompt: Prompt) {
         if self.turn.borrow().is_some() {
             self.reply(conn, &frames::busy_frame());
             return;
         }
         let turn_id = new_id("msg_");
-        let script = script::for_prompt(&prompt.content, &turn_id, prompt.request_id.as_deref());
+        let request_id = prompt.request_id.as_deref();
+        let mut script = script::for_prompt(&prompt.content, &turn_id, request_id);
         let message = script.turn_id.as_deref().map(|id| {
             let mut message = Message::assistant(id);
             message.created_at = Some(now());
             message
         });
         if message.is_some() {
-            let id = new_id("user_");
+            self.take_back(&prompt);
+            let id = prompt.message_id.clone().unwrap_or_else(|| new_id("user_"));
             self.store(&user_message(
                 id,
                 &prompt.content,
                 &prompt.attachments,
                 Some(now()),
             ));
+            if seen::is_seen(&prompt.content) {
+                let seen = seen::model_input(&self.recent_rows(MAX_INIT_MESSAGES));
+                script = Script::reply(&seen, &prompt.content, &turn_id, request_id);
+            }
         }
         let seq = self.turns.get() + 1;
         self.turns.set(seq);

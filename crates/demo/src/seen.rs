@@ -1,0 +1,103 @@
+//! `/seen`: what the demo agent's model would be given for a turn, said back as its reply, so
+//! that tests can see that messages taken back (a regenerate, an edit, a fork) are gone from it
+//! too (docs/agent-protocol.md, "Taking messages back"). The demo has no model: its "model
+//! input" is the conversation a real agent hands its model, the session's stored messages after
+//! the cut, then the turn's own user message.
+//!
+//! The reply is one line of JSON, `[{"id":"u1","role":"user","text":"hello"},…]`: each message's
+//! id, role and text parts joined by newlines. Pure: the session passes the stored rows.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The command.
+pub const SEEN: &str = "/seen";
+
+/// Whether `content` is the `/seen` command.
+pub fn is_seen(content: &str) -> bool {
+    content.split_whitespace().next() == Some(SEEN)
+}
+
+#[derive(Deserialize)]
+struct Row {
+    id: String,
+    role: String,
+    #[serde(default)]
+    parts: Vec<Value>,
+}
+
+#[derive(Serialize)]
+struct Seen<'a> {
+    id: &'a str,
+    role: &'a str,
+    text: String,
+}
+
+/// The reply to `/seen`: the messages of `rows` (stored message rows, JSON, oldest first), in
+/// order; a row that is not a message is left out.
+pub fn model_input(rows: &[String]) -> String {
+    let rows: Vec<Row> = rows
+        .iter()
+        .filter_map(|row| serde_json::from_str(row).ok())
+        .collect();
+    let seen: Vec<Seen<'_>> = rows
+        .iter()
+        .map(|row| Seen {
+            id: &row.id,
+            role: &row.role,
+            text: text_of(&row.parts),
+        })
+        .collect();
+    serde_json::to_string(&seen).unwrap_or_default()
+}
+
+/// The text parts of `parts`, joined by newlines.
+fn text_of(parts: &[Value]) -> String {
+    let texts: Vec<&str> = parts
+        .iter()
+        .filter(|part| part.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect();
+    texts.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Record;
+    use crate::rows::{row_json, user_message};
+    use crate::session::{Message, Part};
+
+    #[test]
+    fn the_model_input_is_each_message_in_order() {
+        let mut reply = Message::assistant("msg_1");
+        reply.parts.push(Part::Reasoning { text: "hm".into() });
+        reply.parts.push(Part::Text {
+            text: "one".into(),
+            streaming: None,
+        });
+        reply.parts.push(Part::Text {
+            text: "two \"q\"".into(),
+            streaming: None,
+        });
+        let rows = vec![
+            row_json(&user_message("u1".into(), "hello", &[], None)),
+            "not json".to_owned(),
+            row_json(&reply),
+            row_json(&user_message("u2".into(), "/seen", &[], None)),
+        ];
+        assert_eq!(
+            model_input(&rows),
+            r#"[{"id":"u1","role":"user","text":"hello"},{"id":"msg_1","role":"assistant","text":"one\ntwo \"q\""},{"id":"u2","role":"user","text":"/seen"}]"#
+        );
+        assert_eq!(model_input(&[]), "[]");
+    }
+
+    #[test]
+    fn only_the_command_is_seen() {
+        assert!(is_seen("/seen"));
+        assert!(is_seen("  /seen now"));
+        assert!(!is_seen("/seens"));
+        assert!(!is_seen("what have you /seen"));
+    }
+}
