@@ -61,8 +61,10 @@ export function Composer({ busy, onSend, onStop, editing = null, onCancelEdit })
           </button>
         </p>
       )}
+      {/* dir="auto": what is typed takes its direction from its first letters, as a bubble does. */}
       <textarea
         ref={box}
+        dir="auto"
         aria-label={t.message}
         placeholder={t.placeholder}
         rows={2}
