@@ -10,6 +10,7 @@
 // back (R-branch-model). User ids are R-message-id's alone: the other comparisons look at the
 // roles and the turns' ids. After the restart, what was taken back must not be back
 // (restart.mjs).
+import { endOn } from "./turn_end.mjs";
 import { created } from "./turns.mjs";
 import { finalizeOf, LONGER, show, WAIT } from "./frames.mjs";
 
@@ -76,7 +77,7 @@ async function drive(ctx, a) {
     if (!create) return null;
     ctx.saw(SESSION, create.turnId);
     const start = a.frames.indexOf(create);
-    const done = await a.waitFor((f) => finalizeOf(create.turnId)(f) || f.type === "complete", WAIT.turn, start);
+    const done = await endOn(a, create.turnId, WAIT.turn, start);
     await a.waitFor((f) => f.type === "complete", WAIT.settle, a.frames.indexOf(done));
     model.splice(kept(ids(), messageId, branch));
     model.push({ id: messageId, role: "user" }, { id: create.turnId, role: "assistant" });
@@ -161,7 +162,7 @@ async function busyTakesNothing(ctx, a, model, ids, judge) {
   ctx.prompt(b, ctx.prompts.short, "check-busy", { messageId: target, branch: [] });
   const answer = await b.waitFor((f) => f.type === "error" || (f.type === "message.create" && f.turnId !== create.turnId), WAIT.reply, mark);
   a.send({ type: "abort", requestId: "check-long" });
-  const end = await a.waitFor((f) => finalizeOf(create.turnId)(f) || f.type === "complete", WAIT.turn, a.frames.indexOf(create));
+  const end = await endOn(a, create.turnId, WAIT.turn, a.frames.indexOf(create));
   await a.waitFor((f) => f.type === "complete", WAIT.settle, end ? a.frames.indexOf(end) : a.frames.length);
   model.splice(kept(ids(), ID.l1, branch));
   model.push({ id: ID.l1, role: "user" }, { id: create.turnId, role: "assistant" });
@@ -169,7 +170,7 @@ async function busyTakesNothing(ctx, a, model, ids, judge) {
     // A turn for the prompt: the long one ended before it came, or the agent started a second
     // turn during it (R-one-turn's to judge). The client's side takes the agent's.
     ctx.saw(SESSION, answer.turnId);
-    await b.waitFor((f) => finalizeOf(answer.turnId)(f) || f.type === "complete", WAIT.turn, b.frames.indexOf(answer));
+    await endOn(b, answer.turnId, WAIT.turn, b.frames.indexOf(answer));
     await b.waitFor((f) => f.type === "complete", WAIT.settle, b.frames.length - 1);
     b.close();
     const agents = await ctx.join(SESSION);

@@ -134,7 +134,8 @@ async function checkAnswer(ctx, ids, text) {
 
   const { answering, from } = await answer(ctx, "ask", question, "yes");
   const after = answering.since(from);
-  const other = after.find((f) => f.type === "message.create" && f.turnId !== turnId);
+  // No new message.create, under another turnId or the same one (R-answer: "no new").
+  const other = after.find((f) => f.type === "message.create");
   // Events under another turnId with no create of their own are R-turn-id's to judge.
   const next = after.find((f) => (f.type.startsWith("message.part.") || f.type === "message.finalize") && f.turnId === turnId);
   const refused = after.find((f) => f.type === "error");

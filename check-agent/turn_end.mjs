@@ -44,6 +44,15 @@ function sorted(value) {
   return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
 }
 
+/** The end of `turnId` on `conn` from index `from`: its finalize, or `complete` when none comes
+ * (within `ms`). A `complete` just before the finalize (R-complete's to judge, not an end) is
+ * passed over for the finalize that follows within WAIT.settle. */
+export async function endOn(conn, turnId, ms, from) {
+  const end = await conn.waitFor((f) => finalizeOf(turnId)(f) || f.type === "complete", ms, from);
+  if (end?.type !== "complete") return end;
+  return (await conn.waitFor(finalizeOf(turnId), WAIT.settle, conn.frames.indexOf(end))) ?? end;
+}
+
 /** Waits for the end of the turn `create` started, as `conn` sees it (its finalize, or
  * `complete` from an agent that sends none), judges it, and resolves to its finalize (or null).
  * `label` says which turn in a report line ("an aborted turn"). */
@@ -97,7 +106,7 @@ export function judgeBusy(ctx, reply, during) {
  * other way too soon after the abort to tell is a skip, with the option that would tell. */
 export async function judgeAbort(ctx, conn, turnId, sentAt, label) {
   const from = conn.frames.length;
-  const end = await conn.waitFor((f) => finalizeOf(turnId)(f) || f.type === "complete", WAIT.reply, from);
+  const end = await endOn(conn, turnId, WAIT.reply, from);
   const fin = conn.frames.find(finalizeOf(turnId)) ?? null;
   if (!fin && end) {
     return ctx.judge("R-abort", "skip", { arrived: `${label}: the turn ended with complete and no message.finalize (R-finalize)` });
@@ -132,7 +141,7 @@ export async function endOf(ctx, watcher, session, turnId, ms) {
   const create = await watcher.waitFor(ofTurn(turnId), WAIT.settle);
   if (create) {
     // `complete` without a finalize ends the turn too, its reason unknown (R-finalize's to judge).
-    const end = await watcher.waitFor((f) => finalizeOf(turnId)(f) || f.type === "complete", ms, watcher.frames.indexOf(create));
+    const end = await endOn(watcher, turnId, ms, watcher.frames.indexOf(create));
     return end && { reason: end.type === "complete" ? null : end.reason, at: watcher.arrival(end) };
   }
   while (Date.now() < deadline) {

@@ -51,12 +51,18 @@ export async function basics(ctx, first) {
   ctx.saw("basics", create.turnId);
   const finalize = await judgeTurn(ctx, first, create, "the --prompt");
 
+  // An abort while no turn runs is ignored (R-abort-other): the next turn runs to its end.
+  first.send({ type: "abort" });
+  await sleep(WAIT.settle);
   const again = first.frames.length;
   ctx.prompt(first, ctx.prompts.short, "check-b2");
   const second = await created(ctx, first, again, "a second --prompt on the same socket");
   if (second) {
     ctx.saw("basics", second.turnId);
-    await judgeTurn(ctx, first, second, "the second --prompt");
+    const end = await judgeTurn(ctx, first, second, "the second --prompt");
+    if (end?.reason === "canceled") {
+      ctx.judge("R-abort-other", "fail", { arrived: `an abort sent while no turn ran, then a --prompt: its turn ${second.turnId} was canceled` });
+    }
   }
   first.close();
 

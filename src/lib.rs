@@ -6,19 +6,25 @@
 #![forbid(unsafe_code)]
 
 use session_agent_adapter::Adapter;
+use session_agent_platform::log;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 use worker::web_sys;
-use worker::{console_error, event, Context, Env, Response};
+use worker::{event, Context, Env, Response};
 
 #[cfg(feature = "demo")]
 pub use session_agent_demo::DemoSessionAgent;
 #[cfg(not(feature = "demo"))]
 mod demo_off;
 
+/// A panic's message and place, written as the log's one JSON line (`event` `panic`): the
+/// worker's every log line is one JSON object (docs/operations.md). The instance is lost after
+/// it, which the pump's JavaScript side sees (docs/endpoint.md, step 9).
 #[event(start)]
 fn start() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        log::error("panic", None, &info.to_string())
+    }));
 }
 
 /// Every path: the adapter's routes, and its JSON 404 for any other (this worker has no routes
@@ -39,7 +45,7 @@ pub async fn fetch(
     let response = match Adapter::new().fetch(&req, &env, &ctx).await {
         Ok(response) => response,
         Err(err) => {
-            console_error!("{err}");
+            log::error("fault", None, &err.to_string());
             // A 500 with a fixed text is always made; were it not, the request fails.
             Response::error("INTERNAL SERVER ERROR", 500)
                 .map_err(|_| JsValue::from_str("INTERNAL SERVER ERROR"))?

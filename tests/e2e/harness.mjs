@@ -17,9 +17,10 @@ export const DEMO_ENV = "demo";
  * demo's by default; `null` for the default environment). `vars` override its [vars];
  * `ratelimits` adds Rate Limiting bindings, as wrangler.toml's `[[ratelimits]]` would, e.g.
  * `{ RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
- * Returns { base, dispose, restart, logs, turns, points, stderr, probe }: `logs` collects the
- * worker's structured log lines (one JSON object per request), `turns` its turn records (one per
- * turn: docs/operations.md), `points` the data points its `TURN_ANALYTICS` dataset was given
+ * Returns { base, dispose, restart, logs, turns, points, diagnostics, stderr, probe }: `logs`
+ * collects the worker's structured log lines (one JSON object per request), `turns` its turn
+ * records (one per turn: docs/operations.md), `diagnostics` its other lines (a skipped frame, a
+ * panic: docs/operations.md), `points` the data points its `TURN_ANALYTICS` dataset was given
  * (with `analytics: true`, which binds one that logs them), `stderr` workerd's error output line
  * by line (where a Rust panic and an uncaught error are printed). Set E2E_LOG=1 to see workerd's whole output.
  *
@@ -30,6 +31,8 @@ export const DEMO_ENV = "demo";
  * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …; with
  * AGENT_TOKEN its own worker is served too, at `agentOrigin`).
  *
+ * `unset` names settings of the environment left out (as if its `wrangler.toml` did not set them).
+ *
  * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
  * and every socket is new (`base` may change: read it again).
@@ -38,21 +41,24 @@ export const DEMO_ENV = "demo";
  * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
  * agent's socket as the adapter does.
  */
-export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false } = {}) {
+export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false } = {}) {
   const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
   const turns = [];
   const points = [];
   const stderrLines = [];
+  const diagnostics = [];
   // The local demo environment (the embedded agent, no auth) unless `env` names another
   // (`null`: the default one); `vars` adjust it per test.
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(
     path.join(root, "wrangler.toml"),
     env ?? undefined,
   );
+  const bindings = { ...workerOptions.bindings, ...vars };
+  for (const name of unset) delete bindings[name];
   const adapter = {
     ...workerOptions,
-    bindings: { ...workerOptions.bindings, ...vars },
+    bindings,
     ratelimits: { ...workerOptions.ratelimits, ...ratelimits },
     name: ADAPTER_NAME,
     modules: true,
@@ -94,7 +100,8 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
     cf: false,
     log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
     handleRuntimeStdio: (stdout, stderr) => {
-      collectLogLines(stdout, { logs, turns, points });
+      collectLogLines(stdout, { logs, turns, points, diagnostics });
+      collectLogLines(stderr, { logs, turns, points, diagnostics });
       collectLines(stderr, stderrLines);
       if (process.env.E2E_LOG) {
         stdout.pipe(process.stdout);
@@ -103,7 +110,7 @@ export async function startWorker({ vars = {}, env = DEMO_ENV, ratelimits = {}, 
     },
   };
   const mf = new Miniflare(options);
-  const worker = { dispose: () => mf.dispose(), logs, turns, points, stderr: stderrLines };
+  const worker = { dispose: () => mf.dispose(), logs, turns, points, diagnostics, stderr: stderrLines };
   const located = async () => {
     worker.base = (await mf.ready).origin;
     worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;
@@ -189,11 +196,13 @@ export function panicsIn(lines) {
 const ANALYTICS_RECORDER = "analytics-recorder";
 
 /**
- * Parses the worker's structured lines out of its stdout: request log lines (JSON objects with a
- * `requestId`) into `logs`, turn records (`event.name` "turn", the lines of the requests that are
- * turns') into `turns` too, and the data points the test's dataset binding was given into `points`.
+ * Parses the worker's structured lines out of its stdout or stderr: request log lines (JSON objects
+ * with a `requestId` and a `status`) into `logs`, turn records (`event.name` "turn", the lines of
+ * the requests that are turns') into `turns` too, the worker's other lines (`level` and `event`:
+ * crates/core/src/diagnostic.rs) into `diagnostics`, and the data points the test's dataset
+ * binding was given into `points`.
  */
-function collectLogLines(stream, { logs, turns, points }) {
+function collectLogLines(stream, { logs, turns, points, diagnostics }) {
   let pending = "";
   stream.setEncoding("utf8");
   stream.on("data", (text) => {
@@ -205,8 +214,12 @@ function collectLogLines(stream, { logs, turns, points }) {
       if (start < 0) continue;
       try {
         const record = JSON.parse(line.slice(start));
+        if (typeof record?.level === "string" && typeof record.event === "string") {
+          diagnostics.push(record);
+          continue;
+        }
         // A turn's record is its request's line: the one object goes into both.
-        if (record && typeof record.requestId === "string") logs.push(record);
+        if (record && typeof record.requestId === "string" && "status" in record) logs.push(record);
         if (record?.["event.name"] === "turn") turns.push(record);
         else if (record?.analyticsPoint) points.push(record.analyticsPoint);
       } catch {

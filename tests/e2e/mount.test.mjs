@@ -19,16 +19,18 @@ const auth = { authorization: `Bearer ${SECRET}` };
 
 let mf;
 let base;
-before(async () => {
+
+/** The example in workerd, its settings changed by `change(bindings)`; resolves to its Miniflare. */
+async function startExample(change) {
   const config = path.join(EXAMPLE, "wrangler.toml");
   const { workerOptions, main } = unstable_getMiniflareWorkerOptions(config);
   if (!existsSync(main)) throw new Error(`${main} is missing: run bash scripts/build.sh --mount-example`);
   const agent = await typescriptAgentWorker(workerOptions, { MODEL: "scripted" });
-  mf = new Miniflare({
+  return new Miniflare({
     workers: [
       {
         ...workerOptions,
-        bindings: { ...workerOptions.bindings, AUTH_SECRET: SECRET },
+        bindings: change({ ...workerOptions.bindings }),
         name: "mount-example",
         modules: true,
         scriptPath: main,
@@ -41,6 +43,10 @@ before(async () => {
     cf: false,
     log: new Log(process.env.E2E_LOG ? LogLevel.DEBUG : LogLevel.ERROR),
   });
+}
+
+before(async () => {
+  mf = await startExample((bindings) => ({ ...bindings, AUTH_SECRET: SECRET }));
   base = (await mf.ready).origin;
 });
 after(() => mf?.dispose());
@@ -57,6 +63,31 @@ test("the worker's own routes answer beside the adapter, with the request's body
     const response = await fetch(`${base}${other}`);
     assert.equal(response.status, 404, other);
     assert.equal(await response.text(), "This worker has no such page.", other);
+  }
+});
+
+test("a path of the adapter's with an empty first segment (//api/…) is the host's, as a host guarding by prefix sees it", { timeout: 30_000 }, async () => {
+  for (const other of ["//api/sessions/s1/messages", "//api/sessions/s1/chat", "///api/sessions/s1/chat/stop"]) {
+    const response = await fetch(`${base}${other}`, { method: other.endsWith("/messages") ? "GET" : "POST", headers: auth });
+    assert.equal(response.status, 404, other);
+    assert.equal(await response.text(), "This worker has no such page.", other);
+  }
+});
+
+test("mounted without AUTH_MODE, the adapter serves nobody: 500 misconfigured; the worker's own routes still answer", { timeout: 30_000 }, async () => {
+  const open = await startExample(({ AUTH_MODE: _, ...bindings }) => bindings);
+  try {
+    const at = (await open.ready).origin;
+    for (const response of [
+      await postChat(at, sessionId("mount-closed"), chatBody("hello")),
+      await fetch(`${at}/api/sessions/s1/messages`),
+    ]) {
+      assert.equal(response.status, 500);
+      assert.equal((await response.json()).error.code, "misconfigured");
+    }
+    assert.equal(await (await fetch(`${at}/health`)).text(), "ok");
+  } finally {
+    await open.dispose();
   }
 });
 

@@ -281,7 +281,8 @@ describe("session routes over HTTP", { concurrency: true }, () => {
     assert.equal(response.status, 400);
     const { error } = await response.json();
     assert.equal(error.code, "invalid_field");
-    assert.match(error.message, /X-Questions/);
+    // The header is what is wrong, and the message says so (not "the request body is malformed").
+    assert.equal(error.message, 'The X-Questions header must be "tools", "approvals" or "data".');
   });
 
   test("an answer to no pending question is a 409; a prompt while busy is an in-band error", { timeout: 30_000 }, async () => {

@@ -272,7 +272,11 @@ test("a callback that throws is lost: the last crash ending goes out, its durati
   assert.equal(writer.closes, 1);
   assert.deepEqual(socket.closes, [[1011, "adapter lost"]]);
   assert.equal(logged.mock.callCount(), 1);
-  assert.ok(logged.mock.calls[0].arguments[1] instanceof WebAssembly.RuntimeError, "the trap is logged");
+  const line = logged.mock.calls[0].arguments;
+  assert.equal(line.length, 1, "one line");
+  const { level, event, detail } = JSON.parse(line[0]);
+  assert.deepEqual([level, event], ["error", "instance_lost"]);
+  assert.match(detail, /RuntimeError: unreachable/, "the trap is logged");
   trap = false;
   message('{"b":2}');
   t.mock.timers.tick(500);

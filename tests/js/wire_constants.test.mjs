@@ -27,6 +27,12 @@ test("the pump's event kinds: wiring.js and wiring.rs name the same numbers", ()
   assert.deepEqual(rustConstants("crates/adapter/src/pump/wiring.rs"), js);
 });
 
+test("a log line's detail is cut at the same length by the pump's JavaScript side and the core", () => {
+  const js = readFileSync(path.join(root, "crates/adapter/src/pump/wiring.js"), "utf8").match(/^const MAX_DETAIL_CHARS = (\d+);/m)[1];
+  const rust = readFileSync(path.join(root, "crates/core/src/diagnostic.rs"), "utf8").match(/^pub const MAX_DETAIL_CHARS: usize = (\d+);/m)[1];
+  assert.equal(js, rust);
+});
+
 test("the upstream failure kinds: upstream.js and upstream.rs name the same numbers", () => {
   const js = jsConstants(upstream);
   assert.equal(Object.keys(js).length, 8);

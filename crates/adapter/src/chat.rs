@@ -9,10 +9,10 @@
 //! there are JSON 5xx. Then `200` with the UI stream headers and a body the pump fills as
 //! frames arrive: the prompt's turn, or the rest of the answered turn.
 
-use futures::{FutureExt, StreamExt};
-use worker::ByteStream;
+use futures::FutureExt;
 
 use crate::answer::answer_plan;
+use crate::body::read_capped;
 use crate::context::RouteContext;
 use crate::drain::declared_length;
 use crate::failure::Failure;
@@ -53,10 +53,7 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
     let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
     let trace = config.trace_for(chat.trace);
     let asked = match req.header(Field::Questions).map(QuestionParts::parse) {
-        Some(None) => {
-            let why = format!("`X-Questions` must be {}", QuestionParts::NAMES);
-            return Err(RequestError::InvalidField(why).into());
-        }
+        Some(None) => return Err(Refusal::invalid_questions_header().into()),
         asked => asked.flatten(),
     };
     let questions = config.questions_for(asked, trace);
@@ -132,32 +129,12 @@ async fn read_body(req: &RequestIn<'_>, max: usize) -> Result<Vec<u8>, RequestEr
         return Ok(Vec::new());
     };
     // Its own future (boxed): a chat client declares its body's length, so this rarely runs.
-    read_chunks(body, max, drain_limit).boxed_local().await
-}
-
-/// A body of no declared length, read chunk by chunk: at most `max` bytes kept, and read on to
-/// `drain_limit` before a [`RequestError::TooLarge`].
-async fn read_chunks(
-    body: web_sys::ReadableStream,
-    max: usize,
-    drain_limit: usize,
-) -> Result<Vec<u8>, RequestError> {
-    let mut stream = ByteStream::from(body);
-    let mut body = Vec::new();
-    let mut total = 0usize;
-    while let Some(chunk) = stream.next().await {
-        let chunk =
-            chunk.map_err(|_| RequestError::NotJson("the body could not be read".into()))?;
-        total = total.saturating_add(chunk.len());
-        if total > drain_limit {
-            break;
-        }
-        if total <= max {
-            body.extend_from_slice(&chunk);
-        }
+    let read = read_capped(body, max, drain_limit).boxed_local().await;
+    if read.failed {
+        return Err(unreadable());
     }
-    if total > max {
-        return Err(RequestError::TooLarge { limit: max });
+    if read.over(max) {
+        return Err(too_large);
     }
-    Ok(body)
+    Ok(read.kept)
 }

@@ -4,7 +4,7 @@
 //! every prompt of the session, so they demand the chat route's credentials (the entry point
 //! checks them first, whatever `AUTH_MODE` is).
 
-use worker::{console_error, Response};
+use worker::Response;
 
 use crate::context::RouteContext;
 use crate::failure::Failure;
@@ -39,7 +39,7 @@ pub(crate) async fn forward(
             Ok(json_response(status, body)?)
         }
         Err(err) => {
-            console_error!("demo log {log}: {err}");
+            crate::platform::log::error("demo_log", None, &format!("{log}: {err}"));
             Err(Refusal::agent_unavailable().into())
         }
     }

@@ -9,9 +9,8 @@
 //! a body to its end before it answers, up to a bound: past it, the client is sending far more
 //! than any request of ours takes, and cutting the connection is the right answer to it.
 
+use crate::body::read_capped;
 use crate::platform::promise::settled;
-use futures::StreamExt;
-use worker::ByteStream;
 
 /// Reads and drops the rest of `req`'s body, at most `limit` bytes; nothing when the body was
 /// read already, or there is none. `declared`: the length its `Content-Length` declares
@@ -35,14 +34,8 @@ pub(crate) async fn drain(req: &web_sys::Request, declared: Option<usize>, limit
     let Some(body) = req.body() else {
         return;
     };
-    let mut stream = ByteStream::from(body);
-    let mut read = 0usize;
-    while let Some(Ok(chunk)) = stream.next().await {
-        read = read.saturating_add(chunk.len());
-        if read > limit {
-            break;
-        }
-    }
+    // Read and dropped: nothing kept.
+    read_capped(body, 0, limit).await;
 }
 
 /// The body's length as its `Content-Length` declares it, if it does (and the value is a number).

@@ -1,11 +1,14 @@
 //! A request's way through the adapter: its head and the settings, its route, the handler, CORS,
 //! what is left of an unread body, and the request's log line.
 
+use crate::diagnostic::{clip, MAX_LOGGED_ID_CHARS};
 use std::cell::Cell;
 use std::future::Future;
 
 use futures::future::{self, FutureExt, LocalBoxFuture};
-use worker::{console_error, Context, Env, Method, Response};
+use worker::{Context, Env, Method, Response};
+
+use crate::platform::log;
 
 use crate::config::{Config, ConfigError};
 use crate::context::RouteContext;
@@ -62,16 +65,19 @@ pub(crate) async fn run(
     let config = settings.as_ref();
     let outcome = match (&config, &incoming) {
         (Err(err), _) => {
-            console_error!("configuration: {err}");
+            log::error("settings", Some(exchange.request_id()), &err.0);
             Err(Refusal::misconfigured().into())
         }
         // The Fetch standard rules this out (`RequestHead::parse`): the runtime is at fault.
         (Ok(_), None) => {
-            console_error!("request head: not the shape incoming.js writes");
+            log::error("request_head", None, "not the shape incoming.js writes");
             Err(Refusal::internal().into())
         }
         (Ok(config), Some(incoming)) => {
-            exchange.log.session = route.session().map(str::to_owned);
+            // The route's session id, valid or not: the line keeps what an id may hold.
+            exchange.log.session = route
+                .session()
+                .map(|session| clip(session, MAX_LOGGED_ID_CHARS).to_owned());
             if matches!(route, Route::Chat { .. }) && method == Method::Post {
                 // A chat request is a turn's, refused or streamed: its line holds the turn's record.
                 exchange.turn = Some(TurnOf {
@@ -92,7 +98,7 @@ pub(crate) async fn run(
         Ok(outcome) => outcome,
         Err(Failure::Refused(refusal)) => exchange.refuse(refusal)?.into(),
         Err(Failure::Fault(err)) => {
-            console_error!("request {}: {err}", exchange.request_id());
+            log::error("fault", Some(exchange.request_id()), &err.to_string());
             exchange.refuse(Refusal::internal())?.into()
         }
     };
@@ -105,7 +111,8 @@ pub(crate) async fn run(
                 if let Err(err) = ctx.as_ref().wait_until(&ended) {
                     // The body stream still keeps the request alive while the client reads;
                     // after a client leaves, the rest of the turn may then be cut short.
-                    console_error!("request {}: waitUntil: {err:?}", exchange.request_id());
+                    let why = format!("waitUntil: {err:?}");
+                    log::error("wait_until", Some(exchange.request_id()), &why);
                 }
             }
             (response, false)

@@ -1,6 +1,7 @@
 //! One request's bookkeeping: its id, its clock, its log line (with the turn's record in it when
 //! the request is a turn's), and the headers every answer gets.
 
+use crate::diagnostic::{clip, MAX_LOGGED_PATH_CHARS};
 use std::borrow::Cow;
 
 use wasm_bindgen::JsValue;
@@ -40,7 +41,8 @@ impl Exchange {
             log: RequestLog {
                 request_id: request_id.to_owned(),
                 method: method.to_owned(),
-                path: path.to_owned(),
+                // A client's path may be any length: the line keeps its start.
+                path: clip(path, MAX_LOGGED_PATH_CHARS).to_owned(),
                 ..RequestLog::default()
             },
             started_ms,

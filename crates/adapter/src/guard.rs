@@ -3,6 +3,7 @@
 //! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
 //! `Retry-After`, where the binding is configured), which refused credentials spend too.
 
+use crate::diagnostic::{clip, MAX_LOGGED_ID_CHARS};
 use futures::FutureExt;
 
 use crate::auth::{authorize, Admission, AuthError, Principal};
@@ -37,7 +38,11 @@ pub(crate) async fn admit(
         Ok(principal) => principal,
         Err(refusal) => return Err(spend_refused(cx, refusal).boxed_local().await.into()),
     };
-    cx.exchange.log.user = principal.user_id.clone();
+    // A token's `sub` may be any length its issuer made: the line keeps what an id may hold.
+    cx.exchange.log.user = principal
+        .user_id
+        .as_deref()
+        .map(|user| clip(user, MAX_LOGGED_ID_CHARS).to_owned());
     if let Some(binding) = rate_limiter::binding(cx.env) {
         let user_id = principal.user_id.as_deref();
         rate_limiter::check(binding, cx.req, cx.config, user_id)

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use futures::future::{select, Either};
 use futures::StreamExt;
-use worker::{console_warn, Delay};
+use worker::Delay;
+
+use crate::platform::log;
 
 use crate::platform::socket::{SocketEvent, SocketEvents};
 use crate::session::{parse_init, Init};
@@ -68,7 +70,11 @@ async fn read_until(
             }
             Either::Right(_) => {
                 if want_init {
-                    console_warn!("request {request_id}: no init from the agent in time");
+                    log::warn(
+                        "init_missing",
+                        Some(request_id),
+                        "no init from the agent in time",
+                    );
                 }
                 return Hydration::Unknown;
             }
@@ -77,15 +83,13 @@ async fn read_until(
             match parse_init(&text) {
                 Ok(init) => {
                     if init.skipped > 0 {
-                        console_warn!(
-                            "request {request_id}: init: skipped {} unusable messages or parts",
-                            init.skipped
-                        );
+                        let why = format!("skipped {} unusable messages or parts", init.skipped);
+                        log::warn("init_skipped", Some(request_id), &why);
                     }
                     return Hydration::Init(init);
                 }
                 Err(err) => {
-                    console_warn!("request {request_id}: skipped a malformed init: {err}");
+                    log::warn("init_malformed", Some(request_id), &err.to_string());
                     continue;
                 }
             }

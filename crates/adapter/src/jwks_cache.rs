@@ -11,12 +11,12 @@ use std::time::Duration;
 use futures::future::{select, Either};
 use wasm_bindgen::JsCast;
 use web_sys::WorkerGlobalScope;
-use worker::{console_error, Delay};
+use worker::Delay;
 
 use crate::auth::jwks::{self, KeySet, MAX_JWKS_BYTES};
 use crate::auth::key_cache::{Decision, KeyCache, FETCH_TIMEOUT_SECS};
 use crate::auth::{AuthError, KeyedToken};
-use crate::incoming::bytes_of;
+use crate::body::read_capped;
 use crate::platform::clock::now_ms;
 use crate::platform::promise::settled;
 use crate::webcrypto::{self, Check, KeyData};
@@ -82,16 +82,18 @@ async fn fetch_keys(url: &str) -> Option<(KeySet, Option<String>)> {
         Either::Left((Ok((body, cache_control)), _)) => match KeySet::parse(&body) {
             Ok(keys) => Some((keys, cache_control)),
             Err(why) => {
-                console_error!("jwks: the answer is not a key set: {why}");
+                let why = format!("the answer is not a key set: {why}");
+                crate::platform::log::error("jwks", None, &why);
                 None
             }
         },
         Either::Left((Err(why), _)) => {
-            console_error!("jwks: {why}");
+            crate::platform::log::error("jwks", None, &why.to_string());
             None
         }
         Either::Right(_) => {
-            console_error!("jwks: no answer within {FETCH_TIMEOUT_SECS} s");
+            let why = format!("no answer within {FETCH_TIMEOUT_SECS} s");
+            crate::platform::log::error("jwks", None, &why);
             None
         }
     }
@@ -116,11 +118,17 @@ async fn download(url: &str) -> Result<(Vec<u8>, Option<String>), String> {
         return Err("the answer is larger than 64 KiB".into());
     }
     let cache_control = headers.get("cache-control").ok().flatten();
-    let body = response
-        .array_buffer()
-        .map_err(|err| format!("the body cannot be read: {err:?}"))?;
-    let body = settled(&body)
-        .await
-        .map_err(|err| format!("the body cannot be read: {err:?}"))?;
-    Ok((bytes_of(&body), cache_control))
+    let Some(body) = response.body() else {
+        return Ok((Vec::new(), cache_control));
+    };
+    // Read as it comes and given up past the cap: an answer that declares no length (or declares
+    // too little) is not held whole before it is refused.
+    let read = read_capped(body, MAX_JWKS_BYTES, MAX_JWKS_BYTES).await;
+    if read.failed {
+        return Err("the body cannot be read".into());
+    }
+    if read.over(MAX_JWKS_BYTES) {
+        return Err("the answer is larger than 64 KiB".into());
+    }
+    Ok((read.kept, cache_control))
 }

@@ -44,6 +44,7 @@
 #![forbid(unsafe_code)]
 
 mod answer;
+mod body;
 mod chat;
 mod context;
 mod demo_routes;
@@ -68,8 +69,8 @@ mod webcrypto;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
-    auth, config, delivery, history, questions, rate_limit, refusal, request, request_head,
-    request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
+    auth, config, delivery, diagnostic, history, questions, rate_limit, refusal, request,
+    request_head, request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
 };
 use session_agent_platform as platform;
 

@@ -9,7 +9,7 @@
 use js_sys::{Object, Promise, Reflect};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use worker::{console_error, Env};
+use worker::Env;
 
 use crate::config::Config;
 use crate::incoming::RequestIn;
@@ -51,7 +51,8 @@ pub(crate) async fn check(
     let has_limit =
         Reflect::get(&binding, &JsValue::from_str("limit")).is_ok_and(|limit| limit.is_function());
     if !has_limit {
-        console_error!("configuration: {RATE_LIMIT_BINDING} is not a Rate Limiting binding");
+        let why = format!("{RATE_LIMIT_BINDING} is not a Rate Limiting binding");
+        crate::platform::log::error("settings", None, &why);
         return Err(Refusal::misconfigured());
     }
     let key = caller_key(user_id, req.header(Field::ClientIp));
@@ -64,7 +65,7 @@ pub(crate) async fn check(
             Err(limited.into())
         }
         Err(err) => {
-            console_error!("rate limiter: {err:?}");
+            crate::platform::log::error("rate_limiter", None, &format!("{err:?}"));
             Ok(())
         }
     }

@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use worker::{console_warn, Env};
+use worker::Env;
 
 use crate::platform::bindings::OptionalBinding;
 use crate::platform::settings::ANALYTICS_BINDING;
@@ -39,9 +39,7 @@ pub(crate) fn write_point(record: &TurnRecord, dataset: &Dataset) {
     if let Err(err) = dataset.write_data_point(&point) {
         // As workers-rs words the platform's error.
         let err = worker::Error::from(err);
-        console_warn!(
-            "request {}: data point not written: {err}",
-            record.request_id
-        );
+        let why = format!("data point not written: {err}");
+        crate::platform::log::warn("data_point", Some(record.request_id), &why);
     }
 }

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use js_sys::Promise;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
-use worker::{console_error, Env, WebSocket};
+use worker::{Env, WebSocket};
 
 use crate::refusal::{self, Refusal};
 
@@ -69,7 +69,7 @@ impl From<UpstreamError> for Refusal {
 }
 
 fn fail<E: std::fmt::Display>(kind: UpstreamError, what: &str, err: E) -> UpstreamError {
-    console_error!("agent socket: {what}: {err}");
+    crate::platform::log::error("agent_socket", None, &format!("{what}: {err}"));
     kind
 }
 

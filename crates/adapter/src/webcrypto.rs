@@ -5,7 +5,6 @@
 use js_sys::{Array, Object, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CryptoKey, WorkerGlobalScope};
-use worker::console_error;
 
 use crate::auth::jwt::Token;
 use crate::auth::AuthError;
@@ -39,7 +38,8 @@ pub(crate) async fn verify(
         Ok(true) => Ok(()),
         Ok(false) => Err(AuthError::Invalid("bad signature")),
         Err(err) => {
-            console_error!("{context}: WebCrypto refused the key: {err:?}");
+            let why = format!("{context}: WebCrypto refused the key: {err:?}");
+            crate::platform::log::error("webcrypto", None, &why);
             Err(AuthError::Invalid("its key cannot be used"))
         }
     }

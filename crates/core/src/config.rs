@@ -1,8 +1,10 @@
 //! The worker's settings, read from its environment variables and secrets, with defaults.
 //!
-//! Every setting has a documented default (docs/configuration.md); a value that does not
-//! parse is an error, never silently replaced, so a typo cannot loosen a limit or open
-//! the worker.
+//! Every setting has a documented default (docs/configuration.md), which an absent setting
+//! takes; the default of `AUTH_MODE` is `jwt`, so a worker left without it serves nobody until its
+//! keys are set. One rule for every setting: a value that is empty (or only white space) is an
+//! error, as is a value that does not parse — never silently replaced, so a typo or a secret
+//! that failed to interpolate cannot loosen a limit or open the worker.
 
 use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
@@ -124,8 +126,9 @@ impl Config {
         var: impl Fn(&str) -> Option<String>,
         demo_built: bool,
     ) -> Result<Self, ConfigError> {
+        let var = |name: &str| given(name, var(name));
         let number = |name: &str, default: u64| -> Result<u64, ConfigError> {
-            match var(name) {
+            match var(name)? {
                 None => Ok(default),
                 Some(v) => v
                     .trim()
@@ -140,7 +143,7 @@ impl Config {
             number(name, default as u64).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
         };
         let defaults = Limits::default();
-        let sessions_claim = match var("JWT_SESSIONS_CLAIM") {
+        let sessions_claim = match var("JWT_SESSIONS_CLAIM")? {
             None => DEFAULT_SESSIONS_CLAIM.to_owned(),
             Some(name) => {
                 let name = name.trim();
@@ -152,16 +155,12 @@ impl Config {
                 name.to_owned()
             }
         };
-        // Set means "checked": an empty value would be a check that is silently not made.
         let text = |name: &str| -> Result<Option<String>, ConfigError> {
-            match var(name).map(|v| v.trim().to_owned()) {
-                Some(v) if v.is_empty() => Err(ConfigError(format!("{name} is set but empty"))),
-                v => Ok(v),
-            }
+            Ok(var(name)?.map(|v| v.trim().to_owned()))
         };
         let jwt_rules = JwtRules {
             sessions_claim,
-            max_age_secs: match var("JWT_MAX_AGE_S") {
+            max_age_secs: match var("JWT_MAX_AGE_S")? {
                 None => None,
                 Some(_) => Some(number("JWT_MAX_AGE_S", 0)?),
             },
@@ -169,15 +168,15 @@ impl Config {
             audience: text("JWT_AUDIENCE")?,
         };
         let auth = AuthMode::from_config(
-            var("AUTH_MODE").as_deref().map(str::trim),
-            var("AUTH_SECRET").as_deref(),
+            text("AUTH_MODE")?.as_deref(),
+            var("AUTH_SECRET")?.as_deref(),
             text("JWKS_URL")?.as_deref(),
             jwt_rules,
         )
         .map_err(|e| ConfigError(e.0))?;
         let demo_agent =
-            match var("DEMO_AGENT").as_deref().map(str::trim) {
-                None | Some("off") | Some("") => false,
+            match text("DEMO_AGENT")?.as_deref() {
+                None | Some("off") => false,
                 Some("on") if demo_built => true,
                 Some("on") => return Err(ConfigError(
                     "DEMO_AGENT is \"on\" but this build has no demo agent (a production build)"
@@ -185,21 +184,21 @@ impl Config {
                 )),
                 Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
             };
-        let on_disconnect = match var("ON_DISCONNECT").as_deref().map(str::trim) {
-            None | Some("") => OnDisconnect::default(),
+        let on_disconnect = match text("ON_DISCONNECT")?.as_deref() {
+            None => OnDisconnect::default(),
             Some(value) => OnDisconnect::parse(value).ok_or_else(|| {
                 ConfigError("ON_DISCONNECT must be \"abort\" or \"detach\"".into())
             })?,
         };
-        let trace_max = match var("TRACE_MAX").as_deref().map(str::trim) {
-            None | Some("") => TraceMode::Full,
+        let trace_max = match text("TRACE_MAX")?.as_deref() {
+            None => TraceMode::Full,
             Some(value) => TraceMode::parse(value).ok_or_else(|| {
                 ConfigError("TRACE_MAX must be \"minimal\", \"normal\" or \"full\"".into())
             })?,
         };
         // Unset, `TRACE` is the most `TRACE_MAX` allows; set above it, a mistake to name.
-        let trace_mode = match var("TRACE").as_deref().map(str::trim) {
-            None | Some("") => trace_max,
+        let trace_mode = match text("TRACE")?.as_deref() {
+            None => trace_max,
             Some(value) => TraceMode::parse(value).ok_or_else(|| {
                 ConfigError("TRACE must be \"minimal\", \"normal\" or \"full\"".into())
             })?,
@@ -209,19 +208,19 @@ impl Config {
                 "TRACE must not show more than TRACE_MAX allows (minimal < normal < full)".into(),
             ));
         }
-        let questions = match var("QUESTIONS").as_deref().map(str::trim) {
-            None | Some("") => QuestionParts::default(),
+        let questions = match text("QUESTIONS")?.as_deref() {
+            None => QuestionParts::default(),
             Some(value) => QuestionParts::parse(value).ok_or_else(|| {
                 ConfigError(format!("QUESTIONS must be {}", QuestionParts::NAMES))
             })?,
         };
-        let agent_path = var("AGENT_PATH").unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
+        let agent_path = var("AGENT_PATH")?.unwrap_or_else(|| DEFAULT_AGENT_PATH.to_owned());
         if !agent_path.starts_with('/') {
             return Err(ConfigError("AGENT_PATH must start with /".into()));
         }
         Ok(Config {
             auth,
-            origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS").unwrap_or_default()),
+            origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS")?.unwrap_or_default()),
             limits: Limits {
                 max_body_bytes: size("MAX_BODY_BYTES", defaults.max_body_bytes)?,
                 max_messages: size("MAX_MESSAGES", defaults.max_messages)?,
@@ -243,11 +242,11 @@ impl Config {
                 max_tool_json_chars: size("MAX_TOOL_JSON_CHARS", DEFAULT_MAX_TOOL_JSON_CHARS)?,
             },
             questions,
-            resume_wait_ms: match var("RESUME_WAIT_MS").as_deref().map(str::trim) {
+            resume_wait_ms: match text("RESUME_WAIT_MS")?.as_deref() {
                 None | Some("0") => DEFAULT_RESUME_WAIT_MS,
                 Some(_) => number("RESUME_WAIT_MS", DEFAULT_RESUME_WAIT_MS)?,
             },
-            stream_padding: match var("STREAM_PADDING").as_deref().map(str::trim) {
+            stream_padding: match text("STREAM_PADDING")?.as_deref() {
                 None | Some("0") => 0,
                 Some(value) => value
                     .parse::<usize>()
@@ -271,6 +270,16 @@ impl Config {
                 }
             },
         })
+    }
+}
+
+/// A setting as given: absent, or its value; an empty one (or only white space) is an error,
+/// whatever the setting: set means "checked", and an empty value would be a check silently not
+/// made, a cap silently lifted or a default silently taken (docs/configuration.md).
+fn given(name: &str, value: Option<String>) -> Result<Option<String>, ConfigError> {
+    match value {
+        Some(v) if v.trim().is_empty() => Err(ConfigError(format!("{name} is set but empty"))),
+        v => Ok(v),
     }
 }
 

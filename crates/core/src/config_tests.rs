@@ -3,12 +3,99 @@
 use super::*;
 use std::collections::HashMap;
 
-fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+/// The settings `pairs` exactly, nothing else set.
+fn as_given(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
     let vars: HashMap<String, String> = pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     Config::from_vars(|name| vars.get(name).cloned(), true)
+}
+
+/// The settings `pairs`, and `AUTH_MODE = "none"` unless they name one: the tests of other
+/// settings than auth's.
+fn config(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    let mut all = pairs.to_vec();
+    if !pairs.iter().any(|(name, _)| *name == "AUTH_MODE") {
+        all.push(("AUTH_MODE", "none"));
+    }
+    as_given(&all)
+}
+
+#[test]
+fn no_auth_mode_is_jwt_which_refuses_without_its_keys() {
+    let err = as_given(&[]).unwrap_err();
+    assert_eq!(
+        err.0,
+        "AUTH_MODE is \"jwt\" (the default when it is not set) but neither AUTH_SECRET nor JWKS_URL is set"
+    );
+    let key = ("AUTH_SECRET", "k-0123456789-0123456789-01234567");
+    assert!(matches!(
+        as_given(&[key]).unwrap().auth,
+        AuthMode::Jwt { .. }
+    ));
+    let jwks = ("JWKS_URL", "https://tenant.example/jwks");
+    assert!(matches!(
+        as_given(&[jwks]).unwrap().auth,
+        AuthMode::Jwt { .. }
+    ));
+    // Open only when written out.
+    assert_eq!(
+        as_given(&[("AUTH_MODE", "none")]).unwrap().auth,
+        AuthMode::None
+    );
+}
+
+/// Every setting `from_vars` reads (with `AUTH_MODE = "none"`, so that it reads them all), in
+/// the order it asks for them.
+fn settings_read() -> Vec<String> {
+    let asked = std::cell::RefCell::new(Vec::new());
+    let read = Config::from_vars(
+        |name| {
+            asked.borrow_mut().push(name.to_owned());
+            (name == "AUTH_MODE").then(|| "none".to_owned())
+        },
+        true,
+    );
+    assert!(read.is_ok(), "{read:?}");
+    asked.into_inner()
+}
+
+#[test]
+fn an_empty_setting_is_an_error_whatever_the_setting() {
+    let names = settings_read();
+    assert!(names.len() >= 25, "{names:?}");
+    for name in &names {
+        for empty in ["", "  ", "\t"] {
+            let mut pairs = vec![(name.as_str(), empty)];
+            if name != "AUTH_MODE" {
+                pairs.push(("AUTH_MODE", "none"));
+            }
+            assert_eq!(
+                as_given(&pairs).unwrap_err(),
+                ConfigError(format!("{name} is set but empty")),
+                "{name}={empty:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_configuration_page_lists_every_setting_read() {
+    let page = include_str!("../../../docs/configuration.md");
+    let table: Vec<&str> = page
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split_once('`'))
+        .filter(|(_, after)| !after.starts_with(" (binding)"))
+        .map(|(name, _)| name)
+        .collect();
+    let mut read = settings_read();
+    read.sort();
+    read.dedup();
+    let mut documented: Vec<String> = table.iter().map(|name| (*name).to_owned()).collect();
+    documented.sort();
+    assert_eq!(read, documented);
 }
 
 #[test]
@@ -53,7 +140,7 @@ fn a_jwks_url_alone_makes_jwt_mode_valid() {
     assert_eq!(c.rate_limit_period_secs, 10);
     assert_eq!(
         config(&[("AUTH_MODE", "jwt")]).unwrap_err().0,
-        "AUTH_SECRET or JWKS_URL is not set"
+        "AUTH_MODE is \"jwt\" (the default when it is not set) but neither AUTH_SECRET nor JWKS_URL is set"
     );
     assert_eq!(
         config(&[
@@ -130,7 +217,11 @@ fn values_are_read() {
 fn the_demo_is_on_only_in_a_build_that_has_it() {
     let on = |demo_built| {
         Config::from_vars(
-            |name| (name == "DEMO_AGENT").then(|| "on".into()),
+            |name| match name {
+                "DEMO_AGENT" => Some("on".into()),
+                "AUTH_MODE" => Some("none".into()),
+                _ => None,
+            },
             demo_built,
         )
     };

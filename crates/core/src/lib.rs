@@ -14,6 +14,7 @@ pub mod auth;
 pub mod config;
 pub mod cors;
 pub mod delivery;
+pub mod diagnostic;
 pub mod error_body;
 pub mod history;
 mod json_out;

@@ -136,6 +136,18 @@ impl Refusal {
         )
     }
 
+    /// A chat request whose `X-Questions` header names no kind of question part: a header, not
+    /// the body, is what is wrong.
+    pub fn invalid_questions_header() -> Self {
+        Refusal::new(
+            INVALID_FIELD,
+            format!(
+                "The X-Questions header must be {}.",
+                crate::questions::QuestionParts::NAMES
+            ),
+        )
+    }
+
     /// A regenerate or an edit that the session's agent cannot make (protocol 3 or older).
     pub fn agent_cannot_take_back() -> Self {
         Refusal::new(

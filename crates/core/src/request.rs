@@ -34,7 +34,8 @@ use crate::v2::Attachment;
 pub use crate::v2::OnDisconnect;
 
 /// Limits on what a client may send. The defaults suit a chat UI; operators set them in
-/// the worker's config.
+/// the worker's config. `max_prompt_chars` bounds an answer to the agent's question too (its
+/// JSON text, an approval's `reason` in it): all that a user sends the agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Largest body accepted, in bytes. Default 4 MiB: the whole history travels with
@@ -164,6 +165,11 @@ pub enum RequestError {
     PromptTooLong {
         limit: usize,
     },
+    /// An answer to the agent's question (its JSON, an approval's `reason` in it) is over the
+    /// prompt's limit: what a user sends the agent is bounded alike, as a message or an answer.
+    AnswerTooLong {
+        limit: usize,
+    },
 }
 
 impl RequestError {
@@ -184,7 +190,9 @@ impl RequestError {
             RequestError::InvalidAttachment { .. } => refusal::INVALID_ATTACHMENT,
             RequestError::LastNotUser { .. } => refusal::LAST_MESSAGE_NOT_FROM_USER,
             RequestError::EmptyMessage => refusal::EMPTY_MESSAGE,
-            RequestError::PromptTooLong { .. } => refusal::PROMPT_TOO_LONG,
+            RequestError::PromptTooLong { .. } | RequestError::AnswerTooLong { .. } => {
+                refusal::PROMPT_TOO_LONG
+            }
         }
     }
 
@@ -220,6 +228,9 @@ impl RequestError {
             }
             RequestError::PromptTooLong { limit } => {
                 format!("The message is longer than the limit of {limit} characters.")
+            }
+            RequestError::AnswerTooLong { limit } => {
+                format!("The answer is longer than the limit of {limit} characters.")
             }
         }
     }
@@ -354,6 +365,19 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         let answered = read_answered(last)?;
         (String::new(), Vec::new(), Some(Reply::InMessage(answered)))
     };
+    let answers: &[Answer] = match &reply {
+        Some(Reply::Data(answer)) => std::slice::from_ref(answer),
+        Some(Reply::InMessage(answered)) => &answered.answers,
+        None => &[],
+    };
+    if answers
+        .iter()
+        .any(|answer| json_chars(&answer.answer) > limits.max_prompt_chars)
+    {
+        return Err(RequestError::AnswerTooLong {
+            limit: limits.max_prompt_chars,
+        });
+    }
     Ok(ChatRequest {
         chat_id: parsed.id,
         trigger: parsed.trigger,
@@ -434,6 +458,11 @@ fn read_body(text: &str) -> Result<Body<'_>, RequestError> {
             })
         }
     }
+}
+
+/// The characters of `value`'s JSON text, as the `answer` frame carries it.
+fn json_chars(value: &Value) -> usize {
+    value.to_string().chars().count()
 }
 
 /// The part type that answers a question (`sendMessage({ parts: [{ type: "data-answer", … }] })`).

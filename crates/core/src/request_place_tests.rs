@@ -211,3 +211,64 @@ proptest! {
         prop_assert_eq!(req.place.message_id.as_deref(), list.last().map(String::as_str));
     }
 }
+
+#[test]
+fn an_answer_is_bounded_as_a_prompt_is() {
+    let limits = Limits {
+        max_prompt_chars: 20,
+        ..Limits::default()
+    };
+    let parse = |body: String| parse_chat_request(body.as_bytes(), &limits);
+    // An askUser output, an approval's reason, a data-answer: each at the limit, then one over.
+    let ask = |output: &str| {
+        format!(
+            r#"{{"messages":[{{"id":"t1","role":"assistant","parts":[{{"type":"tool-askUser","toolCallId":"q1","state":"output-available","input":{{"questionId":"q1","text":"?"}},"output":{}}}]}}]}}"#,
+            json!(output)
+        )
+    };
+    let approval = |reason: &str| {
+        format!(
+            r#"{{"messages":[{{"id":"t1","role":"assistant","parts":[{{"type":"dynamic-tool","toolName":"deploy","toolCallId":"c2","state":"approval-responded","input":{{}},"approval":{{"id":"q2","approved":false,"reason":{}}}}}]}}]}}"#,
+            json!(reason)
+        )
+    };
+    let data = |answer: &str| {
+        format!(
+            r#"{{"messages":[{{"id":"u1","role":"user","parts":[{{"type":"data-answer","data":{{"questionId":"q1","answer":{}}}}}]}}]}}"#,
+            json!(answer)
+        )
+    };
+    // The JSON text counts, quotes included: 18 characters between them make 20.
+    let fits = "é".repeat(18);
+    let over = "é".repeat(19);
+    for make in [&ask as &dyn Fn(&str) -> String, &data] {
+        assert!(parse(make(&fits)).is_ok());
+        let err = parse(make(&over)).unwrap_err();
+        assert_eq!(err, RequestError::AnswerTooLong { limit: 20 });
+        assert_eq!(err.kind().pair(), (413, "prompt_too_long"));
+        assert_eq!(
+            err.message(),
+            "The answer is longer than the limit of 20 characters."
+        );
+    }
+    // {"approved":false} is 18 characters; a reason makes it more.
+    assert!(parse(approval("")).is_ok());
+    assert_eq!(
+        parse(approval("not now")).unwrap_err(),
+        RequestError::AnswerTooLong { limit: 20 }
+    );
+    let roomy = Limits::default();
+    let huge = "x".repeat(3_900_000);
+    let body = ask(&huge);
+    let limits = Limits {
+        max_body_bytes: 8 * 1024 * 1024,
+        ..roomy
+    };
+    assert_eq!(
+        parse_chat_request(body.as_bytes(), &limits).unwrap_err(),
+        RequestError::AnswerTooLong {
+            limit: roomy.max_prompt_chars
+        },
+        "a 3.9 MB askUser output inside the body limit"
+    );
+}

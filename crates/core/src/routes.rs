@@ -45,9 +45,15 @@ pub enum Route<'a> {
 }
 
 impl<'a> Route<'a> {
-    /// Matches a URL path (without query).
+    /// Matches a URL path (without query). The routes are exactly the paths `docs/endpoint.md`
+    /// names, starting with one `/`: `//api/…` is no route, as a worker that mounts the adapter
+    /// and guards its own paths by prefix (`/api/`) sees it (README, "Mount it in your own
+    /// worker"). (An empty session id, `/api/sessions//chat`, still routes, to its precise 400.)
     pub fn match_path(path: &'a str) -> Self {
-        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let Some(rest) = path.strip_prefix('/') else {
+            return Route::NotFound;
+        };
+        let segments: Vec<&str> = rest.split('/').collect();
         match segments.as_slice() {
             [""] => Route::Playground,
             ["api", "sessions", session, "chat"] => Route::Chat { session },
@@ -201,6 +207,12 @@ mod tests {
             "/api/sessions/chat",
             "/api/session/s/chat",
             "/API/sessions/s/chat",
+            "//api/sessions/s1/messages",
+            "//api/sessions/s1/chat",
+            "///api/sessions/s1/chat/stop",
+            "//",
+            "//demo/sessions/s/sent",
+            "api/sessions/s1/chat",
         ] {
             assert_eq!(Route::match_path(other), Route::NotFound, "{other}");
         }

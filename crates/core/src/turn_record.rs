@@ -8,6 +8,7 @@
 //! `gen_ai.client.operation.duration`, `gen_ai.usage.*`, `gen_ai.response.model`, `error.type`,
 //! `user.id`), in their units (seconds); the rest are the project's own, under `turn.`.
 
+use crate::diagnostic::{clip, MAX_LOGGED_ID_CHARS};
 use serde::Serialize;
 
 use crate::json_out;
@@ -212,7 +213,9 @@ impl<'a> TurnRecord<'a> {
         TurnRecord {
             time_to_first_frame: since(facts.first_frame_at),
             time_to_first_token: since(facts.first_text_at),
-            turn_id: facts.turn_id,
+            // The agent's turn id, any length it sent: cut to what a log line keeps of an id (its
+            // error `code` is bounded where it is read, `MAX_CODE_BYTES`).
+            turn_id: facts.turn_id.map(|id| clip(id, MAX_LOGGED_ID_CHARS)),
             agent_protocol: facts.agent_protocol,
             outcome,
             error_type,

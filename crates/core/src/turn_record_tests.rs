@@ -434,3 +434,22 @@ fn triggers_of_a_chat_body() {
     assert_eq!(Trigger::of_chat(Some("submit-message")), Trigger::Submit);
     assert_eq!(Trigger::of_chat(None), Trigger::Submit);
 }
+
+#[test]
+fn an_agents_ids_are_cut_to_what_a_log_line_keeps() {
+    let long = "t".repeat(10_000);
+    let failed = TurnFacts {
+        turn_id: Some(&long),
+        ..facts("agent_error")
+    };
+    let record = TurnRecord::of_stream(request(), failed, false);
+    assert_eq!(record.turn_id.map(str::len), Some(MAX_LOGGED_ID_CHARS));
+    let short = TurnFacts {
+        turn_id: Some("msg_1"),
+        ..facts("finished")
+    };
+    assert_eq!(
+        TurnRecord::of_stream(request(), short, false).turn_id,
+        Some("msg_1")
+    );
+}

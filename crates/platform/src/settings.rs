@@ -7,6 +7,7 @@ use std::rc::Rc;
 use worker::Env;
 
 use crate::config::{Config, ConfigError};
+use crate::log;
 
 /// Name of the Durable Object namespace binding of the SessionAgent class.
 pub const AGENT_BINDING: &str = "SESSION_AGENT";
@@ -25,9 +26,23 @@ thread_local! {
 }
 
 /// The settings; a value that does not parse is an error (answered with a JSON 500). Read from
-/// `env` on the isolate's first request, then kept.
+/// `env` on the isolate's first request, then kept; that read writes one line to the log: the
+/// auth mode the worker runs in, or why it cannot run (which setting is missing or wrong).
 pub fn load(env: &Env) -> Rc<Result<Config, ConfigError>> {
-    SETTINGS.with(|settings| Rc::clone(settings.get_or_init(|| Rc::new(read(env)))))
+    SETTINGS.with(|settings| {
+        Rc::clone(settings.get_or_init(|| {
+            let read = read(env);
+            match &read {
+                Ok(config) => log::info(
+                    "settings",
+                    None,
+                    &format!("AUTH_MODE {}", config.auth.name()),
+                ),
+                Err(err) => log::error("settings", None, &err.0),
+            }
+            Rc::new(read)
+        }))
+    })
 }
 
 fn read(env: &Env) -> Result<Config, ConfigError> {

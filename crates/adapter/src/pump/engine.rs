@@ -16,7 +16,9 @@
 use std::cell::Cell;
 
 use js_sys::Function;
-use worker::{console_log, console_warn, WebSocket};
+use worker::WebSocket;
+
+use crate::platform::log;
 
 use super::client::{ClientStream, Progress};
 use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
@@ -146,7 +148,8 @@ impl Engine {
     fn apply(&mut self, event: Event) {
         match event {
             Event::ClientGone(how) => {
-                console_log!("request {}: client gone ({how:?})", self.request_id());
+                let how = format!("{how:?}");
+                log::info("client_gone", Some(self.request_id()), &how);
                 // The ending still goes out: on a workerd that keeps the stream open after the
                 // signal, a client that is somehow still reading gets a valid end.
                 self.end(EndCause::ClientGone, self.abort.on_client_gone);
@@ -196,7 +199,11 @@ impl Engine {
         let stalled = self.open.as_mut().map(|open| open.client.check_progress());
         if matches!(stalled, Some(Progress::Stalled(n)) if n >= STALL_TICKS) {
             let request_id = self.request_id();
-            console_warn!("request {request_id}: nobody reads the response: client gone");
+            log::warn(
+                "nobody_reads",
+                Some(request_id),
+                "nobody reads the response: client gone",
+            );
             self.end(EndCause::ClientGone, self.abort.on_client_gone);
             return;
         }
@@ -212,7 +219,7 @@ impl Engine {
     fn skipped(&mut self, what: &str) {
         if let Some(Open { exchange, .. }) = self.open.as_mut() {
             exchange.log.skipped_frames += 1;
-            console_warn!("request {}: skipped {what}", exchange.request_id());
+            log::warn("skipped", Some(exchange.request_id()), what);
         }
     }
 
@@ -254,9 +261,10 @@ impl Engine {
             self.out.clear();
             self.wrote_since_tick = true;
             if !self.turn.is_done() && client.queued_bytes() > self.limits.max_buffered_bytes {
-                console_warn!(
-                    "request {}: the client reads too slowly: ending",
-                    self.request_id()
+                log::warn(
+                    "slow_client",
+                    Some(self.request_id()),
+                    "the client reads too slowly: ending",
                 );
                 self.end(EndCause::SlowClient, self.abort.on_client_gone);
                 return self.emit();
@@ -283,7 +291,7 @@ impl Engine {
         if self.send_abort {
             let frame = abort_frame(self.abort.request_id.as_deref());
             if let Err(err) = self.socket.send_with_str(frame) {
-                console_warn!("request {request_id}: abort not sent: {err}");
+                log::warn("abort_not_sent", Some(&request_id), &err.to_string());
             }
         }
         // After the agent closed the socket this completes the closing handshake; an error
@@ -393,18 +401,23 @@ fn handle_text(
 ) -> Read {
     if text.len() > limits.max_frame_bytes {
         exchange.log.skipped_frames += 1;
-        console_warn!(
-            "request {}: a frame of {} bytes is over the limit ({}): ending the stream",
-            exchange.request_id(),
+        let why = format!(
+            "a frame of {} bytes is over the limit ({}): ending the stream",
             text.len(),
             limits.max_frame_bytes
         );
+        log::warn("frame_too_large", Some(exchange.request_id()), &why);
         return Read::TooLarge;
     }
     match push(turn, text, out) {
         FrameOutcome::Malformed(why) => {
             exchange.log.skipped_frames += 1;
-            console_warn!("request {}: skipped a frame: {why}", exchange.request_id());
+            // The parser's words may quote the agent's text: the line escapes and cuts them.
+            log::warn(
+                "frame_skipped",
+                Some(exchange.request_id()),
+                &why.to_string(),
+            );
             Read::Other
         }
         FrameOutcome::Forwarded | FrameOutcome::Ended => Read::Ours,

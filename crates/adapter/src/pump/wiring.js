@@ -58,6 +58,9 @@ const crashEndings = new WeakMap();
 const NO_ENDING = { bytes: new Uint8Array(0), at: 0 };
 /** The crash ending of every body whose receiver handed over none: its turn had not opened. */
 let unopenedCrashEnding;
+/** The longest `detail` of a log line, as every line of the worker's log has it
+ * (`MAX_DETAIL_CHARS` of crates/core/src/diagnostic.rs; tests/js/wire_constants.test.mjs). */
+const MAX_DETAIL_CHARS = 300;
 export const TICK = 0;
 export const SOCKET_CLOSED = 1;
 export const SOCKET_FAILED = 2;
@@ -121,7 +124,9 @@ export function wire(socket, writer, request, tickMs, onFrames, onEvent, unopene
       // Already closed.
     }
     const what = ending === undefined ? "closed the stream, with no ending to send" : ending === NO_ENDING ? "closed the stream it had ended" : "ended the stream with its crash ending";
-    console.error(`pump: the WebAssembly instance was lost; the wiring ${what}`, ...(error === undefined ? [] : [error]));
+    const detail = `the WebAssembly instance was lost; the wiring ${what}${error === undefined ? "" : `: ${error}`}`;
+    // One JSON object, as every line of the worker's log (crates/core/src/diagnostic.rs).
+    console.error(JSON.stringify({ level: "error", event: "instance_lost", detail: detail.slice(0, MAX_DETAIL_CHARS) }));
   };
   // Each timer call is a call into the runtime: a timer that fired is not cleared.
   const deliver = () => {

@@ -74,15 +74,16 @@ fn jwt_mode_takes_a_secret_a_jwks_url_or_both() {
     let err = |mode, secret, url| from(mode, secret, url).unwrap_err().0;
     assert_eq!(
         err(Some("jwt"), None, None),
-        "AUTH_SECRET or JWKS_URL is not set"
+        "AUTH_MODE is \"jwt\" (the default when it is not set) but neither AUTH_SECRET nor JWKS_URL is set"
     );
     assert_eq!(
         err(Some("jwt"), Some(""), None),
-        "AUTH_SECRET or JWKS_URL is not set"
+        "AUTH_MODE is \"jwt\" (the default when it is not set) but neither AUTH_SECRET nor JWKS_URL is set"
     );
     assert_eq!(err(Some("token"), None, None), "AUTH_SECRET is not set");
-    // A JWKS URL where nothing would check it is a mistake, not a setting to ignore.
-    for other in [None, Some("none"), Some("token")] {
+    // A JWKS URL where nothing would check it is a mistake, not a setting to ignore. (No
+    // AUTH_MODE is `jwt`, which checks it.)
+    for other in [Some("none"), Some("token")] {
         assert_eq!(
             err(other, Some("k"), Some(URL)),
             "JWKS_URL is set but AUTH_MODE is not \"jwt\"",

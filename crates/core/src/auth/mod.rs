@@ -39,6 +39,17 @@ pub enum AuthMode {
     },
 }
 
+impl AuthMode {
+    /// The mode's `AUTH_MODE` name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AuthMode::None => "none",
+            AuthMode::Token { .. } => "token",
+            AuthMode::Jwt { .. } => "jwt",
+        }
+    }
+}
+
 impl std::fmt::Debug for AuthMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Never print a secret, not even in a debug log.
@@ -53,6 +64,11 @@ impl std::fmt::Debug for AuthMode {
 /// Why a mode could not be configured.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError(pub String);
+
+/// The mode of a worker whose `AUTH_MODE` is not set: `jwt`, the one that checks most. Without
+/// `AUTH_SECRET` or `JWKS_URL` it refuses every request (`500 misconfigured`, the log naming what
+/// is missing); `none` is only ever a mode written out.
+pub const DEFAULT_MODE: &str = "jwt";
 
 /// The shortest `AUTH_SECRET` accepted, in bytes: HS256's key size (RFC 7518 section 3.2: "a key
 /// of the same size as the hash output (for instance, 256 bits for "HS256") or larger MUST be
@@ -73,7 +89,8 @@ impl AuthMode {
     ) -> Result<Self, ConfigError> {
         let secret = secret.filter(|s| !s.is_empty());
         let jwks_url = jwks_url.map(str::trim).filter(|u| !u.is_empty());
-        let mode = mode.unwrap_or("none");
+        // Closed by default: no AUTH_MODE is `jwt`, which then needs its keys.
+        let mode = mode.unwrap_or(DEFAULT_MODE);
         if let Some(url) = jwks_url {
             if mode != "jwt" {
                 return Err(ConfigError(
@@ -99,9 +116,9 @@ impl AuthMode {
                 secret: s.to_owned(),
             }),
             ("token", None) => Err(ConfigError("AUTH_SECRET is not set".into())),
-            ("jwt", None) if jwks_url.is_none() => {
-                Err(ConfigError("AUTH_SECRET or JWKS_URL is not set".into()))
-            }
+            ("jwt", None) if jwks_url.is_none() => Err(ConfigError(
+                "AUTH_MODE is \"jwt\" (the default when it is not set) but neither AUTH_SECRET nor JWKS_URL is set".into(),
+            )),
             ("jwt", secret) => Ok(AuthMode::Jwt {
                 secret: secret.map(|s| s.as_bytes().to_vec()),
                 jwks_url: jwks_url.map(str::to_owned),

@@ -184,7 +184,15 @@ fn forged_tokens_are_refused() {
 #[test]
 fn config_never_runs_open_by_accident() {
     let from = |mode, secret| AuthMode::from_config(mode, secret, None, JwtRules::default());
-    assert_eq!(from(None, None), Ok(AuthMode::None));
+    assert!(
+        from(None, None).is_err(),
+        "no AUTH_MODE is jwt, which needs its keys"
+    );
+    assert_eq!(
+        format!("{:?}", from(None, Some(KEY_32)).unwrap()),
+        "AuthMode::Jwt"
+    );
+    assert_eq!(from(Some("none"), None), Ok(AuthMode::None));
     assert!(from(Some("jwt"), None).is_err());
     assert!(from(Some("token"), Some("")).is_err());
     assert!(from(Some("JWT"), Some(KEY_32)).is_err());

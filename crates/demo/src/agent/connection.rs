@@ -12,10 +12,10 @@ use std::task::Poll;
 use futures::channel::oneshot;
 use futures::future::poll_fn;
 use futures::{FutureExt, StreamExt};
-use worker::console_warn;
 
 use super::session::Session;
 use crate::client_frame::{self, ClientFrame};
+use crate::platform::log;
 use crate::platform::socket::{SocketEvent, SocketEvents};
 
 /// An accepted socket, already in the session's broadcast.
@@ -51,7 +51,7 @@ impl Connection {
     /// Logs one text frame, then acts on it; a frame the agent does not know is ignored.
     async fn handle(&self, text: &str) {
         if let Err(err) = self.session.logs.received(self.id, text).await {
-            console_warn!("demo agent: could not log a frame: {err}");
+            log::warn("demo_agent", None, &format!("could not log a frame: {err}"));
         }
         match client_frame::parse(text) {
             ClientFrame::Prompt(prompt) => self.session.prompt(self.id, prompt),

@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 use futures::channel::{mpsc, oneshot};
 use serde_json::Value;
-use worker::{console_warn, Storage, WebSocket};
+use worker::{Storage, WebSocket};
 
 use super::history_store::History;
 use super::log::Logs;
@@ -35,6 +35,7 @@ use super::turn::{self, TurnSession};
 use crate::client_frame::Prompt;
 use crate::frames;
 use crate::platform::clock::now_ms;
+use crate::platform::log;
 use crate::record::Record;
 use crate::rows::{init_frame, user_message, MAX_INIT_MESSAGES};
 use crate::script::{self, Script};
@@ -193,7 +194,11 @@ impl Session {
         let ids = match self.history.ids() {
             Ok(ids) => ids,
             Err(err) => {
-                console_warn!("demo agent: could not read the history's ids: {err}");
+                log::warn(
+                    "demo_agent",
+                    None,
+                    &format!("could not read the history's ids: {err}"),
+                );
                 return;
             }
         };
@@ -205,7 +210,11 @@ impl Session {
         );
         if let Some((seq, _)) = ids.get(keep) {
             if let Err(err) = self.history.take_back(*seq) {
-                console_warn!("demo agent: could not take messages back: {err}");
+                log::warn(
+                    "demo_agent",
+                    None,
+                    &format!("could not take messages back: {err}"),
+                );
             }
         }
     }
@@ -213,14 +222,20 @@ impl Session {
     /// The newest stored rows, at most `max`, oldest first (none when storage fails).
     fn recent_rows(&self, max: usize) -> Vec<String> {
         self.history.recent(max).unwrap_or_else(|err| {
-            console_warn!("demo agent: could not read the history: {err}");
+            log::warn(
+                "demo_agent",
+                None,
+                &format!("could not read the history: {err}"),
+            );
             Vec::new()
         })
     }
 
     fn store(&self, message: &Message) {
         if let Err(err) = self.history.append(message) {
-            console_warn!("demo agent: could not store message {}: {err}", message.id);
+            // The id is the client's (protocol 4): the line escapes and cuts it.
+            let why = format!("could not store message {}: {err}", message.id);
+            log::warn("demo_agent", None, &why);
         }
     }
 
