@@ -18,7 +18,7 @@ import { SDK_SPECS, loadSdk } from "../tests/sdk/sdks.mjs";
 
 const replays = path.join(root, "tests/e2e/replays");
 
-/** The scenarios: [name, prompt]. */
+/** The scenarios: [name, prompt, X-Questions?]. */
 function scenarios() {
   const list = [
     ["default turn (thinking, a tool, words)", "how do I stream a turn?"],
@@ -26,8 +26,13 @@ function scenarios() {
     ["/flood 50", "/flood 50"],
     ["/error", "/error the model is overloaded"],
     ["/drop (socket lost mid-turn)", "/drop"],
-    ["/ask (the stream ends at a question)", "/ask Deploy now?"],
+    ["/ask (the stream ends at a question: askUser)", "/ask Deploy now?"],
+    ["/deploy (an approval question: approveToolCall)", "/deploy staging"],
   ];
+  // The other forms of a question (X-Questions): a tool approval on the gated call, a data part.
+  for (const parts of ["approvals", "data"]) {
+    list.push([`/ask (X-Questions: ${parts})`, "/ask Deploy now?", parts], [`/deploy (X-Questions: ${parts})`, "/deploy staging", parts]);
+  }
   for (const file of readdirSync(replays).filter((f) => f.endsWith(".v2.jsonl")).sort()) {
     list.push([`/replay ${file}`, `/replay\n${readFileSync(path.join(replays, file), "utf8")}`]);
   }
@@ -78,10 +83,11 @@ export async function runConformance(urls, { log = () => {} } = {}) {
   }
   const results = [];
   await Promise.all(
-    scenarios().map(async ([name, prompt]) => {
+    scenarios().map(async ([name, prompt, questions]) => {
+      const headers = { "content-type": "application/json", ...(questions ? { "x-questions": questions } : {}) };
       const [rust, ...others] = await Promise.all(
         ["rust", ...rivals].map(async (adapter) => {
-          const response = await postChat(urls[adapter], sessionId("conf"), chatBody(prompt));
+          const response = await postChat(urls[adapter], sessionId("conf"), chatBody(prompt), { headers });
           assert.equal(response.status, 200, `${adapter}: ${name}: status`);
           return normalise(await response.text());
         }),

@@ -7,9 +7,12 @@
 // figures), and writes bench/results/latest.json. Ratios are the claims; absolute numbers are
 // context for this machine. See bench/README.md for what each row measures.
 //
-//   node bench/run.mjs [--quick] [--no-build] [--reps N] [--throughput-reps N] [--stream-reps N] [--rate R] [--big N]
+//   node bench/run.mjs [--quick | --smoke] [--no-build] [--reps N] [--throughput-reps N] [--stream-reps N] [--rate R] [--big N]
 //
-//   --quick     small sizes, fewer repetitions: a smoke test of the harness (~1.5 min)
+//   --quick     small sizes, fewer repetitions: a quick look (~1.5 min)
+//   --smoke     the conformance step, then one short repetition of each measure, no figure
+//               asserted and nothing written to bench/results/: what `npm test` runs, so that a
+//               change that breaks the benchmark fails the tests
 //   --no-build  do not run scripts/build.sh first
 //   --reps N    repetitions of each other timed measurement (median reported; default 3)
 //   --throughput-reps N  runs of the throughput rows (default 5): the events/s goals are paired ratios
@@ -36,25 +39,26 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
 };
-const quick = flag("--quick");
+const smoke = flag("--smoke");
+const quick = flag("--quick") || smoke;
 const cfg = {
-  reps: option("--reps", quick ? 2 : 3),
+  reps: option("--reps", smoke ? 1 : quick ? 2 : 3),
   // A 100k-event turn through one worker varies by ±10% from run to run on a shared machine:
   // five paired runs, and the events/s goals judged on the median of the paired ratios.
-  throughputReps: option("--throughput-reps", quick ? 2 : 5),
-  throughputEvents: quick ? 20_000 : 100_000,
-  stampEvents: quick ? 300 : 1_000,
+  throughputReps: option("--throughput-reps", smoke ? 1 : quick ? 2 : 5),
+  throughputEvents: smoke ? 2_000 : quick ? 20_000 : 100_000,
+  stampEvents: smoke ? 50 : quick ? 300 : 1_000,
   stampIntervalMs: 1,
-  firstByteReps: quick ? 5 : 15,
-  streams: quick ? 200 : 1_000,
+  firstByteReps: smoke ? 1 : quick ? 5 : 15,
+  streams: smoke ? 20 : quick ? 200 : 1_000,
   // The concurrency rows vary by ±20% from run to run (each stream creates a Durable Object and
   // its database): five paired runs, and the goal judged on the median of the paired ratios.
   streamReps: option("--stream-reps", quick ? 1 : 5),
   streamEvents: 100,
-  smallEvents: 10_000,
-  bigEvents: option("--big", quick ? 100_000 : 1_000_000),
+  smallEvents: smoke ? 1_000 : 10_000,
+  bigEvents: option("--big", smoke ? 5_000 : quick ? 100_000 : 1_000_000),
   rate: option("--rate", 0),
-  coldReps: quick ? 2 : 3,
+  coldReps: smoke ? 1 : quick ? 2 : 3,
 };
 /** The main table: this adapter and its two rivals, all three coalescing writes. */
 const ADAPTERS = ["rust", "ts", "pass"];
@@ -556,7 +560,12 @@ const extra = [
 console.log(`\n${table}\n\n${referenceTable}\n  (ts ÷ it, pass ÷ it: the coalescing worker's figure over its one-write-per-message twin's; ` +
   `rust ÷ ts 1 write/msg: the comparison the first benchmark made)\n\n${goalsText}\n\n${extra.join("\n")}\n`);
 
-mkdirSync(path.join(benchDir, "results"), { recursive: true });
-const out = path.join(benchDir, "results", quick ? "quick.json" : "latest.json");
-writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`results: ${path.relative(root, out)}`);
+if (smoke) {
+  // A smoke run's figures are no figures: nothing is written.
+  console.log("smoke: every step of the benchmark ran; no figure is claimed");
+} else {
+  mkdirSync(path.join(benchDir, "results"), { recursive: true });
+  const out = path.join(benchDir, "results", quick ? "quick.json" : "latest.json");
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`results: ${path.relative(root, out)}`);
+}

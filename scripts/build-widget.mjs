@@ -7,7 +7,7 @@
 // cached. Run by scripts/build.sh.
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
@@ -86,13 +86,22 @@ const [loader] = (
   })
 ).outputFiles;
 
-// Older versions of the panel go: a deploy ships only this build's.
-rmSync(path.join(outdir, PANEL_DIR), { recursive: true, force: true });
+// Older versions of the panel go: a deploy ships only this build's. A file is written only when
+// its bytes change, so a build with nothing new writes nothing: a worker serving build/public/
+// meanwhile (a test, `npm start`) never reads a file half written.
 mkdirSync(path.join(outdir, PANEL_DIR), { recursive: true });
-writeFileSync(path.join(outdir, "widget.js"), loader.contents);
-writeFileSync(path.join(outdir, "widget-panel.js"), panel.contents);
-writeFileSync(path.join(outdir, panelFile), panel.contents);
-writeFileSync(
+for (const old of readdirSync(path.join(outdir, PANEL_DIR))) {
+  if (`${PANEL_DIR}/${old}` !== panelFile) rmSync(path.join(outdir, PANEL_DIR, old), { force: true });
+}
+const write = (file, contents) => {
+  const bytes = Buffer.from(contents);
+  if (existsSync(file) && readFileSync(file).equals(bytes)) return;
+  writeFileSync(file, bytes);
+};
+write(path.join(outdir, "widget.js"), loader.contents);
+write(path.join(outdir, "widget-panel.js"), panel.contents);
+write(path.join(outdir, panelFile), panel.contents);
+write(
   path.join(outdir, "_headers"),
   `# Written by scripts/build-widget.mjs: how long browsers and CDNs keep the widget's files.
 /widget.js

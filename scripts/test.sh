@@ -4,7 +4,8 @@
 # TypeScript of the reference agent and of the Expo example (examples/expo), the pump's
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
-# in Chromium (tests/browser/) and the reliability suite's quick form (tests/reliability/).
+# in Chromium (tests/browser/), the benchmark's smoke form (bench/run.mjs --smoke) and the
+# reliability suite's quick form (tests/reliability/).
 # Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,17 +34,24 @@ step "the reference TypeScript agent typechecks (agents/typescript)"
 node_modules/.bin/tsc -p agents/typescript
 step "the Expo example typechecks (examples/expo, against the versions its lock pins)"
 examples/expo/node_modules/.bin/tsc --noEmit -p examples/expo
+step "the React page the docs show typechecks (examples/react)"
+node_modules/.bin/tsc -p examples/react
 step "worker build"
 bash scripts/build.sh
 step "the example worker that mounts the adapter (examples/mount, for tests/e2e/mount.test.mjs)"
 bash scripts/build.sh --mount-example
+# Test files run at once where they share nothing (each starts its own workerd on free ports; the
+# build is only read): most of an end-to-end test is waiting on timers and sockets, so more files
+# than cores keep both cores busy. tests/README.md has where the time goes.
 step "the pump's JavaScript side (tests/js)"
-node --test tests/js/*.test.mjs
+node --test --test-concurrency=2 tests/js/*.test.mjs
 step "AI SDK conformance (tests/sdk)"
-node --test tests/sdk/*.test.mjs
+node --test --test-concurrency=2 tests/sdk/*.test.mjs
 step "end to end in workerd (tests/e2e)"
-node --test tests/e2e/*.test.mjs
+node --test --test-concurrency="${E2E_CONCURRENCY:-3}" tests/e2e/*.test.mjs
 step "the chat panel in headless Chromium (tests/browser)"
-node --test tests/browser/*.test.mjs
+node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" tests/browser/*.test.mjs
+step "the benchmark's smoke form (bench/run.mjs --smoke: its conformance step and one short run of each measure; no figure asserted)"
+node bench/run.mjs --smoke --no-build
 step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
 node tests/reliability/run.mjs --quick

@@ -46,7 +46,11 @@ async function check(agent, agentVars = {}, prompts = PROMPTS, declares = {}) {
 const failed = (results) => results.filter((r) => r.status === "fail").map((r) => r.id).sort();
 const unpassed = (results) => results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.status} ${r.arrived ?? ""}`);
 
-describe("check-agent", { concurrency: false }, () => {
+/** Checks at once: each starts a worker of its own (its own workerd and storage), and most of a
+ * check is waiting on the agent's timers, so a few run side by side even on 2 cores. */
+const AT_ONCE = Number(process.env.CHECK_AGENT_CONCURRENCY ?? 4);
+
+describe("check-agent", { concurrency: AT_ONCE }, () => {
   for (const agent of ["demo", "typescript"]) {
     test(`the ${agent} agent passes every rule, mid-tool joins and a restart included (exit 0)`, { timeout: 120_000 }, async () => {
       const { results, exitCode } = await check(agent);

@@ -97,3 +97,13 @@ for (const { name, env, host, not } of CASES) {
     }
   });
 }
+
+test("docs/configuration.md gives npm start's PORT and DEV_IP with scripts/dev.sh's own defaults", async () => {
+  const { readFileSync } = await import("node:fs");
+  const script = readFileSync(path.join(root, "scripts/dev.sh"), "utf8");
+  const page = readFileSync(path.join(root, "docs/configuration.md"), "utf8");
+  for (const [name, fallback] of [["PORT", /\$\{PORT:-(\d+)\}/], ["DEV_IP", /\$\{DEV_IP:-([0-9.]+)\}/]]) {
+    const value = fallback.exec(script)[1];
+    assert.match(page, new RegExp(`^\\| \`${name}\` \\| \`${value.replaceAll(".", "\\.")}\` \\|`, "m"), name);
+  }
+});

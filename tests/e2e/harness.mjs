@@ -133,12 +133,12 @@ const PROBE_NAME = "agent-probe";
 /** The bundle, made once per process (workers started together share it). */
 let bundled = null;
 
-/** The reference TypeScript agent with the test recorder, bundled by esbuild into
- * build/agents/typescript/ (tens of milliseconds), as a Miniflare worker with its SQLite-backed
- * Durable Object and `vars`. */
+/** The reference TypeScript agent with the test recorder, bundled by esbuild in memory (tens of
+ * milliseconds; no file, so that test files running at once share nothing), as a Miniflare worker
+ * with its SQLite-backed Durable Object and `vars`. */
 export async function typescriptAgentWorker(like, vars) {
   const outdir = path.join(root, "build/agents/typescript");
-  await (bundled ??= build({
+  const { outputFiles } = await (bundled ??= build({
     entryPoints: [path.join(root, "tests/fixtures/agents/recording.ts")],
     outfile: path.join(outdir, "index.js"),
     bundle: true,
@@ -146,10 +146,12 @@ export async function typescriptAgentWorker(like, vars) {
     target: "es2022",
     external: ["cloudflare:*"],
     logLevel: "error",
+    write: false,
   }));
   return {
     name: TS_AGENT_NAME,
     modules: true,
+    script: outputFiles[0].text,
     scriptPath: path.join(outdir, "index.js"),
     modulesRoot: outdir,
     compatibilityDate: like.compatibilityDate,
@@ -219,7 +221,7 @@ function collectLogLines(stream, { logs, turns, points, diagnostics }) {
           continue;
         }
         // A turn's record is its request's line: the one object goes into both.
-        if (record && typeof record.requestId === "string" && "status" in record) logs.push(record);
+        if (record && typeof record.requestId === "string") logs.push(record);
         if (record?.["event.name"] === "turn") turns.push(record);
         else if (record?.analyticsPoint) points.push(record.analyticsPoint);
       } catch {

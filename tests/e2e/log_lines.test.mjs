@@ -33,7 +33,7 @@ test("an agent's frame cannot forge a line: its text stays inside one JSON objec
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.deepEqual(worker.logs.filter((l) => l.requestId === "FORGED-LINE"), [], "no forged request line");
   assert.equal(worker.logs.filter((l) => l.requestId === requestId).length, 1, "the request's own line");
-  const skipped = worker.diagnostics.filter((d) => d.requestId === requestId && d.event === "frame_skipped");
+  const skipped = worker.diagnostics.filter((d) => d.request === requestId && d.event === "frame_skipped");
   assert.equal(skipped.length, 1, JSON.stringify(worker.diagnostics.slice(-5)));
   assert.ok(skipped[0].detail.includes("FORGED-LINE"), "the agent's text, escaped, in the one line");
   assert.equal(worker.logs.find((l) => l.requestId === requestId).skippedFrames, 1);
@@ -50,7 +50,7 @@ test("a detail is cut to 300 characters, a path to 256, a session and a turn id 
   const requestId = response.headers.get("x-request-id");
   await readAll(response);
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const skipped = worker.diagnostics.find((d) => d.requestId === requestId && d.event === "frame_skipped");
+  const skipped = worker.diagnostics.find((d) => d.request === requestId && d.event === "frame_skipped");
   assert.equal([...skipped.detail].length, 301, "300 characters and the mark");
   assert.ok(skipped.detail.endsWith("…"));
   const line = worker.logs.find((l) => l.requestId === requestId);

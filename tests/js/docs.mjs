@@ -23,12 +23,14 @@ export function codeBlocks(text) {
   const blocks = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const open = lines[i].match(/^```(\w*)\s*$/);
+    // An info string is the language, and may say `fragment` after it (docs/README's convention:
+    // a block not meant to be pasted whole).
+    const open = lines[i].match(/^```(\w*)(?:\s+([\w-]+))?\s*$/);
     if (!open) continue;
     const start = i;
     const body = [];
     for (i += 1; i < lines.length && !lines[i].startsWith("```"); i++) body.push(lines[i]);
-    blocks.push({ lang: open[1], code: body.join("\n"), line: start + 1 });
+    blocks.push({ lang: open[1], tag: open[2], code: body.join("\n"), line: start + 1 });
   }
   return blocks;
 }

@@ -15,7 +15,7 @@
 // `WRITES = "per-message"` it writes once per WebSocket message instead (the benchmark's
 // labelled extra row).
 
-import { parseFrame, MalformedFrame, Translator, type UIChunk } from "./translator";
+import { parseFrame, MalformedFrame, questionParts, Translator, type UIChunk } from "./translator";
 import { parseChatRequest, RequestError, MAX_BODY_BYTES, type Attachment } from "./request";
 
 interface DurableObjectNamespace {
@@ -151,7 +151,7 @@ async function chat(request: Request, env: Env, ctx: ExecutionContext, sessionId
 
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
-  const translator = new Translator(requestId);
+  const translator = new Translator(requestId, Date.now, questionParts(request.headers.get("x-questions")) ?? "tools");
   let finished = false;
   let outcome = "finished";
   let chunks = 0;

@@ -2,8 +2,9 @@
 // correct. Same mapping as the README's table (and as the Rust core in src/translator/): one
 // turn followed (the `message.create` echoing our `requestId`, else the first on the default
 // channel), `start` + `start-step`, lazily opened text/reasoning parts closed before anything
-// else, tool chunks with `providerExecuted`/`dynamic`, a question ending the stream, and exactly
-// one ending; `start` carries `messageMetadata` `{ turnId, createdAt }` and `finish`
+// else, tool chunks with `providerExecuted`/`dynamic`, a question ending the stream (as the
+// `X-Questions` header asks: the AI SDK's client-side tool calls `askUser` / `approveToolCall`, a
+// tool approval on the gated call, or a `data-question`), and exactly one ending; `start` carries `messageMetadata` `{ turnId, createdAt }` and `finish`
 // `{ turnId, durationMs, toolCalls, toolErrors }` (the Rust core's metadata).
 //
 // Written the way a competent TypeScript developer would: `JSON.parse` each frame, validate it
@@ -29,11 +30,11 @@ export type Frame =
       result?: Json;
       error?: Json;
     }
-  | { type: "message.finalize"; turnId: string; reason: string; finalText?: string; error?: Json }
+  | { type: "message.finalize"; turnId: string; reason: string; finalText?: string; error?: Json; usage?: Json; model?: Json }
   | { type: "complete" }
   | { type: "agentStatus"; status: string; detail?: Json }
   | { type: "chunk"; content: string }
-  | { type: "question"; questionId: string; text: string; options?: Json; answer?: Json }
+  | { type: "question"; questionId: string; text: string; toolCallId?: string; options?: Json; answer?: Json }
   | { type: "error"; message?: Json; error?: Json }
   | { type: "other" };
 
@@ -93,7 +94,7 @@ export function parseFrame(text: string): Frame {
       };
     }
     case "message.finalize":
-      return { type, turnId: str(o, "turnId"), reason: str(o, "reason"), finalText: optStr(o, "finalText"), error: optJson(o, "error") };
+      return { type, turnId: str(o, "turnId"), reason: str(o, "reason"), finalText: optStr(o, "finalText"), error: optJson(o, "error"), usage: optJson(o, "usage"), model: optJson(o, "model") };
     case "complete":
       return { type };
     case "agentStatus":
@@ -101,7 +102,7 @@ export function parseFrame(text: string): Frame {
     case "chunk":
       return { type, content: str(o, "content") };
     case "question":
-      return { type, questionId: str(o, "questionId"), text: str(o, "text"), options: optJson(o, "options"), answer: optJson(o, "answer") };
+      return { type, questionId: str(o, "questionId"), text: str(o, "text"), toolCallId: optStr(o, "toolCallId"), options: optJson(o, "options"), answer: optJson(o, "answer") };
     case "error":
       return { type, message: optJson(o, "message"), error: optJson(o, "error") };
     default:
@@ -112,8 +113,42 @@ export function parseFrame(text: string): Frame {
 // ---- UI message chunks (what the AI SDK client reads) -----------------------------------------
 
 export interface StartMetadata { turnId: string; createdAt: number }
-export interface FinishMetadata { turnId: string; durationMs: number; toolCalls: number; toolErrors: number; stopped?: true }
-type QuestionData = { questionId: string; text: string; options?: Json; answer?: Json };
+export interface FinishMetadata { turnId: string; durationMs: number; toolCalls: number; toolErrors: number; stopped?: true; usage?: Usage; model?: string }
+
+/** Tokens a turn used, as the agent's `message.finalize` reported them (the AI SDK's names). */
+export interface Usage { inputTokens?: number; outputTokens?: number }
+
+/** The largest token count kept: `Number.MAX_SAFE_INTEGER`, as the Rust core's `MAX_TOKENS`. */
+const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
+/** The longest `model` kept, in UTF-8 bytes, as the Rust core's `MAX_MODEL_BYTES`. */
+const MAX_MODEL_BYTES = 256;
+
+/** `usage` read leniently: each count a whole number 0..MAX_TOKENS, else dropped; neither is none. */
+function readUsage(value: Json | undefined): Usage | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const count = (v: unknown) => (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined);
+  const usage: Usage = {};
+  const input = count(value.inputTokens);
+  const output = count(value.outputTokens);
+  if (input !== undefined) usage.inputTokens = input;
+  if (output !== undefined) usage.outputTokens = output;
+  return input === undefined && output === undefined ? undefined : usage;
+}
+
+/** `model` read leniently: a string of 1 to MAX_MODEL_BYTES bytes, else dropped. */
+function readModel(value: Json | undefined): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  return new TextEncoder().encode(value).length <= MAX_MODEL_BYTES ? value : undefined;
+}
+type QuestionData = { questionId: string; text: string; options?: Json; toolCallId?: string; answer?: Json };
+
+/** What the agent's questions become (`X-Questions`, the Rust core's `QuestionParts`). */
+export type QuestionParts = "tools" | "approvals" | "data";
+
+/** Reads an `X-Questions` value: one of the three names, else undefined. */
+export function questionParts(value: string | null): QuestionParts | undefined {
+  return value === "tools" || value === "approvals" || value === "data" ? value : undefined;
+}
 
 export type UIChunk =
   | { type: "start"; messageId: string; messageMetadata: StartMetadata }
@@ -125,6 +160,9 @@ export type UIChunk =
   | { type: "tool-input-available"; toolCallId: string; toolName: string; input: Json; providerExecuted: true; dynamic: true }
   | { type: "tool-output-available"; toolCallId: string; output: Json; providerExecuted: true; dynamic: true }
   | { type: "tool-output-error"; toolCallId: string; errorText: string; providerExecuted: true; dynamic: true }
+  | { type: "tool-input-start"; toolCallId: string; toolName: string; providerExecuted: false; dynamic: false }
+  | { type: "tool-input-available"; toolCallId: string; toolName: string; input: Json; providerExecuted: false; dynamic: false }
+  | { type: "tool-approval-request"; approvalId: string; toolCallId: string }
   | { type: "data-status"; data: { phase: string; label?: string }; transient: true }
   | { type: "data-question"; id: string; data: QuestionData }
   | { type: "error"; errorText: string }
@@ -240,12 +278,17 @@ export class Translator {
   /** Tool calls shown, and how many ended in `tool-output-error` (the finish metadata). */
   private toolCalls = 0;
   private toolErrors = 0;
+  /** What the finalize reported the turn cost, for the finish metadata. */
+  private usage: Usage | undefined;
+  private model: string | undefined;
   private startedMs = 0;
 
-  /** `clock`: ms since the epoch, for the metadata (the worker's `Date.now`). */
+  /** `clock`: ms since the epoch, for the metadata (the worker's `Date.now`); `questions`: what
+   * the agent's questions become. */
   constructor(
     private readonly requestId: string | undefined,
     private readonly clock: () => number = Date.now,
+    private readonly questions: QuestionParts = "tools",
   ) {}
 
   /** The open part's [`DeltaShape`], while a delta of our turn would extend it. */
@@ -288,18 +331,16 @@ export class Translator {
         if (chunk) out.push(chunk);
         return;
       }
-      case "question": {
+      case "question":
         // The turn waits for the user: the stream ends here, the answer's request goes on.
         this.closePart(out);
-        const data: QuestionData = { questionId: frame.questionId, text: frame.text };
-        if (frame.options !== undefined) data.options = frame.options;
-        if (frame.answer !== undefined) data.answer = frame.answer;
-        out.push({ type: "data-question", id: frame.questionId, data });
+        this.ask(frame, out);
         this.endWith({ kind: "awaiting-answer" }, out);
         return;
-      }
       case "message.finalize": {
         if (frame.turnId !== this.turnId) return;
+        this.usage = readUsage(frame.usage);
+        this.model = readModel(frame.model);
         if (frame.finalText !== undefined && this.textParts === 0) this.delta("text", frame.finalText, out);
         let ending: Ending;
         if (frame.reason === "error") ending = { kind: "error", text: errorText(frame.error) ?? AGENT_ERROR };
@@ -337,6 +378,36 @@ export class Translator {
     );
     this.turnId = create.turnId;
     this.phase = "open";
+  }
+
+  /** A question, as the client asked for it: a gated call (`toolCallId` naming an open call of
+   * the turn) is approved on its own part, or through `approveToolCall`; any other question is
+   * `askUser`; or a `data-question` either way. */
+  private ask(q: Extract<Frame, { type: "question" }>, out: UIChunk[]): void {
+    const gated = q.toolCallId === undefined ? undefined : this.calls.get(q.toolCallId);
+    const call = gated !== undefined && gated.stage !== Stage.Done ? gated : undefined;
+    if (this.questions === "data") {
+      const data: QuestionData = { questionId: q.questionId, text: q.text };
+      if (q.options !== undefined) data.options = q.options;
+      if (q.toolCallId !== undefined) data.toolCallId = q.toolCallId;
+      if (q.answer !== undefined) data.answer = q.answer;
+      out.push({ type: "data-question", id: q.questionId, data });
+      return;
+    }
+    if (call !== undefined && this.questions === "approvals") {
+      if (call.stage === Stage.InputStarted) out.push(inputAvailable(q.toolCallId!, call));
+      // The approval is the call's: no error ends it, the answer's stream goes on with it.
+      call.stage = Stage.Done;
+      out.push({ type: "tool-approval-request", approvalId: q.questionId, toolCallId: q.toolCallId! });
+      return;
+    }
+    const [toolName, input]: [string, Json] = call !== undefined
+      ? ["approveToolCall", { questionId: q.questionId, text: q.text, toolCallId: q.toolCallId!, toolName: call.name, input: call.args ?? {} }]
+      : ["askUser", { questionId: q.questionId, text: q.text, ...(q.options !== undefined ? { options: q.options } : {}) }];
+    out.push(
+      { type: "tool-input-start", toolCallId: q.questionId, toolName, providerExecuted: false, dynamic: false },
+      { type: "tool-input-available", toolCallId: q.questionId, toolName, input, providerExecuted: false, dynamic: false },
+    );
   }
 
   private delta(kind: "text" | "reasoning", delta: string, out: UIChunk[]): void {
@@ -421,6 +492,8 @@ export class Translator {
         toolCalls: this.toolCalls,
         toolErrors: this.toolErrors,
       };
+      if (this.usage) messageMetadata.usage = this.usage;
+      if (this.model !== undefined) messageMetadata.model = this.model;
       finish = { type: "finish", messageMetadata };
     }
     if (ending.kind === "error") out.push({ type: "error", errorText: ending.text }, finish);

@@ -1,6 +1,8 @@
 //! The worker's log lines beside a request's own ([`crate::request_log`]): a frame skipped, a
 //! socket that failed, the settings read, a fault. Each is one JSON object on one line,
-//! `{"level":…,"event":…,"requestId":…,"detail":…}`, whatever text it carries: a frame's parse
+//! `{"level":…,"event":…,"request":…,"detail":…}` (the request's id under `request`, so that a
+//! query of request lines, any line with `requestId`, sees none of these), whatever text it
+//! carries: a frame's parse
 //! error, a header, a runtime's message are escaped as JSON strings, so no agent or client can
 //! write a line of its own into the log, and cut to [`MAX_DETAIL_CHARS`], so none can make one
 //! of any length (docs/operations.md, "Other lines").
@@ -73,7 +75,7 @@ impl Diagnostic<'_> {
             json_out::field(out, br#"{"level":"#, self.level.as_str());
             json_out::field(out, br#","event":"#, self.event);
             if let Some(id) = self.request_id {
-                json_out::field(out, br#","requestId":"#, id);
+                json_out::field(out, br#","request":"#, id);
             }
             if !detail.is_empty() {
                 json_out::field(out, br#","detail":"#, &detail);
@@ -108,7 +110,7 @@ mod tests {
         .line();
         assert_eq!(
             line,
-            r#"{"level":"warn","event":"frame_skipped","requestId":"r1","detail":"unknown variant `now`, expected one of `pending`, `running`"}"#
+            r#"{"level":"warn","event":"frame_skipped","request":"r1","detail":"unknown variant `now`, expected one of `pending`, `running`"}"#
         );
         let bare = Diagnostic {
             level: Level::Error,

@@ -14,7 +14,8 @@
 //! | `/drop` | a few deltas, then close every socket of the session with 1011 |
 //! | `/error TEXT` | `message.finalize` with reason `error` and TEXT |
 //! | `/panic [now]` | `message.create`, a `work` call left `running`, three deltas (a text part left open), then the agent panics (the wasm instance is lost: tests only); with `now`, it panics before `message.create` |
-//! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]), then a wait for its answer; then `You answered: <answer>.` |
+//! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]; options `yes`, `no`), then a wait for its answer; then `You answered: <answer>.` |
+//! | `/ask-free [TEXT]` | the same question without options: the user writes the answer |
 //! | `/tool-error` | a `read_file` call whose `completed` result reports failure (`success: false`), then a short reply |
 //! | `/seen` | the conversation its model would be given, as JSON (`[{"id","role","text"}]`, [`crate::seen`]): the session's messages after any taken back, then this prompt's |
 //! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
@@ -381,17 +382,22 @@ fn scripted(content: &str, turn: &str, request_id: Option<&str>) -> Script {
             script.send(0, complete());
             script
         }
-        Some("/ask") => {
-            let text = first_line["/ask".len()..].trim();
+        Some(command @ ("/ask" | "/ask-free")) => {
+            let text = first_line[command.len()..].trim();
             let text = if text.is_empty() {
                 DEFAULT_QUESTION
             } else {
                 text
             };
+            let mut asked = question(&question_id(turn), text);
+            if let (Some(fields), "/ask-free") = (asked.as_object_mut(), command) {
+                // No options: the user writes the answer.
+                fields.remove("options");
+            }
             let mut script = Script::new(Some(turn));
             script.send(0, create(turn, request_id));
             script.send(0, status("thinking", None));
-            script.send(0, question(&question_id(turn), text));
+            script.send(0, asked);
             script.act(0, Action::AwaitAnswer);
             script
         }

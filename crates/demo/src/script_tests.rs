@@ -107,6 +107,19 @@ fn ask_has_a_default_question() {
     let frames = frames_until_wait(&mut script);
     assert_eq!(frames[2]["text"], DEFAULT_QUESTION);
     assert_eq!(frames[0], json!({"type": "message.create", "turnId": "t"}));
+    assert_eq!(frames[2]["options"], json!(["yes", "no"]));
+    // Without options, the user writes the answer.
+    let mut free = for_prompt("/ask-free Your name?", "t", None);
+    let frames = frames_until_wait(&mut free);
+    assert_eq!(frames[2]["text"], "Your name?");
+    assert_eq!(frames[2].get("options"), None);
+    free.answered(&json!("Ada"));
+    let reply: String = frames_until_wait(&mut free)
+        .iter()
+        .filter(|f| f["type"] == "message.part.text-delta")
+        .filter_map(|f| f["delta"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(reply, "You answered: Ada.");
 }
 
 #[test]

@@ -7,11 +7,13 @@
 use session_agent_adapter::Adapter;
 use worker::{event, web_sys, Context, Env, Request, Response, Result};
 
+// #region mount
 #[event(fetch)]
 async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
     if let Some(response) = Adapter::new().handle(&req, &env, &ctx).await? {
         return Ok(response);
     }
+    // #endregion mount
     let mut req = Request::from(req);
     let response = match (req.method(), req.path().as_str()) {
         (worker::Method::Get, "/health") => Response::ok("ok"),

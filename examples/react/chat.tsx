@@ -1,0 +1,138 @@
+// A whole chat page on the session routes, with nothing of this project's: React, `useChat` of
+// @ai-sdk/react and `DefaultChatTransport` (docs/sessions.md). The history is loaded before the
+// chat starts, with the same `X-Questions` header as the transport, so a question reloads as the
+// part it streamed as; the turn in flight is resumed; Stop stops the turn for every client of the
+// session; the agent's free questions are answered with `addToolOutput`, its approvals with
+// `addToolApprovalResponse`, and the SDK's helpers post each answer by themselves.
+// tests/browser/stock_react.test.mjs bundles it (with ./main.tsx) and drives it in Chromium.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useChat } from '@ai-sdk/react';
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  type UIMessage,
+} from 'ai';
+
+// #region history
+// Your worker's origin first when the page is on another one.
+const base = (sessionId: string) => `/api/sessions/${sessionId}`;
+// Questions as tool approvals on ai 6 and 7 (on ai 5, 'tools'): the transport and the history ask
+// for the same parts.
+const headers = { 'X-Questions': 'approvals' };
+
+/** The finished messages (the turn in flight comes with the resume). */
+export async function loadHistory(sessionId: string): Promise<UIMessage[]> {
+  const response = await fetch(`${base(sessionId)}/messages`, { headers });
+  if (!response.ok) throw new Error(await response.text());
+  return response.json();
+}
+// #endregion history
+
+// #region chat
+export function ChatPage({ sessionId }: { sessionId: string }) {
+  const [history, setHistory] = useState<UIMessage[] | null>(null);
+  useEffect(() => {
+    loadHistory(sessionId).then(setHistory);
+  }, [sessionId]);
+  return history ? <Chat sessionId={sessionId} history={history} /> : <p>Loading…</p>;
+}
+
+function Chat({ sessionId, history }: { sessionId: string; history: UIMessage[] }) {
+  const [input, setInput] = useState('');
+  const { messages, sendMessage, status, stop, addToolOutput, addToolApprovalResponse } = useChat({
+    id: sessionId,
+    messages: history,
+    resume: true, // GET …/chat/:id/stream on mount: 204, or the turn in flight from its start
+    transport: new DefaultChatTransport({
+      api: `${base(sessionId)}/chat`,
+      headers,
+      body: { onDisconnect: 'detach' }, // a reload does not stop the turn
+    }),
+    // Posts again by itself once the question of the last step is answered.
+    sendAutomaticallyWhen: (options) =>
+      lastAssistantMessageIsCompleteWithApprovalResponses(options) ||
+      lastAssistantMessageIsCompleteWithToolCalls(options),
+  });
+  const busy = status === 'submitted' || status === 'streaming';
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    if (input.trim() === '' || busy) return;
+    sendMessage({ text: input });
+    setInput('');
+  };
+  // Stop for every client of the session (stop() alone only closes this fetch).
+  const stopTurn = async () => {
+    await fetch(`${base(sessionId)}/chat/stop`, { method: 'POST' });
+    stop();
+  };
+  const answer = (toolCallId: string, output: string) => addToolOutput({ tool: 'askUser', toolCallId, output });
+  return (
+    <main>
+      {messages.map((message) => (
+        <div key={message.id} className={`message ${message.role}`}>
+          {message.parts.map((part, i) => (
+            <Part key={i} part={part} answer={answer} approve={addToolApprovalResponse} />
+          ))}
+        </div>
+      ))}
+      <form onSubmit={send}>
+        <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} />
+        {busy ? <button type="button" onClick={stopTurn}>Stop</button> : <button type="submit">Send</button>}
+      </form>
+    </main>
+  );
+}
+// #endregion chat
+
+// #region questions
+type Approve = (response: { id: string; approved: boolean; reason?: string }) => void;
+
+function Part({ part, answer, approve }: { part: UIMessage['parts'][number]; answer: (id: string, output: string) => void; approve: Approve }) {
+  if (part.type === 'text') return <p>{part.text}</p>;
+  // A free question: a client-side tool call, answered with its output.
+  if (part.type === 'tool-askUser' && part.state === 'input-available') {
+    const { text, options = [] } = part.input as { text: string; options?: string[] };
+    return (
+      <div className="question">
+        {text}
+        {options.length > 0 ? (
+          options.map((option) => (
+            <button key={option} onClick={() => answer(part.toolCallId, option)}>
+              {option}
+            </button>
+          ))
+        ) : (
+          <FreeAnswer onAnswer={(output) => answer(part.toolCallId, output)} />
+        )}
+      </div>
+    );
+  }
+  if (part.type === 'tool-askUser' && part.state === 'output-available') return <p className="answered">{String(part.output)}</p>;
+  // An approval question: on the gated call's own part (ai 6 and 7).
+  if (part.type === 'dynamic-tool') {
+    return (
+      <div className="tool" data-state={part.state}>
+        {part.toolName}: {part.state}
+        {part.state === 'approval-requested' && (
+          <>
+            <button onClick={() => approve({ id: part.approval.id, approved: true })}>Approve</button>
+            <button onClick={() => approve({ id: part.approval.id, approved: false })}>Deny</button>
+          </>
+        )}
+      </div>
+    );
+  }
+  return null;
+}
+
+function FreeAnswer({ onAnswer }: { onAnswer: (output: string) => void }) {
+  const [text, setText] = useState('');
+  return (
+    <form onSubmit={(event) => (event.preventDefault(), onAnswer(text))}>
+      <input aria-label="Answer" value={text} onChange={(event) => setText(event.target.value)} />
+      <button type="submit">Answer</button>
+    </form>
+  );
+}
+// #endregion questions
