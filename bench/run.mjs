@@ -21,7 +21,7 @@
 //               slowest worker's measured events/s, so every worker keeps up and nothing queues)
 //   --big N     events of the big memory turn (default 1000000)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -73,11 +73,21 @@ const say = (...line) => console.error(`[${((performance.now() - t0) / 1000).toF
 if (!flag("--no-build")) {
   say("building the worker (scripts/build.sh; incremental)");
   execFileSync("bash", ["scripts/build.sh"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  say("building the production worker (scripts/build.sh --production; incremental): the wasm users deploy, for the size goals");
+  execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 }
 const tsAdapterPath = await buildTsAdapter();
 const wasmPath = path.join(root, "build/index_bg.wasm");
 const wasm = readFileSync(wasmPath);
+const productionWasmPath = path.join(root, "build/production/index_bg.wasm");
+/** `gzip -9`'s size of a file (GNU gzip, the measure README's size row and the goals use; Node's zlib at level 9 compresses a wasm about 1% worse). */
+const gzip9 = (file) => execFileSync("gzip", ["-9c", file], { maxBuffer: 64 << 20 }).length;
 const sizes = {
+  // The production build (no demo agent): the wasm users deploy, which the size goals are about.
+  // NaN when it was not built (a --no-build run after no production build).
+  productionWasmRaw: existsSync(productionWasmPath) ? statSync(productionWasmPath).size : NaN,
+  productionWasmGzip: existsSync(productionWasmPath) ? gzip9(productionWasmPath) : NaN,
+  // The local build the runs measure (the adapter and the demo agent in one module), for reference.
   wasmRaw: wasm.length,
   wasmGzip: gzipSync(wasm, { level: 9 }).length,
   rustGlueJs: statSync(path.join(root, "build/index.js")).size,
@@ -370,7 +380,7 @@ const g = {
   eventsVsPassRuns: pairedRatios(A.rust.eventsPerSecondRuns, A.pass.eventsPerSecondRuns),
   cpuVsTs: div(A.rust.cpuMsPer10kWithoutAgent.median, A.ts.cpuMsPer10kWithoutAgent.median),
   addedP99: A.rust.latencyMs.p99 - A.pass.latencyMs.p99,
-  wasmGzipKB: sizes.wasmGzip / 1000,
+  wasmGzipKB: sizes.productionWasmGzip / 1000,
   streamCpuVsTsRuns: streamRatios,
   streamCpuVsTs: median(streamRatios),
   streamCpuVsTsWithoutAgent: div(A.rust.concurrent.cpuMsPerStreamWithoutAgent.median, A.ts.concurrent.cpuMsPerStreamWithoutAgent.median),
@@ -407,7 +417,7 @@ results.goals = {
     met: g.addedP99 <= 1,
     figures: { rust: A.rust.latencyMs.p99, pass: A.pass.latencyMs.p99 },
   },
-  wasmGzipKB: { value: g.wasmGzipKB, goal: "<= 250 KB gzip", met: g.wasmGzipKB <= 250 },
+  wasmGzipKB: { value: g.wasmGzipKB, goal: "the production wasm <= 250 KB gzip -9", met: g.wasmGzipKB <= 250 },
   concurrentStreamsLost: {
     value: A.rust.concurrent.lost,
     goal: `${f0(goalStreams)} concurrent streams, 0 lost`,
@@ -493,8 +503,9 @@ row("  wall time, ms", f0(conc("rust", "wallMs")), f0(conc("ts", "wallMs")), f0(
 row("cold start → first byte, ms", f0(A.rust.coldStart.totalMs.median), f0(A.ts.coldStart.totalMs.median), f0(A.pass.coldStart.totalMs.median),
   r2(A.rust.coldStart.totalMs.median / A.ts.coldStart.totalMs.median), r2(A.rust.coldStart.totalMs.median / A.pass.coldStart.totalMs.median), "fresh workerd: agent + adapter");
 row("  of which the first request, ms", f0(A.rust.coldStart.firstRequestMs.median), f0(A.ts.coldStart.firstRequestMs.median), f0(A.pass.coldStart.firstRequestMs.median), "", "");
-row("code size, KB (raw / gzip)", `${f0(sizes.wasmRaw / 1000)} / ${f0(sizes.wasmGzip / 1000)} wasm`, `${f0(sizes.tsAdapterJs / 1000)} / ${f0(sizes.tsAdapterJsGzip / 1000)} js`, "", "", "",
-  `wasm ≤250 KB gzip: ${verdict(G.wasmGzipKB.met)}`);
+row("code size, KB (raw / gzip -9)", `${f0(sizes.productionWasmRaw / 1000)} / ${f1(sizes.productionWasmGzip / 1000)} wasm`, `${f0(sizes.tsAdapterJs / 1000)} / ${f0(sizes.tsAdapterJsGzip / 1000)} js`, "", "", "",
+  `production wasm ≤250 KB gzip: ${verdict(G.wasmGzipKB.met)}`);
+row("  the local build (with the demo agent), for reference", `${f0(sizes.wasmRaw / 1000)} / ${f0(sizes.wasmGzip / 1000)} wasm`, "", "", "", "");
 const table = textTable(["", "rust (this)", "ts", "pass", "rust/ts", "rust/pass", "goal (issue 9)"], rows, [6]);
 results.table = table;
 
@@ -529,7 +540,7 @@ const goalLines = [
   [G.cpuPer10kWithoutAgentVsTs, `workerd CPU per 10k events minus the agent alone ≤ 0.75× the coalescing TS adapter's: ${x2(g.cpuVsTs)} ` +
     `(${f0(A.rust.cpuMsPer10kWithoutAgent.median)} vs ${f0(A.ts.cpuMsPer10kWithoutAgent.median)} ms; the agent alone ${f0(results.agentAloneCpuMsPer10k.median)} ms)`],
   [G.addedP99LatencyMs, `added p99 latency per event ≤ 1 ms over the passthrough: ${signed(g.addedP99)} (${f2(A.rust.latencyMs.p99)} vs ${f2(A.pass.latencyMs.p99)} ms)`],
-  [G.wasmGzipKB, `wasm ≤ 250 KB gzip: ${f0(g.wasmGzipKB)} KB`],
+  [G.wasmGzipKB, `the production wasm ≤ 250 KB gzip -9: ${Number.isNaN(g.wasmGzipKB) ? "not built (scripts/build.sh --production)" : `${f0(sizes.productionWasmGzip)} bytes`}`],
   [G.concurrentStreamsLost, `${f0(goalStreams)} concurrent streams, 0 lost: ${f0(A.rust.concurrent.lost)} lost of ${f0(cfg.streams)}` +
     `${cfg.streams < goalStreams ? ` (this run started only ${f0(cfg.streams)}: not a measure of the goal)` : ""}`],
   [G.concurrentCpuPerStreamVsTs, `workerd CPU per stream ≤ the TS adapter's: ${x2(g.streamCpuVsTs)}, the median of ${g.streamCpuVsTsRuns.length} paired runs ` +

@@ -16,7 +16,9 @@ cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false
 export CLOUDFLARE_CF_FETCH_ENABLED=false
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+# Each step says when it starts, in seconds since the start (tests/README.md's table of where the
+# time goes is read from these).
+step() { printf '\n==> [%4d s] %s\n' "$SECONDS" "$*" >&2; }
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -55,3 +57,4 @@ step "the benchmark's smoke form (bench/run.mjs --smoke: its conformance step an
 node bench/run.mjs --smoke --no-build
 step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
 node tests/reliability/run.mjs --quick
+step "done: everything passed"
