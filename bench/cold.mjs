@@ -15,10 +15,12 @@
 // `--events` (the floor has no chat). All threads are counted (V8 compiles and validates on
 // threads of its own); the main thread's share is shown beside.
 //
-//   node bench/cold.mjs [--starts N] [--events N] [--keep]
+//   node bench/cold.mjs [--starts N] [--events N] [--only 404|chat] [--keep]
 //
 //   --starts N  fresh workerd processes per worker and first request (default 3), in rotated order
 //   --events N  events of the first chat turn (default 100, as bench/turns.mjs's cold figure)
+//   --only F    only the first requests F (`404` or `chat`), to try a change in a minute
+//   --build DIR this worker's build to start (default build/production, which it builds)
 //   --keep      keep callgrind's files (`out.<pid>.1-<thread>`, thread 01 the main one), with
 //               parts.json saying which process started which worker, for `callgrind_annotate`
 //
@@ -33,8 +35,8 @@ import { writeResults } from "./lib/results.mjs";
 import { median, rotate, spread } from "./lib/stats.mjs";
 import { buildTsAdapter, root, startWorkers } from "./lib/workers.mjs";
 
-const { option, flag } = commandLine(process.argv.slice(2), ["--starts", "--events"]);
-const cfg = { starts: option("--starts", 3), events: option("--events", 100) };
+const { option, flag, value } = commandLine(process.argv.slice(2), ["--starts", "--events", "--only", "--build"]);
+const cfg = { starts: option("--starts", 3), events: option("--events", 100), only: value("--only") ?? "", build: value("--build") ?? "build/production" };
 
 execFileSync("bash", ["scripts/build.sh", "--production"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 execFileSync("bash", ["bench/build.sh", "floor"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
@@ -43,12 +45,14 @@ const { sinceStart, finish } = callgrindWorkerd({ fromStart: true });
 
 /** How each worker is started: this one as it is deployed (no demo agent of its own). */
 const START = {
-  rust: { adapters: [], variants: { rust: path.join(root, "build/production/index.js") }, vars: { DEMO_AGENT: "off" } },
+  rust: { adapters: [], variants: { rust: path.resolve(root, cfg.build, "index.js") }, vars: { DEMO_AGENT: "off" } },
   floor: { adapters: [], variants: { floor: path.join(root, "bench/.build/floor/index.js") } },
   ts: { adapters: ["ts"], tsAdapterPath },
 };
 
-const FIRST = { "404": ["rust", "floor", "ts"], chat: ["rust", "ts"] };
+const BOTH = { "404": ["rust", "floor", "ts"], chat: ["rust", "ts"] };
+if (cfg.only && !(cfg.only in BOTH)) throw new Error(`--only is 404 or chat, not ${JSON.stringify(cfg.only)}`);
+const FIRST = cfg.only ? { [cfg.only]: BOTH[cfg.only] } : BOTH;
 const counts = {};
 const parts = [];
 try {
@@ -86,14 +90,16 @@ for (const [first, names] of Object.entries(FIRST)) {
     console.log(`  ${label.padEnd(14)} ${name.padEnd(5)} ${M(all(first, name)).padStart(9)}  (${M(min)}–${M(max)}; main thread ${M(main)})`);
   }
 }
-console.log(`\n  404: floor − ts    ${M(all("404", "floor") - all("404", "ts")).padStart(9)}  any workers-rs worker over plain JavaScript`);
-console.log(`  404: rust − floor  ${M(all("404", "rust") - all("404", "floor")).padStart(9)}  this worker over the smallest workers-rs worker`);
-console.log(`  turn: rust − ts    ${M(all("chat", "rust") - all("chat", "ts")).padStart(9)}  (${(all("chat", "rust") / all("chat", "ts")).toFixed(3)}× the TS adapter's whole start)`);
+const has = (first) => first in FIRST;
+if (has("404")) console.log(`\n  404: floor − ts    ${M(all("404", "floor") - all("404", "ts")).padStart(9)}  any workers-rs worker over plain JavaScript`);
+if (has("404")) console.log(`  404: rust − floor  ${M(all("404", "rust") - all("404", "floor")).padStart(9)}  this worker over the smallest workers-rs worker`);
+if (has("chat")) console.log(`  turn: rust − ts    ${M(all("chat", "rust") - all("chat", "ts")).padStart(9)}  (${(all("chat", "rust") / all("chat", "ts")).toFixed(3)}× the TS adapter's whole start)`);
 
 const out = writeResults("cold", cfg, {
   starts: counts,
   median: Object.fromEntries(Object.entries(FIRST).map(([first, names]) => [first, Object.fromEntries(names.map((n) => [n, all(first, n)]))])),
-  floorOverTs404: all("404", "floor") / all("404", "ts"),
-  rustOverTsTurn: all("chat", "rust") / all("chat", "ts"),
+  floorOverTs404: has("404") ? all("404", "floor") / all("404", "ts") : null,
+  rustOverFloor404: has("404") ? all("404", "rust") / all("404", "floor") : null,
+  rustOverTsTurn: has("chat") ? all("chat", "rust") / all("chat", "ts") : null,
 });
 console.log(`\nresults: ${out}`);

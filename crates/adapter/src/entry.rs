@@ -225,7 +225,9 @@ fn answered<'a>(answer: impl Future<Output = Result<Response, Failure>> + 'a) ->
     answer.map(|answer| answer.map(Into::into)).boxed_local()
 }
 
-/// The CORS preflight's `204`.
+/// The CORS preflight's `204`. Never inlined, as `Pump::start`: the other routes' first
+/// request does not compile it.
+#[inline(never)]
 fn preflight(cx: &mut RouteContext<'_>, route: Route<'_>) -> Result<Response, Failure> {
     cx.exchange.log.answered(Answered::Preflight);
     let mut response = Response::empty()?.with_status(204);

@@ -51,7 +51,9 @@ impl Exchange {
         }
     }
 
-    /// A request whose head could not be read: a new id, received now.
+    /// A request whose head could not be read: a new id, received now. Never inlined, as
+    /// `Pump::start`: a request read as it should be does not compile it.
+    #[inline(never)]
     pub(crate) fn unread() -> Self {
         Exchange::new(&new_request_id(), now_ms(), "", "")
     }

@@ -79,6 +79,9 @@ impl Pump {
     /// socket events queued so far are handled now, the rest as they arrive. Returns the promise
     /// that settles when the stream has ended (and its log line is written), or `None` when it
     /// ended already.
+    // Never inlined: V8 compiles a function whole when it is first called, and a worker's
+    // first request that does not stream (a 404, a history) then need not compile this one.
+    #[inline(never)]
     pub(crate) fn start(self: Box<Self>) -> Option<Promise> {
         let Pump {
             socket,
