@@ -2,6 +2,7 @@
 // the opening padding `STREAM_PADDING` asks for (raw, and through every AI SDK's `Chat`).
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import net from "node:net";
 import {
   startWorker, sessionId, chatBody, postChat, readAll, sseEvents, chunksOf, demoLog,
 } from "./harness.mjs";
@@ -146,6 +147,32 @@ describe("errors before the first byte are JSON", { concurrency: true }, () => {
   for (const [name, request, status, code] of cases) {
     test(`${name} → ${status} ${code}`, { timeout: 30_000 }, async () => {
       await assertJsonError(await request(), status, code);
+    });
+  }
+
+  // A body the runtime cannot read to its end (its chunked framing broken, or cut short) is not
+  // the client's JSON: `400 body_unreadable`, which the client still gets on its connection.
+  for (const [name, chunked] of [
+    ["a chunk size that is not hex", "zz\r\n{}\r\n0\r\n\r\n"],
+    ["a chunked body cut short", '5\r\n{"mes\r\n'],
+  ]) {
+    test(`${name} → 400 body_unreadable`, { timeout: 30_000 }, async () => {
+      const url = new URL(worker.base);
+      const socket = net.connect(Number(url.port), url.hostname);
+      let answer = "";
+      socket.on("data", (data) => (answer += data));
+      const closed = new Promise((resolve) => socket.on("close", resolve));
+      socket.write(
+        `POST /api/sessions/${sessionId("unreadable")}/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          `Transfer-Encoding: chunked\r\n\r\n${chunked}`,
+      );
+      // A body cut short: the client stops sending (its half of the connection closes).
+      if (!chunked.startsWith("zz")) socket.end();
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      socket.destroy();
+      const [head, body] = answer.split("\r\n\r\n");
+      assert.match(head, /^HTTP\/1\.1 400 /);
+      assert.equal(JSON.parse(body).error.code, "body_unreadable");
     });
   }
 

@@ -57,7 +57,7 @@ test("the defaults docs/check-agent.md gives are the CLI's", () => {
 });
 
 test("the contract's upgrade headers name the protocol the adapter sends, and the page is that protocol", () => {
-  const sent = read("crates/adapter/src/upstream.js").match(/const AGENT_PROTOCOL = "(\d+)";/)[1];
+  const sent = read("crates/adapter/src/agent/upstream.js").match(/const AGENT_PROTOCOL = "(\d+)";/)[1];
   const page = read("docs/agent-protocol.md");
   assert.match(page, new RegExp(`^\\| \`X-Agent-Protocol\` \\| \`${sent}\` \\|$`, "m"));
   assert.match(page, new RegExp(`^# The agent contract: protocol ${sent}$`, "m"));

@@ -12,6 +12,7 @@ export const PAGES = [
   "ARCHITECTURE.md",
   ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`),
   "bench/README.md",
+  "tests/README.md",
   "agents/typescript/README.md",
   "vendor/README.md",
 ].filter((page) => existsSync(path.join(root, page)));

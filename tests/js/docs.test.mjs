@@ -119,7 +119,7 @@ describe("docs: the endpoint's errors", () => {
     const names = [...catalogue.matchAll(/^\s*([A-Z_]+) = \d{3} "[a-z_]+";/gm)].map((m) => m[1]);
     assert.ok(names.length >= 25, `the catalogue is found (${names})`);
     const code = RUST.replace(catalogue, catalogue.slice(0, catalogue.indexOf("catalogue! {")) +
-      catalogue.slice(catalogue.indexOf("\n}\n", catalogue.indexOf("catalogue! {")), catalogue.indexOf("#[cfg(test)]")));
+      catalogue.slice(catalogue.indexOf("\n}\n", catalogue.indexOf("catalogue! {")), catalogue.indexOf("#[cfg(test)]\nmod tests")));
     for (const name of names) assert.match(code, new RegExp(`\\b${name}\\b`), `${name} is in the catalogue but nothing sends it`);
   });
 });
@@ -239,6 +239,35 @@ describe("docs: the widget's snippets", () => {
           assert.match(exported[from] ?? "", new RegExp(`\\b${name}\\b`), `${where(block)}: ${from} exports no ${name}`);
         }
       }
+    }
+  });
+});
+
+describe("docs: the log's events", () => {
+  test("docs/operations.md lists every event the worker logs, and only those", () => {
+    // Rust: `log::info|warn|error("event", …)` (platform/src/log.rs), the call possibly over
+    // lines; JavaScript (the pump's wiring, the entry): its own one-object lines, `event: "…"`.
+    const rust = [...RUST.matchAll(/log::(?:info|warn|error)\(\s*"(\w+)"/g)].map((m) => m[1]);
+    const js = globSync(["crates/*/src/**/*.js", "src/**/*.js"], { cwd: root })
+      .flatMap((file) => [...readFileSync(path.join(root, file), "utf8").matchAll(/\bevent: "(\w+)"/g)].map((m) => m[1]));
+    const logged = new Set([...rust, ...js]);
+    const row = read("docs/operations.md").split("\n").find((line) => line.startsWith("| `event` |"));
+    assert.ok(row, "docs/operations.md has the `event` row");
+    const documented = new Set([...row.matchAll(/`(\w+)`/g)].map((m) => m[1]).filter((word) => word !== "event"));
+    assert.deepEqual([...logged].filter((e) => !documented.has(e)).sort(), [], "logged, not documented");
+    assert.deepEqual([...documented].filter((e) => !logged.has(e)).sort(), [], "documented, never logged");
+  });
+});
+
+describe("docs: the tests' settings", () => {
+  test("tests/README.md's concurrency settings and defaults are the ones the scripts read", () => {
+    const rows = [...read("tests/README.md").matchAll(/^\| `([A-Z0-9_]+_CONCURRENCY)` \| (\d+) \|/gm)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(rows.map(([name]) => name).sort(), ["BROWSER_CONCURRENCY", "CHECK_AGENT_CONCURRENCY", "E2E_CONCURRENCY"]);
+    const testSh = read("scripts/test.sh");
+    const checkAgent = read("tests/e2e/check_agent.test.mjs");
+    for (const [name, fallback] of rows) {
+      const read = testSh.includes(`\${${name}:-${fallback}}`) || checkAgent.includes(`process.env.${name} ?? ${fallback})`);
+      assert.ok(read, `${name} defaults to ${fallback} where it is read`);
     }
   });
 });

@@ -1,9 +1,9 @@
-// The request's head as crates/adapter/src/incoming.js reads it for crates/core/src/request_head.rs: the fields in
+// The request's head as crates/adapter/src/inbound/incoming.js reads it for crates/core/src/request_head.rs: the fields in
 // order, a header the request lacks as a lone "\0", and only the headers asked for, the
 // preflight's for a preflight only (each `get` is a call into the runtime).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readHead } from "../../crates/adapter/src/incoming.js";
+import { readHead } from "../../crates/adapter/src/inbound/incoming.js";
 
 const ABSENT = "\0";
 

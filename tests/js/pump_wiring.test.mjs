@@ -8,7 +8,7 @@
 // over any, the one every stream shares until its turn opens), then closes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wire, write, close, openBody, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../crates/adapter/src/pump/wiring.js";
+import { wire, write, close, openBody, ageCrashEnding, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../crates/adapter/src/pump/wiring.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -62,6 +62,46 @@ const bytesOf = (text) => new TextEncoder().encode(text);
 const crashEnding = (durationMs) =>
   `data: {"type":"error","errorText":"the stream stopped on an internal error"}\n\n` +
   `data: {"type":"finish","messageMetadata":{"turnId":"t1","durationMs":${durationMs},"toolCalls":0,"toolErrors":0}}\n\ndata: [DONE]\n\n`;
+
+/** A seeded generator (mulberry32): the same cases on every run, a failing one reproducible. */
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A tool's raw input as an agent may send it: nested, with the finish's own key and type among its keys and strings. */
+function toolInput(next, depth = 0) {
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const keys = ["durationMs", "type", "data", "cmd", "messageMetadata", "turnId"];
+  const value = () =>
+    depth < 3 && next() < 0.3
+      ? toolInput(next, depth + 1)
+      : pick([Math.floor(next() * 1e6), "finish", 'data: {"type":"finish","messageMetadata":{"durationMs":7}}', '"durationMs":12', null, [1, "durationMs"]]);
+  return Object.fromEntries(Array.from({ length: 1 + Math.floor(next() * 4) }, () => [pick(keys), value()]));
+}
+
+test("a crash ending's age changes its finish's durationMs only, whatever a pending tool's input holds (500 seeded cases)", () => {
+  const next = random(57);
+  const ending = (inputs, durationMs) =>
+    inputs.map((input, i) => `data: ${JSON.stringify({ type: "tool-input-available", toolCallId: `c${i}`, toolName: "t", input })}\n\n`).join("") +
+    crashEnding(durationMs);
+  for (let n = 0; n < 500; n++) {
+    const inputs = Array.from({ length: Math.floor(next() * 3) }, () => toolInput(next));
+    const durationMs = Math.floor(next() * 100_000);
+    const since = 1 + Math.floor(next() * 10_000);
+    assert.equal(ageCrashEnding(ending(inputs, durationMs), since), ending(inputs, durationMs + since), JSON.stringify(inputs));
+  }
+  // The shape that went wrong: a pending tool called with `{"durationMs":500}`.
+  const pending = ending([{ durationMs: 500 }], 40);
+  assert.equal(ageCrashEnding(pending, 250), ending([{ durationMs: 500 }], 290));
+  // Nothing to age: no finish, or a finish without the key, is left as it is.
+  assert.equal(ageCrashEnding("data: [DONE]\n\n", 5), "data: [DONE]\n\n");
+  assert.equal(ageCrashEnding('data: {"type":"finish"}\n\n', 5), 'data: {"type":"finish"}\n\n');
+});
 
 test("frames of one event-loop turn come in one call, joined by U+001E", async (t) => {
   const { got, message, stop } = setup(t);

@@ -1,4 +1,4 @@
-// Opening the agent's socket in one call (crates/adapter/src/upstream.js), in Node with a stand-in for the
+// Opening the agent's socket in one call (crates/adapter/src/agent/upstream.js), in Node with a stand-in for the
 // Durable Object binding: the request the agent receives, the socket it resolves to (accepted only
 // when asked), and each way the opening can fail, rejected as the step that failed, with the
 // timeout's timer cleared.
@@ -16,7 +16,7 @@ import {
   NOT_UPGRADED,
   OLDER_PROTOCOL,
   agentProtocol,
-} from "../../crates/adapter/src/upstream.js";
+} from "../../crates/adapter/src/agent/upstream.js";
 
 const URL = "https://session-agent/ws";
 

@@ -1,6 +1,6 @@
 // The numbers JavaScript and Rust pass each other across the WebAssembly boundary have one name
 // on each side, and the two copies agree: the pump's event kinds (crates/adapter/src/pump/wiring.js ↔
-// wiring.rs) and the upstream failure kinds (crates/adapter/src/upstream.js ↔ upstream.rs). Every constant
+// wiring.rs) and the upstream failure kinds (crates/adapter/src/agent/upstream.js ↔ upstream.rs). Every constant
 // a side exports has its twin on the other, with the same value.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as wiring from "../../crates/adapter/src/pump/wiring.js";
-import * as upstream from "../../crates/adapter/src/upstream.js";
+import * as upstream from "../../crates/adapter/src/agent/upstream.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -36,5 +36,5 @@ test("a log line's detail is cut at the same length by the pump's JavaScript sid
 test("the upstream failure kinds: upstream.js and upstream.rs name the same numbers", () => {
   const js = jsConstants(upstream);
   assert.equal(Object.keys(js).length, 8);
-  assert.deepEqual(rustConstants("crates/adapter/src/upstream.rs"), js);
+  assert.deepEqual(rustConstants("crates/adapter/src/agent/upstream.rs"), js);
 });

@@ -5,7 +5,7 @@ use worker::Env;
 
 use crate::config::Config;
 use crate::exchange::Exchange;
-use crate::incoming::RequestIn;
+use crate::inbound::incoming::RequestIn;
 
 pub(crate) struct RouteContext<'a> {
     pub(crate) req: &'a RequestIn<'a>,

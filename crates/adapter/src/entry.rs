@@ -13,13 +13,15 @@ use crate::platform::log;
 use crate::config::{Config, ConfigError};
 use crate::context::RouteContext;
 use crate::failure::Failure;
+use crate::guard::{self, rate_limiter};
+use crate::handlers::{self, chat, playground};
+use crate::inbound::{body, drain, incoming};
 use crate::platform::settings;
 use crate::refusal::Refusal;
 use crate::request_head::{Field, HeaderSet, RequestHead};
-use crate::request_log::Answered;
+use crate::request_log::Disposition;
 use crate::routes::{path_of_url, Route};
-use crate::{chat, demo_routes, drain, exchange, guard, incoming, outcome};
-use crate::{playground, rate_limiter, session_routes, turn_log};
+use crate::{exchange, outcome, turn_log};
 use exchange::{Exchange, TurnOf};
 use incoming::RequestIn;
 use outcome::Outcome;
@@ -95,11 +97,23 @@ pub(crate) async fn run(
         }
     };
     let outcome = match outcome {
-        Ok(outcome) => outcome,
-        Err(Failure::Refused(refusal)) => exchange.refuse(refusal)?.into(),
+        Ok(outcome) => Ok(outcome),
+        Err(Failure::Refused(refusal)) => exchange.refuse(refusal).map(Outcome::from),
         Err(Failure::Fault(err)) => {
             log::error("fault", Some(exchange.request_id()), &err.to_string());
-            exchange.refuse(Refusal::internal())?.into()
+            exchange.refuse(Refusal::internal()).map(Outcome::from)
+        }
+    };
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            // The refusal's response could not be made: the worker's entry answers its fixed
+            // 500 and logs the fault; the request's own line is written first, with that 500.
+            exchange
+                .log
+                .answered(Disposition::Refused(crate::refusal::INTERNAL_ERROR));
+            exchange.finish(None);
+            return Err(err);
         }
     };
     // Exactly one log line: the pump's, when a stream ends; else this one, below.
@@ -117,12 +131,12 @@ pub(crate) async fn run(
             }
             (response, false)
         }
-        Outcome::Answered(response) => {
+        Outcome::Ready(response) => {
             let limit = config
                 .as_ref()
                 .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
             let declared = head.and_then(|head| head.header(Field::ContentLength));
-            drain::drain(req, drain::declared_length(declared), limit)
+            drain::drain(req, body::declared_length(declared), limit)
                 .boxed_local()
                 .await;
             (response.into(), true)
@@ -135,12 +149,20 @@ pub(crate) async fn run(
         Err(_) => Vec::new(),
     };
     if complete || !cors.is_empty() {
+        // The answer is decided (a stream may be running): a header the runtime refuses is
+        // logged, and the answer goes without it.
         let headers = response.headers();
+        let set = |name: &str, value: &str| {
+            if let Err(err) = headers.set(name, value) {
+                let why = format!("{name}: {err:?}");
+                log::error("response_headers", Some(exchange.request_id()), &why);
+            }
+        };
         if complete {
-            headers.set("x-request-id", exchange.request_id())?;
+            set("x-request-id", exchange.request_id());
         }
-        for (name, value) in cors {
-            headers.set(name, &value)?;
+        for (name, value) in &cors {
+            set(name, value);
         }
     }
     if complete {
@@ -196,19 +218,19 @@ fn dispatch<'a>(
             return chat::handle(cx, session).boxed_local();
         }
         Route::Stop { session } if method == Method::Post => {
-            return answered(session_routes::stop(cx, session));
+            return answered(handlers::session::stop(cx, session));
         }
         Route::Resume { session, .. } if method == Method::Get => {
-            return session_routes::resume(cx, session).boxed_local();
+            return handlers::session::resume(cx, session).boxed_local();
         }
         Route::Messages { session } if method == Method::Get => {
-            return answered(session_routes::messages(cx, session));
+            return answered(handlers::session::messages(cx, session));
         }
         Route::DemoLog { session, log } if demo && method == Method::Get => {
             return answered(async move {
                 // The logs hold every prompt of the session: the chat route's credentials, always.
                 guard::admit(&mut cx, session).await?;
-                demo_routes::forward(cx, session, log).await
+                handlers::demo::forward(cx, session, log).await
             });
         }
         Route::Playground if demo && method == Method::Get => {
@@ -229,7 +251,7 @@ fn answered<'a>(answer: impl Future<Output = Result<Response, Failure>> + 'a) ->
 /// request does not compile it.
 #[inline(never)]
 fn preflight(cx: &mut RouteContext<'_>, route: Route<'_>) -> Result<Response, Failure> {
-    cx.exchange.log.answered(Answered::Preflight);
+    cx.exchange.log.answered(Disposition::Preflight);
     let mut response = Response::empty()?.with_status(204);
     let headers = response.headers_mut();
     for (name, value) in cx.config.origins.preflight_headers(

@@ -1,5 +1,6 @@
 //! One request's bookkeeping: its id, its clock, its log line (with the turn's record in it when
-//! the request is a turn's), and the headers every answer gets.
+//! the request is a turn's), and a refusal's JSON answer. (The entry point sets `x-request-id`
+//! on an answer; a stream's gets it where its response is made.)
 
 use crate::diagnostic::{clip, MAX_LOGGED_PATH_CHARS};
 use std::borrow::Cow;
@@ -10,7 +11,7 @@ use worker::{Response, Result};
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_error;
 use crate::refusal::Refusal;
-use crate::request_log::{uuid_v4, Answered, RequestLog};
+use crate::request_log::{uuid_v4, Disposition, RequestLog};
 use crate::turn_log;
 use crate::turn_record::{Trigger, TurnRecord, TurnRequest};
 use crate::turn_stream::TurnStream;
@@ -77,7 +78,7 @@ impl Exchange {
     /// line's. A 5xx message gets the request id, which the log line carries too, so a report
     /// can be matched to it.
     pub(crate) fn refuse(&mut self, refusal: Refusal) -> Result<Response> {
-        self.log.answered(Answered::Refused(refusal.kind));
+        self.log.answered(Disposition::Refused(refusal.kind));
         self.refused = Some(refusal.kind.code);
         let Refusal {
             kind,

@@ -43,34 +43,23 @@
 #![cfg(target_arch = "wasm32")]
 #![forbid(unsafe_code)]
 
-mod answer;
-mod body;
-mod chat;
+mod agent;
 mod context;
-mod demo_routes;
-mod drain;
 mod entry;
 mod exchange;
 mod failure;
 mod guard;
-mod hs256;
-mod hydrate;
-mod incoming;
-mod jwks_cache;
+mod handlers;
+mod inbound;
 mod outcome;
-mod playground;
 mod pump;
-mod rate_limiter;
-mod session_routes;
-mod stream;
 mod turn_log;
-mod upstream;
-mod webcrypto;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
-    auth, config, delivery, diagnostic, history, questions, rate_limit, refusal, request,
-    request_head, request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
+    answering, auth, config, delivery, diagnostic, history, hydration, pacing, questions,
+    rate_limit, refusal, request, request_head, request_log, routes, sse, trace, turn_record,
+    turn_stream, v2,
 };
 use session_agent_platform as platform;
 

@@ -8,7 +8,7 @@ use crate::pump::Pump;
 
 pub(crate) enum Outcome {
     /// A complete answer.
-    Answered(Response),
+    Ready(Response),
     /// A `200` whose body the pump fills; the entry point starts the pump.
     Streaming {
         /// Made in JavaScript with the body it streams (`ClientStream::open`).
@@ -20,6 +20,6 @@ pub(crate) enum Outcome {
 
 impl From<Response> for Outcome {
     fn from(response: Response) -> Self {
-        Outcome::Answered(response)
+        Outcome::Ready(response)
     }
 }

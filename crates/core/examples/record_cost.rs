@@ -7,6 +7,7 @@
 //!
 //! and compared with the same `n` of `none`: the difference over `n` is one record's cost.
 use session_agent_core::request_log::RequestLog;
+use session_agent_core::translator::StreamOutcome;
 use session_agent_core::turn_record::{Trigger, TurnFacts, TurnRecord, TurnRequest};
 use session_agent_core::v2::Usage;
 use std::hint::black_box;
@@ -53,7 +54,7 @@ fn main() {
                 chunks: 104,
                 tool_calls: 0,
                 tool_errors: 0,
-                ended: Some("finished"),
+                ended: Some(StreamOutcome::Finished),
                 error_code: None,
                 usage: Some(Usage {
                     input_tokens: Some(12),

@@ -23,14 +23,5 @@ pub fn error_json(code: &str, message: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shape_is_exact_and_escaped() {
-        assert_eq!(
-            error_json("bad_request", "say \"hi\""),
-            r#"{"error":{"code":"bad_request","message":"say \"hi\""}}"#
-        );
-    }
-}
+#[path = "error_body_tests.rs"]
+mod tests;

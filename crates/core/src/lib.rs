@@ -10,6 +10,7 @@
 //! built from it; the adapter (`session-agent-adapter`) is its one caller at the edge.
 #![forbid(unsafe_code)]
 
+pub mod answering;
 pub mod auth;
 pub mod config;
 pub mod cors;
@@ -17,7 +18,9 @@ pub mod delivery;
 pub mod diagnostic;
 pub mod error_body;
 pub mod history;
+pub mod hydration;
 mod json_out;
+pub mod pacing;
 pub mod questions;
 pub mod rate_limit;
 pub mod refusal;

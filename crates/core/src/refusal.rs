@@ -16,7 +16,8 @@ pub struct Code {
 }
 
 impl Code {
-    /// The status and the code, as one value to compare.
+    /// The status and the code, as one value to compare (in tests).
+    #[cfg(test)]
     pub const fn pair(self) -> (u16, &'static str) {
         (self.status, self.code)
     }
@@ -36,6 +37,8 @@ catalogue! {
     /// The session id is not 1–128 characters of `[A-Za-z0-9._:-]`.
     INVALID_SESSION_ID = 400 "invalid_session_id";
     INVALID_JSON = 400 "invalid_json";
+    /// The body could not be read to its end (the connection failed while it came in).
+    BODY_UNREADABLE = 400 "body_unreadable";
     INVALID_BODY = 400 "invalid_body";
     INVALID_FIELD = 400 "invalid_field";
     MISSING_MESSAGES = 400 "missing_messages";
@@ -86,7 +89,9 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    pub fn new(kind: Code, message: impl Into<Cow<'static, str>>) -> Self {
+    /// A refusal of the catalogue. Only the core makes one (each of the edge's has a named
+    /// constructor here), so that every message an edge answers with is in this crate.
+    pub(crate) fn new(kind: Code, message: impl Into<Cow<'static, str>>) -> Self {
         Refusal {
             kind,
             message: message.into(),
@@ -172,6 +177,32 @@ impl Refusal {
         )
     }
 
+    /// The response stream could not be made (a fault of the runtime).
+    pub fn stream_not_created() -> Self {
+        Refusal::new(INTERNAL_ERROR, "The response stream could not be created.")
+    }
+
+    /// The agent answered the upgrade, but not with a WebSocket.
+    pub fn agent_refused_socket() -> Self {
+        Refusal::new(
+            AGENT_BAD_RESPONSE,
+            "The agent did not accept the connection.",
+        )
+    }
+
+    /// The agent's WebSocket came back but could not be accepted.
+    pub fn agent_connection_failed() -> Self {
+        Refusal::new(
+            AGENT_CONNECTION_FAILED,
+            "The connection to the agent failed.",
+        )
+    }
+
+    /// No answer from the agent within the connect timeout.
+    pub fn agent_timeout() -> Self {
+        Refusal::new(AGENT_TIMEOUT, "The agent did not answer in time.")
+    }
+
     pub fn agent_unavailable() -> Self {
         Refusal::new(
             AGENT_UNAVAILABLE,
@@ -181,82 +212,5 @@ impl Refusal {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::auth::AuthError;
-    use crate::rate_limit::RateLimited;
-
-    #[test]
-    fn every_code_is_listed_once_and_fits_its_status() {
-        for (i, kind) in CATALOGUE.iter().enumerate() {
-            assert!((400..600).contains(&kind.status), "{kind:?}");
-            assert!(
-                kind.code
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b == b'_'),
-                "{kind:?}"
-            );
-            assert!(
-                !CATALOGUE[..i].iter().any(|other| other.code == kind.code),
-                "{} twice",
-                kind.code
-            );
-        }
-    }
-
-    #[test]
-    fn the_docs_table_is_the_catalogue() {
-        let page = include_str!("../../../docs/endpoint.md");
-        let table: Vec<(u16, &str)> = page
-            .lines()
-            .filter_map(|line| {
-                let rest = line.strip_prefix("| ")?;
-                let (status, rest) = rest.split_once(" | `")?;
-                let (code, _) = rest.split_once("` |")?;
-                Some((status.parse().ok()?, code))
-            })
-            .collect();
-        let catalogue: Vec<(u16, &str)> = CATALOGUE.iter().map(|kind| kind.pair()).collect();
-        assert_eq!(
-            table, catalogue,
-            "docs/endpoint.md's errors table, row by row"
-        );
-    }
-
-    #[test]
-    fn auth_refusals_carry_their_challenge_or_their_retry() {
-        let header = |err: AuthError| Refusal::from(err).headers;
-        assert_eq!(
-            header(AuthError::Missing),
-            [("www-authenticate", "Bearer".to_owned())]
-        );
-        assert_eq!(
-            header(AuthError::Expired),
-            [(
-                "www-authenticate",
-                "Bearer error=\"invalid_token\"".to_owned()
-            )]
-        );
-        assert_eq!(header(AuthError::Forbidden), []);
-        assert_eq!(
-            header(AuthError::Unavailable {
-                retry_after_secs: 10
-            }),
-            [("retry-after", "10".to_owned())]
-        );
-        let limited = Refusal::from(RateLimited {
-            retry_after_secs: 60,
-        });
-        assert_eq!(limited.kind, RATE_LIMITED);
-        assert_eq!(
-            limited.headers,
-            [
-                ("retry-after", "60".to_owned()),
-                ("ratelimit", r#""caller";r=0;t=60"#.to_owned())
-            ]
-        );
-        let not_allowed = Refusal::method_not_allowed("GET, OPTIONS");
-        assert_eq!(not_allowed.message, "This path only answers GET, OPTIONS.");
-        assert_eq!(not_allowed.headers, [("allow", "GET, OPTIONS".to_owned())]);
-    }
-}
+#[path = "refusal_tests.rs"]
+mod tests;

@@ -141,6 +141,8 @@ pub enum RequestError {
     TooLarge {
         limit: usize,
     },
+    /// The runtime could not read the body to its end: the connection, not the client's JSON.
+    Unreadable,
     NotJson(String),
     NotObject,
     InvalidField(String),
@@ -178,6 +180,7 @@ impl RequestError {
     pub fn kind(&self) -> Code {
         match self {
             RequestError::TooLarge { .. } => refusal::BODY_TOO_LARGE,
+            RequestError::Unreadable => refusal::BODY_UNREADABLE,
             RequestError::NotJson(_) => refusal::INVALID_JSON,
             RequestError::NotObject => refusal::INVALID_BODY,
             RequestError::InvalidField(_) => refusal::INVALID_FIELD,
@@ -202,6 +205,7 @@ impl RequestError {
             RequestError::TooLarge { limit } => {
                 format!("The request body is larger than the limit of {limit} bytes.")
             }
+            RequestError::Unreadable => "The request body could not be read to its end.".into(),
             RequestError::NotJson(why) => format!("The request body is not valid JSON: {why}."),
             RequestError::NotObject => "The request body must be a JSON object.".into(),
             RequestError::InvalidField(why) => format!("The request body is malformed: {why}."),

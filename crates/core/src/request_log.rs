@@ -42,7 +42,7 @@ pub struct RequestLog {
 /// How a request answered at once (not streamed) ended: its status and its log `outcome` as one
 /// value, so that the two are never set apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answered {
+pub enum Disposition {
     /// A CORS preflight: `204`.
     Preflight,
     /// The playground page: `200`.
@@ -61,46 +61,47 @@ pub enum Answered {
     Refused(Code),
 }
 
-impl Answered {
+impl Disposition {
     /// Every kind with a fixed status (all but the demo's logs and the refusals, whose outcome is
-    /// their code): the ones `docs/auth.md` lists.
-    pub const DOCUMENTED: [Answered; 6] = [
-        Answered::Preflight,
-        Answered::Playground,
-        Answered::NothingToResume,
-        Answered::NotStopped,
-        Answered::Stopped,
-        Answered::History,
+    /// their code): the ones `docs/auth.md` lists, which its test checks.
+    #[cfg(test)]
+    pub const DOCUMENTED: [Disposition; 6] = [
+        Disposition::Preflight,
+        Disposition::Playground,
+        Disposition::NothingToResume,
+        Disposition::NotStopped,
+        Disposition::Stopped,
+        Disposition::History,
     ];
 
     pub fn status(self) -> u16 {
         match self {
-            Answered::Preflight | Answered::NothingToResume => 204,
-            Answered::Playground | Answered::NotStopped | Answered::History => 200,
-            Answered::Stopped => 202,
-            Answered::DemoLog(status) => status,
-            Answered::Refused(kind) => kind.status,
+            Disposition::Preflight | Disposition::NothingToResume => 204,
+            Disposition::Playground | Disposition::NotStopped | Disposition::History => 200,
+            Disposition::Stopped => 202,
+            Disposition::DemoLog(status) => status,
+            Disposition::Refused(kind) => kind.status,
         }
     }
 
     /// The log line's `outcome`.
     pub fn outcome(self) -> &'static str {
         match self {
-            Answered::Preflight => "preflight",
-            Answered::Playground => "playground",
-            Answered::NothingToResume => "nothing_to_resume",
-            Answered::NotStopped => "not_stopped",
-            Answered::Stopped => "stopped",
-            Answered::History => "history",
-            Answered::DemoLog(_) => "demo_log",
-            Answered::Refused(kind) => kind.code,
+            Disposition::Preflight => "preflight",
+            Disposition::Playground => "playground",
+            Disposition::NothingToResume => "nothing_to_resume",
+            Disposition::NotStopped => "not_stopped",
+            Disposition::Stopped => "stopped",
+            Disposition::History => "history",
+            Disposition::DemoLog(_) => "demo_log",
+            Disposition::Refused(kind) => kind.code,
         }
     }
 }
 
 impl RequestLog {
     /// Records how the request was answered: its status and outcome, from one value.
-    pub fn answered(&mut self, answered: Answered) {
+    pub fn answered(&mut self, answered: Disposition) {
         self.status = answered.status();
         self.outcome = answered.outcome().to_owned();
     }
@@ -165,83 +166,5 @@ pub fn uuid_v4(mut bytes: [u8; 16]) -> String {
 pub(crate) use tests::any_request_log;
 
 #[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::*;
-
-    #[test]
-    fn an_answer_sets_status_and_outcome_together_and_the_docs_name_each() {
-        let mut log = RequestLog::default();
-        log.answered(Answered::Stopped);
-        assert_eq!((log.status, log.outcome.as_str()), (202, "stopped"));
-        log.answered(Answered::DemoLog(404));
-        assert_eq!((log.status, log.outcome.as_str()), (404, "demo_log"));
-        let page = include_str!("../../../docs/auth.md");
-        for answered in Answered::DOCUMENTED {
-            let word = format!("`{}`", answered.outcome());
-            assert!(page.contains(&word), "docs/auth.md names {word}");
-        }
-    }
-
-    #[test]
-    fn request_ids_are_version_4_uuids() {
-        assert_eq!(uuid_v4([0; 16]), "00000000-0000-4000-8000-000000000000");
-        assert_eq!(uuid_v4([0xff; 16]), "ffffffff-ffff-4fff-bfff-ffffffffffff");
-        let bytes = [
-            0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65,
-            0x43, 0x21,
-        ];
-        assert_eq!(uuid_v4(bytes), "12345678-9abc-4ef0-8fed-cba987654321");
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1000))]
-
-        #[test]
-        fn the_line_is_what_serde_writes(log in any_request_log()) {
-            prop_assert_eq!(log.line(None), serde_json::to_string(&log).unwrap());
-        }
-    }
-
-    /// Any request's log: texts of every kind, each optional field present or not, any numbers.
-    pub(crate) fn any_request_log() -> impl Strategy<Value = RequestLog> {
-        let texts = prop::collection::vec(crate::json_out::any_text(), 6);
-        (texts, any::<(bool, bool, u16)>(), any::<[u64; 4]>()).prop_map(
-            |(t, (session, user, status), n)| RequestLog {
-                request_id: t[0].clone(),
-                method: t[1].clone(),
-                path: t[2].clone(),
-                session: session.then(|| t[3].clone()),
-                user: user.then(|| t[4].clone()),
-                status,
-                outcome: t[5].clone(),
-                chunks: n[0],
-                bytes: n[1],
-                skipped_frames: n[2],
-                duration_ms: n[3],
-            },
-        )
-    }
-
-    #[test]
-    fn one_line_of_json_without_absent_fields() {
-        let log = RequestLog {
-            request_id: "r".into(),
-            method: "POST".into(),
-            path: "/api/sessions/s/chat".into(),
-            session: Some("s".into()),
-            user: None,
-            status: 200,
-            outcome: "finished".into(),
-            chunks: 7,
-            bytes: 420,
-            skipped_frames: 1,
-            duration_ms: 35,
-        };
-        assert_eq!(
-            log.line(None),
-            r#"{"requestId":"r","method":"POST","path":"/api/sessions/s/chat","session":"s","status":200,"outcome":"finished","chunks":7,"bytes":420,"skippedFrames":1,"durationMs":35}"#
-        );
-    }
-}
+#[path = "request_log_tests.rs"]
+mod tests;

@@ -12,6 +12,7 @@ use crate::diagnostic::{clip, MAX_LOGGED_ID_CHARS};
 use serde::Serialize;
 
 use crate::json_out;
+use crate::translator::{EndCause, StreamOutcome};
 use crate::v2::Usage;
 
 /// The value of the record's `event.name`: how a log query picks the records out.
@@ -73,7 +74,7 @@ pub struct TurnFacts<'a> {
     pub tool_calls: u64,
     pub tool_errors: u64,
     /// How the stream ended ([`crate::translator::Translator::outcome`]).
-    pub ended: Option<&'static str>,
+    pub ended: Option<StreamOutcome>,
     pub error_code: Option<&'a str>,
     pub usage: Option<Usage>,
     pub model: Option<&'a str>,
@@ -197,16 +198,21 @@ impl<'a> TurnRecord<'a> {
         facts: TurnFacts<'a>,
         abort_sent: bool,
     ) -> TurnRecord<'a> {
-        let ended = facts.ended.unwrap_or("unknown");
-        let outcome = match ended {
-            "canceled" => "stopped",
-            "client_gone" if abort_sent => "aborted",
-            "client_gone" => "detached",
-            other => other,
+        let word = facts.ended.map_or("unknown", StreamOutcome::label);
+        let outcome = match facts.ended {
+            Some(StreamOutcome::Canceled) => "stopped",
+            Some(StreamOutcome::Cut(EndCause::ClientGone)) if abort_sent => "aborted",
+            Some(StreamOutcome::Cut(EndCause::ClientGone)) => "detached",
+            _ => word,
         };
-        let error_type = match ended {
-            "agent_error" => Some(facts.error_code.unwrap_or(ended)),
-            "timeout" | "connection_lost" | "frame_too_large" | "slow_client" => Some(ended),
+        let error_type = match facts.ended {
+            Some(StreamOutcome::AgentError) => Some(facts.error_code.unwrap_or(word)),
+            Some(StreamOutcome::Cut(
+                EndCause::Timeout
+                | EndCause::SocketClosed
+                | EndCause::FrameTooLarge
+                | EndCause::SlowClient,
+            )) => Some(word),
             _ => None,
         };
         let since = |at: Option<u64>| at.map(|at| Seconds(at.saturating_sub(request.started_at)));
@@ -329,7 +335,9 @@ impl<'a> TurnRecord<'a> {
         optional(out, br#","gen_ai.response.model":"#, self.model);
     }
 
-    /// The record as an Analytics Engine data point (docs/operations.md, "The data point").
+    /// The record as an Analytics Engine data point (docs/operations.md, "The data point"), as
+    /// values: what the tests read [`TurnRecord::data_point_json`] against.
+    #[cfg(test)]
     pub fn data_point(&self) -> DataPoint {
         DataPoint {
             index: self.index().to_owned(),
@@ -405,6 +413,8 @@ enum Double {
 }
 
 impl Double {
+    /// The value JavaScript reads back from [`Double::write`]'s text (in tests).
+    #[cfg(test)]
     fn as_f64(self) -> f64 {
         match self {
             Double::Seconds(seconds) => seconds.as_f64(),
@@ -445,7 +455,7 @@ fn truncated(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-/// What each blob of a [`DataPoint`] holds, in order: the record's key (docs/operations.md).
+/// What each blob of a data point holds, in order: the record's key (docs/operations.md).
 pub const BLOB_NAMES: [&str; 8] = [
     "turn.outcome",
     "error.type",
@@ -457,7 +467,7 @@ pub const BLOB_NAMES: [&str; 8] = [
     "turn.request_id",
 ];
 
-/// What each double of a [`DataPoint`] holds, in order (docs/operations.md).
+/// What each double of a data point holds, in order (docs/operations.md).
 pub const DOUBLE_NAMES: [&str; 12] = [
     "gen_ai.server.time_to_first_token",
     "turn.time_to_first_frame",
@@ -474,6 +484,7 @@ pub const DOUBLE_NAMES: [&str; 12] = [
 ];
 
 /// An Analytics Engine data point: one index, the blobs and the doubles, in the documented order.
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct DataPoint {
     pub index: String,

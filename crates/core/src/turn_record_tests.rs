@@ -22,7 +22,7 @@ fn request() -> TurnRequest<'static> {
     }
 }
 
-fn facts(ended: &'static str) -> TurnFacts<'static> {
+fn facts(ended: StreamOutcome) -> TurnFacts<'static> {
     TurnFacts {
         turn_id: Some("t1"),
         agent_protocol: Some(3),
@@ -44,7 +44,7 @@ fn facts(ended: &'static str) -> TurnFacts<'static> {
 
 #[test]
 fn a_finished_turn_is_one_line_with_the_conventions_names_and_seconds() {
-    let record = TurnRecord::of_stream(request(), facts("finished"), false);
+    let record = TurnRecord::of_stream(request(), facts(StreamOutcome::Finished), false);
     assert_eq!(
         record.to_line(),
         r#"{"event.name":"turn","turn.request_id":"r1","turn.id":"t1","gen_ai.conversation.id":"s1","user.id":"alice","turn.trigger":"submit","turn.outcome":"finished","turn.agent_protocol":3,"turn.time_to_first_frame":0.012,"gen_ai.server.time_to_first_token":0.340,"gen_ai.client.operation.duration":1.500,"turn.events":9,"turn.chunks":12,"turn.bytes":900,"turn.tool_calls":2,"turn.tool_errors":1,"gen_ai.usage.input_tokens":120,"gen_ai.usage.output_tokens":48,"gen_ai.response.model":"@cf/meta/llama-3.1-8b-instruct"}"#
@@ -53,7 +53,7 @@ fn a_finished_turn_is_one_line_with_the_conventions_names_and_seconds() {
 
 #[test]
 fn each_ending_has_its_outcome_and_error_type() {
-    let of = |ended: &'static str, code: Option<&'static str>, abort_sent: bool| {
+    let of = |ended: StreamOutcome, code: Option<&'static str>, abort_sent: bool| {
         let facts = TurnFacts {
             error_code: code,
             ..facts(ended)
@@ -61,31 +61,42 @@ fn each_ending_has_its_outcome_and_error_type() {
         let record = TurnRecord::of_stream(request(), facts, abort_sent);
         (record.outcome, record.error_type)
     };
-    assert_eq!(of("finished", None, false), ("finished", None));
-    assert_eq!(of("canceled", None, false), ("stopped", None));
-    assert_eq!(of("client_gone", None, true), ("aborted", None));
-    assert_eq!(of("client_gone", None, false), ("detached", None));
+    assert_eq!(of(StreamOutcome::Finished, None, false), ("finished", None));
+    assert_eq!(of(StreamOutcome::Canceled, None, false), ("stopped", None));
     assert_eq!(
-        of("awaiting_answer", None, false),
+        of(StreamOutcome::Cut(EndCause::ClientGone), None, true),
+        ("aborted", None)
+    );
+    assert_eq!(
+        of(StreamOutcome::Cut(EndCause::ClientGone), None, false),
+        ("detached", None)
+    );
+    assert_eq!(
+        of(StreamOutcome::AwaitingAnswer, None, false),
         ("awaiting_answer", None)
     );
     let error = Some;
     assert_eq!(
-        of("agent_error", Some("busy"), false),
+        of(StreamOutcome::AgentError, Some("busy"), false),
         ("agent_error", error("busy"))
     );
     assert_eq!(
-        of("agent_error", None, false),
+        of(StreamOutcome::AgentError, None, false),
         ("agent_error", error("agent_error"))
     );
-    for cause in [
-        "timeout",
-        "connection_lost",
-        "frame_too_large",
-        "slow_client",
+    for (cause, word) in [
+        (EndCause::Timeout, "timeout"),
+        (EndCause::SocketClosed, "connection_lost"),
+        (EndCause::FrameTooLarge, "frame_too_large"),
+        (EndCause::SlowClient, "slow_client"),
     ] {
-        assert_eq!(of(cause, None, true), (cause, error(cause)));
+        let cut = StreamOutcome::Cut(cause);
+        assert_eq!(of(cut, None, true), (word, error(word)));
     }
+    assert_eq!(
+        of(StreamOutcome::Cut(EndCause::Crashed), None, true),
+        ("crashed", None)
+    );
     let refused = TurnRecord::refused(request(), "rate_limited");
     assert_eq!(
         refused.to_line(),
@@ -221,7 +232,7 @@ fn a_turns_request_line_holds_both_key_sets_as_the_docs_show_it() {
     };
     let facts = TurnFacts {
         turn_id: Some("msg_7d2e"),
-        ..facts("finished")
+        ..facts(StreamOutcome::Finished)
     };
     let line = log.line(Some(&TurnRecord::of_stream(request, facts, false)));
     assert_eq!(
@@ -237,7 +248,7 @@ fn a_turns_request_line_holds_both_key_sets_as_the_docs_show_it() {
 
 #[test]
 fn the_data_point_has_the_documented_layout() {
-    let record = TurnRecord::of_stream(request(), facts("finished"), false);
+    let record = TurnRecord::of_stream(request(), facts(StreamOutcome::Finished), false);
     let point = record.data_point();
     assert_eq!(point.index, "alice");
     assert_eq!(
@@ -284,7 +295,7 @@ fn the_data_point_has_the_documented_layout() {
 
 #[test]
 fn the_point_as_json_is_the_object_the_builder_made() {
-    let record = TurnRecord::of_stream(request(), facts("finished"), false);
+    let record = TurnRecord::of_stream(request(), facts(StreamOutcome::Finished), false);
     assert_eq!(
         record.data_point_json(),
         r#"{"indexes":["alice"],"doubles":[0.340,0.012,1.500,120,48,9,12,900,2,1,3,1],"blobs":["finished","","submit","s1","alice","t1","@cf/meta/llama-3.1-8b-instruct","r1"]}"#
@@ -333,7 +344,7 @@ proptest! {
 #[test]
 fn the_docs_give_the_record_and_the_point_field_by_field() {
     let page = include_str!("../../../docs/operations.md");
-    let record = TurnRecord::of_stream(request(), facts("agent_error"), false);
+    let record = TurnRecord::of_stream(request(), facts(StreamOutcome::AgentError), false);
     let line: serde_json::Map<String, Value> = serde_json::from_str(&record.to_line()).unwrap();
     for key in line.keys() {
         assert!(
@@ -392,7 +403,7 @@ fn the_stream_counts_the_turn_on_both_of_its_paths() {
         (Some(1_000), Some(1_000))
     );
     assert_eq!((full.tool_calls, full.tool_errors), (1, 1));
-    assert_eq!(full.ended, Some("finished"));
+    assert_eq!(full.ended, Some(StreamOutcome::Finished));
     assert_eq!(
         full.usage,
         Some(Usage {
@@ -416,7 +427,7 @@ fn an_agent_error_keeps_its_code() {
     let facts = stream.facts();
     assert_eq!(
         (facts.ended, facts.error_code),
-        (Some("agent_error"), Some("busy"))
+        (Some(StreamOutcome::AgentError), Some("busy"))
     );
     assert_eq!(
         facts.first_frame_at,
@@ -440,13 +451,13 @@ fn an_agents_ids_are_cut_to_what_a_log_line_keeps() {
     let long = "t".repeat(10_000);
     let failed = TurnFacts {
         turn_id: Some(&long),
-        ..facts("agent_error")
+        ..facts(StreamOutcome::AgentError)
     };
     let record = TurnRecord::of_stream(request(), failed, false);
     assert_eq!(record.turn_id.map(str::len), Some(MAX_LOGGED_ID_CHARS));
     let short = TurnFacts {
         turn_id: Some("msg_1"),
-        ..facts("finished")
+        ..facts(StreamOutcome::Finished)
     };
     assert_eq!(
         TurnRecord::of_stream(request(), short, false).turn_id,

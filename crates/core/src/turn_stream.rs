@@ -12,7 +12,7 @@ use crate::turn_record::TurnFacts;
 use crate::ui::UiChunk;
 use crate::v2::{read_frame, DeltaKind, DeltaShape, Frame, FrameRead, PlainDelta};
 
-pub use crate::translator::EndCause;
+pub use crate::translator::{EndCause, StreamOutcome};
 
 /// What one WebSocket message did to the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,9 +257,9 @@ impl TurnStream {
     }
 
     /// Tells the stream the protocol the agent keeps, from an `init` read before the stream
-    /// (a resume's, an answer's): for the turn's record.
-    pub fn with_agent_protocol(mut self, protocol: u64) -> Self {
-        self.seen.agent_protocol = Some(protocol);
+    /// (a resume's, an answer's), when one was read: for the turn's record.
+    pub fn with_agent_protocol(mut self, protocol: Option<u64>) -> Self {
+        self.seen.agent_protocol = protocol.or(self.seen.agent_protocol);
         self
     }
 
@@ -406,6 +406,24 @@ impl TurnStream {
         true
     }
 
+    /// What to hand over with the next write as the stream's crash ending ([`EndCause::Crashed`],
+    /// which JavaScript sends should the instance be lost): `Some` of no bytes once the stream
+    /// has ended (nothing may follow its own ending); `None` before its turn opens (the ending
+    /// every such stream shares, [`TurnStream::unopened_fault_ending`], is held once for all);
+    /// else its [`TurnStream::fault_ending`], made into `buf`, when it may have changed, and
+    /// `None` when it cannot have (a delta of the open part).
+    pub fn crash_ending_update<'b>(&mut self, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        if self.done {
+            Some(&[])
+        } else if !self.turn_started() {
+            None
+        } else if self.fault_ending(EndCause::Crashed, buf) {
+            Some(buf.as_slice())
+        } else {
+            None
+        }
+    }
+
     /// [`TurnStream::fault_ending`] of every stream whose turn has not opened
     /// ([`TurnStream::turn_started`]: a POST's until its `message.create`, an adopting stream's
     /// until its first turn event): with no part, step or metadata yet, only `error` and `finish`,
@@ -442,7 +460,7 @@ impl TurnStream {
     }
 
     /// How the stream ended, once it has (see [`Translator::outcome`]).
-    pub fn outcome(&self) -> Option<&'static str> {
+    pub fn outcome(&self) -> Option<StreamOutcome> {
         self.translator.outcome()
     }
 

@@ -88,7 +88,7 @@ fn a_resume_writes_its_replay_at_once() {
              data: {\"type\":\"abort\"}"
         )
     );
-    assert_eq!(stream.outcome(), Some("canceled"));
+    assert_eq!(stream.outcome().map(StreamOutcome::label), Some("canceled"));
 }
 
 #[test]
@@ -327,4 +327,56 @@ fn a_resumed_part_streams_as_its_trace_mode_says() {
             "{mode:?}"
         );
     }
+}
+
+#[test]
+fn the_crash_ending_is_handed_over_when_it_changes_and_emptied_at_the_end() {
+    let mut stream = TurnStream::new(Some("r1"));
+    let (mut out, mut buf) = (Vec::new(), Vec::new());
+    assert_eq!(
+        stream.crash_ending_update(&mut buf),
+        None,
+        "before the turn opens: the shared one"
+    );
+    stream.push_frame(
+        r#"{"type":"message.create","turnId":"t1","requestId":"r1"}"#,
+        &mut out,
+    );
+    let opened = stream.crash_ending_update(&mut buf).map(<[u8]>::to_vec);
+    let opened = String::from_utf8(opened.expect("the turn opened: its own ending")).unwrap();
+    assert_eq!(
+        opened,
+        "data: {\"type\":\"finish-step\"}\n\n\
+         data: {\"type\":\"error\",\"errorText\":\"the stream stopped on an internal error\"}\n\n\
+         data: {\"type\":\"finish\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0}}\n\n\
+         data: [DONE]\n\n"
+    );
+    stream.push_frame(
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"Hi"}"#,
+        &mut out,
+    );
+    let with_text = stream.crash_ending_update(&mut buf).map(<[u8]>::to_vec);
+    let with_text = String::from_utf8(with_text.expect("a part opened")).unwrap();
+    assert!(
+        with_text.contains(r#"{"type":"text-end","id":"text-1"}"#),
+        "{with_text}"
+    );
+    stream.push_frame(
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":" there"}"#,
+        &mut out,
+    );
+    assert_eq!(
+        stream.crash_ending_update(&mut buf),
+        None,
+        "a delta of the open part moves nothing"
+    );
+    stream.push_frame(
+        r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
+        &mut out,
+    );
+    assert_eq!(
+        stream.crash_ending_update(&mut buf),
+        Some(&[][..]),
+        "after its own ending, nothing"
+    );
 }

@@ -18,6 +18,18 @@ pub const NORMAL_CLOSURE: u16 = 1000;
 /// WebSocket close code for "the server hit an unexpected condition" (RFC 6455, 7.4.1).
 pub const INTERNAL_ERROR: u16 = 1011;
 
+/// Closes `socket` with 1000 "done": the request is through with the agent. An error means the
+/// agent closed it first, and there is nothing left to do.
+pub fn close_done(socket: &worker::WebSocket) {
+    let _ = socket.close(Some(NORMAL_CLOSURE), Some("done"));
+}
+
+/// Closes `socket` with 1011 and `why` (a few words, for the agent's log): the adapter could not
+/// go on with the exchange. An error means the socket is closed already.
+pub fn close_failed(socket: &worker::WebSocket, why: &str) {
+    let _ = socket.close(Some(INTERNAL_ERROR), Some(why));
+}
+
 /// One event of the socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SocketEvent {

@@ -17,38 +17,17 @@
 //! A client that reads slower than the agent sends makes the body's queue grow;
 //! [`ClientStream::queued_bytes`] says by how much, so the pump can bound it.
 
-use std::collections::VecDeque;
-
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Response, WritableStreamDefaultWriter};
 
 use super::wiring;
+use crate::pacing::{Progress, ReaderWatch};
 
-/// The writable end of the response body, and what the pump knows of its reader.
+/// The writable end of the response body, and what the pump knows of its reader (the core's
+/// [`ReaderWatch`], fed with the writer's `desiredSize`).
 pub(crate) struct ClientStream {
     writer: WritableStreamDefaultWriter,
-    /// Writes since the last progress check.
-    writes_since_check: u64,
-    /// `writer.desiredSize` at the last progress check.
-    last_desired_size: f64,
-    /// Consecutive progress checks that found queued chunks and none of them read.
-    stalled_checks: u32,
-    /// Whether the reader ever took a chunk: the stall rule applies only until it has.
-    read_any: bool,
-    /// The sizes of the newest chunks written, newest last: the chunks still queued are the
-    /// newest ones, so their bytes are the last sizes here.
-    sizes: VecDeque<usize>,
-    /// The sum of `sizes`, kept as they change: it is read after every write.
-    sizes_total: usize,
-}
-
-/// Whether the reader drained anything since the last check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Progress {
-    /// Something was read, or nothing is waiting.
-    Moving,
-    /// Chunks are waiting and none was read for this many consecutive checks.
-    Stalled(u32),
+    watch: ReaderWatch,
 }
 
 impl ClientStream {
@@ -61,15 +40,9 @@ impl ClientStream {
                 .map_err(|_| JsValue::from_str("openBody: not [writer, response, desiredSize]"))?;
         let writer: WritableStreamDefaultWriter = writer.unchecked_into();
         let response: Response = response.unchecked_into();
-        let last_desired_size = desired_size.as_f64().unwrap_or(0.0);
         let stream = ClientStream {
             writer,
-            writes_since_check: 0,
-            last_desired_size,
-            stalled_checks: 0,
-            read_any: false,
-            sizes: VecDeque::new(),
-            sizes_total: 0,
+            watch: ReaderWatch::new(desired_size.as_f64().unwrap_or(0.0)),
         };
         Ok((stream, response))
     }
@@ -91,9 +64,7 @@ impl ClientStream {
             return;
         }
         wiring::write(&self.writer, bytes, crash_ending);
-        self.sizes.push_back(bytes.len());
-        self.sizes_total += bytes.len();
-        self.writes_since_check += 1;
+        self.watch.wrote(bytes.len());
     }
 
     /// Replaces the stream's crash ending (see [`ClientStream::write`]) with nothing to write.
@@ -101,52 +72,27 @@ impl ClientStream {
         wiring::write(&self.writer, &[], Some(crash_ending));
     }
 
-    /// Compares the body's queue with the last check. The queue is counted in chunks (the
-    /// writable side's default strategy): `desiredSize` falls by one per write and rises by
-    /// one per chunk the reader takes, so the chunks read since the last check are the writes
-    /// since then plus the rise of `desiredSize`.
+    /// The writer's `desiredSize` now; `None` once the stream errored or closed.
+    fn desired_size(&self) -> Option<f64> {
+        self.writer.desired_size().ok().flatten()
+    }
+
+    /// Whether the reader drained anything since the last check ([`ReaderWatch::check`]).
     pub(crate) fn check_progress(&mut self) -> Progress {
-        if self.read_any {
-            // The rule no longer applies: no need to look at the queue.
-            return Progress::Moving;
-        }
-        let Some(desired) = self.writer.desired_size().ok().flatten() else {
-            // The stream errored or closed: the wiring reports that.
-            return Progress::Moving;
-        };
-        let read = self.writes_since_check as f64 + (desired - self.last_desired_size);
-        self.writes_since_check = 0;
-        self.last_desired_size = desired;
-        // Waiting: chunks the body holds beyond its one-chunk buffer.
-        let waiting = desired < 0.0;
-        self.read_any |= read > 0.0;
-        if read <= 0.0 && waiting && !self.read_any {
-            self.stalled_checks += 1;
-            Progress::Stalled(self.stalled_checks)
-        } else {
-            self.stalled_checks = 0;
-            Progress::Moving
-        }
+        let writer = &self.writer;
+        self.watch.check(|| writer.desired_size().ok().flatten())
     }
 
     /// Whether the reader took a chunk, as of the last progress check: from then on the stall
     /// rule no longer applies.
     pub(crate) fn has_read(&self) -> bool {
-        self.read_any
+        self.watch.has_read()
     }
 
-    /// The bytes written that the reader has not taken yet. The body's queue counts chunks
-    /// (`desiredSize` is 1, its high-water mark, less the chunks queued), and one more may sit
-    /// in the transform on its way to the reader.
+    /// The bytes written that the reader has not taken yet ([`ReaderWatch::queued_bytes`]).
     pub(crate) fn queued_bytes(&mut self) -> usize {
-        let queued_chunks = match self.writer.desired_size().ok().flatten() {
-            Some(desired) => (2.0 - desired).max(0.0) as usize,
-            None => 0,
-        };
-        while self.sizes.len() > queued_chunks {
-            self.sizes_total -= self.sizes.pop_front().unwrap_or(0);
-        }
-        self.sizes_total
+        let desired = self.desired_size();
+        self.watch.queued_bytes(desired)
     }
 
     /// Ends the body after the bytes already written: the turn ended, or the client is gone.

@@ -20,12 +20,13 @@ use worker::WebSocket;
 
 use crate::platform::log;
 
-use super::client::{ClientStream, Progress};
+use super::client::ClientStream;
 use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
 use crate::delivery::{Delivery, Next};
 use crate::exchange::Exchange;
-use crate::platform::socket::{SocketEvent, NORMAL_CLOSURE};
+use crate::pacing::{log_outcome, Progress, Silence, Tick};
+use crate::platform::socket::{close_done, SocketEvent};
 use crate::sse::{write_padding, KEEP_ALIVE};
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
 use crate::v2::abort_frame;
@@ -55,9 +56,8 @@ pub(crate) struct Engine {
     /// The stream's ending should this engine be lost ([`TurnStream::fault_ending`]), as last
     /// made.
     crash_ending: Vec<u8>,
-    /// Ticks without a frame of the turn (or, before it starts, since the prompt).
-    silent_ticks: u64,
-    wrote_since_tick: bool,
+    /// The turn's silence, counted in ticks, and whether anything was written since the last.
+    silence: Silence,
     send_abort: bool,
     /// Stops the wiring (which settles the promise the request waits for).
     stop_wiring: Option<Function>,
@@ -77,11 +77,10 @@ impl Engine {
             open: Some(Open { client, exchange }),
             turn,
             abort,
+            silence: Silence::new(limits.first_event_ticks, limits.idle_ticks),
             limits,
             out: Vec::with_capacity(OUT_CAPACITY),
             crash_ending: Vec::new(),
-            silent_ticks: 0,
-            wrote_since_tick: false,
             send_abort: false,
             stop_wiring: None,
         }
@@ -138,9 +137,9 @@ impl Engine {
             &mut open.exchange,
             &mut self.out,
         ) {
-            Read::Ours => self.silent_ticks = 0,
+            Read::Ours => self.silence.heard(),
             Read::Other => {}
-            Read::TooLarge => self.end(EndCause::FrameTooLarge, self.abort.on_agent_fault),
+            Read::TooLarge => self.end(EndCause::FrameTooLarge),
         }
     }
 
@@ -152,47 +151,24 @@ impl Engine {
                 log::info("client_gone", Some(self.request_id()), &how);
                 // The ending still goes out: on a workerd that keeps the stream open after the
                 // signal, a client that is somehow still reading gets a valid end.
-                self.end(EndCause::ClientGone, self.abort.on_client_gone);
+                self.end(EndCause::ClientGone);
             }
             Event::Tick => self.tick(),
             Event::BinaryFrame => self.skipped("a binary frame"),
             Event::UnsplittableFrame => self.skipped("a frame holding a raw U+001E (not JSON)"),
-            Event::SocketClosed(_) | Event::SocketFailed => {
-                self.end(EndCause::SocketClosed, false);
-            }
+            Event::SocketClosed(_) | Event::SocketFailed => self.end(EndCause::SocketClosed),
         }
     }
 
-    /// The silence limit of the turn's phase, in ticks.
-    fn silence_limit(&self) -> u64 {
-        if self.turn.turn_started() {
-            self.limits.idle_ticks
-        } else {
-            self.limits.first_event_ticks
-        }
-    }
-
-    /// Whether the next tick, if nothing comes before it, would only count: the client has
-    /// read (the stall rule is off), something was written since the last tick (no
-    /// keep-alive), and the silence stays under its limit (no timeout). What such a tick does
-    /// is [`Engine::quiet_tick`].
+    /// Whether the next tick, if nothing comes before it, would only count
+    /// ([`Silence::next_tick_is_quiet`]): JavaScript may then absorb it.
     fn next_tick_is_quiet(&self) -> bool {
         let reading = self
             .open
             .as_ref()
             .is_some_and(|open| open.client.has_read());
-        reading
-            && self.wrote_since_tick
-            && !self.turn.is_done()
-            && self.silent_ticks + 1 < self.silence_limit()
-    }
-
-    /// What every tick counts, and all that a tick [`Engine::next_tick_is_quiet`] allowed
-    /// JavaScript to absorb does: [`Engine::tick`] counts through it too, so the two cannot
-    /// drift apart.
-    fn quiet_tick(&mut self) {
-        self.silent_ticks += 1;
-        self.wrote_since_tick = false;
+        let (done, started) = (self.turn.is_done(), self.turn.turn_started());
+        self.silence.next_tick_is_quiet(reading, done, started)
     }
 
     fn tick(&mut self) {
@@ -204,15 +180,13 @@ impl Engine {
                 Some(request_id),
                 "nobody reads the response: client gone",
             );
-            self.end(EndCause::ClientGone, self.abort.on_client_gone);
+            self.end(EndCause::ClientGone);
             return;
         }
-        let wrote = self.wrote_since_tick;
-        self.quiet_tick();
-        if self.silent_ticks >= self.silence_limit() {
-            self.end(EndCause::Timeout, self.abort.on_agent_fault);
-        } else if !wrote {
-            self.out.extend_from_slice(KEEP_ALIVE);
+        match self.silence.tick(self.turn.turn_started()) {
+            Tick::Timeout => self.end(EndCause::Timeout),
+            Tick::KeepAlive => self.out.extend_from_slice(KEEP_ALIVE),
+            Tick::Quiet => {}
         }
     }
 
@@ -223,11 +197,12 @@ impl Engine {
         }
     }
 
-    /// Ends the stream in-band for `cause` (once), remembering whether to send `abort`.
-    fn end(&mut self, cause: EndCause, send_abort: bool) {
+    /// Ends the stream in-band for `cause` (once), remembering whether to send `abort`
+    /// ([`AbortRule::aborts_on`]).
+    fn end(&mut self, cause: EndCause) {
         if !self.turn.is_done() {
             self.turn.end(cause, &mut self.out);
-            self.send_abort = send_abort;
+            self.send_abort = self.abort.aborts_on(cause);
         }
     }
 
@@ -238,17 +213,7 @@ impl Engine {
         let Some(Open { client, exchange }) = self.open.as_mut() else {
             return;
         };
-        let crash_ending = if self.turn.is_done() {
-            // Nothing may follow the turn's own ending, once it is in `out`.
-            Some(&[][..])
-        } else if !self.turn.turn_started() {
-            // Every stream's until its turn opens: `wiring.js` holds it already.
-            None
-        } else {
-            self.turn
-                .fault_ending(EndCause::Crashed, &mut self.crash_ending)
-                .then_some(self.crash_ending.as_slice())
-        };
+        let crash_ending = self.turn.crash_ending_update(&mut self.crash_ending);
         if self.out.is_empty() {
             if let Some(ending) = crash_ending {
                 // A frame that moved the ending with no byte to show (a call's args before its
@@ -259,14 +224,14 @@ impl Engine {
             client.write(&self.out, crash_ending);
             exchange.log.bytes += self.out.len() as u64;
             self.out.clear();
-            self.wrote_since_tick = true;
+            self.silence.wrote();
             if !self.turn.is_done() && client.queued_bytes() > self.limits.max_buffered_bytes {
                 log::warn(
                     "slow_client",
                     Some(self.request_id()),
                     "the client reads too slowly: ending",
                 );
-                self.end(EndCause::SlowClient, self.abort.on_client_gone);
+                self.end(EndCause::SlowClient);
                 return self.emit();
             }
         }
@@ -296,15 +261,10 @@ impl Engine {
         }
         // After the agent closed the socket this completes the closing handshake; an error
         // means it is already done.
-        let _ = self.socket.close(Some(NORMAL_CLOSURE), Some("done"));
+        close_done(&self.socket);
         client.finish();
         exchange.log.chunks = self.turn.chunks_emitted();
-        exchange.log.outcome = match self.turn.outcome() {
-            // Detached, or a resumed stream: the turn runs on without this client.
-            Some(gone) if gone == EndCause::ClientGone.label() && !self.send_abort => "detached",
-            outcome => outcome.unwrap_or("unknown"),
-        }
-        .to_owned();
+        exchange.log.outcome = log_outcome(self.turn.outcome(), self.send_abort).to_owned();
         exchange.finish(Some((&self.turn, self.send_abort)));
     }
 
@@ -321,7 +281,7 @@ impl Receiver for Engine {
         while !self.turn.is_done() {
             match delivery.next(&mut self.turn, &mut self.out) {
                 None => break,
-                Some(Next::Streamed) => self.silent_ticks = 0,
+                Some(Next::Streamed) => self.silence.heard(),
                 // TextEncoder's output is UTF-8 (it replaces a lone surrogate): a frame that is
                 // not would come from a broken runtime, and is skipped like any unreadable one.
                 Some(Next::Frame(frame)) => match std::str::from_utf8(frame) {
@@ -342,7 +302,7 @@ impl Receiver for Engine {
 
     fn absorb_ticks(&mut self, count: u32) {
         for _ in 0..count {
-            self.quiet_tick();
+            self.silence.quiet_tick();
         }
     }
 

@@ -20,18 +20,39 @@
 //!   ending the engine handed it for that case (`error` "the stream stopped on an internal
 //!   error", `finish`), closes the body, and closes the socket with 1011.
 //!
-//! No task is woken per frame. JavaScript ([`wiring`]) delivers the frames of one turn of the
-//! event loop in one call, and each other event (a tick, the socket's end, the client's) as it
-//! happens; the [`Engine`](engine::Engine) translates them synchronously and writes what they made
-//! as one chunk. Time is kept by one ticking timer ([`TICK_MS`]): a frame costs no timer, and
-//! each tick decides on keep-alives and timeouts. A tick that would only count (the client has
-//! read, something was written since the tick before, no timeout is near) is not delivered at
-//! all: the engine says so after each delivery, JavaScript counts the tick, and the next
-//! delivery applies it first. While frames come faster than ticks, most ticks cost no call into
-//! WebAssembly (at a thousand streams at once, each lives for seconds: dozens of ticks).
+//! This is the one place the pump's mechanics are told; `wiring.rs`, `wiring.js` and the
+//! engine point here.
 //!
-//! The pump has no task: the callbacks own the engine, and the request waits (`waitUntil`) for
-//! the promise the wiring settles when the engine stops it.
+//! **Delivery.** No task is woken per frame. JavaScript ([`wiring`]) delivers the text frames of
+//! one turn of the event loop in one call (joined by U+001E, as UTF-8 bytes), and each other
+//! event (a tick, the socket's end, the client's) as it happens; the [`Engine`](engine::Engine)
+//! translates them synchronously and writes what they made as one chunk. Time is kept by one
+//! ticking timer ([`TICK_MS`]): a frame costs no timer, and each tick decides on keep-alives,
+//! timeouts and a body nobody reads (the core's `pacing`).
+//!
+//! **Quiet ticks.** After each delivery the engine says whether the next tick would change
+//! nothing but its counters (the client has read, something was written since the tick before,
+//! no timeout is near). JavaScript then does not deliver that tick: it counts it, and the next
+//! delivery applies it first. Only the first tick after a delivery can be absorbed. While frames
+//! come faster than ticks, most ticks cost no call into WebAssembly (at a thousand streams at
+//! once, each lives for seconds: dozens of ticks).
+//!
+//! **Ordering.** Events reach the engine in the order they happened: every other event first
+//! hands over the frames that came before it. Nothing is delivered after the wiring is stopped.
+//!
+//! **Ownership.** The pump has no task: the callbacks (JavaScript's, freed by the collector once
+//! nothing can call them) own the engine until it reports it is over, when they drop it; the
+//! request waits (`waitUntil`) for the promise the wiring settles when the engine stops it.
+//!
+//! **A lost instance.** Once the WebAssembly instance has trapped (a panic: the engine's own, or,
+//! where an agent shares the instance, as in the local demo, the agent's), no Rust code runs
+//! again. So the engine hands JavaScript, ahead of time, the bytes that end its body then (a part
+//! or a tool closed, `error`, `finish`, `[DONE]`), only when they change (a part or a tool opens
+//! or closes: never for a delta); before its turn opens, the ending every stream shares, once per
+//! instance. Before each call into WebAssembly, `wiring.js` checks that the instance is the one it
+//! started with; once it is not (or a callback throws), it writes that ending (its finish's
+//! `durationMs` grown by the time since it was made), closes the body and the agent's socket
+//! (1011: the agent applies the prompt's disconnect policy), logs `instance_lost` and stops.
 
 pub(crate) mod client;
 mod engine;

@@ -1,7 +1,8 @@
 //! What a pump is held to: its clock ([`TICK_MS`]), its limits ([`PumpLimits`], [`STALL_TICKS`])
-//! and when it sends the agent `abort` ([`AbortRule`]).
+//! and when it sends the agent `abort` ([`AbortRule`], the core's `pacing` rule).
 
 use crate::config::Config;
+pub(crate) use crate::pacing::AbortRule;
 
 /// The pump's clock period.
 ///
@@ -40,32 +41,6 @@ impl From<&Config> for PumpLimits {
             first_event_ticks: config.first_event_timeout_ms.div_ceil(TICK_MS),
             idle_ticks: config.idle_timeout_ms.div_ceil(TICK_MS),
             padding: config.stream_padding,
-        }
-    }
-}
-
-/// When the pump sends the agent `abort`: at most once, and only for a stream whose request
-/// owns the turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AbortRule {
-    /// Abort when the client goes away (a POST in abort mode); not when detached, nor for a
-    /// resumed stream, which only watches the turn.
-    pub(crate) on_client_gone: bool,
-    /// Abort when the agent fails the turn as the client sees it: silent past a timeout, or a
-    /// frame over the size limit.
-    pub(crate) on_agent_fault: bool,
-    /// The abort's `requestId`: the prompt's, or none for the turn in flight (an answer's
-    /// stream continues a turn another request started).
-    pub(crate) request_id: Option<String>,
-}
-
-impl AbortRule {
-    /// A resumed stream: it never stops the turn it watches.
-    pub(crate) fn never() -> Self {
-        AbortRule {
-            on_client_gone: false,
-            on_agent_fault: false,
-            request_id: None,
         }
     }
 }

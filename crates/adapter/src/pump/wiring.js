@@ -1,46 +1,23 @@
 // The pump's JavaScript side: the events of one stream (the agent's socket, the clock, a client
 // that went away) handed to the Rust pump in as few calls into WebAssembly as possible, and the
-// response body the pump writes to.
+// response body the pump writes to. What it does (bursts, quiet ticks, ordering, a lost
+// instance) is told once, in crates/adapter/src/pump/mod.rs; here, what is particular to this
+// side:
 //
-// workerd runs each WebSocket message as its own task. Calling into WebAssembly, and waking a
-// Rust future, once per message costs more than translating the frame. So the text frames that
-// arrive in one turn of the event loop are collected here and handed over in one call, after a
-// 0 ms timer, joined by U+001E, the record separator of RFC 7464: JSON text never holds it raw
-// (RFC 8259, section 7: control characters in strings are escaped, and none is whitespace).
-// They go over as UTF-8 bytes from the runtime's TextEncoder: handed a string, wasm-bindgen
-// copies it into WebAssembly memory one character at a time in JavaScript, which cost more
-// than parsing the frames; a byte array is copied in one native call.
-//
-// Ticks: the clock ticks every `tickMs` for keep-alives and timeouts, but most ticks of a stream
-// that is writing change nothing but the pump's counters. So each callback answers whether the
-// next tick would be such a quiet one (1) or not (0); a quiet tick is not delivered but counted,
-// and the count goes with the next delivery (`absorbed`), which the pump applies first. Only the
-// first tick after a delivery can be absorbed: the one after it is always delivered.
-//
-// Ordering: every other event first hands over the frames that came before it, so the pump sees
-// the events in the order they happened. After `stop()`, nothing more is delivered, and `done`
-// settles: the request's `waitUntil` holds it, so the stream's end is all that keeps the request
-// alive (no task or promise of the pump's own waits for it).
-//
-// A lost receiver: a trap of the WebAssembly instance (a Rust panic: the pump's own, or, where
-// the agent's Durable Object runs in the same instance, as in the local demo, the agent's) leaves
-// no Rust code to end the stream, and the client would wait for an end until it gave up. So the
-// receiver hands over, ahead of time, the bytes that end its body then (`write`'s `crashEnding`:
-// a part or a tool closed, an `error`, `finish`, `[DONE]`), only when they change (a part or a
-// tool opens or closes: never for a delta, which costs nothing more). Until it has, its turn has
-// not opened, and the ending is every such stream's (`error`, `finish`, `[DONE]`), which `wire`
-// gets once per WebAssembly instance (`unopenedEnding`) and keeps for all.
-//
-// Before each call into WebAssembly the wiring checks that the instance is still the one it
-// started with: workers-rs's panic hook marks it lost (`globalThis.__worker_init_state`, worker
-// 0.8.7's src/init.rs: `criticalError`, and a new `instanceId` once it is replaced). Calling it
-// anyway is worse than useless: wasm-bindgen's glue starts the next instance on the first call
-// after a trap and runs the old instance's callback in it, on memory that is not its own (seen:
-// the engine's `emit` ran there, and threw on a writer that was not one). A callback that throws
-// (a trap in the call itself, or an instance that is gone) counts as lost too. Then, within a
-// tick (`tickMs`), the wiring writes the ending (its finish's `durationMs` grown by the time
-// since it was made), closes the body and the agent's socket (the agent applies the prompt's
-// disconnect policy, as for any adapter that goes away), logs the loss and stops.
+// - workerd runs each WebSocket message as its own task, and a call into WebAssembly a message
+//   costs more than translating the frame: the text frames of one turn of the event loop are
+//   collected and handed over after a 0 ms timer, joined by U+001E, the record separator of
+//   RFC 7464 (JSON text never holds it raw: RFC 8259, section 7), as UTF-8 bytes from the
+//   runtime's TextEncoder (handed a string, wasm-bindgen copies it one character at a time in
+//   JavaScript, which cost more than parsing the frames; a byte array is one native call).
+// - Each callback answers whether the next tick is quiet (1) or not (0); a quiet tick is counted
+//   here (`absorbed`) and goes with the next delivery.
+// - The instance check: workers-rs's panic hook marks its instance lost
+//   (`globalThis.__worker_init_state`: `criticalError`, and a new `instanceId` once it is
+//   replaced; ARCHITECTURE.md's ledger). Calling it anyway is worse than useless: wasm-bindgen's
+//   glue starts the next instance on the first call after a trap and runs the old instance's
+//   callback in it, on memory that is not its own (seen: the engine's `emit` ran there, and threw
+//   on a writer that was not one).
 //
 // The event kinds are numbers shared with crates/adapter/src/pump/wiring.rs, under the same names there
 // (tests/js/wire_constants.test.mjs holds the two copies equal).
@@ -244,16 +221,35 @@ function keepCrashEnding(writer, bytes) {
   crashEndings.set(writer, bytes.length === 0 ? NO_ENDING : { bytes: bytes.slice(), at: Date.now() });
 }
 
-/**
- * A crash ending as it stands now: its finish's `durationMs` (the turn's time so far, as of `at`)
- * grown by the time since. Only a key can match: every string of a chunk is JSON, whose quotes
- * inside strings are escaped, and only the finish's metadata has this key.
- */
+/** A crash ending as it stands now: its finish's `durationMs` grown by the time since `at`. */
 function aged({ bytes, at }) {
   const since = Date.now() - at;
   if (!(since > 0)) return bytes;
-  const text = decoder.decode(bytes).replace(/"durationMs":(\d+)/, (_, ms) => `"durationMs":${Number(ms) + since}`);
-  return encoder.encode(text);
+  return encoder.encode(ageCrashEnding(decoder.decode(bytes), since));
+}
+
+/** Where the finish chunk starts in a stream's text: an SSE data line (crates/core/src/sse.rs). */
+const FINISH_LINE = 'data: {"type":"finish"';
+const DURATION_KEY = '"durationMs":';
+
+/**
+ * `text`, a crash ending, with its finish's `durationMs` (the turn's time when the ending was
+ * made) grown by `since` ms. Only the finish's key is changed: the ending may hold a pending
+ * tool's raw input before it (`tool-input-available`), whose keys may be anything, `durationMs`
+ * and a `"type":"finish"` too; but a chunk's strings are JSON, their quotes escaped, so
+ * `data: {"type":"finish"` starts a line only where a finish chunk does, and the ending's
+ * finish is its last chunk but `[DONE]`.
+ */
+export function ageCrashEnding(text, since) {
+  const finish = text.lastIndexOf(FINISH_LINE);
+  if (finish < 0) return text;
+  const key = text.indexOf(DURATION_KEY, finish);
+  if (key < 0) return text;
+  const from = key + DURATION_KEY.length;
+  let to = from;
+  while (to < text.length && text.charCodeAt(to) >= 48 && text.charCodeAt(to) <= 57) to++;
+  if (to === from) return text;
+  return `${text.slice(0, from)}${Number(text.slice(from, to)) + since}${text.slice(to)}`;
 }
 
 function ignore() {}

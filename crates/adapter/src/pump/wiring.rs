@@ -1,26 +1,7 @@
 //! The Rust side of `wiring.js`: the stream's events, delivered by JavaScript to the pump's two
-//! callbacks, and the copy of each SSE chunk into the response body.
-//!
-//! Ordering (kept by `wiring.js`): events reach the callbacks in the order they happened; the
-//! text frames of one turn of the event loop come in one [`Receiver::frames`] call; nothing comes
-//! after [`stop`], and [`Wiring::done`] settles then.
-//!
-//! Quiet ticks: after each delivery the receiver says whether the next tick would change nothing
-//! but its counters ([`Receiver::next_tick_is_quiet`]). JavaScript then does not deliver that
-//! tick; it counts it, and the next delivery applies it first ([`Receiver::absorb_ticks`]). A
-//! stream that is writing thus costs no call into WebAssembly on most ticks.
-//!
-//! Ownership: the callbacks belong to JavaScript (the garbage collector frees them once nothing
-//! can call them), and the receiver belongs to the callbacks until it reports
-//! [`Receiver::is_over`], when they drop it. So a stream needs no task of its own: the request
-//! waits for [`Wiring::done`].
-//!
-//! A lost receiver: once the WebAssembly instance has trapped (a panic: the receiver's own, or,
-//! where an agent shares the instance, the agent's), no callback can run again. So the receiver
-//! hands JavaScript, ahead of time, the bytes that end its body in that case ([`write`]'s
-//! `crash_ending`, only when they change; before its turn opens, the ending every such stream
-//! shares, [`Wiring::attach`]'s `unopened_crash_ending`, once per instance); `wiring.js` writes
-//! them, closes the body and the socket, and stops ("A lost receiver" there).
+//! callbacks ([`Receiver`]), and the copy of each SSE chunk into the response body. How they are
+//! delivered (bursts, quiet ticks, ordering, ownership, a lost instance) is told once, in the
+//! pump's module (`pump/mod.rs`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -112,7 +93,9 @@ impl Event {
     }
 }
 
-/// What the wiring delivers to.
+/// What the wiring delivers to. Its one implementation is the pump's engine, which names this
+/// module (its events, [`RECORD_SEPARATOR`]): the trait is what keeps this module from naming
+/// the engine back, an import circle `scripts/check-circles.mjs` refuses.
 pub(crate) trait Receiver {
     /// Text frames, one or more, joined by [`RECORD_SEPARATOR`], as UTF-8.
     fn frames(&mut self, bytes: &[u8]);

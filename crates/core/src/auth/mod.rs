@@ -285,6 +285,8 @@ fn admit_claims(
 #[cfg(test)]
 mod hs256_native;
 #[cfg(test)]
+#[path = "keyed_tests.rs"]
 mod keyed_tests;
 #[cfg(test)]
+#[path = "auth_tests.rs"]
 mod tests;

@@ -53,6 +53,30 @@ impl EndCause {
     }
 }
 
+/// How a stream ended: by the protocol (the agent's `message.finalize` or `error`), or for a
+/// cause outside it. One value, compared as one: its word is for logs only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamOutcome {
+    Finished,
+    AgentError,
+    Canceled,
+    AwaitingAnswer,
+    Cut(EndCause),
+}
+
+impl StreamOutcome {
+    /// The word for this outcome in logs and turn records.
+    pub fn label(self) -> &'static str {
+        match self {
+            StreamOutcome::Finished => "finished",
+            StreamOutcome::AgentError => "agent_error",
+            StreamOutcome::Canceled => "canceled",
+            StreamOutcome::AwaitingAnswer => "awaiting_answer",
+            StreamOutcome::Cut(cause) => cause.label(),
+        }
+    }
+}
+
 /// The closing sequence of a stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
@@ -82,13 +106,13 @@ impl Ending {
         }
     }
 
-    /// The word for this ending in logs.
-    pub fn label(&self) -> &'static str {
+    /// How a stream that ends so ended.
+    pub fn outcome(&self) -> StreamOutcome {
         match self {
-            Ending::Finished => "finished",
-            Ending::Failed(_) => "agent_error",
-            Ending::Canceled => "canceled",
-            Ending::AwaitingAnswer => "awaiting_answer",
+            Ending::Finished => StreamOutcome::Finished,
+            Ending::Failed(_) => StreamOutcome::AgentError,
+            Ending::Canceled => StreamOutcome::Canceled,
+            Ending::AwaitingAnswer => StreamOutcome::AwaitingAnswer,
         }
     }
 

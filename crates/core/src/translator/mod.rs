@@ -37,8 +37,8 @@ mod parts;
 mod tools;
 
 pub use ending::{
-    tool_reasons, EndCause, Ending, AGENT_ERROR, CONNECTION_LOST, CRASHED, FRAME_TOO_LARGE,
-    READING_TOO_SLOWLY, TIMED_OUT,
+    tool_reasons, EndCause, Ending, StreamOutcome, AGENT_ERROR, CONNECTION_LOST, CRASHED,
+    FRAME_TOO_LARGE, READING_TOO_SLOWLY, TIMED_OUT,
 };
 pub use tools::{failure_text, tool_error_text};
 pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
@@ -93,7 +93,7 @@ pub struct Translator {
     phase: Phase,
     parts: OpenParts,
     tools: Tools,
-    outcome: Option<&'static str>,
+    outcome: Option<StreamOutcome>,
     clock: Clock,
     /// When the turn started, as `start`'s `createdAt` said.
     started_ms: u64,
@@ -239,7 +239,7 @@ impl Translator {
 
     /// How the stream ended, once it has: `finished`, `agent_error`, `canceled`, or for an
     /// outside cause `connection_lost`, `timeout`, `client_gone`. For logs.
-    pub fn outcome(&self) -> Option<&'static str> {
+    pub fn outcome(&self) -> Option<StreamOutcome> {
         self.outcome
     }
 
@@ -291,7 +291,7 @@ impl Translator {
     /// gone). Does nothing once the stream has ended.
     pub fn end(&mut self, cause: EndCause, out: &mut Vec<UiChunk>) {
         if self.end_with(cause.into(), out) == Step::Ended {
-            self.outcome = Some(cause.label());
+            self.outcome = Some(StreamOutcome::Cut(cause));
         }
     }
 
@@ -449,7 +449,7 @@ impl Translator {
                 model: self.model.clone(),
             });
         }
-        self.outcome = Some(ending.label());
+        self.outcome = Some(ending.outcome());
         ending.emit(metadata, out);
         self.phase = Phase::Ended;
         Step::Ended
@@ -457,7 +457,7 @@ impl Translator {
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
+#[path = "translator_tests.rs"]
 mod tests;
 
 #[cfg(test)]

@@ -1,0 +1,78 @@
+//! Reading what the agent says first on a socket (its `init`, or a turn event), within a wait:
+//! the socket, the timer and the log. What a frame means is the core's rule (`hydration`).
+
+use std::time::Duration;
+
+use futures::future::{select, Either};
+use futures::StreamExt;
+use worker::Delay;
+
+use crate::platform::log;
+
+pub(crate) use crate::hydration::Hydration;
+use crate::hydration::{read_first_frame, FirstFrame};
+use crate::platform::socket::{SocketEvent, SocketEvents};
+
+/// How long the agent may take to send `init` after it accepted the socket. It sends it at
+/// once, so it arrives within a round trip; 5 s leaves room for an agent that loads a long
+/// history from its storage on a cold start, and is the most a page load waits on an agent
+/// that never sends one.
+pub(crate) const INIT_WAIT_MS: u64 = 5_000;
+
+/// Reads frames until the agent's `init`, its first turn event, or [`INIT_WAIT_MS`].
+pub(crate) async fn read_init(events: &mut SocketEvents, request_id: &str) -> Hydration {
+    read_until(events, request_id, INIT_WAIT_MS, true).await
+}
+
+/// Reads frames until a turn event (`init`s are passed over) or `wait_ms`: for an agent whose
+/// `init` leaves out the turn in flight, the sign that one is running.
+pub(crate) async fn next_turn_event(
+    events: &mut SocketEvents,
+    request_id: &str,
+    wait_ms: u64,
+) -> Option<(String, String)> {
+    match read_until(events, request_id, wait_ms, false).await {
+        Hydration::TurnEvent { frame, turn_id } => Some((frame, turn_id)),
+        Hydration::Init(_) | Hydration::Unknown => None,
+    }
+}
+
+async fn read_until(
+    events: &mut SocketEvents,
+    request_id: &str,
+    wait_ms: u64,
+    want_init: bool,
+) -> Hydration {
+    let mut deadline = Box::pin(Delay::from(Duration::from_millis(wait_ms)));
+    loop {
+        let text = match select(events.next(), deadline.as_mut()).await {
+            Either::Left((Some(SocketEvent::Text(text)), _)) => text,
+            Either::Left((Some(SocketEvent::Binary), _)) => continue,
+            Either::Left((Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None, _)) => {
+                return Hydration::Unknown
+            }
+            Either::Right(_) => {
+                if want_init {
+                    log::warn(
+                        "init_missing",
+                        Some(request_id),
+                        "no init from the agent in time",
+                    );
+                }
+                return Hydration::Unknown;
+            }
+        };
+        match read_first_frame(text, want_init) {
+            FirstFrame::Decided(Hydration::Init(init)) => {
+                if init.skipped > 0 {
+                    let why = format!("skipped {} unusable messages or parts", init.skipped);
+                    log::warn("init_skipped", Some(request_id), &why);
+                }
+                return Hydration::Init(init);
+            }
+            FirstFrame::Decided(hydration) => return hydration,
+            FirstFrame::MalformedInit(why) => log::warn("init_malformed", Some(request_id), &why),
+            FirstFrame::PassedOver => {}
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Opening the WebSocket to a session's SessionAgent Durable Object.
+//!
+//! Every way this can fail happens before the first byte of the answer, so each maps to a JSON
+//! error with a fitting status (`docs/agent-protocol.md`, "Opening the socket"): the stub throws → 503, the agent answers
+//! without a WebSocket or the socket cannot be accepted → 502, no answer in time → 504. The
+//! messages say nothing internal; the detail goes to the log.
+
+use std::cell::RefCell;
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use worker::{Env, WebSocket};
+
+use crate::refusal::Refusal;
+
+use crate::config::Config;
+use crate::platform::promise::settled;
+use crate::platform::settings::AGENT_BINDING;
+use crate::platform::socket::SocketEvents;
+
+/// How long the agent may take to accept the socket. A Durable Object normally answers in
+/// milliseconds; 10 s leaves room for a cold start of the agent's worker and its storage, and
+/// stays well inside the time an AI SDK client waits for the response headers.
+const CONNECT_TIMEOUT_MS: u64 = 10_000;
+
+/// The `X-Client` header value the agent sees (`docs/agent-protocol.md`).
+const CLIENT_NAME: &str = "ai-sdk-adapter";
+
+/// An accepted socket to the agent, with its event stream already listening.
+pub(crate) struct AgentSocket {
+    pub(crate) socket: WebSocket,
+    pub(crate) events: SocketEvents,
+}
+
+/// Why the socket could not be opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UpstreamError {
+    /// The binding is missing or the stub threw.
+    Unavailable,
+    /// The agent answered, but not with a WebSocket.
+    NoWebSocket,
+    /// The socket came back but could not be accepted.
+    SocketFailed,
+    /// No answer within [`CONNECT_TIMEOUT_MS`].
+    Timeout,
+    /// The request takes messages back, and the agent says no protocol that can (4).
+    CannotTakeBack,
+}
+
+impl From<UpstreamError> for Refusal {
+    fn from(err: UpstreamError) -> Self {
+        match err {
+            UpstreamError::Unavailable => Refusal::agent_unavailable(),
+            UpstreamError::NoWebSocket => Refusal::agent_refused_socket(),
+            UpstreamError::SocketFailed => Refusal::agent_connection_failed(),
+            UpstreamError::Timeout => Refusal::agent_timeout(),
+            UpstreamError::CannotTakeBack => Refusal::agent_cannot_take_back(),
+        }
+    }
+}
+
+impl std::fmt::Display for UpstreamError {
+    /// What went wrong, for a log line (the client is answered with the refusal).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            UpstreamError::Unavailable => "the agent's binding is missing or its stub threw",
+            UpstreamError::NoWebSocket => "the agent answered, but not with a WebSocket",
+            UpstreamError::SocketFailed => "the agent's WebSocket could not be accepted",
+            UpstreamError::Timeout => "the agent did not answer within the connect timeout",
+            UpstreamError::CannotTakeBack => "the agent's protocol cannot take messages back",
+        })
+    }
+}
+
+fn fail<E: std::fmt::Display>(kind: UpstreamError, what: &str, err: E) -> UpstreamError {
+    crate::platform::log::error("agent_socket", None, &format!("{what}: {err}"));
+    kind
+}
+
+/// Opens and accepts the socket to the agent of `session_id`, listening from before `accept()`
+/// on: for a handler that reads from the agent before it answers (an answer's or a resume's
+/// `init`).
+pub(crate) async fn connect(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+) -> Result<AgentSocket, UpstreamError> {
+    let socket = open(env, config, session_id, user_id, Accept::Later, 0).await?;
+    let events = SocketEvents::listen(&socket)
+        .map_err(|e| fail(UpstreamError::SocketFailed, "listen", format!("{e:?}")))?;
+    socket
+        .accept()
+        .map_err(|e| fail(UpstreamError::SocketFailed, "accept", e))?;
+    Ok(AgentSocket { socket, events })
+}
+
+/// Opens and accepts the socket to the agent of `session_id`, with no listener: for a handler
+/// that starts its stream's pump in the same call (a prompt). The pump's listeners are then the
+/// first, and nothing is missed: workerd delivers each message as a task of its own, never inside
+/// the one running, so none can arrive before the handler returns. `min_protocol` (0: any) is the
+/// protocol the prompt needs the agent to keep: an agent that says an older one on its upgrade's
+/// answer is let go before anything is sent ([`UpstreamError::CannotTakeBack`]).
+pub(crate) async fn connect_for_stream(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+    min_protocol: u32,
+) -> Result<WebSocket, UpstreamError> {
+    open(env, config, session_id, user_id, Accept::Now, min_protocol).await
+}
+
+/// Whether `openAgent` accepts the socket itself (one call fewer), or leaves it to the caller,
+/// who listens first.
+#[derive(Clone, Copy)]
+enum Accept {
+    Now,
+    Later,
+}
+
+/// The agent's socket, upgraded (and accepted, with [`Accept::Now`]). The steps run in
+/// `upstream.js`, one call into JavaScript whose promise resolves to the socket itself, so that
+/// an opening reads nothing more across the boundary; this decides what each failure means.
+async fn open(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+    accept: Accept,
+    min_protocol: u32,
+) -> Result<WebSocket, UpstreamError> {
+    let opened = OPENING.with(|opening| {
+        js_open_agent(
+            env,
+            &opening.binding,
+            &opening.url(&config.agent_path),
+            session_id,
+            &opening.client,
+            user_id,
+            CONNECT_TIMEOUT_MS as f64,
+            matches!(accept, Accept::Now),
+            min_protocol,
+        )
+    });
+    match settled(&opened).await {
+        Ok(socket) => Ok(WebSocket::from(
+            socket.unchecked_into::<web_sys::WebSocket>(),
+        )),
+        Err(failure) => Err(failure_of(failure.unchecked_into())),
+    }
+}
+
+/// The strings every opening passes that do not change while the isolate lives, made into
+/// JavaScript strings once: a `&str` argument is copied out of WebAssembly memory and decoded on
+/// every call.
+struct Opening {
+    binding: JsValue,
+    client: JsValue,
+    /// The agent's URL and the `AGENT_PATH` it was made for (the settings are read once per
+    /// isolate, so it is made once).
+    url: RefCell<Option<(String, JsValue)>>,
+}
+
+impl Opening {
+    fn new() -> Self {
+        Opening {
+            binding: JsValue::from_str(AGENT_BINDING),
+            client: JsValue::from_str(CLIENT_NAME),
+            url: RefCell::new(None),
+        }
+    }
+
+    /// The URL of the agent's socket for `agent_path`. The host is never resolved: a stub's
+    /// fetch goes to the object whatever the URL says.
+    fn url(&self, agent_path: &str) -> JsValue {
+        let mut url = self.url.borrow_mut();
+        match url.as_ref() {
+            Some((path, made)) if path == agent_path => made.clone(),
+            _ => {
+                let made = JsValue::from_str(&format!("https://session-agent{agent_path}"));
+                *url = Some((agent_path.to_owned(), made.clone()));
+                made
+            }
+        }
+    }
+}
+
+thread_local! {
+    static OPENING: Opening = Opening::new();
+}
+
+/// What a rejection of `openAgent` means: the step that failed, logged with the runtime's words.
+/// A rejection without a kind is none of `openAgent`'s (a broken runtime) and reads as a failed
+/// fetch.
+fn failure_of(failure: OpenFailure) -> UpstreamError {
+    use UpstreamError::*;
+    // What the runtime said; never a reason to fail again (a detail that is not a string reads
+    // as the value it is).
+    let detail = || {
+        let detail = failure.detail();
+        detail.as_string().unwrap_or_else(|| format!("{detail:?}"))
+    };
+    match failure.kind() {
+        Some(NO_BINDING) => fail(Unavailable, "binding", detail()),
+        Some(STUB_FAILED) => fail(Unavailable, "stub", detail()),
+        Some(FETCH_FAILED) => fail(Unavailable, "fetch", detail()),
+        Some(TIMED_OUT) => fail(Timeout, "connect", detail()),
+        Some(NOT_UPGRADED) => fail(NoWebSocket, "upgrade", detail()),
+        // A header value the runtime refuses (a caller's id it will not send, say).
+        Some(REQUEST_FAILED) => fail(SocketFailed, "request", detail()),
+        Some(ACCEPT_FAILED) => fail(SocketFailed, "accept", detail()),
+        // Not a fault: the client asked what this agent cannot do.
+        Some(OLDER_PROTOCOL) => CannotTakeBack,
+        Some(unknown) => fail(SocketFailed, "unknown outcome", unknown),
+        None => fail(
+            Unavailable,
+            "fetch",
+            format!("{:?}", JsValue::from(failure)),
+        ),
+    }
+}
+
+// The failure kinds of `upstream.js`'s `openAgent`, its constants of the same names
+// (tests/js/wire_constants.test.mjs fails when the two disagree).
+const NO_BINDING: u32 = 1;
+const STUB_FAILED: u32 = 2;
+const REQUEST_FAILED: u32 = 3;
+const FETCH_FAILED: u32 = 4;
+const TIMED_OUT: u32 = 5;
+const NOT_UPGRADED: u32 = 6;
+const ACCEPT_FAILED: u32 = 7;
+const OLDER_PROTOCOL: u32 = 8;
+
+#[wasm_bindgen(module = "/src/agent/upstream.js")]
+extern "C" {
+    /// What `openAgent` rejects with: `{ kind, detail }`.
+    type OpenFailure;
+
+    #[wasm_bindgen(js_name = openAgent)]
+    #[allow(clippy::too_many_arguments)]
+    fn js_open_agent(
+        env: &JsValue,
+        binding: &JsValue,
+        url: &JsValue,
+        session_id: &str,
+        client: &JsValue,
+        user_id: Option<&str>,
+        timeout_ms: f64,
+        accept: bool,
+        min_protocol: u32,
+    ) -> Promise;
+
+    /// The step that failed; `None` when the rejection is none of `openAgent`'s.
+    #[wasm_bindgen(method, getter)]
+    fn kind(this: &OpenFailure) -> Option<u32>;
+
+    #[wasm_bindgen(method, getter)]
+    fn detail(this: &OpenFailure) -> JsValue;
+}

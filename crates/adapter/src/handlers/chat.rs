@@ -1,0 +1,116 @@
+//! `POST /api/sessions/:id/chat`: one AI SDK chat request, streamed from the session's agent.
+//!
+//! The steps, in order: the session id (400), the caller's credentials (401/403), the
+//! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
+//! socket, the response body, and the frame: a `prompt` with the request id as `requestId` and,
+//! from protocol 4, where its message goes in the conversation (a regenerate or an edit only to
+//! an agent that says protocol 4 on its upgrade's answer: 409 otherwise), or,
+//! when the request answers the agent's question, an `answer` ([`crate::handlers::chat_reply`]). Failures
+//! there are JSON 5xx. Then `200` with the UI stream headers and a body the pump fills as
+//! frames arrive: the prompt's turn, or the rest of the answered turn.
+
+use futures::FutureExt;
+
+use crate::agent::upstream;
+use crate::context::RouteContext;
+use crate::failure::Failure;
+use crate::guard::admit;
+use crate::handlers::chat_reply::answer_plan;
+use crate::handlers::stream::{start, Handoff, Plan};
+use crate::inbound::body::{declared_length, read_request};
+use crate::inbound::incoming::RequestIn;
+use crate::outcome::Outcome;
+use crate::platform::clock::now_ms;
+use crate::pump::AbortRule;
+use crate::questions::QuestionParts;
+use crate::refusal::Refusal;
+use crate::request::{parse_chat_request, RequestError};
+use crate::request_head::Field;
+use crate::routes::is_json_content_type;
+use crate::turn_record::Trigger;
+use crate::turn_stream::TurnStream;
+use crate::v2::{Prompt, TAKE_BACK_PROTOCOL};
+
+pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
+    let principal = admit(&mut cx, session_id).await?;
+    let (req, config) = (cx.req, cx.config);
+    if !is_json_content_type(req.header(Field::ContentType)) {
+        return Err(Refusal::unsupported_media_type().into());
+    }
+    let body = read_body(req, config.limits.max_body_bytes).await?;
+    let chat = parse_chat_request(&body, &config.limits)?;
+    let trigger = match chat.reply {
+        Some(_) => Trigger::Answer,
+        None => Trigger::of_chat(chat.trigger.as_deref()),
+    };
+    if let Some(turn) = cx.exchange.turn.as_mut() {
+        turn.trigger = Some(trigger);
+    }
+
+    let user_id = principal.user_id.as_deref();
+    let on_disconnect = chat.on_disconnect.unwrap_or(config.on_disconnect);
+    let trace = config.trace_for(chat.trace);
+    let asked = match req.header(Field::Questions).map(QuestionParts::parse) {
+        Some(None) => return Err(Refusal::invalid_questions_header().into()),
+        asked => asked.flatten(),
+    };
+    let questions = config.questions_for(asked, trace);
+    let (agent, plan) = match &chat.reply {
+        None => {
+            let min_protocol = if chat.takes_back() {
+                TAKE_BACK_PROTOCOL
+            } else {
+                0
+            };
+            let socket =
+                upstream::connect_for_stream(cx.env, config, session_id, user_id, min_protocol)
+                    .await?;
+            let request_id = cx.exchange.request_id().to_owned();
+            let frame = Prompt {
+                content: &chat.text,
+                request_id: &request_id,
+                on_disconnect,
+                message_id: chat.place.message_id.as_deref(),
+                branch: chat.place.branch.as_deref(),
+                attachments: &chat.attachments,
+                context: chat.context.as_deref(),
+            }
+            .to_frame();
+            let turn = TurnStream::with_clock(Some(&request_id), now_ms).with_questions(questions);
+            let abort = AbortRule::owning(on_disconnect, Some(request_id));
+            (Handoff::Accepted(socket), Plan::new(frame, turn, abort))
+        }
+        // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
+        Some(reply) => {
+            let to = (session_id, user_id);
+            answer_plan(&mut cx, to, reply, on_disconnect, questions)
+                .boxed_local()
+                .await?
+        }
+    };
+    start(cx, agent, plan.with_trace(trace))
+}
+
+/// How far past the size limit an oversized body is still read (and dropped) before the 413:
+/// an HTTP/1.1 client still uploading when the answer comes may see a reset connection instead
+/// of the answer. 16 MiB covers any body a chat client sends by mistake (a few large files);
+/// past it the runtime may cut the connection, which is fine for anything larger.
+const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`], and one the
+/// runtime could not read to its end a [`RequestError::Unreadable`].
+async fn read_body(req: &RequestIn<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
+    let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
+    let declared = declared_length(req.header(Field::ContentLength));
+    if declared.is_some_and(|len| len > drain_limit) {
+        return Err(RequestError::TooLarge { limit: max });
+    }
+    let read = read_request(req.raw, declared, max, max, drain_limit).await;
+    if read.failed {
+        Err(RequestError::Unreadable)
+    } else if read.over(max) {
+        Err(RequestError::TooLarge { limit: max })
+    } else {
+        Ok(read.kept)
+    }
+}

@@ -1,0 +1,173 @@
+//! The routes around a chat that the agent's `init` answers: resume, stop and history.
+//!
+//! * `GET /api/sessions/:id/chat/:chatId/stream` ([`resume`]): the turn in flight as a full
+//!   replay from `start`, then live to its end; `204` when no turn is in flight. Closing it
+//!   never stops the turn.
+//! * `POST /api/sessions/:id/chat/stop` ([`stop`]): one `abort` (no `requestId`) for the turn
+//!   in flight: `202 {"stopped":true}`, or `200 {"stopped":false}` when none is in flight.
+//! * `GET /api/sessions/:id/messages` ([`messages`]): the finished messages as `UIMessage`s.
+//!
+//! Each opens its own socket to the agent, reads `init` (see [`crate::agent::hydrate`] for an agent
+//! that sends none) and closes the socket when it is done: the adapter keeps no state.
+
+use worker::{Response, WebSocket};
+
+use crate::agent::hydrate::{next_turn_event, read_init, Hydration};
+use crate::agent::upstream::{self, AgentSocket, UpstreamError};
+use crate::context::RouteContext;
+use crate::exchange::{Exchange, TurnOf};
+use crate::failure::Failure;
+use crate::guard::admit;
+use crate::handlers::stream::{start, Handoff, Plan};
+use crate::history::history_json;
+use crate::inbound::incoming::RequestIn;
+use crate::outcome::Outcome;
+use crate::platform::clock::now_ms;
+use crate::platform::errors::json_response;
+use crate::platform::socket::{close_done, close_failed};
+use crate::pump::AbortRule;
+use crate::questions::QuestionParts;
+use crate::request_head::Field;
+use crate::request_log::Disposition;
+use crate::trace::{TraceMode, TRACE_MAX_HEADER};
+use crate::turn_log;
+use crate::turn_record::Trigger;
+use crate::turn_stream::TurnStream;
+use crate::v2::abort_frame;
+
+/// The agent's socket and what it said first, for a request that passed the guard; else the
+/// refusal.
+async fn open(
+    cx: &mut RouteContext<'_>,
+    session_id: &str,
+) -> Result<(AgentSocket, Hydration), Failure> {
+    let principal = admit(cx, session_id).await?;
+    let user_id = principal.user_id.as_deref();
+    let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
+    let hydration = read_init(&mut agent.events, cx.exchange.request_id()).await;
+    Ok((agent, hydration))
+}
+
+/// `GET …/chat/:chatId/stream`.
+pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
+    let (mut agent, hydration) = open(&mut cx, session_id).await?;
+    let (req, config, exchange) = (cx.req, cx.config, &mut *cx.exchange);
+    let trace = config.trace_for(query_trace(req));
+    let questions = config.questions_for(query_questions(req), trace);
+    let protocol = match &hydration {
+        Hydration::Init(init) => Some(init.protocol),
+        _ => None,
+    };
+    let (turn, early_frame) = match hydration {
+        Hydration::Init(init) => match init.in_flight() {
+            Some(message) => (TurnStream::resume(message, now_ms, questions), None),
+            None if config.resume_wait_ms > 0 => {
+                // An agent whose `init` may leave out the turn in flight: a turn event within
+                // the wait shows one runs, and the stream follows it from now on.
+                let request_id = exchange.request_id().to_owned();
+                let wait = config.resume_wait_ms;
+                match next_turn_event(&mut agent.events, &request_id, wait).await {
+                    Some((frame, turn_id)) => (
+                        TurnStream::continuing(&turn_id, turn_id.clone(), now_ms),
+                        Some(frame),
+                    ),
+                    None => return nothing_to_resume(&agent.socket, exchange),
+                }
+            }
+            None => return nothing_to_resume(&agent.socket, exchange),
+        },
+        // An agent without `init`: the turn from now on, as a message of its own.
+        Hydration::TurnEvent { frame, turn_id } => (
+            TurnStream::continuing(&turn_id, turn_id.clone(), now_ms),
+            Some(frame),
+        ),
+        Hydration::Unknown => return nothing_to_resume(&agent.socket, exchange),
+    };
+    let turn = turn.with_agent_protocol(protocol);
+    // A resume that streams is a turn's: its line holds the turn's record, made at its end or at
+    // a refusal from here on.
+    exchange.turn = Some(TurnOf {
+        trigger: Some(Trigger::Resume),
+        dataset: turn_log::dataset(cx.env),
+    });
+    let plan = Plan {
+        frame: None,
+        turn: turn.with_questions(questions).with_trace(trace),
+        early_frame,
+        abort: AbortRule::never(),
+    };
+    start(cx, Handoff::Listening(agent), plan)
+}
+
+/// The resume's trace mode: `?trace=minimal|normal|full` (the GET has no body; a client sets it
+/// with the transport's `prepareReconnectToStreamRequest`), else the `TRACE` setting. An unknown
+/// value is ignored: a resume never fails on a cosmetic choice. The query is scanned as text:
+/// `Request::url` would parse it with the `url` crate, whose IDNA tables cost ~80 KB of gzipped
+/// wasm, for three plain words.
+fn query_trace(req: &RequestIn<'_>) -> Option<TraceMode> {
+    TraceMode::from_query(req.head.url())
+}
+
+/// The questions a resume or a history request asks for by its `X-Questions` header; an unknown
+/// value is ignored (the setting applies), as `?trace=` is: a GET never fails on it.
+fn query_questions(req: &RequestIn<'_>) -> Option<QuestionParts> {
+    req.header(Field::Questions).and_then(QuestionParts::parse)
+}
+
+/// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
+/// `no-store`, as every answer about a session: a 204 is cacheable by default (RFC 9110
+/// §15.3.5), and a browser would keep the session's address after its visitor logged out.
+fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> Result<Outcome, Failure> {
+    close_done(socket);
+    exchange.log.answered(Disposition::NothingToResume);
+    let mut response = Response::empty()?.with_status(204);
+    response.headers_mut().set("cache-control", "no-store")?;
+    Ok(response.into())
+}
+
+/// `POST …/chat/stop`.
+pub(crate) async fn stop(mut cx: RouteContext<'_>, session_id: &str) -> Result<Response, Failure> {
+    let (AgentSocket { socket, .. }, hydration) = open(&mut cx, session_id).await?;
+    let exchange = cx.exchange;
+    if !hydration.may_have_turn_in_flight() {
+        close_done(&socket);
+        exchange.log.answered(Disposition::NotStopped);
+        return Ok(json_response(200, r#"{"stopped":false}"#.into())?);
+    }
+    if socket.send_with_str(abort_frame(None)).is_err() {
+        close_failed(&socket, "abort not sent");
+        return Err(UpstreamError::SocketFailed.into());
+    }
+    // The abort is queued before the close frame, so the agent reads it first.
+    close_done(&socket);
+    exchange.log.answered(Disposition::Stopped);
+    Ok(json_response(202, r#"{"stopped":true}"#.into())?)
+}
+
+/// `GET …/messages`.
+pub(crate) async fn messages(
+    mut cx: RouteContext<'_>,
+    session_id: &str,
+) -> Result<Response, Failure> {
+    let (AgentSocket { socket, .. }, hydration) = open(&mut cx, session_id).await?;
+    let (req, config) = (cx.req, cx.config);
+    close_done(&socket);
+    let body = match hydration {
+        // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`, and its
+        // questions as its `X-Questions` asks.
+        Hydration::Init(init) => {
+            let trace = config.trace_for(query_trace(req));
+            let questions = config.questions_for(query_questions(req), trace);
+            history_json(&init, &trace, &questions)
+        }
+        // An agent without `init` keeps no history the adapter can read.
+        Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
+    };
+    cx.exchange.log.answered(Disposition::History);
+    let mut response = json_response(200, body)?;
+    // The most this worker shows, whatever a request asks: a client's trace switch offers no more.
+    response
+        .headers_mut()
+        .set(TRACE_MAX_HEADER, config.trace_max.name())?;
+    Ok(response)
+}
