@@ -1,7 +1,7 @@
 // The rules of the agent contract (docs/agent-protocol.md, "The rules") that check-agent judges:
 // each with its level (and `when`, for a MUST that binds only an agent with that feature), what
 // the agent should do, and what a chat client sees when it does not (the contract's degrade
-// matrix). tests/js/check_agent_rules.test.mjs keeps this list, the page and the broken agents
+// matrix). tests/js/repo/check_agent_rules.test.mjs keeps this list, the page and the broken agents
 // (tests/fixtures/agents/mutants.mjs) in step.
 
 export const RULES = [

@@ -3,7 +3,7 @@
 // Cargo's cache) is unpacked, the patch applied with `git apply`, and each vendored file must
 // equal the result byte for byte; the vendored Cargo.toml may only leave lines of the release's
 // out (its tests and dev-dependencies). `node scripts/check-vendor.mjs` exits 1 with the files
-// that differ. Its test: tests/js/check_vendor.test.mjs.
+// that differ. Its test: tests/js/repo/check_vendor.test.mjs.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, globSync } from "node:fs";
 import os from "node:os";

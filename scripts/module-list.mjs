@@ -1,7 +1,7 @@
 // ARCHITECTURE.md's list of every module of the workspace (`crates/*/src/`, `src/`), one line each: its path and the first
 // sentence of its `//!` comment, generated from the sources so that it cannot fall behind them.
 // `node scripts/module-list.mjs` prints the list; `--write` puts it into ARCHITECTURE.md between
-// its `<!-- modules:start -->` and `<!-- modules:end -->` lines (tests/js/docs.test.mjs checks
+// its `<!-- modules:start -->` and `<!-- modules:end -->` lines (tests/js/docs/docs.test.mjs checks
 // that it is up to date).
 import { readFileSync, writeFileSync, globSync } from "node:fs";
 import path from "node:path";

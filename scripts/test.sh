@@ -45,8 +45,8 @@ bash scripts/build.sh --mount-example
 # Test files run at once where they share nothing (each starts its own workerd on free ports; the
 # build is only read): most of an end-to-end test is waiting on timers and sockets, so more files
 # than cores keep both cores busy. tests/README.md has where the time goes.
-step "the pump's JavaScript side (tests/js)"
-node --test --test-concurrency=2 tests/js/*.test.mjs
+step "the JavaScript beside the worker, the clients, the docs and the repository's tools (tests/js/*/)"
+node --test --test-concurrency=2 tests/js/*/*.test.mjs
 step "AI SDK conformance (tests/sdk)"
 node --test --test-concurrency=2 tests/sdk/*.test.mjs
 step "end to end in workerd (tests/e2e)"

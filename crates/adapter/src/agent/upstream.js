@@ -7,7 +7,7 @@
 // runtime's message.
 //
 // The failure kinds are numbers shared with crates/adapter/src/agent/upstream.rs, under the same names there
-// (tests/js/wire_constants.test.mjs holds the two copies equal).
+// (tests/js/worker/wire_constants.test.mjs holds the two copies equal).
 
 export const NO_BINDING = 1;
 export const STUB_FAILED = 2;

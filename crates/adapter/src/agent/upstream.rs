@@ -223,7 +223,7 @@ fn failure_of(failure: OpenFailure) -> UpstreamError {
 }
 
 // The failure kinds of `upstream.js`'s `openAgent`, its constants of the same names
-// (tests/js/wire_constants.test.mjs fails when the two disagree).
+// (tests/js/worker/wire_constants.test.mjs fails when the two disagree).
 const NO_BINDING: u32 = 1;
 const STUB_FAILED: u32 = 2;
 const REQUEST_FAILED: u32 = 3;

@@ -20,7 +20,7 @@
 //   on a writer that was not one).
 //
 // The event kinds are numbers shared with crates/adapter/src/pump/wiring.rs, under the same names there
-// (tests/js/wire_constants.test.mjs holds the two copies equal).
+// (tests/js/worker/wire_constants.test.mjs holds the two copies equal).
 
 const RECORD_SEPARATOR = "\u001e";
 const encoder = new TextEncoder();
@@ -36,7 +36,7 @@ const NO_ENDING = { bytes: new Uint8Array(0), at: 0 };
 /** The crash ending of every body whose receiver handed over none: its turn had not opened. */
 let unopenedCrashEnding;
 /** The longest `detail` of a log line, as every line of the worker's log has it
- * (`MAX_DETAIL_CHARS` of crates/core/src/diagnostic.rs; tests/js/wire_constants.test.mjs). */
+ * (`MAX_DETAIL_CHARS` of crates/core/src/diagnostic.rs; tests/js/worker/wire_constants.test.mjs). */
 const MAX_DETAIL_CHARS = 300;
 export const TICK = 0;
 export const SOCKET_CLOSED = 1;

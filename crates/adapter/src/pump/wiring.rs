@@ -68,7 +68,7 @@ pub(crate) enum Event {
 }
 
 // The event kinds `wiring.js` sends, its constants of the same names
-// (tests/js/wire_constants.test.mjs fails when the two disagree).
+// (tests/js/worker/wire_constants.test.mjs fails when the two disagree).
 const TICK: u32 = 0;
 const SOCKET_CLOSED: u32 = 1;
 const SOCKET_FAILED: u32 = 2;

@@ -16,7 +16,7 @@ import {
   NOT_UPGRADED,
   OLDER_PROTOCOL,
   agentProtocol,
-} from "../../crates/adapter/src/agent/upstream.js";
+} from "../../../crates/adapter/src/agent/upstream.js";
 
 const URL = "https://session-agent/ws";
 

@@ -8,7 +8,7 @@
 // over any, the one every stream shares until its turn opens), then closes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wire, write, close, openBody, ageCrashEnding, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../crates/adapter/src/pump/wiring.js";
+import { wire, write, close, openBody, ageCrashEnding, TICK, SOCKET_CLOSED, CLIENT_SIGNAL, CLIENT_STREAM, BINARY_FRAME, UNSPLITTABLE_FRAME } from "../../../crates/adapter/src/pump/wiring.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -8,14 +8,14 @@ import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { fakeLocalStorage } from "./fake_storage.mjs";
 import { readFileSync } from "node:fs";
-import { createControl } from "../../widget/src/control.js";
-import { capped, modesUpTo } from "../../widget/src/trace.js";
-import { contextProblem, MAX_CONTEXT_BYTES } from "../../widget/src/instance.js";
-import { workSummary } from "../../widget/src/summary.js";
-import { describeError } from "../../widget/src/api.js";
-import { forgetStored } from "../../widget/src/storage.js";
-import { resolveLocale } from "../../widget/src/locale.js";
-import { answerCall, answerToPost, canceled, messageEvent, questionOf, sendAutomaticallyWhen, waitingQuestion } from "../../widget/src/questions.js";
+import { createControl } from "../../../widget/src/control.js";
+import { capped, modesUpTo } from "../../../widget/src/trace.js";
+import { contextProblem, MAX_CONTEXT_BYTES } from "../../../widget/src/instance.js";
+import { workSummary } from "../../../widget/src/summary.js";
+import { describeError } from "../../../widget/src/api.js";
+import { forgetStored } from "../../../widget/src/storage.js";
+import { resolveLocale } from "../../../widget/src/locale.js";
+import { answerCall, answerToPost, canceled, messageEvent, questionOf, sendAutomaticallyWhen, waitingQuestion } from "../../../widget/src/questions.js";
 
 const strings = resolveLocale("en");
 const t = strings.messages;
@@ -115,7 +115,7 @@ describe("trace modes under a cap", () => {
 
 describe("a context the worker would refuse", () => {
   test("the widget's limit is the worker's (crates/core/src/request.rs)", () => {
-    const rust = readFileSync(new URL("../../crates/core/src/request.rs", import.meta.url), "utf8");
+    const rust = readFileSync(new URL("../../../crates/core/src/request.rs", import.meta.url), "utf8");
     const [, expression] = rust.match(/pub const MAX_CONTEXT_BYTES: usize = ([\d\s*_]+);/);
     assert.equal(MAX_CONTEXT_BYTES, expression.split("*").reduce((product, factor) => product * Number(factor.trim().replace(/_/g, "")), 1));
   });

@@ -7,9 +7,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { VENDORED, cachedCrate, differences, versionOf } from "../../scripts/check-vendor.mjs";
+import { VENDORED, cachedCrate, differences, versionOf } from "../../../scripts/check-vendor.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 for (const { name, dir, patch } of VENDORED) {
   const copy = path.join(root, dir);

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import * as wiring from "../../crates/adapter/src/pump/wiring.js";
-import * as upstream from "../../crates/adapter/src/agent/upstream.js";
+import * as wiring from "../../../crates/adapter/src/pump/wiring.js";
+import * as upstream from "../../../crates/adapter/src/agent/upstream.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** The `const NAME: u32 = N;` of a Rust file, as { NAME: N }. */
 function rustConstants(file) {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const DIRS = ["src", "crates/adapter/src", "crates/platform/src", "crates/demo/src"];
 /** The files that may call the console themselves: the writer of the other lines, and the request line's. */
 const WRITERS = ["crates/platform/src/log.rs", "crates/adapter/src/exchange.rs"];

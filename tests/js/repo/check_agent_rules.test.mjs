@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { RULES } from "../../check-agent/rules.mjs";
-import { MUTANTS } from "../fixtures/agents/mutants.mjs";
+import { RULES } from "../../../check-agent/rules.mjs";
+import { MUTANTS } from "../../fixtures/agents/mutants.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const read = (file) => readFileSync(path.join(root, file), "utf8");
 
 /** The rows of the contract's rules table: [id, level] ("MUST (with questions)" kept whole). */
@@ -65,7 +65,7 @@ test("the contract's upgrade headers name the protocol the adapter sends, and th
 });
 
 test("the checker's turn events are the contract's: message.create, message.part.*, message.finalize, not the legacy message.updated", async () => {
-  const { isTurnEvent } = await import("../../check-agent/frames.mjs");
+  const { isTurnEvent } = await import("../../../check-agent/frames.mjs");
   const types = ["message.create", "message.part.text-delta", "message.part.tool-update", "message.finalize", "message.updated", "message", "agentStatus", "complete"];
   assert.deepEqual(types.filter((type) => isTurnEvent({ type })), ["message.create", "message.part.text-delta", "message.part.tool-update", "message.finalize"]);
   assert.match(read("docs/agent-protocol.md"), /The \*\*turn events\*\*\nare exactly `message\.create`, every `message\.part\.\*` frame and `message\.finalize`\./);

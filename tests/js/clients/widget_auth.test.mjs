@@ -2,7 +2,7 @@
 // request carries, and that a 401 is retried once, only when the site's function can renew.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { authorizedFetch, replaceableSource, tokenSource } from "../../widget/src/auth.js";
+import { authorizedFetch, replaceableSource, tokenSource } from "../../../widget/src/auth.js";
 
 /** A fetch that answers each call with the next status of `statuses`, recording what it got. */
 function fakeFetch(statuses) {

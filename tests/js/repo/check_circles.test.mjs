@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { buildGraph, findCircles, folderGraph } from "../../scripts/check-circles.mjs";
+import { buildGraph, findCircles, folderGraph } from "../../../scripts/check-circles.mjs";
 
 /** The graph of a crate made of `files` (path → text), in a temp dir. */
 function crate(t, files) {

@@ -3,7 +3,7 @@
 // locale is found by its language; a site's labels go over the table.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { LOCALES, LABEL_NAMES, resolveLocale, format, plural } from "../../widget/src/locale.js";
+import { LOCALES, LABEL_NAMES, resolveLocale, format, plural } from "../../../widget/src/locale.js";
 
 /** The `{name}`s a message takes, sorted (a count's: those of all its forms). */
 function placeholders(message) {

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { thinEntry } from "../../scripts/thin-entry.mjs";
+import { thinEntry } from "../../../scripts/thin-entry.mjs";
 
 // worker-build 0.8.7's shim, minified as it ships (names as esbuild gives them), with a handler
 // that records its calls and traps on request "trap"; constructing the Proxy throws, so a test
@@ -97,14 +97,14 @@ test("a module of another shape fails with what was not found", () => {
 });
 
 test("the built worker's entry is the thin one", { skip: !exists("build/index.js") && "no build" }, () => {
-  const built = readFileSync(new URL("../../build/index.js", import.meta.url), "utf8");
+  const built = readFileSync(new URL("../../../build/index.js", import.meta.url), "utf8");
   assert.match(built, /=\{fetch\(request,env,ctx\)\{[\w$]+\(\);try\{return [\w$]+\(request,env,ctx\)\}catch\(error\)/);
   assert.match(built, /__wbg_queueMicrotask_[0-9a-f]+:function\(([\w$]+)\)\{Promise\.resolve\(\)\.then\(\1\)/);
 });
 
 function exists(relative) {
   try {
-    readFileSync(new URL(`../../${relative}`, import.meta.url));
+    readFileSync(new URL(`../../../${relative}`, import.meta.url));
     return true;
   } catch {
     return false;

@@ -8,7 +8,7 @@ import { globSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const sources = globSync(["crates/*/src/**/*.rs", "src/**/*.rs", "examples/*/src/**/*.rs"], { cwd: root });
 
 test("no Rust module holds its tests inline", () => {

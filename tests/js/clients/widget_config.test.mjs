@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { fakeLocalStorage } from "./fake_storage.mjs";
-import { makeConfig, scriptOptions, themeOf, requestedLocale, labelsOf } from "../../widget/src/config.js";
+import { makeConfig, scriptOptions, themeOf, requestedLocale, labelsOf } from "../../../widget/src/config.js";
 
 test("every documented data-attribute becomes its option", () => {
   const dataset = {

@@ -3,7 +3,7 @@
 // never before the promise settles.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { settle } from "../../crates/platform/src/promise.js";
+import { settle } from "../../../crates/platform/src/promise.js";
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
 

@@ -12,10 +12,10 @@ import path from "node:path";
 import vm from "node:vm";
 import { parse as parseToml } from "smol-toml";
 import { PAGES, read, root, codeBlocks, links, anchors } from "./docs.mjs";
-import { OPTION_NAMES, scriptOptions } from "../../widget/src/config.js";
-import { LABEL_NAMES } from "../../widget/src/locale.js";
-import { THEME_PROPERTIES } from "../../widget/src/appearance.js";
-import { moduleList, withList } from "../../scripts/module-list.mjs";
+import { OPTION_NAMES, scriptOptions } from "../../../widget/src/config.js";
+import { LABEL_NAMES } from "../../../widget/src/locale.js";
+import { THEME_PROPERTIES } from "../../../widget/src/appearance.js";
+import { moduleList, withList } from "../../../scripts/module-list.mjs";
 
 /** Every Rust source of the worker, joined: a setting, code or secret the docs name must be in it. */
 const RUST = globSync(["crates/*/src/**/*.rs", "src/**/*.rs"], { cwd: root })

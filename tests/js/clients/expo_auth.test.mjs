@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { root } from "./docs.mjs";
+import { root } from "../docs/docs.mjs";
 
 const source = readFileSync(path.join(root, "examples/expo/auth.ts"), "utf8");
 const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });

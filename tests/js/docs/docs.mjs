@@ -4,7 +4,7 @@ import { readFileSync, existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Every page a reader of the repository is sent to. */
 export const PAGES = [

@@ -3,7 +3,7 @@
 // preflight's for a preflight only (each `get` is a call into the runtime).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readHead } from "../../crates/adapter/src/inbound/incoming.js";
+import { readHead } from "../../../crates/adapter/src/inbound/incoming.js";
 
 const ABSENT = "\0";
 

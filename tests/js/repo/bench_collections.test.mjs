@@ -4,7 +4,7 @@
 // count, each once, whoever makes them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { collectionsIn } from "../../bench/lib/collections.mjs";
+import { collectionsIn } from "../../../bench/lib/collections.mjs";
 
 const COLLECT = "v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason)";
 const LAMBDA = "v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason)::$_3::operator()() const";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { root, read } from "./docs.mjs";
+import { root, read } from "../docs/docs.mjs";
 
 const kb = (file) => `${(gzipSync(readFileSync(path.join(root, file)), { level: 9 }).length / 1024).toFixed(1)} KB`;
 
