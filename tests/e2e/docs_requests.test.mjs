@@ -5,7 +5,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, readAll, chunksOf } from "./harness.mjs";
-import { PAGES, read, codeBlocks } from "../js/docs.mjs";
+import { PAGES, read, codeBlocks } from "../js/docs/docs.mjs";
 
 /** A curl command line's URL, headers and body (the forms the docs use: -H '…', -d '…'). */
 function parseCurl(command) {

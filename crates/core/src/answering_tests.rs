@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::refusal::QUESTION_NOT_PENDING;
-use crate::request::Answered;
+use crate::request::AnsweredMessage;
 use crate::session::parse_init;
 
 /// An `init` of protocol `protocol` whose turn in flight `t9` waits on question `q2` (`q1` of
@@ -34,7 +34,7 @@ fn answer(question_id: &str, value: &str) -> Answer {
 }
 
 fn in_message(answers: &[Answer]) -> Reply {
-    Reply::InMessage(Answered {
+    Reply::InMessage(AnsweredMessage {
         message_id: "t9".into(),
         answers: answers.to_vec(),
     })

@@ -65,12 +65,12 @@ pub enum Reply {
     Data(Answer),
     /// The assistant message sent back with a question answered on its tool part: the rest of
     /// the turn goes on in that message.
-    InMessage(Answered),
+    InMessage(AnsweredMessage),
 }
 
 /// An assistant message sent back with a question answered on its tool part.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answered {
+pub struct AnsweredMessage {
     /// The message's id: the answer's stream goes on in it.
     pub message_id: String,
     /// Every question of the message that has an answer, the newest last: the route sends the
@@ -401,7 +401,7 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
 
 /// A last message that is not the user's: the assistant's, sent back with its question answered,
 /// or else refused.
-fn read_answered(last: LastMessage) -> Result<Answered, RequestError> {
+fn read_answered(last: LastMessage) -> Result<AnsweredMessage, RequestError> {
     let refused = || RequestError::LastNotUser {
         role: last.role.clone(),
     };
@@ -410,7 +410,7 @@ fn read_answered(last: LastMessage) -> Result<Answered, RequestError> {
     }
     let answers = answers::read_answers(&last.parts).map_err(RequestError::InvalidMessage)?;
     match (last.id.as_deref(), answers.is_empty()) {
-        (Some(id), false) if !id.is_empty() => Ok(Answered {
+        (Some(id), false) if !id.is_empty() => Ok(AnsweredMessage {
             message_id: id.to_owned(),
             answers,
         }),

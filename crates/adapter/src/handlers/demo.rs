@@ -1,8 +1,9 @@
 //! The demo agent's inspection routes (only with `DEMO_AGENT = "on"`):
-//! `GET /demo/sessions/:id/received` (every frame the agent got, with its time) and
-//! `GET /demo/sessions/:id/sent` (every frame it sent). Both ask the session's object. They hold
-//! every prompt of the session, so they demand the chat route's credentials (the entry point
-//! checks them first, whatever `AUTH_MODE` is).
+//! `GET /demo/sessions/:id/received` (every frame the agent got, with its time),
+//! `GET /demo/sessions/:id/sent` (every frame it sent) and `GET /demo/sessions/:id/connections`
+//! (every connection opened to it). Each asks the session's object. They hold every prompt of the
+//! session, so they demand the chat route's credentials (the entry point checks them first,
+//! whatever `AUTH_MODE` is).
 
 use worker::Response;
 
