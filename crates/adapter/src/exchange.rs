@@ -60,7 +60,9 @@ impl Exchange {
     }
 
     /// A copy for the task that outlives the handler (a stream's pump), which then writes
-    /// the log line when the stream ends.
+    /// the log line when the stream ends. A copy, not a move: the entry point still names the
+    /// request (its id) in a line of its own should `waitUntil` refuse the pump's promise; the
+    /// turn's record goes with the copy, so only the pump's line can hold it.
     pub(crate) fn handed_off(&mut self) -> Self {
         Exchange {
             log: self.log.clone(),

@@ -16,7 +16,7 @@ use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::guard::admit;
 use crate::handlers::chat_reply::answer_plan;
-use crate::handlers::stream::{start, Handoff, Plan};
+use crate::handlers::streaming::{start, Handoff, Plan};
 use crate::inbound::body::{declared_length, read_request};
 use crate::inbound::incoming::RequestIn;
 use crate::outcome::Outcome;

@@ -13,7 +13,7 @@ use crate::agent::upstream;
 use crate::answering::{newest, pending_in, Waiting};
 use crate::context::RouteContext;
 use crate::failure::Failure;
-use crate::handlers::stream::{Handoff, Plan};
+use crate::handlers::streaming::{Handoff, Plan};
 use crate::platform::clock::now_ms;
 use crate::platform::socket::{close_done, SocketEvents};
 use crate::pump::AbortRule;
@@ -64,7 +64,7 @@ pub(crate) async fn answer_plan(
     let abort = AbortRule::owning(on_disconnect, None);
     let frame = answer_frame(&answer.question_id, &answer.answer, on_disconnect);
     let mut plan = Plan::new(frame, turn.with_questions(questions), abort);
-    plan.early_frame = early_frame;
+    plan.follow.early_frame = early_frame;
     Ok((Handoff::Listening(agent), plan))
 }
 

@@ -1,6 +1,6 @@
 //! What each route does, one module a route family: the chat POST ([`chat`], and [`chat_reply`]
 //! for one that answers the agent's question), the session's resume, stop and history
-//! ([`session`]), the demo's routes and the playground page; and [`stream`], which starts a
+//! ([`session`]), the demo's routes and the playground page; and [`streaming`], which starts a
 //! streamed answer for the chat POST and the resume.
 
 pub(crate) mod chat;
@@ -8,4 +8,4 @@ pub(crate) mod chat_reply;
 pub(crate) mod demo;
 pub(crate) mod playground;
 pub(crate) mod session;
-pub(crate) mod stream;
+pub(crate) mod streaming;

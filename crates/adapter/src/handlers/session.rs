@@ -18,14 +18,14 @@ use crate::context::RouteContext;
 use crate::exchange::{Exchange, TurnOf};
 use crate::failure::Failure;
 use crate::guard::admit;
-use crate::handlers::stream::{start, Handoff, Plan};
+use crate::handlers::streaming::{start, Handoff, Plan};
 use crate::history::history_json;
 use crate::inbound::incoming::RequestIn;
 use crate::outcome::Outcome;
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_response;
 use crate::platform::socket::{close_done, close_failed};
-use crate::pump::AbortRule;
+use crate::pump::{AbortRule, Follow};
 use crate::questions::QuestionParts;
 use crate::request_head::Field;
 use crate::request_log::Disposition;
@@ -92,9 +92,11 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
     });
     let plan = Plan {
         frame: None,
-        turn: turn.with_questions(questions).with_trace(trace),
-        early_frame,
-        abort: AbortRule::never(),
+        follow: Follow {
+            turn: turn.with_questions(questions).with_trace(trace),
+            early_frame,
+            abort: AbortRule::never(),
+        },
     };
     start(cx, Handoff::Listening(agent), plan)
 }

@@ -74,6 +74,18 @@ use crate::platform::socket::SocketEvents;
 use crate::turn_stream::TurnStream;
 use client::ClientStream;
 
+/// What a stream follows and how it ends it, as a handler plans it: the stream, a frame read
+/// before the pump ran, and when the agent is sent `abort`.
+pub(crate) struct Follow {
+    /// The stream; what it made before any frame (a resume's replay, an answer's `start`) is
+    /// written first.
+    pub(crate) turn: TurnStream,
+    /// A frame read before the pump ran (the first turn event of an agent without `init`),
+    /// handled before any other.
+    pub(crate) early_frame: Option<String>,
+    pub(crate) abort: AbortRule,
+}
+
 /// Everything one stream's pump owns.
 pub(crate) struct Pump {
     pub(crate) socket: WebSocket,
@@ -84,13 +96,7 @@ pub(crate) struct Pump {
     /// The client's request, whose `signal` fires when the client goes away (where workerd has
     /// it): handed to the wiring whole, which reads `signal` in JavaScript (a call fewer).
     pub(crate) request: web_sys::Request,
-    /// The stream; what it made before any frame (a resume's replay, an answer's `start`) is
-    /// written first.
-    pub(crate) turn: TurnStream,
-    /// A frame read before the pump ran (the first turn event of an agent without `init`),
-    /// handled before any other.
-    pub(crate) early_frame: Option<String>,
-    pub(crate) abort: AbortRule,
+    pub(crate) follow: Follow,
     pub(crate) limits: PumpLimits,
     pub(crate) exchange: Exchange,
 }
@@ -109,9 +115,12 @@ impl Pump {
             events,
             client,
             request,
-            turn,
-            early_frame,
-            abort,
+            follow:
+                Follow {
+                    turn,
+                    early_frame,
+                    abort,
+                },
             limits,
             exchange,
         } = *self;

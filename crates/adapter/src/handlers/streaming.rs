@@ -13,7 +13,7 @@ use crate::failure::Failure;
 use crate::outcome::Outcome;
 use crate::platform::socket::close_failed;
 use crate::pump::client::ClientStream;
-use crate::pump::{AbortRule, Pump, PumpLimits};
+use crate::pump::{AbortRule, Follow, Pump, PumpLimits};
 use crate::refusal::Refusal;
 use crate::sse::RESPONSE_HEADERS;
 use crate::trace::Trace;
@@ -27,14 +27,11 @@ pub(crate) enum Handoff {
     Accepted(WebSocket),
 }
 
-/// What a stream follows, and how it starts.
+/// How a stream starts, and what it follows.
 pub(crate) struct Plan {
     /// The frame that asks the agent for the turn (a `prompt`, an `answer`); none for a resume.
     pub(crate) frame: Option<String>,
-    pub(crate) turn: TurnStream,
-    /// A frame already read from the agent, handled first.
-    pub(crate) early_frame: Option<String>,
-    pub(crate) abort: AbortRule,
+    pub(crate) follow: Follow,
 }
 
 impl Plan {
@@ -42,15 +39,17 @@ impl Plan {
     pub(crate) fn new(frame: String, turn: TurnStream, abort: AbortRule) -> Plan {
         Plan {
             frame: Some(frame),
-            turn,
-            early_frame: None,
-            abort,
+            follow: Follow {
+                turn,
+                early_frame: None,
+                abort,
+            },
         }
     }
 
     /// The turn's stream in trace mode `trace`.
     pub(crate) fn with_trace(mut self, trace: Trace) -> Plan {
-        self.turn = self.turn.with_trace(trace);
+        self.follow.turn = self.follow.turn.with_trace(trace);
         self
     }
 }
@@ -84,9 +83,7 @@ pub(crate) fn start(cx: RouteContext<'_>, agent: Handoff, plan: Plan) -> Result<
         client,
         // The handle, not `Request.clone()` (a call that tees the body).
         request: Clone::clone(req.raw),
-        turn: plan.turn,
-        early_frame: plan.early_frame,
-        abort: plan.abort,
+        follow: plan.follow,
         limits: PumpLimits::from(config),
         exchange: Exchange::handed_off(exchange),
     };
