@@ -107,6 +107,14 @@ pub enum Progress {
     Stalled(u32),
 }
 
+impl Progress {
+    /// Whether a body nobody ever read has stalled for `limit` checks: its client counts as
+    /// gone (one that left before the response's headers went out leaves this sign only).
+    pub fn stalled_out(self, limit: u32) -> bool {
+        matches!(self, Progress::Stalled(n) if n >= limit)
+    }
+}
+
 /// What the pump knows of the body's reader, from the writer's `desiredSize`. The queue is
 /// counted in chunks (the writable side's default strategy): `desiredSize` falls by one per
 /// write and rises by one per chunk the reader takes, so the chunks read since the last check

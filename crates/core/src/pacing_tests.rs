@@ -138,6 +138,14 @@ fn a_body_never_read_stalls_one_check_at_a_time() {
 }
 
 #[test]
+fn a_stall_counts_out_at_its_limit() {
+    assert!(!Progress::Moving.stalled_out(3));
+    assert!(!Progress::Stalled(2).stalled_out(3));
+    assert!(Progress::Stalled(3).stalled_out(3));
+    assert!(Progress::Stalled(4).stalled_out(3));
+}
+
+#[test]
 fn once_a_chunk_is_read_the_stall_rule_is_off_for_good() {
     let mut watch = ReaderWatch::new(1.0);
     watch.wrote(10);

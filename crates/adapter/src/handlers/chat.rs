@@ -15,7 +15,7 @@ use crate::agent::upstream;
 use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::guard::admit;
-use crate::handlers::chat_reply::answer_plan;
+use crate::handlers::chat_reply::reply_plan;
 use crate::handlers::streaming::{start, Handoff, Plan};
 use crate::inbound::body::{declared_length, read_request};
 use crate::inbound::incoming::RequestIn;
@@ -83,7 +83,7 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
         // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
         Some(reply) => {
             let to = (session_id, user_id);
-            answer_plan(&mut cx, to, reply, on_disconnect, questions)
+            reply_plan(&mut cx, to, reply, on_disconnect, questions)
                 .boxed_local()
                 .await?
         }

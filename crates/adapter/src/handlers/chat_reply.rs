@@ -25,7 +25,7 @@ use crate::v2::answer_frame;
 
 /// An answer's agent and plan: the socket, the `answer` frame, and the stream of the rest of the
 /// turn; else the refusal. `to` is the session and the caller's id.
-pub(crate) async fn answer_plan(
+pub(crate) async fn reply_plan(
     cx: &mut RouteContext<'_>,
     (session_id, user_id): (&str, Option<&str>),
     reply: &Reply,

@@ -25,7 +25,7 @@ use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
 use crate::delivery::{Delivery, Next};
 use crate::exchange::Exchange;
-use crate::pacing::{log_outcome, Progress, Silence, Tick};
+use crate::pacing::{log_outcome, Silence, Tick};
 use crate::platform::socket::{close_done, SocketEvent};
 use crate::sse::{write_padding, KEEP_ALIVE};
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
@@ -173,7 +173,7 @@ impl Engine {
 
     fn tick(&mut self) {
         let stalled = self.open.as_mut().map(|open| open.client.check_progress());
-        if matches!(stalled, Some(Progress::Stalled(n)) if n >= STALL_TICKS) {
+        if stalled.is_some_and(|progress| progress.stalled_out(STALL_TICKS)) {
             let request_id = self.request_id();
             log::warn(
                 "nobody_reads",
