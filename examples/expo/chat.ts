@@ -1,19 +1,26 @@
 // The session's chat as the screen uses it: useChat over the worker's transport, the history it
-// starts from, and the turn picked up again when the app returns from the background.
-import { useChat } from '@ai-sdk/react';
+// starts from, the turn picked up again when the app returns from the background, and the session
+// feed, which shows here as it streams a turn sent from another device (the web panel, a tablet).
+import { Chat, useChat } from '@ai-sdk/react';
 import type { UIMessage } from 'ai';
-import { useEffect, useMemo, useRef } from 'react';
+import { fetch as expoFetch } from 'expo/fetch';
+import { useEffect, useRef, useState } from 'react';
+import { followSession } from '../../clients/follow-session.js';
 import { SESSION_ID, SESSION_URL, TRACE } from './config';
 import { useOnForeground } from './foreground';
 import { chatTransport, loadHistory, type RequestHeaders } from './session';
 
 export function useSessionChat(history: UIMessage[], headers: RequestHeaders) {
-  const transport = useMemo(() => chatTransport(SESSION_URL, headers, TRACE), [headers]);
-  const chat = useChat({
-    id: SESSION_ID,
-    messages: history, // the finished turns, from GET …/messages
-    transport,
-  });
+  // One `Chat`, for the hook and for the session feed.
+  const [instance] = useState(
+    () =>
+      new Chat({
+        id: SESSION_ID,
+        messages: history, // the finished turns, from GET …/messages
+        transport: chatTransport(SESSION_URL, headers, TRACE),
+      }),
+  );
+  const chat = useChat({ chat: instance });
   const { stop, setMessages, resumeStream } = chat;
 
   // Picks the turn up: the resume (GET …/chat/:chatId/stream) streams a turn still running from
@@ -37,11 +44,29 @@ export function useSessionChat(history: UIMessage[], headers: RequestHeaders) {
     pickUp().catch((error: unknown) => console.warn('Could not pick the turn up', error));
   }, []);
 
-  // Back from the background: drop the request the phone may have cut (detached, the turn ran
-  // on), then pick the turn up.
+  // #region feed
+  // The session feed (GET …/events): every turn of the session, from any device, as it streams.
+  const feed = useRef<ReturnType<typeof followSession> | null>(null);
+  useEffect(() => {
+    const following = followSession(instance, {
+      url: `${SESSION_URL}/events`,
+      historyUrl: `${SESSION_URL}/messages?trace=${TRACE}`,
+      headers,
+      // React Native's own fetch has no streaming body; expo/fetch streams.
+      fetch: expoFetch as unknown as typeof globalThis.fetch,
+    });
+    feed.current = following;
+    return () => following.close();
+  }, [instance, headers]);
+
+  // Back from the background: drop the requests the phone may have cut (detached, the turn ran
+  // on): this chat's own, and the feed's, which comes back at once with what it missed; then pick
+  // the turn up.
   useOnForeground(async () => {
     await stop();
+    feed.current?.reconnect();
     await pickUp();
   });
+  // #endregion feed
   return chat;
 }

@@ -3,16 +3,19 @@
 // chat starts, with the same `X-Questions` header as the transport, so a question reloads as the
 // part it streamed as; the turn in flight is resumed; Stop stops the turn for every client of the
 // session; the agent's free questions are answered with `addToolOutput`, its approvals with
-// `addToolApprovalResponse`, and the SDK's helpers post each answer by themselves.
+// `addToolApprovalResponse`, and the SDK's helpers post each answer by themselves; and the session
+// feed (clients/follow-session.js) shows every turn of the session, sent from any tab or device,
+// as it streams.
 // tests/browser/stock_react.test.mjs bundles it (with ./main.tsx) and drives it in Chromium.
 import { useEffect, useState, type FormEvent } from 'react';
-import { useChat } from '@ai-sdk/react';
+import { Chat, useChat } from '@ai-sdk/react';
 import {
   DefaultChatTransport,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from 'ai';
+import { followSession } from '../../clients/follow-session.js';
 
 // #region history
 // Your worker's origin first when the page is on another one.
@@ -35,25 +38,37 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     loadHistory(sessionId).then(setHistory);
   }, [sessionId]);
-  return history ? <Chat sessionId={sessionId} history={history} /> : <p>Loading…</p>;
+  return history ? <Conversation sessionId={sessionId} history={history} /> : <p>Loading…</p>;
 }
 
-function Chat({ sessionId, history }: { sessionId: string; history: UIMessage[] }) {
+function Conversation({ sessionId, history }: { sessionId: string; history: UIMessage[] }) {
   const [input, setInput] = useState('');
-  const { messages, sendMessage, status, stop, addToolOutput, addToolApprovalResponse } = useChat({
-    id: sessionId,
-    messages: history,
-    resume: true, // GET …/chat/:id/stream on mount: 204, or the turn in flight from its start
-    transport: new DefaultChatTransport({
-      api: `${base(sessionId)}/chat`,
-      headers,
-      body: { onDisconnect: 'detach' }, // a reload does not stop the turn
-    }),
-    // Posts again by itself once the question of the last step is answered.
-    sendAutomaticallyWhen: (options) =>
-      lastAssistantMessageIsCompleteWithApprovalResponses(options) ||
-      lastAssistantMessageIsCompleteWithToolCalls(options),
-  });
+  // One `Chat` for the hook and for the session feed.
+  const [chat] = useState(
+    () =>
+      new Chat({
+        id: sessionId,
+        messages: history,
+        transport: new DefaultChatTransport({
+          api: `${base(sessionId)}/chat`,
+          headers,
+          body: { onDisconnect: 'detach' }, // a reload does not stop the turn
+        }),
+        // Posts again by itself once the question of the last step is answered.
+        sendAutomaticallyWhen: (options) =>
+          lastAssistantMessageIsCompleteWithApprovalResponses(options) ||
+          lastAssistantMessageIsCompleteWithToolCalls(options),
+      }),
+  );
+  // resume: GET …/chat/:id/stream on mount: 204, or the turn in flight from its start.
+  const { messages, sendMessage, status, stop, addToolOutput, addToolApprovalResponse } = useChat({ chat, resume: true });
+  // #region follow
+  // Every turn of the session, sent from another tab or device, shown here as it streams.
+  useEffect(() => {
+    const feed = followSession(chat, { url: `${base(sessionId)}/events`, headers });
+    return () => feed.close();
+  }, [chat, sessionId]);
+  // #endregion follow
   const busy = status === 'submitted' || status === 'streaming';
   const send = (event: FormEvent) => {
     event.preventDefault();
@@ -61,10 +76,12 @@ function Chat({ sessionId, history }: { sessionId: string; history: UIMessage[] 
     sendMessage({ text: input });
     setInput('');
   };
-  // Stop for every client of the session (stop() alone only closes this fetch).
+  // Stop for every client of the session (stop() alone only closes this fetch). 202: the agent
+  // stops the turn, and every stream of it, this one too, ends with what it said; else nothing ran
+  // there, and this fetch is closed.
   const stopTurn = async () => {
-    await fetch(`${base(sessionId)}/chat/stop`, { method: 'POST' });
-    stop();
+    const response = await fetch(`${base(sessionId)}/chat/stop`, { method: 'POST' });
+    if (response.status !== 202) stop();
   };
   const answer = (toolCallId: string, output: string) => addToolOutput({ tool: 'askUser', toolCallId, output });
   return (

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { before, after } from "node:test";
+import { before, after, afterEach } from "node:test";
 import { chromium } from "playwright-core";
 import { startWorker } from "../e2e/harness.mjs";
 
@@ -95,6 +95,18 @@ export function siteWorkerAndBrowser(serve, vars = (origin) => ({ ALLOWED_ORIGIN
     server?.close();
   });
   return setup;
+}
+
+/**
+ * Closes every page of the file's browser after each test, for a file whose tests run one at a
+ * time: each open panel holds its session's feed, one of the 6 connections a browser keeps to an
+ * origin over HTTP/1.1 (the local worker's), and pages left open on sessions of their own would
+ * use them all up.
+ */
+export function closePagesAfterEach(setup) {
+  afterEach(async () => {
+    for (const page of setup.browser.context.pages()) await page.close();
+  });
 }
 
 /** The panel's controls, by the accessible names a screen reader hears. */

@@ -7,10 +7,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, sleep } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, squashed, axeViolations } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, squashed, axeViolations, closePagesAfterEach } from "./browser.mjs";
 import { focused } from "./site.mjs";
 
 const setup = workerAndBrowser();
+closePagesAfterEach(setup);
 
 /**
  * The playground on a session of its own, its history loaded; `requests` fills with the page's
@@ -221,7 +222,10 @@ describe("playground", () => {
     await send.waitFor();
     assert.equal(await question.getByRole("button").count(), 0);
     assert.equal(await question.locator(".question-answer").innerText(), "Canceled");
-    assert.equal(await answers.first().locator(".summary").innerText(), "Stopped");
+    // Then as the history says it (the session feed brings the stopped turn's end): "Stopped after … ms".
+    const summary = answers.first().locator(".summary");
+    await until(async () => /^Stopped after \d/.test(await summary.innerText()), "the stopped turn as the history has it");
+    const stopped = await summary.innerText();
     await sendPrompt(page, "/slow 2 10");
     await until(async () => (await answers.count()) === 2 && /w2/.test(await answers.nth(1).innerText()), "the next turn");
     assert.deepEqual((await frames(session, "received")).map((f) => f.type), ["prompt", "abort", "prompt"]);
@@ -230,7 +234,7 @@ describe("playground", () => {
     await until(async () => (await answers.count()) === 2, "the history");
     assert.equal(await question.getByRole("button").count(), 0);
     assert.equal(await question.locator(".question-answer").innerText(), "Canceled");
-    assert.match(await answers.first().locator(".summary").innerText(), /^Stopped/);
+    assert.equal(await answers.first().locator(".summary").innerText(), stopped, "live and reloaded alike");
     assert.deepEqual(page.errors, []);
   });
 

@@ -8,9 +8,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, squashed, until } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, squashed, until, closePagesAfterEach } from "./browser.mjs";
 
 const setup = workerAndBrowser();
+closePagesAfterEach(setup);
 
 const tool = { toolCallId: "c1", toolName: "grep", providerExecuted: true, dynamic: true };
 const ask = { toolCallId: "q1", toolName: "askUser", providerExecuted: false, dynamic: false };
@@ -240,6 +241,9 @@ describe("rendering", () => {
       asked.push(`history ${route.request().headers()["x-questions"]}`);
       return route.fulfill({ json: history });
     });
+    // The history and the resume are this test's; the session's feed, which would tell the
+    // worker's own (empty) session, is not reached.
+    await page.route(/\/api\/sessions\/[^/]+\/events$/, (route) => route.abort());
     const resumed = [];
     await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream(\?.*)?$/, (route) => {
       resumed.push(new URL(route.request().url()).searchParams.get("trace"));

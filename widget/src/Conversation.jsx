@@ -4,14 +4,21 @@
 // questions, Stop, and resume of a turn in flight.
 // A question that waits (questions.js) keeps the turn going: Stop ends it, and the page's sends
 // wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
+// The session feed (follow.js) shows here, as it streams, every turn sent from another tab or
+// device, and a question answered there.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { useChat } from "@ai-sdk/react";
+import { Chat, useChat } from "@ai-sdk/react";
 import { chatTransport, stopTurn, useReportedError } from "./api.js";
+import { useFollow } from "./follow.js";
 import { answerCall, answerToPost, canceled, messageEvent, sendAutomaticallyWhen, waitingQuestion } from "./questions.js";
 import { useStatusLine } from "./status.js";
 import { useStrings } from "./strings.js";
 import { MessageView } from "./MessageView.jsx";
 import { Composer } from "./Composer.jsx";
+
+/** How long a stopped turn's stream may take to end by itself before the panel closes it: 3 s,
+ * many times an agent's abort and its last frames (tens of milliseconds at the edge). */
+const STOP_GRACE_MS = 3_000;
 
 /** `history`: the session's finished messages, loaded before the chat starts (see Panel). */
 export function Conversation({ config, history, trace }) {
@@ -20,26 +27,31 @@ export function Conversation({ config, history, trace }) {
   const transport = useMemo(() => chatTransport(config, () => traceNow.current), [config]);
   const { messages: t } = useStrings();
   const status = useStatusLine(t);
-  const chat = useChat({
-    id: config.session,
-    messages: history,
-    transport,
-    onData: status.onData,
-    sendAutomaticallyWhen,
-    // The whole message, as it ended (`chat.messages` may still lag it by the throttle).
-    onFinish: ({ message, isAbort, isError }) => {
-      if (message?.role !== "assistant" || isError) return;
-      // Stopped here: the stream closed before a stop's metadata could arrive; say so as the
-      // worker would have (and as the history will after a reload).
-      if (isAbort && message.metadata?.stopped !== true) {
-        const metadata = { ...message.metadata, stopped: true };
-        message = { ...message, metadata };
-        chat.setMessages((messages) => messages.map((m) => (m.id === message.id ? message : m)));
-      }
-      finished(config, message, t);
-    },
-    experimental_throttle: 50,
-  });
+  // One `Chat`, for the hook and for the session feed; made once, as the hook makes its own.
+  const [instance] = useState(
+    () =>
+      new Chat({
+        id: config.session,
+        messages: history,
+        transport,
+        onData: status.onData,
+        sendAutomaticallyWhen,
+        // The whole message, as it ended (`chat.messages` may still lag it by the throttle).
+        onFinish: ({ message, isAbort, isError }) => {
+          if (message?.role !== "assistant" || isError) return;
+          // Stopped here: the stream closed before a stop's metadata could arrive; say so as the
+          // worker would have (and as the history will after a reload).
+          if (isAbort && message.metadata?.stopped !== true) {
+            const metadata = { ...message.metadata, stopped: true };
+            message = { ...message, metadata };
+            instance.messages = instance.messages.map((m) => (m.id === message.id ? message : m));
+          }
+          finished(config, message, t);
+        },
+      }),
+  );
+  const chat = useChat({ chat: instance, experimental_throttle: 50 });
+  useFollow(config, instance, () => traceNow.current);
   // The turn in flight, resumed on mount (the hook's `resume: true`, but known when it settles):
   // the Chat is "ready" while it asks, and a send then could start a turn the resume would
   // stream too (the same message finished twice).
@@ -81,12 +93,18 @@ export function Conversation({ config, history, trace }) {
       chat.setMessages((messages) => messages.map((m) => (m.id === ended.id ? ended : m)));
       finished(config, ended, t);
     }
+    let stopped = false;
     try {
-      await stopTurn(config);
+      stopped = await stopTurn(config);
     } catch {
       // The worker is unreachable: closing this client's stream is all that can be done.
     }
-    chat.stop();
+    if (!stopped) return chat.stop();
+    // The agent stops the turn, and every stream of it, this one too, ends with what it said:
+    // closed here, it would lose the words on their way. One that has not ended soon is closed.
+    setTimeout(() => {
+      if (instance.status === "submitted" || instance.status === "streaming") chat.stop();
+    }, STOP_GRACE_MS);
   };
   // The page's `AgentChat.send(text)`: sent as the user would, one at a time, whenever the chat
   // is idle (control.js): no request, no question waiting, no answer about to be posted.

@@ -7,7 +7,7 @@ import { DefaultChatTransport } from "ai";
 import { TRACE_MAX_HEADER, isTraceMode } from "./trace.js";
 import { QUESTIONS_HEADERS } from "./questions.js";
 
-function base(config) {
+export function sessionBase(config) {
   return `${config.api}/api/sessions/${encodeURIComponent(config.session)}`;
 }
 
@@ -21,7 +21,7 @@ function base(config) {
  */
 export function chatTransport(config, trace) {
   return new DefaultChatTransport({
-    api: `${base(config)}/chat`,
+    api: `${sessionBase(config)}/chat`,
     headers: async () => ({ ...QUESTIONS_HEADERS, ...(await config.tokens.header()) }),
     fetch: config.fetch,
     body: () => {
@@ -40,16 +40,17 @@ export function chatTransport(config, trace) {
  * the turn in flight comes with the resume. Its questions are the parts the stream's would be.
  */
 export async function loadHistory(config, trace) {
-  const url = `${base(config)}/messages?trace=${encodeURIComponent(trace)}`;
+  const url = `${sessionBase(config)}/messages?trace=${encodeURIComponent(trace)}`;
   const response = await config.fetch(url, { headers: QUESTIONS_HEADERS });
   if (!response.ok) throw new Error(await response.text());
   const traceMax = response.headers.get(TRACE_MAX_HEADER);
   return { messages: await response.json(), traceMax: isTraceMode(traceMax) ? traceMax : null };
 }
 
-/** Stops the session's turn in flight for every client (`POST …/chat/stop`). */
+/** Stops the session's turn in flight for every client (`POST …/chat/stop`); true when one was stopped (`202`). */
 export async function stopTurn(config) {
-  await config.fetch(`${base(config)}/chat/stop`, { method: "POST" });
+  const response = await config.fetch(`${sessionBase(config)}/chat/stop`, { method: "POST" });
+  return response.status === 202;
 }
 
 /**

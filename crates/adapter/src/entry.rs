@@ -131,6 +131,14 @@ pub(crate) async fn run(
             }
             (response, false)
         }
+        Outcome::Feed { response, live } => {
+            // As a stream's: the feed runs until its client goes.
+            if let Err(err) = ctx.as_ref().wait_until(&live.start()) {
+                let why = format!("waitUntil: {err:?}");
+                log::error("wait_until", Some(exchange.request_id()), &why);
+            }
+            (response, false)
+        }
         Outcome::Ready(response) => {
             let limit = config
                 .as_ref()
@@ -209,7 +217,11 @@ fn dispatch<'a>(
 ) -> Handler<'a> {
     let answer = match route {
         Route::NotFound => Err(Refusal::not_found().into()),
-        Route::Chat { .. } | Route::Stop { .. } | Route::Resume { .. } | Route::Messages { .. }
+        Route::Chat { .. }
+        | Route::Stop { .. }
+        | Route::Resume { .. }
+        | Route::Messages { .. }
+        | Route::Events { .. }
             if method == Method::Options =>
         {
             preflight(&mut cx, route)
@@ -225,6 +237,9 @@ fn dispatch<'a>(
         }
         Route::Messages { session } if method == Method::Get => {
             return answered(handlers::session::messages(cx, session));
+        }
+        Route::Events { session } if method == Method::Get => {
+            return handlers::feed::open(cx, session).boxed_local();
         }
         Route::DemoLog { session, log } if demo && method == Method::Get => {
             return answered(async move {

@@ -51,13 +51,14 @@ mod failure;
 mod guard;
 mod handlers;
 mod inbound;
+mod live;
 mod outcome;
 mod pump;
 mod turn_log;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
-    answering, auth, config, delivery, diagnostic, history, hydration, pacing, questions,
+    answering, auth, config, delivery, diagnostic, feed, history, hydration, pacing, questions,
     rate_limit, refusal, request, request_head, request_log, routes, sse, trace, turn_record,
     turn_stream, v2,
 };

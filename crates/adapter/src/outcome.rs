@@ -4,6 +4,7 @@
 
 use worker::Response;
 
+use crate::live::LiveFeed;
 use crate::pump::Pump;
 
 pub(crate) enum Outcome {
@@ -15,6 +16,12 @@ pub(crate) enum Outcome {
         response: web_sys::Response,
         /// Boxed: the answer path, far more common, stays small.
         pump: Box<Pump>,
+    },
+    /// A session feed's `200`, whose body the feed fills until its client goes; the entry point
+    /// starts it.
+    Feed {
+        response: web_sys::Response,
+        live: Box<LiveFeed>,
     },
 }
 

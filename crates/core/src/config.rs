@@ -41,6 +41,15 @@ pub const DEFAULT_RESUME_WAIT_MS: u64 = 0;
 /// the binding offers (10 or 60); `Retry-After` of a 429.
 pub const DEFAULT_RATE_LIMIT_PERIOD_S: u64 = 60;
 
+/// Default most session feeds (`GET …/events`) one isolate holds open for one session: 8, a
+/// person's tabs and devices with room to spare (a feed per open page of the session).
+pub const DEFAULT_MAX_SESSION_FEEDS: usize = 8;
+
+/// Default most session feeds one isolate holds open in all: 1,000. Each holds a socket to its
+/// session's agent and a few kilobytes of the isolate's 128 MB (the ids of its conversation),
+/// so a thousand stay far inside it.
+pub const DEFAULT_MAX_FEEDS: usize = 1_000;
+
 /// Everything the edge shell needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -75,6 +84,10 @@ pub struct Config {
     /// The period of the `RATE_LIMITER` binding's `simple` rule, in seconds
     /// (`RATE_LIMIT_PERIOD_S`: 10 or 60): what a 429's `Retry-After` says.
     pub rate_limit_period_secs: u64,
+    /// Most session feeds one isolate holds open for one session (`MAX_SESSION_FEEDS`).
+    pub max_session_feeds: usize,
+    /// Most session feeds one isolate holds open in all (`MAX_FEEDS`).
+    pub max_feeds: usize,
 }
 
 /// A setting that cannot be used.
@@ -269,6 +282,8 @@ impl Config {
                     ))
                 }
             },
+            max_session_feeds: size("MAX_SESSION_FEEDS", DEFAULT_MAX_SESSION_FEEDS)?,
+            max_feeds: size("MAX_FEEDS", DEFAULT_MAX_FEEDS)?,
         })
     }
 }

@@ -111,6 +111,7 @@ fn defaults_when_nothing_is_set() {
     assert_eq!(c.max_buffered_bytes, DEFAULT_MAX_BUFFERED_BYTES);
     assert_eq!(c.first_event_timeout_ms, DEFAULT_FIRST_EVENT_TIMEOUT_MS);
     assert_eq!(c.idle_timeout_ms, DEFAULT_IDLE_TIMEOUT_MS);
+    assert_eq!((c.max_session_feeds, c.max_feeds), (8, 1_000));
     assert_eq!(c.agent_path, "/ws");
     assert!(!c.demo_agent);
     assert_eq!(c.on_disconnect, OnDisconnect::Abort);
@@ -177,8 +178,11 @@ fn values_are_read() {
         ("STREAM_PADDING", "1024"),
         ("TRACE", "minimal"),
         ("MAX_TOOL_JSON_CHARS", "99"),
+        ("MAX_SESSION_FEEDS", "2"),
+        ("MAX_FEEDS", "50"),
     ])
     .unwrap();
+    assert_eq!((c.max_session_feeds, c.max_feeds), (2, 50));
     assert_eq!(
         c.trace,
         Trace {

@@ -49,6 +49,35 @@ pub fn ui_messages(init: &Init, trace: &Trace, questions: &QuestionView) -> Vec<
         .collect()
 }
 
+/// Whether the history lists `message` (`in_flight`: the id of the turn in flight, which it
+/// leaves out): every finished assistant message, and every user message with a part it shows
+/// (text that is not empty, a file). The session feed names the conversation by these ids.
+pub fn is_listed(message: &Message, in_flight: Option<&str>) -> bool {
+    if Some(message.id.as_str()) == in_flight {
+        return false;
+    }
+    match message.role {
+        Role::Assistant => true,
+        Role::User => message.parts.iter().any(|part| match part {
+            Part::Text { text, .. } => !text.is_empty(),
+            Part::File(_) => true,
+            _ => false,
+        }),
+        Role::Other => false,
+    }
+}
+
+/// A user message as the history shows it (its text and files: no trace mode or question
+/// setting changes them), for the session feed's `turn-start`; `None` for another role or a
+/// message the history leaves out.
+pub fn user_message(message: &Message) -> Option<Value> {
+    if message.role != Role::User {
+        return None;
+    }
+    let view = QuestionView::new(QuestionParts::default(), Trace::default());
+    ui_message(message, &Trace::default(), &view)
+}
+
 /// The JSON array `GET …/messages` answers.
 pub fn history_json(init: &Init, trace: &Trace, questions: &QuestionView) -> String {
     Value::Array(ui_messages(init, trace, questions)).to_string()

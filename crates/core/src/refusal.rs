@@ -65,14 +65,23 @@ catalogue! {
     LAST_MESSAGE_NOT_FROM_USER = 422 "last_message_not_from_user";
     EMPTY_MESSAGE = 422 "empty_message";
     RATE_LIMITED = 429 "rate_limited";
+    /// A session feed past `MAX_SESSION_FEEDS` open for its session in one isolate.
+    TOO_MANY_FEEDS = 429 "too_many_feeds";
     MISCONFIGURED = 500 "misconfigured";
     INTERNAL_ERROR = 500 "internal_error";
     AGENT_BAD_RESPONSE = 502 "agent_bad_response";
     AGENT_CONNECTION_FAILED = 502 "agent_connection_failed";
     AGENT_UNAVAILABLE = 503 "agent_unavailable";
     AUTH_UNAVAILABLE = 503 "auth_unavailable";
+    /// A session feed past `MAX_FEEDS` open in one isolate.
+    FEEDS_FULL = 503 "feeds_full";
     AGENT_TIMEOUT = 504 "agent_timeout";
 }
+
+/// The `Retry-After` of a feed refused at a cap: 30 s, the feed's keep-alive period
+/// ([`crate::feed::KEEP_ALIVE_MS`]), within which a feed whose client went away is found out and
+/// its place freed.
+pub const FEED_RETRY_AFTER_S: u64 = 30;
 
 /// The message of a `404 not_found`.
 pub const NOT_FOUND_MESSAGE: &str = "There is nothing at this path.";
@@ -175,6 +184,25 @@ impl Refusal {
             AGENT_BAD_RESPONSE,
             "The agent did not say which turn waits for this answer.",
         )
+    }
+
+    /// A session feed past the session's cap (`MAX_SESSION_FEEDS`): the client closes one of
+    /// its others, or tries again after `Retry-After` seconds.
+    pub fn too_many_feeds(max: usize) -> Self {
+        Refusal::new(
+            TOO_MANY_FEEDS,
+            format!("This session has {max} feeds open already, the most it may have."),
+        )
+        .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
+    }
+
+    /// A session feed past the isolate's cap (`MAX_FEEDS`).
+    pub fn feeds_full() -> Self {
+        Refusal::new(
+            FEEDS_FULL,
+            "The service holds as many session feeds as it can: try again later.",
+        )
+        .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
     }
 
     /// The response stream could not be made (a fault of the runtime).

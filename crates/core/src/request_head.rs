@@ -34,12 +34,14 @@ pub enum Field {
     /// `X-Questions`: what the agent's questions become for this client
     /// ([`crate::questions::QUESTIONS_HEADER`]).
     Questions,
+    /// `Last-Event-ID`: the state a session feed's client last saw (`crate::feed`).
+    LastEventId,
     AccessControlRequestHeaders,
 }
 
 impl Field {
     /// Every field, in the text's order.
-    pub const ALL: [Field; 11] = [
+    pub const ALL: [Field; 12] = [
         Field::Id,
         Field::ReceivedMs,
         Field::Method,
@@ -50,6 +52,7 @@ impl Field {
         Field::Authorization,
         Field::ClientIp,
         Field::Questions,
+        Field::LastEventId,
         Field::AccessControlRequestHeaders,
     ];
 
@@ -64,6 +67,7 @@ impl Field {
             Field::Authorization => "authorization",
             Field::ClientIp => "cf-connecting-ip",
             Field::Questions => crate::questions::QUESTIONS_HEADER,
+            Field::LastEventId => "last-event-id",
             Field::AccessControlRequestHeaders => "access-control-request-headers",
         })
     }

@@ -55,6 +55,8 @@ pub enum Disposition {
     Stopped,
     /// The session's history: `200`.
     History,
+    /// A session feed that ended (`200`, its events streamed until then).
+    Feed(crate::feed::FeedEnd),
     /// One of the demo agent's logs, answered with the object's own status.
     DemoLog(u16),
     /// A refusal: its status, and its `code` as the outcome.
@@ -77,7 +79,10 @@ impl Disposition {
     pub fn status(self) -> u16 {
         match self {
             Disposition::Preflight | Disposition::NothingToResume => 204,
-            Disposition::Playground | Disposition::NotStopped | Disposition::History => 200,
+            Disposition::Playground
+            | Disposition::NotStopped
+            | Disposition::History
+            | Disposition::Feed(_) => 200,
             Disposition::Stopped => 202,
             Disposition::DemoLog(status) => status,
             Disposition::Refused(kind) => kind.status,
@@ -93,6 +98,7 @@ impl Disposition {
             Disposition::NotStopped => "not_stopped",
             Disposition::Stopped => "stopped",
             Disposition::History => "history",
+            Disposition::Feed(end) => end.outcome(),
             Disposition::DemoLog(_) => "demo_log",
             Disposition::Refused(kind) => kind.code,
         }

@@ -12,7 +12,8 @@ fn an_answer_sets_status_and_outcome_together_and_the_docs_name_each() {
     log.answered(Disposition::DemoLog(404));
     assert_eq!((log.status, log.outcome.as_str()), (404, "demo_log"));
     let page = include_str!("../../../docs/auth.md");
-    for answered in Disposition::DOCUMENTED {
+    let feeds = crate::feed::FeedEnd::ALL.map(Disposition::Feed);
+    for answered in Disposition::DOCUMENTED.into_iter().chain(feeds) {
         let word = format!("`{}`", answered.outcome());
         assert!(page.contains(&word), "docs/auth.md names {word}");
     }

@@ -35,6 +35,9 @@ pub enum Route<'a> {
     Resume { session: &'a str, chat: &'a str },
     /// `/api/sessions/:id/messages`: the session's finished messages as `UIMessage`s.
     Messages { session: &'a str },
+    /// `/api/sessions/:id/events`: the session feed (SSE), which tells a client of every turn of
+    /// the session as it happens (`crate::feed`).
+    Events { session: &'a str },
     /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
     /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
     DemoLog { session: &'a str, log: &'static str },
@@ -62,6 +65,7 @@ impl<'a> Route<'a> {
                 Route::Resume { session, chat }
             }
             ["api", "sessions", session, "messages"] => Route::Messages { session },
+            ["api", "sessions", session, "events"] => Route::Events { session },
             ["demo", "sessions", session, log] => match *log {
                 "received" => Route::DemoLog {
                     session,
@@ -95,7 +99,7 @@ impl<'a> Route<'a> {
     pub fn allow(&self) -> &'static str {
         match self {
             Route::Chat { .. } | Route::Stop { .. } => "POST, OPTIONS",
-            Route::Resume { .. } | Route::Messages { .. } => "GET, OPTIONS",
+            Route::Resume { .. } | Route::Messages { .. } | Route::Events { .. } => "GET, OPTIONS",
             Route::DemoLog { .. } | Route::Playground => "GET",
             Route::NotFound => "",
         }
@@ -108,6 +112,7 @@ impl<'a> Route<'a> {
             | Route::Stop { session }
             | Route::Resume { session, .. }
             | Route::Messages { session }
+            | Route::Events { session }
             | Route::DemoLog { session, .. } => Some(session),
             Route::Playground | Route::NotFound => None,
         }

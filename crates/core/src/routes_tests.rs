@@ -54,6 +54,12 @@ fn paths_match_their_routes() {
         Route::Messages { session: "s1" }
     );
     assert_eq!(Route::Messages { session: "s" }.allow(), "GET, OPTIONS");
+    assert_eq!(
+        Route::match_path("/api/sessions/s1/events"),
+        Route::Events { session: "s1" }
+    );
+    assert_eq!(Route::Events { session: "s" }.allow(), "GET, OPTIONS");
+    assert_eq!(Route::Events { session: "s" }.session(), Some("s"));
     assert_eq!(Route::Stop { session: "s" }.session(), Some("s"));
     assert_eq!(Route::match_path("/demo/sessions/x/other"), Route::NotFound);
     assert_eq!(Route::match_path("/"), Route::Playground);
@@ -65,6 +71,7 @@ fn paths_match_their_routes() {
         "/api/sessions/s/chat//stream",
         "/api/sessions/s/chat/c/stream/x",
         "/api/sessions/s/messages/1",
+        "/api/sessions/s/events/1",
         "/api/sessions/chat",
         "/api/session/s/chat",
         "/API/sessions/s/chat",

@@ -1,6 +1,7 @@
 // The code of README.md and docs/ runs as written: every TypeScript, JavaScript or Rust block is
 // a file of the repository, or a region of one between `// #region NAME` and (indented or not)
-// `// #endregion NAME`, character for character (and those files are built, typechecked and run
+// `// #endregion NAME` (an indented region without its indent, a region inside it without its
+// markers), character for character (and those files are built, typechecked and run
 // by `npm test`: examples/react by the browser tests, examples/expo and agents/typescript by tsc,
 // examples/mount by its e2e test), unless its info string marks it a fragment (```ts fragment):
 // a piece not meant to be pasted whole.
@@ -11,7 +12,7 @@ import path from "node:path";
 import { root, read, codeBlocks } from "./docs.mjs";
 
 /** Where a block's code may come from. */
-const SOURCES = ["examples/react", "examples/expo", "examples/mount/src", "agents/typescript/src"];
+const SOURCES = ["examples/react", "examples/expo", "examples/mount/src", "agents/typescript/src", "clients"];
 const CODE = new Set(["ts", "tsx", "js", "jsx", "mjs", "rust"]);
 const PAGES = ["README.md", ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
@@ -28,8 +29,17 @@ function pieces(dir) {
     if (!/\.(tsx?|jsx?|mjs|rs)$/.test(name)) continue;
     const text = readFileSync(path.join(root, file), "utf8");
     found.push({ name: file, code: text.replace(/\n+$/, "") });
-    for (const match of text.matchAll(/^\/\/ #region (\S+)\n([\s\S]*?)^[ \t]*\/\/ #endregion \1$/gm)) {
-      found.push({ name: `${file}#${match[1]}`, code: match[2].replace(/\n+$/, "") });
+    // A region may be indented (its lines are then shown without that indent) and hold another
+    // (whose markers are not shown).
+    for (const start of text.matchAll(/^([ \t]*)\/\/ #region (\S+)\n/gm)) {
+      const [marker, indent, name] = start;
+      const from = start.index + marker.length;
+      const end = new RegExp(`^[ \\t]*// #endregion ${name}$`, "m").exec(text.slice(from));
+      if (!end) continue;
+      const body = text.slice(from, from + end.index);
+      const lines = body.split("\n").filter((line) => !/^[ \t]*\/\/ #(end)?region \S+$/.test(line));
+      const code = lines.map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line)).join("\n");
+      found.push({ name: `${file}#${name}`, code: code.replace(/\n+$/, "") });
     }
   }
   return found;

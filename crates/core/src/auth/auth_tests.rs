@@ -282,7 +282,10 @@ fn jwt_claims_of_the_wrong_type_are_bad_json() {
     }
     // `null` is as good as absent; integers and fractions are both numbers.
     let fine = json!({"sessions": "*", "exp": EXP as f64 + 0.5, "nbf": null, "sub": null});
-    assert_eq!(check(&sign(&fine, SECRET), "a"), Ok(Principal::default()));
+    let principal = check(&sign(&fine, SECRET), "a").unwrap();
+    assert_eq!(principal.user_id, None);
+    // The credentials end at `exp`, to the millisecond: a feed ends there too.
+    assert_eq!(principal.expires_at_ms, Some(EXP * 1000 + 500));
 }
 
 #[test]

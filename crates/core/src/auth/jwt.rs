@@ -201,6 +201,12 @@ impl Claims {
         })
     }
 
+    /// The token's `exp` in milliseconds since the Unix epoch (a time before 1970 reads as 0).
+    pub fn expires_at_ms(&self) -> Option<u64> {
+        // `as` saturates: a NaN or negative `exp` reads 0, one past u64 the largest.
+        self.exp.map(|exp| (exp * 1000.0) as u64)
+    }
+
     /// Whether the token may open `session_id`: its claim `sessions_claim` is `"*"` or an
     /// array naming the session; absent or any other shape means no session.
     pub fn allows(&self, sessions_claim: &str, session_id: &str) -> bool {

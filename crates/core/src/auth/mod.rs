@@ -134,6 +134,10 @@ impl AuthMode {
 pub struct Principal {
     /// Sent to the agent as `X-User-Id` where known (the JWT's `sub`).
     pub user_id: Option<String>,
+    /// When the caller's credentials end (a JWT's `exp`, in ms since the Unix epoch; the clock
+    /// skew allowed is not added): a request that lasts (the session feed) ends there too.
+    /// `None`: credentials that do not expire (a static token, no auth).
+    pub expires_at_ms: Option<u64>,
 }
 
 /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive).
@@ -278,6 +282,7 @@ fn admit_claims(
         return Err(AuthError::Forbidden);
     }
     Ok(Principal {
+        expires_at_ms: claims.expires_at_ms(),
         user_id: claims.sub,
     })
 }

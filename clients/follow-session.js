@@ -1,0 +1,265 @@
+// Follows a session feed (`GET /api/sessions/:id/events`, docs/endpoint.md "The session feed")
+// with a stock AI SDK `Chat` (ai 5, 6 and 7): a turn started in another tab or on another
+// device shows here as it streams, its user message first; a question answered elsewhere goes
+// on here; a regenerate or an edit elsewhere cuts this chat's messages where it cut the
+// conversation. It calls nothing but the chat's own `messages`, `status` and `resumeStream()`,
+// and `fetch`: no dependency, not even on `ai`.
+//
+// In a browser, the tabs of one session share one feed: the tab that holds the session's Web Lock
+// reads it and hands each event to the others (a BroadcastChannel), and a hidden tab gives the
+// lock up (a browser holds 6 connections to an origin over HTTP/1.1, and a feed is one of them).
+// A feed that cannot connect never breaks the chat: it tries again, later and later, and the chat
+// goes on as it would without it.
+
+/** Waits before a reconnection, by attempt: quick after a blip, never more often than every 30 s after that. */
+const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+/**
+ * Follows the session feed at `url` with `chat` (an AI SDK `Chat`, or anything with its
+ * `messages` (get and set), `status` and `resumeStream()`). Returns `{ close, reconnect }`:
+ * `close()` stops following; `reconnect()` connects again now (an app back from the background).
+ *
+ * Options: `headers` (an object, or a function, sync or async, that gives one: the same
+ * credentials and `X-Questions` as the chat's transport); `historyUrl` (the session's history,
+ * `…/messages` beside `…/events` by default; or a function that gives it, asked at each load);
+ * `fetch`; `shareTabs` (one feed for the tabs of a browser: on where the page has Web Locks and
+ * BroadcastChannel); `onEvent(event)` (every feed event, after it was applied); `onError(error)`
+ * (a failed connection or history load; the feed goes on).
+ */
+export function followSession(chat, options = {}) {
+  const { url, historyUrl = url.replace(/\/events$/, "/messages"), headers, onEvent, onError } = options;
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const page = typeof document === "undefined" ? undefined : document;
+  const shareTabs =
+    options.shareTabs ?? (page !== undefined && globalThis.navigator?.locks !== undefined && typeof BroadcastChannel === "function");
+  let closed = false;
+  /** Set by `reconnect()`: the next connection is made at once, not after a wait. */
+  let immediate = false;
+  const cleanups = [];
+  let controller;
+  let lastEventId;
+  let attempt = 0;
+  let wake;
+  /** The turn this chat resumed last: `{ turnId, reason }` (`reason` once it ended). */
+  let following;
+
+  const busy = () => chat.status === "submitted" || chat.status === "streaming";
+  const headersNow = async () => ({ ...(typeof headers === "function" ? await headers() : headers) });
+  const same = (a, b) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+  async function loadHistory() {
+    const at = typeof historyUrl === "function" ? historyUrl() : historyUrl;
+    const response = await fetchFn(at, { headers: await headersNow() });
+    if (!response.ok) throw new Error(`history: ${response.status}`);
+    chat.messages = await response.json();
+  }
+
+  /** Resumes turn `turnId` (its reply, if this chat has one, is taken out first: the resume brings it whole). */
+  function resume(turnId) {
+    following = { turnId, reason: undefined };
+    if (chat.messages.at(-1)?.id === turnId) chat.messages = chat.messages.slice(0, -1);
+    Promise.resolve(chat.resumeStream()).then(
+      () => settle(turnId),
+      (error) => onError?.(error),
+    );
+  }
+
+  /**
+   * Whether this chat, idle, may not hold turn `turnId` as it ended: it has no reply of it (its
+   * stream missed the turn), or the turn was stopped (a `stop()` here closes this chat's stream
+   * before the turn's last words reach it).
+   */
+  const behind = (turnId, reason) => chat.messages.at(-1)?.id !== turnId || reason === "canceled";
+
+  /** After a resume: a turn that ended meanwhile is whole in the history only. */
+  async function settle(turnId) {
+    if (following?.turnId !== turnId || following.reason === undefined || busy()) return;
+    if (behind(turnId, following.reason)) await loadHistory().catch((error) => onError?.(error));
+  }
+
+  async function apply(event) {
+    switch (event.type) {
+      case "sync": {
+        // Busy: this chat streams the one turn there is, and its own stream brings it.
+        if (busy()) return;
+        const mine = chat.messages.map((m) => m.id);
+        if (event.turn && mine.at(-1) === event.turn.turnId) mine.pop();
+        if (!same(mine, event.messageIds)) await loadHistory();
+        // A turn waiting on a question that this chat shows already: its stream ended there.
+        const shown = event.turn?.questionId !== undefined && chat.messages.at(-1)?.id === event.turn.turnId;
+        if (event.turn && !shown) resume(event.turn.turnId);
+        return;
+      }
+      case "turn-start": {
+        if (busy()) return;
+        const kept = chat.messages.slice(0, event.branch.length);
+        if (event.message && same(kept.map((m) => m.id), event.branch)) chat.messages = [...kept, event.message];
+        else await loadHistory();
+        resume(event.turnId);
+        return;
+      }
+      case "turn-continue":
+        if (!busy()) resume(event.turnId);
+        return;
+      case "turn-end":
+        if (following?.turnId === event.turnId) following.reason = event.reason;
+        if (!busy() && behind(event.turnId, event.reason)) await loadHistory();
+        return;
+      default:
+        // `turn-waiting`: the resumed stream showed the question. An event of a newer feed: nothing.
+        return;
+    }
+  }
+
+  /** Events are applied one at a time, in order, wherever they come from. */
+  let applying = Promise.resolve();
+  function receive(event) {
+    applying = applying
+      .then(() => apply(event))
+      .catch((error) => onError?.(error))
+      .then(() => onEvent?.(event));
+    return applying;
+  }
+
+  /** The other tabs of this session, where they share the feed. */
+  const channel = shareTabs ? new BroadcastChannel(`session-feed ${url}`) : undefined;
+  let leading = !shareTabs;
+
+  /** One connection: its events applied in order (and handed to the other tabs), until it ends. */
+  async function connect() {
+    controller = new AbortController();
+    const extra = lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId };
+    const response = await fetchFn(url, { headers: { ...(await headersNow()), ...extra }, signal: controller.signal });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      const retryAfter = Number(response.headers.get("retry-after"));
+      const error = new Error(`session feed: ${response.status}`);
+      error.retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
+      throw error;
+    }
+    attempt = 0;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let id;
+        let data;
+        for (const line of block.split("\n")) {
+          if (line.startsWith("id: ")) id = line.slice(4);
+          else if (line.startsWith("data: ")) data = line.slice(6);
+        }
+        if (data === undefined) continue;
+        const event = JSON.parse(data);
+        channel?.postMessage({ id, event });
+        await receive(event);
+        if (id !== undefined) lastEventId = id;
+      }
+    }
+  }
+
+  /** Reads the feed, connecting again after each end, until `stillLeading()` says no more. */
+  async function lead(stillLeading) {
+    while (stillLeading()) {
+      let retryAfterMs;
+      try {
+        await connect();
+      } catch (error) {
+        if (!stillLeading()) return;
+        if (error?.name !== "AbortError") onError?.(error);
+        retryAfterMs = error?.retryAfterMs;
+      }
+      if (!stillLeading()) return;
+      if (immediate) {
+        immediate = false;
+        continue;
+      }
+      const wait = retryAfterMs ?? RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+      attempt += 1;
+      await new Promise((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, wait);
+      });
+    }
+  }
+
+  if (!shareTabs) {
+    lead(() => !closed);
+  } else {
+    channel.onmessage = ({ data }) => {
+      // A tab that just opened: the tab that reads the feed reads it anew, and every tab gets a
+      // `sync` of the session as it is.
+      if (data.join) {
+        if (leading) reconnectNow(true);
+        return;
+      }
+      if (leading) return;
+      if (data.id !== undefined) lastEventId = data.id;
+      receive(data.event);
+    };
+    channel.postMessage({ join: true });
+    // The session's lock: held by one visible tab, which reads the feed until it closes or hides.
+    let lock;
+    const compete = () => {
+      if (closed || lock !== undefined || page.visibilityState === "hidden") return;
+      lock = new AbortController();
+      const mine = lock;
+      navigator.locks
+        .request(`session-feed ${url}`, { signal: mine.signal }, async () => {
+          leading = true;
+          try {
+            await lead(() => !closed && lock === mine);
+          } finally {
+            leading = false;
+          }
+        })
+        .catch(() => {
+          // Withdrawn (hidden or closed) before it was granted.
+        });
+    };
+    const onVisibility = () => {
+      if (page.visibilityState === "hidden") {
+        lock?.abort();
+        lock = undefined;
+        controller?.abort();
+        wake?.();
+      } else {
+        compete();
+      }
+    };
+    page.addEventListener("visibilitychange", onVisibility);
+    compete();
+    const close = () => {
+      page.removeEventListener("visibilitychange", onVisibility);
+      lock?.abort();
+      lock = undefined;
+      channel.close();
+    };
+    cleanups.push(close);
+  }
+
+  function reconnectNow(fresh) {
+    attempt = 0;
+    immediate = true;
+    if (fresh) lastEventId = undefined;
+    controller?.abort();
+    wake?.();
+  }
+
+  return {
+    close() {
+      closed = true;
+      controller?.abort();
+      wake?.();
+      for (const cleanup of cleanups) cleanup();
+    },
+    reconnect() {
+      reconnectNow(false);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+//! `GET /api/sessions/:id/events`: the session feed. The guard's checks, as for the history; a
+//! place in the isolate (`MAX_SESSION_FEEDS`, `MAX_FEEDS`); the agent's socket and its `init`;
+//! then `200` and the feed's events from the state the client last saw (`Last-Event-ID`), kept
+//! up by [`crate::live`] until the client goes.
+
+use js_sys::{Object, Reflect};
+use wasm_bindgen::JsValue;
+
+use crate::agent::hydrate::{read_init, Hydration};
+use crate::agent::upstream;
+use crate::context::RouteContext;
+use crate::exchange::Exchange;
+use crate::failure::Failure;
+use crate::feed::{Feed, RESPONSE_HEADERS};
+use crate::guard::admit;
+use crate::live::{self, LiveFeed};
+use crate::outcome::Outcome;
+use crate::platform::socket::close_failed;
+use crate::pump::client::ClientStream;
+use crate::refusal::Refusal;
+use crate::request_head::Field;
+use crate::sse::KEEP_ALIVE;
+
+/// `GET …/events`.
+pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
+    let principal = admit(&mut cx, session_id).await?;
+    // Before the agent is touched: a feed past a cap costs it nothing.
+    let slot = live::reserve(cx.config, session_id)?;
+    let user_id = principal.user_id.as_deref();
+    let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
+    let request_id = cx.exchange.request_id().to_owned();
+    let hydration = read_init(&mut agent.events, &request_id).await;
+    let init = match &hydration {
+        Hydration::Init(init) => Some(init),
+        // An agent without `init`: the feed knows no message, and tells turns as they come.
+        Hydration::TurnEvent { .. } | Hydration::Unknown => None,
+    };
+    let (feed, opening) = Feed::open(init, cx.req.header(Field::LastEventId));
+    let (mut client, response) = FEED_INIT
+        .with(|init| ClientStream::open(init, &request_id))
+        .map_err(|_| {
+            close_failed(&agent.socket, "no response stream");
+            Refusal::stream_not_created()
+        })?;
+    // A comment first, always: a body nobody ever reads then has bytes waiting, the one sign of
+    // a client that left before the headers went out (`crate::live`).
+    let mut first = KEEP_ALIVE.to_vec();
+    first.extend_from_slice(&opening);
+    client.write(&first, None);
+    let exchange = &mut *cx.exchange;
+    exchange.log.status = 200;
+    exchange.log.chunks = 1;
+    exchange.log.bytes = first.len() as u64;
+    let live = LiveFeed {
+        env: cx.env.clone(),
+        session_id: session_id.to_owned(),
+        user_id: principal.user_id,
+        expires_at_ms: principal.expires_at_ms,
+        agent,
+        feed,
+        client,
+        request: Clone::clone(cx.req.raw),
+        slot,
+        exchange: Exchange::handed_off(exchange),
+    };
+    Ok(Outcome::Feed {
+        response,
+        live: Box::new(live),
+    })
+}
+
+thread_local! {
+    /// The `ResponseInit` of every feed: `200` and the feed's headers, made once per isolate.
+    static FEED_INIT: JsValue = feed_init();
+}
+
+fn feed_init() -> JsValue {
+    let headers = Object::new();
+    for (name, value) in RESPONSE_HEADERS {
+        // Setting a property of a new plain object does not fail.
+        let _ = Reflect::set(&headers, &name.into(), &value.into());
+    }
+    let init = Object::new();
+    let _ = Reflect::set(&init, &"status".into(), &200.into());
+    let _ = Reflect::set(&init, &"headers".into(), &headers);
+    init.into()
+}

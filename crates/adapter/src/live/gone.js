@@ -1,0 +1,15 @@
+// The sign that a session feed's client went away (crates/adapter/src/live/mod.rs), as one
+// promise: the body's writer closed or errored (a failed write, a cancelled body), or the
+// request's signal (compatibility flag `enable_request_signal`). workerd learns of either only
+// when it next writes to the client: the feed's keep-alive is that write.
+
+/** A promise that resolves once `writer` (the body's) is closed or errored, or `request`'s signal fires. */
+export function clientGone(writer, request) {
+  return new Promise((resolve) => {
+    writer.closed.then(resolve, resolve);
+    const signal = request?.signal;
+    if (signal === undefined || signal === null) return;
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}

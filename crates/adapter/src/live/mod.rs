@@ -1,0 +1,189 @@
+//! A session feed at the edge (`GET /api/sessions/:id/events`; what it tells is the core's
+//! `feed`): its socket to the agent, read again at each turn it has not seen, its body, its
+//! keep-alive, its place in the isolate ([`slots`]) and its end.
+//!
+//! One task per feed, which sleeps between wake-ups: a frame of the agent, the keep-alive timer
+//! ([`KEEP_ALIVE_MS`]), the client's going away ([`gone.js`](gone.js)). An idle feed costs the
+//! worker nothing but its keep-alive. The task ends when the client goes, when the agent's socket
+//! closes (the client comes back with its `Last-Event-ID`), or at its caller's token's `exp`,
+//! and its log line is written then.
+
+pub(crate) mod slots;
+
+use futures::future::FutureExt;
+use futures::{select_biased, StreamExt};
+use js_sys::Promise;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use worker::{Delay, Env};
+
+use crate::agent::hydrate::{read_init, Hydration};
+use crate::agent::upstream::{self, AgentSocket};
+use crate::exchange::Exchange;
+use crate::feed::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
+use crate::platform::clock::now_ms;
+use crate::platform::log;
+use crate::platform::settings;
+use crate::platform::socket::{close_done, SocketEvent};
+use crate::pump::client::ClientStream;
+use crate::request_log::Disposition;
+use crate::sse::KEEP_ALIVE;
+pub(crate) use slots::{reserve, Slot};
+
+#[wasm_bindgen(module = "/src/live/gone.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = clientGone)]
+    fn client_gone(
+        writer: &web_sys::WritableStreamDefaultWriter,
+        request: &web_sys::Request,
+    ) -> Promise;
+}
+
+/// Everything one open feed owns.
+pub(crate) struct LiveFeed {
+    pub(crate) env: Env,
+    pub(crate) session_id: String,
+    /// The caller, as the agent's sockets name it (`X-User-Id`).
+    pub(crate) user_id: Option<String>,
+    /// When the caller's credentials end (ms since the epoch): the feed ends then.
+    pub(crate) expires_at_ms: Option<u64>,
+    pub(crate) agent: AgentSocket,
+    pub(crate) feed: Feed,
+    pub(crate) client: ClientStream,
+    /// The client's request, whose `signal` fires when the client goes away.
+    pub(crate) request: web_sys::Request,
+    pub(crate) slot: Slot,
+    pub(crate) exchange: Exchange,
+}
+
+/// What woke the task.
+enum Wake {
+    Agent(Option<SocketEvent>),
+    KeepAlive,
+    ClientGone,
+}
+
+impl LiveFeed {
+    /// Runs the feed until it ends; the promise settles then (the request waits for it).
+    pub(crate) fn start(self: Box<Self>) -> Promise {
+        future_to_promise(async move {
+            self.run().await;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    async fn run(mut self) {
+        let mut gone = JsFuture::from(client_gone(self.client.writer(), &self.request)).fuse();
+        let end = loop {
+            if self.expired() {
+                break FeedEnd::Expired;
+            }
+            // The keep-alive's timer, or the credentials' end when it comes first: one timer.
+            let wait = self.expires_at_ms.map_or(KEEP_ALIVE_MS, |at| {
+                KEEP_ALIVE_MS.min(at.saturating_sub(now_ms()))
+            });
+            let mut keep_alive = Delay::from(std::time::Duration::from_millis(wait)).fuse();
+            let wake = select_biased! {
+                _ = gone => Wake::ClientGone,
+                event = self.agent.events.next().fuse() => Wake::Agent(event),
+                () = keep_alive => Wake::KeepAlive,
+            };
+            match wake {
+                Wake::ClientGone => break FeedEnd::ClientGone,
+                Wake::KeepAlive if self.expired() => break FeedEnd::Expired,
+                Wake::KeepAlive => {
+                    self.write(KEEP_ALIVE);
+                    if self.client.check_progress().stalled_out(UNREAD_KEEP_ALIVES) {
+                        break FeedEnd::ClientGone;
+                    }
+                }
+                Wake::Agent(Some(SocketEvent::Text(text))) => {
+                    if let Some(end) = self.on_frame(&text).await {
+                        break end;
+                    }
+                }
+                Wake::Agent(Some(SocketEvent::Binary)) => {}
+                Wake::Agent(Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None) => {
+                    break FeedEnd::AgentGone;
+                }
+            }
+        };
+        self.finish(end);
+    }
+
+    fn expired(&self) -> bool {
+        self.expires_at_ms.is_some_and(|at| now_ms() >= at)
+    }
+
+    /// One frame of the agent; `Some` when the feed ends over it.
+    async fn on_frame(&mut self, text: &str) -> Option<FeedEnd> {
+        match self.feed.on_frame(text) {
+            Ok(Step::Nothing) => None,
+            Ok(Step::Write(bytes)) => {
+                self.write(&bytes);
+                None
+            }
+            Ok(Step::Rehydrate { turn_id }) => self.rehydrate(&turn_id).await,
+            Err(err) => {
+                self.exchange.log.skipped_frames += 1;
+                log::warn(
+                    "skipped",
+                    Some(self.exchange.request_id()),
+                    &err.to_string(),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reads the session again on a new socket (a turn the feed has not seen: its user message is
+    /// in the `init`), tells the client what changed, and goes on on the new socket: its events
+    /// continue its `init` exactly (R-init-continuity), so what the old one queued meanwhile is
+    /// dropped with it.
+    async fn rehydrate(&mut self, turn_id: &str) -> Option<FeedEnd> {
+        let settings = settings::load(&self.env);
+        let config = settings.as_ref().as_ref().ok()?;
+        let user_id = self.user_id.as_deref();
+        let Ok(mut agent) = upstream::connect(&self.env, config, &self.session_id, user_id).await
+        else {
+            return Some(FeedEnd::AgentGone);
+        };
+        let request_id = self.exchange.request_id().to_owned();
+        let Hydration::Init(init) = read_init(&mut agent.events, &request_id).await else {
+            close_done(&agent.socket);
+            return Some(FeedEnd::AgentGone);
+        };
+        let bytes = self.feed.rehydrated(&init, turn_id);
+        self.write(&bytes);
+        let old = std::mem::replace(&mut self.agent, agent);
+        close_done(&old.socket);
+        None
+    }
+
+    /// Writes `bytes` to the client, counted in the log line.
+    fn write(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        self.client.write(bytes, None);
+        self.exchange.log.chunks += 1;
+        self.exchange.log.bytes += bytes.len() as u64;
+    }
+
+    /// Closes the agent's socket and the body, gives the feed's place back, and writes its line.
+    fn finish(self, end: FeedEnd) {
+        let LiveFeed {
+            agent,
+            client,
+            slot,
+            mut exchange,
+            ..
+        } = self;
+        close_done(&agent.socket);
+        client.finish();
+        drop(slot);
+        exchange.log.answered(Disposition::Feed(end));
+        exchange.finish(None);
+    }
+}

@@ -1,0 +1,36 @@
+//! A feed's place in the isolate: the isolate's one [`FeedCount`] (an isolate is
+//! single-threaded, so the count is plain data shared by its requests) and the [`Slot`] that
+//! gives its place back when dropped, however its feed ended.
+
+use std::cell::RefCell;
+
+use crate::config::Config;
+use crate::feed::slots::{Caps, FeedCount};
+use crate::refusal::Refusal;
+
+thread_local! {
+    static OPEN: RefCell<FeedCount> = RefCell::new(FeedCount::default());
+}
+
+/// A feed's place, held while it is open.
+pub(crate) struct Slot {
+    session: String,
+}
+
+/// A place for a feed of `session`, or the refusal of a cap (`MAX_SESSION_FEEDS`, `MAX_FEEDS`).
+pub(crate) fn reserve(config: &Config, session: &str) -> Result<Slot, Refusal> {
+    let caps = Caps {
+        per_session: config.max_session_feeds,
+        total: config.max_feeds,
+    };
+    OPEN.with(|open| open.borrow_mut().take(session, caps))?;
+    Ok(Slot {
+        session: session.to_owned(),
+    })
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        OPEN.with(|open| open.borrow_mut().give_back(&self.session));
+    }
+}

@@ -1,0 +1,100 @@
+// Every tab and device on a session shows the same conversation live, in the panel (the
+// playground's, on the session feed: docs/embed.md, "Every tab and device"): two pages of one
+// browser (two tabs of a visitor), then two browsers (two devices of one person, the same session).
+// A turn from either shows in the other as it streams, its user message first; a Stop in the
+// other stops it (each shows Stop while it runs); a question asked in one is answered in the
+// other, and both go on; axe finds nothing on the follower while it streams. Tabs of one browser
+// share one feed.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { sessionId } from "../e2e/harness.mjs";
+import { workerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
+
+const setup = workerAndBrowser();
+let other;
+before(async () => {
+  other = await launchBrowser();
+});
+after(() => other?.close());
+
+/** What the panel shows: each message's role and text, in order. */
+function shown(page) {
+  return page.evaluate(() =>
+    [...document.querySelector("session-agent-chat").shadowRoot.querySelectorAll(".message")].map((m) => [
+      m.classList.contains("user") ? "user" : "assistant",
+      (m.querySelector(".bubble") ?? m.querySelector(".markdown") ?? m).innerText.trim(),
+    ]),
+  );
+}
+
+/** The playground on `session` in a new page of `browser`. */
+async function open(browser, session) {
+  const page = await browser.newPage();
+  page.feeds = 0;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.endsWith("/events")) page.feeds += 1;
+  });
+  await page.goto(`${setup.worker.base}/?session=${session}`);
+  await panel(page).message.waitFor();
+  return page;
+}
+
+/** Both pages idle (Send shown) with the same conversation of `n` messages. */
+async function same(a, b, n) {
+  await until(async () => (await panel(a).send.count()) === 1 && (await panel(b).send.count()) === 1, "both idle");
+  await until(async () => JSON.stringify(await shown(a)) === JSON.stringify(await shown(b)) && (await shown(a)).length === n, `both showing the same ${n} messages`).catch(async (error) => {
+    throw new Error(`${error.message}: ${JSON.stringify(await shown(a))} against ${JSON.stringify(await shown(b))}`);
+  });
+}
+
+async function scenario(first, second, sameBrowser) {
+  const session = sessionId("live");
+  const a = await open(first, session);
+  const b = await open(second, session);
+  // Let both feeds connect (each page's first sync).
+  await a.waitForTimeout(500);
+
+  // A turn from a: in b while it streams, its user message first; both show Stop.
+  await sendPrompt(a, "/slow 40 50");
+  await until(async () => {
+    const messages = await shown(b);
+    return messages.length === 2 && messages[0][1] === "/slow 40 50" && messages[1][1].startsWith("w1");
+  }, "the turn in b, streaming");
+  assert.equal(await panel(a).stop.count(), 1, "a still streams");
+  assert.equal(await panel(b).stop.count(), 1, "b shows Stop while the turn runs");
+  assert.deepEqual(await axeViolations(b), []);
+  await same(a, b, 2);
+
+  // A turn from b, in a.
+  await sendPrompt(b, "/slow 3 20");
+  await same(a, b, 4);
+  assert.equal((await shown(a))[2][1], "/slow 3 20");
+
+  // b's Stop stops a's turn.
+  await sendPrompt(a, "/slow 300 50");
+  await until(async () => (await panel(b).stop.count()) === 1 && (await shown(b)).length === 6, "the long turn in b");
+  await panel(b).stop.click();
+  await same(a, b, 6);
+  assert.ok(!(await shown(a))[5][1].includes("w300"), "stopped before its end");
+
+  // A question asked in a's turn, answered in b: both go on.
+  await sendPrompt(a, "/ask Which region?");
+  await panel(b).question.waitFor();
+  await panel(b).question.getByRole("button", { name: "yes" }).click();
+  await until(async () => (await shown(a)).at(-1)?.[1].includes("You answered: yes."), "the rest of the turn in a");
+  await same(a, b, 8);
+  assert.equal(await panel(a).question.getByRole("button", { name: "yes" }).count(), 0, "the question is answered in a too: its buttons gone");
+  // Tabs of one browser share one feed (a browser holds 6 connections to an origin over HTTP/1.1):
+  // the first tab reads it and hands its events to the other; two devices read one each.
+  if (sameBrowser) assert.equal(b.feeds, 0, "the second tab opened no feed of its own");
+  else assert.ok(a.feeds >= 1 && b.feeds >= 1, "each device reads the feed");
+  assert.deepEqual(a.errors, []);
+  assert.deepEqual(b.errors, []);
+  await a.close();
+  await b.close();
+}
+
+describe("live in every tab and device", () => {
+  test("two tabs of one browser", { timeout: 90_000 }, () => scenario(setup.browser, setup.browser, true));
+  test("two devices: two browsers on the same session", { timeout: 90_000 }, () => scenario(setup.browser, other, false));
+});

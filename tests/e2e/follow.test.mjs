@@ -1,0 +1,106 @@
+// clients/follow-session.js with stock `Chat`s of ai 5.0.0, 5, 6 and 7: two clients of one session
+// (two tabs, two devices), each following the session feed, end every operation with the same
+// conversation as each other and as the history, with the clients' ids: a turn sent from one
+// (shown in the other while it streams, its user message first), a stop from the other, a
+// question asked in one and answered in the other, a regenerate.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startWorker, sessionId, sleep } from "./harness.mjs";
+import { loadSdk, textOf } from "./chat.mjs";
+import { followSession } from "../../clients/follow-session.js";
+
+const VERSIONS = ["ai-v7", "ai", "ai-v5", "ai-v5-0-0"];
+
+async function until(predicate, what, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** What two clients must agree on: each message's id, role and text. */
+const conversation = (messages) => messages.map((m) => [m.id, m.role, textOf(m)]);
+const toolParts = (message) => (message?.parts ?? []).filter((p) => p.type.startsWith("tool-"));
+
+describe("two followed Chats of one session", { concurrency: true }, () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker();
+  });
+  after(() => worker?.dispose());
+
+  /** A stock `Chat` of `pkg` on `session`, following its feed. */
+  async function client(pkg, session) {
+    const sdk = await import(pkg);
+    const { Chat, DefaultChatTransport } = await loadSdk(pkg);
+    const base = `${worker.base}/api/sessions/${session}`;
+    const errors = [];
+    const chat = new Chat({
+      transport: new DefaultChatTransport({ api: `${base}/chat`, prepareReconnectToStreamRequest: () => ({ api: `${base}/chat/c/stream` }) }),
+      sendAutomaticallyWhen: (options) => sdk.lastAssistantMessageIsCompleteWithToolCalls(options),
+      onError: (e) => errors.push(e),
+    });
+    const events = [];
+    const feed = followSession(chat, { url: `${base}/events`, onEvent: (e) => events.push(e), onError: (e) => errors.push(e) });
+    await until(() => events.some((e) => e.type === "sync"), "the feed's sync");
+    return { chat, feed, events, errors, base };
+  }
+
+  /** Both clients ready, with one conversation, which is the history's. */
+  async function assertOne(a, b) {
+    await until(() => a.chat.status === "ready" && b.chat.status === "ready", "both clients ready");
+    const history = await (await fetch(`${a.base}/messages`)).json();
+    await until(() => JSON.stringify(conversation(b.chat.messages)) === JSON.stringify(conversation(history)), "the follower to hold the history", 5_000).catch(() => {});
+    assert.deepEqual(conversation(a.chat.messages), conversation(history), "the sender's is the history");
+    assert.deepEqual(conversation(b.chat.messages), conversation(history), "the follower's is the history");
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  }
+
+  for (const pkg of VERSIONS) {
+    test(`${pkg}: a turn, a stop, a question and a regenerate, each shown in the other client live`, { timeout: 60_000 }, async () => {
+      const session = sessionId(`follow-${pkg}`);
+      const a = await client(pkg, session);
+      const b = await client(pkg, session);
+      try {
+        // A turn from a, in b while it streams: its user message first, with a's id.
+        const sent = a.chat.sendMessage({ text: "/slow 30 40" });
+        await until(() => b.chat.messages.length === 2 && textOf(b.chat.messages[1]).length > 0, "the turn in b");
+        assert.equal(a.chat.status === "streaming" || a.chat.status === "submitted", true, "while a still streams");
+        assert.equal(b.chat.messages[0].id, a.chat.messages[0].id);
+        assert.equal(textOf(b.chat.messages[0]), "/slow 30 40");
+        await sent;
+        await assertOne(a, b);
+
+        // A stop from b ends a's turn; both keep what it said.
+        const long = a.chat.sendMessage({ text: "/slow 200 40" });
+        await until(() => b.chat.messages.length === 4 && b.chat.status === "streaming", "the long turn in b");
+        assert.equal((await fetch(`${b.base}/chat/stop`, { method: "POST" })).status, 202);
+        await long;
+        await assertOne(a, b);
+        assert.equal(a.chat.messages.length, 4);
+
+        // A question asked in a's turn, answered in b: the turn goes on in both.
+        await a.chat.sendMessage({ text: "/ask Which region?" });
+        let part;
+        await until(() => (part = toolParts(b.chat.messages.at(-1)).find((p) => p.type === "tool-askUser" && p.state === "input-available")) !== undefined, "the question in b");
+        const add = b.chat.addToolOutput ? b.chat.addToolOutput.bind(b.chat) : b.chat.addToolResult.bind(b.chat);
+        await until(() => b.chat.status === "ready", "b ready to answer");
+        await add({ tool: "askUser", toolCallId: part.toolCallId, output: "eu" });
+        await until(() => textOf(a.chat.messages.at(-1)).includes("You answered: eu."), "the rest of the turn in a");
+        await assertOne(a, b);
+
+        // A regenerate in b of a's first reply: both cut there, both show the new reply.
+        const firstReply = a.chat.messages[1].id;
+        await b.chat.regenerate({ messageId: firstReply });
+        await until(() => a.chat.messages.length === 2 && a.chat.status === "ready" && textOf(a.chat.messages[1]).length > 0, "the cut in a");
+        await assertOne(a, b);
+        assert.equal(a.chat.messages[0].id, b.chat.messages[0].id);
+      } finally {
+        a.feed.close();
+        b.feed.close();
+      }
+    });
+  }
+});
