@@ -82,10 +82,17 @@ try {
     }
     const ms = (cpu() - before) * 1000;
     for (const feed of open) feed.close();
-    return ms;
+    return { ms, session };
   };
-  const without = await turns(0);
-  const withFeeds = await turns(PER_SESSION);
+  const without = (await turns(0)).ms;
+  const { ms: withFeeds, session: read } = await turns(PER_SESSION);
+  // What a feed does at each turn beyond hearing its frames: it reads the session again on a new
+  // socket, as a history request does. The same reads as history requests, on the session the
+  // turns above made, for comparison.
+  const reads = TURNS * PER_SESSION;
+  const readsBefore = cpu();
+  for (let i = 0; i < reads; i++) await (await fetch(`${worker.base}/api/sessions/${read}/messages`)).arrayBuffer();
+  const historyMs = (cpu() - readsBefore) * 1000;
 
   const extraIdleMs = idle.ms - baseline.ms;
   const result = {
@@ -104,10 +111,12 @@ try {
     turnsMsWithout: Math.round(without),
     turnsMsWithFeeds: Math.round(withFeeds),
     msPerFeedPerTurn: +((withFeeds - without) / (TURNS * PER_SESSION)).toFixed(3),
+    historyReads: reads,
+    msPerHistoryRead: +(historyMs / reads).toFixed(3),
   };
   console.log(JSON.stringify(result, null, 2));
   say(`idle: ${FEEDS} feeds for ${WINDOW_S} s cost ${idle.ms} ms of CPU against ${baseline.ms} ms with none (${keepAlives} keep-alives received); ${result.quietSeconds} of ${WINDOW_S} seconds spent none`);
-  say(`per turn: ${result.msPerFeedPerTurn} ms of CPU per feed (${TURNS} turns, ${PER_SESSION} feeds: ${result.turnsMsWithFeeds} ms against ${result.turnsMsWithout} ms)`);
+  say(`per turn: ${result.msPerFeedPerTurn} ms of CPU per feed (${TURNS} turns, ${PER_SESSION} feeds: ${result.turnsMsWithFeeds} ms against ${result.turnsMsWithout} ms); a history request of that session: ${result.msPerHistoryRead} ms`);
   if (!smoke) writeFileSync(path.join(benchDir, "results/feeds.json"), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await worker.dispose();
