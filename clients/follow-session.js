@@ -33,6 +33,8 @@ export function followSession(chat, options = {}) {
   const shareTabs =
     options.shareTabs ?? (page !== undefined && globalThis.navigator?.locks !== undefined && typeof BroadcastChannel === "function");
   let closed = false;
+  /** The feed answered 204: this session has nothing to follow, and no connection is made again. */
+  let nothingToFollow = false;
   /** Set by `reconnect()`: the next connection is made at once, not after a wait. */
   let immediate = false;
   const cleanups = [];
@@ -130,6 +132,11 @@ export function followSession(chat, options = {}) {
     controller = new AbortController();
     const extra = lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId };
     const response = await fetchFn(url, { headers: { ...(await headersNow()), ...extra }, signal: controller.signal });
+    // 204: the session's agent keeps no `init`, and there is nothing to follow.
+    if (response.status === 204) {
+      nothingToFollow = true;
+      return;
+    }
     if (response.status !== 200) {
       await response.body?.cancel();
       const retryAfter = Number(response.headers.get("retry-after"));
@@ -165,7 +172,7 @@ export function followSession(chat, options = {}) {
 
   /** Reads the feed, connecting again after each end, until `stillLeading()` says no more. */
   async function lead(stillLeading) {
-    while (stillLeading()) {
+    while (stillLeading() && !nothingToFollow) {
       let retryAfterMs;
       try {
         await connect();
@@ -174,7 +181,7 @@ export function followSession(chat, options = {}) {
         if (error?.name !== "AbortError") onError?.(error);
         retryAfterMs = error?.retryAfterMs;
       }
-      if (!stillLeading()) return;
+      if (!stillLeading() || nothingToFollow) return;
       if (immediate) {
         immediate = false;
         continue;

@@ -95,6 +95,28 @@ async function scenario(first, second, sameBrowser) {
 }
 
 describe("live in every tab and device", () => {
+  test("a feed that cannot connect changes nothing the visitor sees, and is tried again later", { timeout: 60_000 }, async () => {
+    const page = await setup.browser.newPage();
+    const refused = [];
+    const warnings = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning" || message.type() === "error") warnings.push(message.text());
+    });
+    await page.route(/\/api\/sessions\/[^/]+\/events$/, (route) => {
+      refused.push(Date.now());
+      return route.fulfill({ status: 503, headers: { "retry-after": "1" }, json: { error: { code: "feeds_full", message: "full" } } });
+    });
+    await page.goto(`${setup.worker.base}/?session=${sessionId("live-refused")}`);
+    await panel(page).message.waitFor();
+    await sendPrompt(page, "/slow 3 20");
+    await until(async () => (await shown(page)).length === 2 && (await panel(page).send.count()) === 1, "the turn, as without a feed");
+    await until(async () => refused.length >= 2, "the feed tried again");
+    assert.equal(await page.getByRole("alert").count(), 0, "nothing alarming");
+    assert.deepEqual(warnings.filter((w) => !/status of 503/.test(w)), [], "nothing in the console but the browser's own line for the refused request");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test("two tabs of one browser", { timeout: 90_000 }, () => scenario(setup.browser, setup.browser, true));
   test("two devices: two browsers on the same session", { timeout: 90_000 }, () => scenario(setup.browser, other, false));
 });

@@ -4,7 +4,7 @@
 // turn in flight and says no protocol); the reference TypeScript agent's minimal mode is one
 // (no requestId echo, no turn in flight in `init`, errors without `code`). Every stream stays
 // valid; where the adapter cannot know from `init`, it forwards (`abort`, `answer`) and the agent
-// decides: it never refuses on a guess.
+// decides: it never refuses on a guess. A session feed of an agent with no `init` is a 204.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -79,6 +79,19 @@ describe("an agent that sends no init", { concurrency: true }, () => {
     await sleep(200);
     const aborts = (await demoLog(plain.base, session, "received")).filter((e) => e.frame.type === "abort");
     assert.deepEqual(aborts.map((e) => e.frame), [{ type: "abort" }]);
+  });
+
+  test("the session feed is a 204, no-store, and gives its place back: nothing to follow", { timeout: 30_000 }, async () => {
+    const session = sessionId("noinit");
+    // MAX_SESSION_FEEDS (8) at once, each waiting for the init that never comes.
+    const feeds = await Promise.all(Array.from({ length: 8 }, () => fetch(`${plain.base}/api/sessions/${session}/events`)));
+    assert.deepEqual(feeds.map((r) => r.status), Array(8).fill(204));
+    assert.equal(feeds[0].headers.get("cache-control"), "no-store");
+    assert.equal(await feeds[0].text(), "");
+    const lines = plain.logs.filter((l) => l.path === `/api/sessions/${session}/events`);
+    assert.deepEqual(lines.map((l) => l.outcome), Array(8).fill("nothing_to_follow"));
+    // Each gave its place back: one more is no 429.
+    assert.equal((await fetch(`${plain.base}/api/sessions/${session}/events`)).status, 204);
   });
 
   test("idle: resume is a 204 and an answer a 502 once the wait for init is over", { timeout: 30_000 }, async () => {

@@ -58,6 +58,26 @@ describe("two followed Chats of one session", { concurrency: true }, () => {
     assert.deepEqual(b.errors, []);
   }
 
+  test("a session with nothing to follow (an agent with no init: 204) is asked once, never again", { timeout: 30_000 }, async () => {
+    const { Chat, DefaultChatTransport } = await loadSdk("ai");
+    const base = `${worker.base}/api/sessions/${sessionId("noinit")}`;
+    const chat = new Chat({ transport: new DefaultChatTransport({ api: `${base}/chat` }) });
+    const asked = [];
+    const errors = [];
+    const counting = (url, init) => {
+      asked.push(url);
+      return fetch(url, init);
+    };
+    const feed = followSession(chat, { url: `${base}/events`, fetch: counting, onError: (e) => errors.push(e) });
+    await until(() => asked.length === 1, "the feed asked");
+    // The 204 comes once the wait for an init is over (5 s); the retries would come within 2 s.
+    await sleep(8_000);
+    feed.close();
+    assert.deepEqual(asked, [`${base}/events`]);
+    assert.deepEqual(errors, [], "nothing said of it");
+    assert.deepEqual(chat.messages, [], "the chat untouched");
+  });
+
   for (const pkg of VERSIONS) {
     test(`${pkg}: a turn, a stop, a question and a regenerate, each shown in the other client live`, { timeout: 60_000 }, async () => {
       const session = sessionId(`follow-${pkg}`);

@@ -55,6 +55,8 @@ pub enum Disposition {
     Stopped,
     /// The session's history: `200`.
     History,
+    /// A session feed of an agent that sends no `init`: `204`.
+    NothingToFollow,
     /// A session feed that ended (`200`, its events streamed until then).
     Feed(crate::feed::FeedEnd),
     /// One of the demo agent's logs, answered with the object's own status.
@@ -67,18 +69,21 @@ impl Disposition {
     /// Every kind with a fixed status (all but the demo's logs and the refusals, whose outcome is
     /// their code): the ones `docs/auth.md` lists, which its test checks.
     #[cfg(test)]
-    pub const DOCUMENTED: [Disposition; 6] = [
+    pub const DOCUMENTED: [Disposition; 7] = [
         Disposition::Preflight,
         Disposition::Playground,
         Disposition::NothingToResume,
         Disposition::NotStopped,
         Disposition::Stopped,
         Disposition::History,
+        Disposition::NothingToFollow,
     ];
 
     pub fn status(self) -> u16 {
         match self {
-            Disposition::Preflight | Disposition::NothingToResume => 204,
+            Disposition::Preflight
+            | Disposition::NothingToResume
+            | Disposition::NothingToFollow => 204,
             Disposition::Playground
             | Disposition::NotStopped
             | Disposition::History
@@ -98,6 +103,7 @@ impl Disposition {
             Disposition::NotStopped => "not_stopped",
             Disposition::Stopped => "stopped",
             Disposition::History => "history",
+            Disposition::NothingToFollow => "nothing_to_follow",
             Disposition::Feed(end) => end.outcome(),
             Disposition::DemoLog(_) => "demo_log",
             Disposition::Refused(kind) => kind.code,

@@ -1,7 +1,7 @@
 //! `GET /api/sessions/:id/events`: the session feed. The guard's checks, as for the history; a
-//! place in the isolate (`MAX_SESSION_FEEDS`, `MAX_FEEDS`); the agent's socket and its `init`;
-//! then `200` and the feed's events from the state the client last saw (`Last-Event-ID`), kept
-//! up by [`crate::live`] until the client goes.
+//! place in the isolate (`MAX_SESSION_FEEDS`, `MAX_FEEDS`); the agent's socket and its `init`
+//! (`204` from an agent that sends none); then `200` and the feed's events from the state the
+//! client last saw (`Last-Event-ID`), kept up by [`crate::live`] until the client goes.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
@@ -15,10 +15,11 @@ use crate::feed::{Feed, RESPONSE_HEADERS};
 use crate::guard::admit;
 use crate::live::{self, LiveFeed};
 use crate::outcome::Outcome;
-use crate::platform::socket::close_failed;
+use crate::platform::socket::{close_done, close_failed};
 use crate::pump::client::ClientStream;
 use crate::refusal::Refusal;
 use crate::request_head::Field;
+use crate::request_log::Disposition;
 use crate::sse::KEEP_ALIVE;
 
 /// `GET …/events`.
@@ -29,13 +30,18 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
     let user_id = principal.user_id.as_deref();
     let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
     let request_id = cx.exchange.request_id().to_owned();
-    let hydration = read_init(&mut agent.events, &request_id).await;
-    let init = match &hydration {
-        Hydration::Init(init) => Some(init),
-        // An agent without `init`: the feed knows no message, and tells turns as they come.
-        Hydration::TurnEvent { .. } | Hydration::Unknown => None,
+    let init = match read_init(&mut agent.events, &request_id).await {
+        Hydration::Init(init) => init,
+        // An agent that keeps no `init` gives a feed nothing to tell a client by (no message, no
+        // user message at a turn): `204`, which tells a feed's client to stop (as an
+        // `EventSource` does), and the place is given back.
+        Hydration::TurnEvent { .. } | Hydration::Unknown => {
+            close_done(&agent.socket);
+            drop(slot);
+            return nothing_to_follow(cx.exchange);
+        }
     };
-    let (feed, opening) = Feed::open(init, cx.req.header(Field::LastEventId));
+    let (feed, opening) = Feed::open(&init, cx.req.header(Field::LastEventId));
     let (mut client, response) = FEED_INIT
         .with(|init| ClientStream::open(init, &request_id))
         .map_err(|_| {
@@ -67,6 +73,14 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
         response,
         live: Box::new(live),
     })
+}
+
+/// `204`, empty and `no-store`, as every answer about a session.
+fn nothing_to_follow(exchange: &mut Exchange) -> Result<Outcome, Failure> {
+    exchange.log.answered(Disposition::NothingToFollow);
+    let mut response = worker::Response::empty()?.with_status(204);
+    response.headers_mut().set("cache-control", "no-store")?;
+    Ok(response.into())
 }
 
 thread_local! {

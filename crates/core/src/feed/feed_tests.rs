@@ -69,7 +69,7 @@ fn a_new_feed_opens_with_the_session_as_it_is() {
         user("u2", "More"),
         running("a2")
     ]));
-    let (_, bytes) = Feed::open(Some(&now), None);
+    let (_, bytes) = Feed::open(&now, None);
     let events = events(&bytes);
     assert_eq!(
         events,
@@ -84,13 +84,13 @@ fn a_new_feed_opens_with_the_session_as_it_is() {
 fn a_feed_resumed_at_the_state_the_session_is_in_repeats_nothing() {
     let now = init(json!([user("u1", "Hi"), done("a1", "end_turn")]));
     let key = SessionState::of(&now).key();
-    let (_, bytes) = Feed::open(Some(&now), Some(&key));
+    let (_, bytes) = Feed::open(&now, Some(&key));
     assert!(bytes.is_empty());
     // Another state's name (the client missed something): the session as it is.
-    let (_, bytes) = Feed::open(Some(&now), Some("0000000000000000"));
+    let (_, bytes) = Feed::open(&now, Some("0000000000000000"));
     assert_eq!(types(&events(&bytes)), ["sync"]);
-    // No init: nothing known, said once.
-    let (feed, bytes) = Feed::open(None, None);
+    // An empty session: said once.
+    let (feed, bytes) = Feed::open(&init(json!([])), None);
     assert_eq!(
         events(&bytes)[0].1,
         json!({"type": "sync", "messageIds": [], "turn": null})
@@ -101,7 +101,7 @@ fn a_feed_resumed_at_the_state_the_session_is_in_repeats_nothing() {
 #[test]
 fn a_turn_it_has_not_seen_reads_the_session_again_and_starts_with_its_user_message() {
     let before = init(json!([user("u1", "Hi"), done("a1", "end_turn")]));
-    let (mut feed, _) = Feed::open(Some(&before), None);
+    let (mut feed, _) = Feed::open(&before, None);
     let create = r#"{"type":"message.create","turnId":"a2","requestId":"r"}"#;
     assert_eq!(
         feed.on_frame(create).unwrap(),
@@ -136,7 +136,7 @@ fn a_turn_it_has_not_seen_reads_the_session_again_and_starts_with_its_user_messa
 
 #[test]
 fn a_delta_of_an_unknown_turn_reads_the_session_again_too() {
-    let (mut feed, _) = Feed::open(Some(&init(json!([]))), None);
+    let (mut feed, _) = Feed::open(&init(json!([])), None);
     let delta = r#"{"type":"message.part.text-delta","turnId":"a9","delta":"x"}"#;
     assert_eq!(
         feed.on_frame(delta).unwrap(),
@@ -149,13 +149,13 @@ fn a_delta_of_an_unknown_turn_reads_the_session_again_too() {
 #[test]
 fn the_turns_finalize_ends_it_where_a_new_init_would_put_it() {
     let now = init(json!([user("u1", "Hi"), running("a1")]));
-    let (mut feed, _) = Feed::open(Some(&now), None);
+    let (mut feed, _) = Feed::open(&now, None);
     for (reason, name) in [
         ("canceled", "canceled"),
         ("error", "error"),
         ("whatever", "end_turn"),
     ] {
-        let (mut feed, _) = Feed::open(Some(&now), None);
+        let (mut feed, _) = Feed::open(&now, None);
         let finalize =
             format!(r#"{{"type":"message.finalize","turnId":"a1","reason":"{reason}"}}"#);
         let events = written(feed.on_frame(&finalize).unwrap());
@@ -179,7 +179,7 @@ fn the_turns_finalize_ends_it_where_a_new_init_would_put_it() {
 
 #[test]
 fn a_question_waits_once_and_the_first_event_after_it_goes_on() {
-    let (mut feed, _) = Feed::open(Some(&init(json!([user("u1", "Hi"), running("a1")]))), None);
+    let (mut feed, _) = Feed::open(&init(json!([user("u1", "Hi"), running("a1")])), None);
     let question = r#"{"type":"question","questionId":"q1","text":"Which?"}"#;
     let events = written(feed.on_frame(question).unwrap());
     assert_eq!(
@@ -203,7 +203,7 @@ fn a_question_waits_once_and_the_first_event_after_it_goes_on() {
     assert_eq!(events[0].0, SessionState::of(&answered).key());
     assert_eq!(feed.on_frame(delta).unwrap(), Step::Nothing);
     // A question with no turn in flight is nobody's.
-    let (mut idle, _) = Feed::open(Some(&init(json!([]))), None);
+    let (mut idle, _) = Feed::open(&init(json!([])), None);
     assert_eq!(idle.on_frame(question).unwrap(), Step::Nothing);
 }
 
@@ -215,7 +215,7 @@ fn a_regenerate_elsewhere_cuts_the_conversation_in_the_turn_start() {
         user("u2", "More"),
         done("a2", "end_turn")
     ]));
-    let (mut feed, _) = Feed::open(Some(&before), None);
+    let (mut feed, _) = Feed::open(&before, None);
     let create = r#"{"type":"message.create","turnId":"a3","requestId":"r"}"#;
     assert!(matches!(
         feed.on_frame(create).unwrap(),
@@ -237,7 +237,7 @@ fn a_regenerate_elsewhere_cuts_the_conversation_in_the_turn_start() {
 #[test]
 fn a_turn_over_before_the_session_was_read_starts_and_ends() {
     let (mut feed, _) = Feed::open(
-        Some(&init(json!([user("u1", "Hi"), done("a1", "end_turn")]))),
+        &init(json!([user("u1", "Hi"), done("a1", "end_turn")])),
         None,
     );
     let create = r#"{"type":"message.create","turnId":"a2"}"#;
@@ -269,7 +269,7 @@ fn a_turn_over_before_the_session_was_read_starts_and_ends() {
 
 #[test]
 fn a_turn_that_asked_before_the_session_was_read_starts_and_waits() {
-    let (mut feed, _) = Feed::open(Some(&init(json!([]))), None);
+    let (mut feed, _) = Feed::open(&init(json!([])), None);
     assert!(matches!(
         feed.on_frame(r#"{"type":"message.create","turnId":"a1"}"#)
             .unwrap(),
@@ -284,7 +284,7 @@ fn a_turn_that_asked_before_the_session_was_read_starts_and_waits() {
 
 #[test]
 fn the_followed_turn_ends_before_the_next_one_starts() {
-    let (mut feed, _) = Feed::open(Some(&init(json!([user("u1", "Hi"), running("a1")]))), None);
+    let (mut feed, _) = Feed::open(&init(json!([user("u1", "Hi"), running("a1")])), None);
     // Its finalize was missed (a garbled frame); the next turn's create arrives.
     assert!(feed.on_frame("{not json").is_err());
     let create = r#"{"type":"message.create","turnId":"a2"}"#;
@@ -312,7 +312,7 @@ fn the_followed_turn_ends_before_the_next_one_starts() {
 
 #[test]
 fn complete_while_a_turn_seems_to_run_reads_the_session_again() {
-    let (mut feed, _) = Feed::open(Some(&init(json!([user("u1", "Hi"), running("a1")]))), None);
+    let (mut feed, _) = Feed::open(&init(json!([user("u1", "Hi"), running("a1")])), None);
     assert_eq!(
         feed.on_frame(r#"{"type":"complete"}"#).unwrap(),
         Step::Rehydrate {
@@ -330,7 +330,7 @@ fn complete_while_a_turn_seems_to_run_reads_the_session_again() {
 #[test]
 fn anything_else_that_changed_is_a_sync() {
     let (mut feed, _) = Feed::open(
-        Some(&init(json!([user("u1", "Hi"), done("a1", "end_turn")]))),
+        &init(json!([user("u1", "Hi"), done("a1", "end_turn")])),
         None,
     );
     // The turn heard of is gone (taken back), nothing runs, and the history changed.
@@ -343,7 +343,7 @@ fn anything_else_that_changed_is_a_sync() {
 
 #[test]
 fn a_turn_with_no_user_message_before_it_starts_without_one() {
-    let (mut feed, _) = Feed::open(Some(&init(json!([]))), None);
+    let (mut feed, _) = Feed::open(&init(json!([])), None);
     let _ = feed.on_frame(r#"{"type":"message.create","turnId":"a1"}"#);
     let now = init(json!([done("a0", "end_turn"), running("a1")]));
     let events = events(&feed.rehydrated(&now, "a1"));
@@ -355,7 +355,7 @@ fn a_turn_with_no_user_message_before_it_starts_without_one() {
 #[test]
 fn a_garbled_frame_is_an_error_and_changes_nothing() {
     let now = init(json!([user("u1", "Hi"), running("a1")]));
-    let (mut feed, _) = Feed::open(Some(&now), None);
+    let (mut feed, _) = Feed::open(&now, None);
     for garbled in ["", "[]", "{\"type\":3}", "{\"type\":\"message.finalize\"}"] {
         assert!(feed.on_frame(garbled).is_err(), "{garbled}");
     }
@@ -374,7 +374,7 @@ fn the_endpoint_pages_events_are_a_feeds() {
         .and_then(|rest| rest.split("```").next())
         .expect("its text block");
     let before = init(json!([user("u1", "Hi"), done("msg_a1", "end_turn")]));
-    let (mut feed, mut out) = Feed::open(Some(&before), None);
+    let (mut feed, mut out) = Feed::open(&before, None);
     let create = r#"{"type":"message.create","turnId":"msg_a2"}"#;
     assert!(matches!(
         feed.on_frame(create).unwrap(),

@@ -94,11 +94,11 @@ pub struct Feed {
 }
 
 impl Feed {
-    /// A feed on the session `init` shows (`None`: the agent sent no `init`, and the feed knows
-    /// no message), for a client that last saw the state named `last_event_id`: the feed, and
-    /// the bytes it opens with (a `sync`, or nothing when the client is up to date).
-    pub fn open(init: Option<&Init>, last_event_id: Option<&str>) -> (Feed, Vec<u8>) {
-        let state = init.map(SessionState::of).unwrap_or_default();
+    /// A feed on the session `init` shows, for a client that last saw the state named
+    /// `last_event_id`: the feed, and the bytes it opens with (a `sync`, or nothing when the
+    /// client is up to date). (An agent that sends no `init` gets no feed: the edge answers 204.)
+    pub fn open(init: &Init, last_event_id: Option<&str>) -> (Feed, Vec<u8>) {
+        let state = SessionState::of(init);
         let mut out = Vec::new();
         let key = state.key();
         if last_event_id.map(str::trim) != Some(key.as_str()) {
