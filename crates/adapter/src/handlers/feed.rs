@@ -3,7 +3,6 @@
 //! (`204` from an agent that sends none); then `200` and the feed's events from the state the
 //! client last saw (`Last-Event-ID`), kept up by [`crate::live`] until the client goes.
 
-use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
 
 use crate::agent::hydrate::{read_init, Hydration};
@@ -16,7 +15,7 @@ use crate::guard::admit;
 use crate::live::{self, LiveFeed};
 use crate::outcome::Outcome;
 use crate::platform::socket::{close_done, close_failed};
-use crate::pump::client::ClientStream;
+use crate::pump::client::{ok_init, ClientStream};
 use crate::refusal::Refusal;
 use crate::request_head::Field;
 use crate::request_log::Disposition;
@@ -84,18 +83,6 @@ fn nothing_to_follow(exchange: &mut Exchange) -> Result<Outcome, Failure> {
 }
 
 thread_local! {
-    /// The `ResponseInit` of every feed: `200` and the feed's headers, made once per isolate.
-    static FEED_INIT: JsValue = feed_init();
-}
-
-fn feed_init() -> JsValue {
-    let headers = Object::new();
-    for (name, value) in RESPONSE_HEADERS {
-        // Setting a property of a new plain object does not fail.
-        let _ = Reflect::set(&headers, &name.into(), &value.into());
-    }
-    let init = Object::new();
-    let _ = Reflect::set(&init, &"status".into(), &200.into());
-    let _ = Reflect::set(&init, &"headers".into(), &headers);
-    init.into()
+    /// The `ResponseInit` of every feed: `200` and the feed's headers.
+    static FEED_INIT: JsValue = ok_init(&RESPONSE_HEADERS);
 }

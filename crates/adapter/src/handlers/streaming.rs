@@ -2,7 +2,6 @@
 //! pump task, and the `200` with the UI message stream headers. Shared by the chat POST and the
 //! resume GET.
 
-use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
 use worker::WebSocket;
 
@@ -12,7 +11,7 @@ use crate::exchange::Exchange;
 use crate::failure::Failure;
 use crate::outcome::Outcome;
 use crate::platform::socket::close_failed;
-use crate::pump::client::ClientStream;
+use crate::pump::client::{ok_init, ClientStream};
 use crate::pump::{AbortRule, Follow, Pump, PumpLimits};
 use crate::refusal::Refusal;
 use crate::sse::RESPONSE_HEADERS;
@@ -94,21 +93,8 @@ pub(crate) fn start(cx: RouteContext<'_>, agent: Handoff, plan: Plan) -> Result<
 }
 
 thread_local! {
-    /// The `ResponseInit` of every streamed answer: `200` and the UI message stream's headers,
-    /// as a plain object made once per isolate (the response copies it).
-    static STREAM_INIT: JsValue = stream_init();
-}
-
-fn stream_init() -> JsValue {
-    let headers = Object::new();
-    for (name, value) in RESPONSE_HEADERS {
-        // Setting a property of a new plain object does not fail.
-        let _ = Reflect::set(&headers, &name.into(), &value.into());
-    }
-    let init = Object::new();
-    let _ = Reflect::set(&init, &"status".into(), &200.into());
-    let _ = Reflect::set(&init, &"headers".into(), &headers);
-    init.into()
+    /// The `ResponseInit` of every streamed answer: `200` and the UI message stream's headers.
+    static STREAM_INIT: JsValue = ok_init(&RESPONSE_HEADERS);
 }
 
 /// The response body's writer, and the `200` that streams the body. Made before anything is

@@ -17,11 +17,26 @@
 //! A client that reads slower than the agent sends makes the body's queue grow;
 //! [`ClientStream::queued_bytes`] says by how much, so the pump can bound it.
 
+use js_sys::{Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Response, WritableStreamDefaultWriter};
 
 use super::wiring;
 use crate::pacing::{Progress, ReaderWatch};
+
+/// A `ResponseInit` of `200` and `headers`, as a plain object: made once per isolate by each kind
+/// of streamed answer (the response copies it), and handed to [`ClientStream::open`].
+pub(crate) fn ok_init(headers: &[(&str, &str)]) -> JsValue {
+    let fields = Object::new();
+    for (name, value) in headers {
+        // Setting a property of a new plain object does not fail.
+        let _ = Reflect::set(&fields, &(*name).into(), &(*value).into());
+    }
+    let init = Object::new();
+    let _ = Reflect::set(&init, &"status".into(), &200.into());
+    let _ = Reflect::set(&init, &"headers".into(), &fields);
+    init.into()
+}
 
 /// The writable end of the response body, and what the pump knows of its reader (the core's
 /// [`ReaderWatch`], fed with the writer's `desiredSize`).

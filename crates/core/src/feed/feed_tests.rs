@@ -54,6 +54,18 @@ fn assert_lands(feed: &Feed, init: &Init) {
     assert_eq!(feed.state(), &SessionState::of(init));
 }
 
+/// Hands `feed` the `message.create` of `turn_id`, a turn it has not seen: it asks to read the
+/// session again.
+fn heard(feed: &mut Feed, turn_id: &str) {
+    let create = format!(r#"{{"type":"message.create","turnId":"{turn_id}","requestId":"r"}}"#);
+    assert_eq!(
+        feed.on_frame(&create).unwrap(),
+        Step::Rehydrate {
+            turn_id: turn_id.into()
+        }
+    );
+}
+
 fn types(events: &[(String, Value)]) -> Vec<&str> {
     events
         .iter()
@@ -102,13 +114,7 @@ fn a_feed_resumed_at_the_state_the_session_is_in_repeats_nothing() {
 fn a_turn_it_has_not_seen_reads_the_session_again_and_starts_with_its_user_message() {
     let before = init(json!([user("u1", "Hi"), done("a1", "end_turn")]));
     let (mut feed, _) = Feed::open(&before, None);
-    let create = r#"{"type":"message.create","turnId":"a2","requestId":"r"}"#;
-    assert_eq!(
-        feed.on_frame(create).unwrap(),
-        Step::Rehydrate {
-            turn_id: "a2".into()
-        }
-    );
+    heard(&mut feed, "a2");
     let now = init(json!([
         user("u1", "Hi"),
         done("a1", "end_turn"),
@@ -287,13 +293,7 @@ fn the_followed_turn_ends_before_the_next_one_starts() {
     let (mut feed, _) = Feed::open(&init(json!([user("u1", "Hi"), running("a1")])), None);
     // Its finalize was missed (a garbled frame); the next turn's create arrives.
     assert!(feed.on_frame("{not json").is_err());
-    let create = r#"{"type":"message.create","turnId":"a2"}"#;
-    assert_eq!(
-        feed.on_frame(create).unwrap(),
-        Step::Rehydrate {
-            turn_id: "a2".into()
-        }
-    );
+    heard(&mut feed, "a2");
     let now = init(json!([
         user("u1", "Hi"),
         done("a1", "error"),
