@@ -1,12 +1,13 @@
 // The widget's JavaScript handle as a site uses it: `window.AgentChat`, called through the embed
 // snippet's stub before the script has loaded, with a token function that mints short-lived JWTs
 // (the worker in `jwt` mode): a token that expires mid-session is renewed without the visitor
-// noticing; `identify` and `logout` change who the panel is for; `ready` and `error` events fire.
+// noticing; `identify` and `logout` change who the panel is for; `ready` and `error` events fire;
+// two devices of one user follow one session live, their tokens renewed as they expire.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { sessionId, prompts } from "../e2e/harness.mjs";
-import { siteWorkerAndBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
+import { siteWorkerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
 
 const SECRET = "widget-api-secret-0123456789-0123456789";
 /** The worker tolerates 60 s of clock skew on `exp` (CLOCK_SKEW_SECS in crates/core/src/auth/jwt.rs). */
@@ -107,6 +108,47 @@ describe("widget API", () => {
     assert.equal(minted.length - before, 1 + seen.renewals, "a new token only when the last was refused");
     assert.deepEqual(page.errors, []);
     await page.close();
+  });
+
+  test("two devices of one user on one session, each with tokens that expire as it goes: a turn from either shows live in the other", { timeout: 60_000 }, async () => {
+    const session = sessionId("devices");
+    const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      const open = async (browser) => {
+        const page = await browser.newPage();
+        // The same user ("anon", the site's token function) on both, with a token that lives 3 s.
+        await page.goto(`${setup.site}/?mode=function&session=${session}`);
+        await openPanel(page);
+        return page;
+      };
+      const [laptop, mobile] = [await open(setup.browser), await open(phone)];
+      // Each message's words (not the line under a reply, whose "Worked for" each stream times).
+      const texts = (page) =>
+        page.evaluate(() =>
+          [...document.querySelector("session-agent-chat").shadowRoot.querySelectorAll(".message")].map((m) =>
+            (m.querySelector(".bubble") ?? m.querySelector(".markdown") ?? m).innerText.trim(),
+          ),
+        );
+      await sendPrompt(laptop, "/slow 30 100");
+      await until(async () => {
+        const shown = await texts(mobile);
+        return shown.length === 2 && /\/slow 30 100/.test(shown[0]) && /w1/.test(shown[1]);
+      }, "the laptop's turn on the phone, streaming");
+      assert.equal(await panel(mobile).stop.count(), 1, "the phone shows Stop while it runs");
+      await until(async () => (await panel(laptop).send.count()) === 1 && (await panel(mobile).send.count()) === 1, "the turn's end on both");
+      // Past a token's life: the feed ended and came back with a renewed token.
+      await new Promise((resolve) => setTimeout(resolve, (TOKEN_LIFE_SECS + 1) * 1000));
+      await sendPrompt(mobile, "/slow 3 20");
+      await until(async () => (await texts(laptop)).length === 4 && (await panel(laptop).send.count()) === 1, "the phone's turn on the laptop");
+      assert.deepEqual(await texts(laptop), await texts(mobile));
+      for (const page of [laptop, mobile]) {
+        assert.equal(await page.getByRole("alert").count(), 0, "no error shown");
+        assert.deepEqual(page.errors, []);
+      }
+      await laptop.close();
+    } finally {
+      await phone.close();
+    }
   });
 
   test("a fixed token that has expired is not retried: the error shows, and the error event fires", async () => {

@@ -14,7 +14,8 @@ export function useFollow(config, chat, trace) {
     const feed = followSession(chat, {
       url: `${base}/events`,
       historyUrl: () => `${base}/messages?trace=${encodeURIComponent(trace())}`,
-      headers: async () => ({ ...QUESTIONS_HEADERS, ...(await config.tokens.header()) }),
+      // `config.fetch` adds the visitor's token, and renews it once after a 401 (auth.js).
+      headers: QUESTIONS_HEADERS,
       fetch: config.fetch,
     });
     return () => feed.close();

@@ -5,7 +5,8 @@
 //! One task per feed, which sleeps between wake-ups: a frame of the agent, the keep-alive timer
 //! ([`KEEP_ALIVE_MS`]), the client's going away ([`gone.js`](gone.js)). An idle feed costs the
 //! worker nothing but its keep-alive. The task ends when the client goes, when the agent's socket
-//! closes (the client comes back with its `Last-Event-ID`), or at its caller's token's `exp`,
+//! closes (the client comes back with its `Last-Event-ID`), or when the worker would refuse its
+//! caller's token (its `exp`, with the clock skew allowed),
 //! and its log line is written then.
 
 pub(crate) mod slots;

@@ -284,8 +284,12 @@ fn jwt_claims_of_the_wrong_type_are_bad_json() {
     let fine = json!({"sessions": "*", "exp": EXP as f64 + 0.5, "nbf": null, "sub": null});
     let principal = check(&sign(&fine, SECRET), "a").unwrap();
     assert_eq!(principal.user_id, None);
-    // The credentials end at `exp`, to the millisecond: a feed ends there too.
-    assert_eq!(principal.expires_at_ms, Some(EXP * 1000 + 500));
+    // The credentials end when the worker would refuse them, `exp` and the skew allowed, to the
+    // millisecond: a feed ends there too.
+    assert_eq!(
+        principal.expires_at_ms,
+        Some((EXP + CLOCK_SKEW_SECS) * 1000 + 500)
+    );
 }
 
 #[test]

@@ -201,10 +201,13 @@ impl Claims {
         })
     }
 
-    /// The token's `exp` in milliseconds since the Unix epoch (a time before 1970 reads as 0).
+    /// When the worker stops taking the token, in milliseconds since the Unix epoch: its `exp`
+    /// with the clock skew allowed ([`CLOCK_SKEW_SECS`]), as [`check_claims`] reads it (a time
+    /// before 1970 reads as 0).
     pub fn expires_at_ms(&self) -> Option<u64> {
         // `as` saturates: a NaN or negative `exp` reads 0, one past u64 the largest.
-        self.exp.map(|exp| (exp * 1000.0) as u64)
+        self.exp
+            .map(|exp| ((exp + CLOCK_SKEW_SECS as f64) * 1000.0) as u64)
     }
 
     /// Whether the token may open `session_id`: its claim `sessions_claim` is `"*"` or an

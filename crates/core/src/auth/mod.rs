@@ -134,8 +134,9 @@ impl AuthMode {
 pub struct Principal {
     /// Sent to the agent as `X-User-Id` where known (the JWT's `sub`).
     pub user_id: Option<String>,
-    /// When the caller's credentials end (a JWT's `exp`, in ms since the Unix epoch; the clock
-    /// skew allowed is not added): a request that lasts (the session feed) ends there too.
+    /// When the caller's credentials end (a JWT's `exp` and the clock skew the worker allows, in
+    /// ms since the Unix epoch: when it would refuse the token): a request that lasts (the session
+    /// feed) ends there too.
     /// `None`: credentials that do not expire (a static token, no auth).
     pub expires_at_ms: Option<u64>,
 }
