@@ -32,8 +32,9 @@ step "cargo test (every crate)"
 cargo test --workspace
 step "no import circles among the files or folders of any crate (scripts/check-circles.mjs)"
 node scripts/check-circles.mjs
-step "the reference TypeScript agent typechecks (agents/typescript)"
+step "the reference TypeScript agent and the SessionAgent library typecheck (agents/typescript, packages/session-agent)"
 node_modules/.bin/tsc -p agents/typescript
+node_modules/.bin/tsc -p packages/session-agent
 step "the Expo example typechecks (examples/expo, against the versions its lock pins)"
 examples/expo/node_modules/.bin/tsc --noEmit -p examples/expo
 step "the React page the docs show typechecks (examples/react)"

@@ -12,48 +12,16 @@
 // account. `workersAiRespond` below shows a real model binding (Workers AI); it is off by default:
 // set MODEL = "workers-ai" and add `[ai] binding = "AI"` to wrangler.toml to use it.
 
-import type { Message, Question, ToolStatus, Usage } from "./protocol";
+import type { Message, Usage } from "../../../packages/session-agent/src/protocol";
+import type { Emit, ModelInput, ModelResult } from "../../../packages/session-agent/src/model";
+
+export type { Emit, ModelInput, ModelResult };
 
 /** The scripted model's name, as it reports it on a finished turn. */
 export const SCRIPTED_MODEL = "scripted";
 
 /** The Workers AI model the example below calls. */
 const WORKERS_AI_MODEL = "@cf/meta/llama-3.1-8b-instruct";
-
-export interface ModelInput {
-  /** The session's finished messages, oldest first, then the user's new message. */
-  history: Message[];
-  /** The user's text (the last message). */
-  prompt: string;
-  /**
-   * What the embedding page said about where the user is (the chat body's `context`, from the
-   * widget's `AgentChat.setContext`), if anything. The page wrote it: use it as a hint (which
-   * product they look at), never as proof of who they are.
-   */
-  context?: Record<string, unknown>;
-  /** Set when the turn resumes after a question: the question and the user's answer, and for an
-   * approval question the call it gated and whether the user approved it. */
-  answer?: {
-    questionId: string;
-    text: string;
-    answer: unknown;
-    toolCall?: { callId: string; toolName: string; args?: unknown };
-    approval?: { approved: boolean; reason?: string };
-  };
-}
-
-export interface Emit {
-  text(delta: string): void;
-  reasoning(delta: string): void;
-  tool(update: { callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }): void;
-  status(status: "thinking" | "streaming" | "tool_calling" | "compacting", detail?: string): void;
-}
-
-/** `toolCallId` names a call announced (`pending`, with its args) in this turn: the question then
- * asks whether it may run; `options` should start with the approval (`["Approve", "Deny"]`).
- * A finished turn may say what it cost: `usage` (tokens in and out) and the `model`; the agent
- * sends them on the turn's `message.finalize` (protocol 3), and the user's client sees them. */
-export type ModelResult = { done: true; usage?: Usage; model?: string } | { done: false; question: Omit<Question, "questionId"> };
 
 export interface ModelEnv {
   MODEL?: string;

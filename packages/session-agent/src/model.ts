@@ -1,0 +1,51 @@
+// The model's side of a SessionAgent: what a turn gives the model (`ModelInput`), what the model
+// streams through (`Emit`), and how it ends (`ModelResult`). A SessionAgent's `respond` is a
+// function of these; everything else of the contract is the library's (./session-agent.ts).
+//
+// `respond` gets the conversation and an `emit` to stream what the model does (text, reasoning,
+// tool calls, status); it returns when the model is done, or with a question for the user (the turn
+// then waits for the answer, and `respond` is called again with the answer in `input.answer`). A
+// question may gate a tool call the model announced (`toolCallId`): the user approves or denies
+// that call, and `respond` hears which in `input.answer.approval` (a denied call is already ended
+// `error` by the agent). It throws to fail the turn (the error's message is shown to the user) and
+// must stop when `signal` aborts (the user stopped the turn).
+
+import type { Message, Question, ToolStatus, Usage } from "./protocol";
+
+export interface ModelInput {
+  /** The session's finished messages, oldest first, then the user's new message. */
+  history: Message[];
+  /** The user's text (the last message). */
+  prompt: string;
+  /**
+   * What the embedding page said about where the user is (the chat body's `context`, from the
+   * widget's `AgentChat.setContext`), if anything. The page wrote it: use it as a hint (which
+   * product they look at), never as proof of who they are.
+   */
+  context?: Record<string, unknown>;
+  /** Set when the turn resumes after a question: the question and the user's answer, and for an
+   * approval question the call it gated and whether the user approved it. */
+  answer?: {
+    questionId: string;
+    text: string;
+    answer: unknown;
+    toolCall?: { callId: string; toolName: string; args?: unknown };
+    approval?: { approved: boolean; reason?: string };
+  };
+}
+
+export interface Emit {
+  text(delta: string): void;
+  reasoning(delta: string): void;
+  tool(update: { callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }): void;
+  status(status: "thinking" | "streaming" | "tool_calling" | "compacting", detail?: string): void;
+}
+
+/** `toolCallId` names a call announced (`pending`, with its args) in this turn: the question then
+ * asks whether it may run; `options` should start with the approval (`["Approve", "Deny"]`).
+ * A finished turn may say what it cost: `usage` (tokens in and out) and the `model`; the agent
+ * sends them on the turn's `message.finalize` (protocol 3), and the user's client sees them. */
+export type ModelResult = { done: true; usage?: Usage; model?: string } | { done: false; question: Omit<Question, "questionId"> };
+
+/** The model of a SessionAgent: one turn, from its input to its result. */
+export type Respond = (input: ModelInput, emit: Emit, signal: AbortSignal) => Promise<ModelResult>;

@@ -1,0 +1,336 @@
+// The SessionAgent Durable Object: one per chat session, as a class to extend. It keeps the
+// contract of docs/agent-protocol.md (protocol 4) on the hibernatable WebSocket API; a subclass
+// supplies the model only (`respond`, ./model.ts):
+//
+// - every socket gets `init` (the history, then the turn in flight) and every turn event;
+// - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
+// - a question that gates a tool call (`toolCallId`) is an approval: a denied call is ended
+//   `error` here, and never runs, whatever the model does next (R-approval);
+// - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
+//   socket closing before the turn ends stops the turn (R-close-abort);
+// - a prompt says where its turn goes in the conversation (protocol 4): its user message is stored
+//   under the client's id, and what the turn does not follow is taken back first (./branch.ts:
+//   a regenerate, an edit, a fork), so the model is given exactly the client's branch;
+// - the history lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
+//
+// A running turn keeps the object awake (its model's timers or I/O); a turn waiting on a question
+// does not, so its state is saved in storage and rebuilt from there after a wake (`current()`).
+
+import { DurableObject } from "cloudflare:workers";
+import type { Emit, ModelInput, ModelResult } from "./model";
+import { frames, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol";
+import { MAX_INIT_MESSAGES, Store } from "./store";
+
+/** What survives hibernation per socket (`serializeAttachment`). */
+interface SocketState {
+  id: string;
+}
+
+/** A turn in flight (exported for the tests' fault-injecting subclass). */
+export interface Turn {
+  /** The assistant message so far; its id is the `turnId`. */
+  message: Message;
+  requestId?: string;
+  /** The socket whose closing stops the turn; `null` when none does (detached, or waiting). */
+  owner: string | null;
+  controller: AbortController;
+  /** The question the turn waits on. */
+  question?: Question;
+  /** Calls the user denied: the model's later updates to them are dropped. */
+  denied?: Set<string>;
+}
+
+const INTERRUPTED = "The agent restarted during this turn.";
+
+const newId = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
+export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
+  private store: Store;
+  private turn: Turn | null = null;
+  private minimal: boolean;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new Store(ctx.storage.sql);
+    this.minimal = this.keepsOnlyTheMusts();
+    this.recoverInterrupted();
+  }
+
+  /** The model: one turn, from its input to its result (./model.ts says what each may do). */
+  protected abstract respond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult>;
+
+  /**
+   * Whether the agent keeps only the MUSTs of the contract (no `requestId` echo, no turn in flight
+   * in `init`, errors without `code`, no protocol said, nothing taken back: an agent of protocol 3
+   * or older), to see how an adapter degrades. No agent in production wants it: false.
+   */
+  protected keepsOnlyTheMusts(): boolean {
+    return false;
+  }
+
+  /** A turn that was running when the object stopped cannot go on (a waiting one can): it is
+   * stored finished with an error. Protected, and run from the constructor, for the tests' faults. */
+  protected recoverInterrupted(): void {
+    const dead = this.store.unfinished();
+    if (dead && !pendingQuestion(dead)) {
+      dead.parts.push({ type: "error", message: INTERRUPTED }, { type: "finish", reason: "error" });
+      this.store.save(dead, true);
+    }
+  }
+
+  /** The adapter's upgrade: accept the socket (hibernatable), send it `init`. */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return Response.json({ error: "expected a WebSocket upgrade" }, { status: 426 });
+    }
+    const [client, server] = Object.values(new WebSocketPair());
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ id: crypto.randomUUID() } satisfies SocketState);
+    const inFlight = this.minimal ? null : this.current()?.message;
+    const history = this.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
+    const messages = inFlight ? [...history, inFlight] : history;
+    // `protocol` promises the turn in flight is listed whenever one runs (the minimal mode leaves
+    // it out, so it says nothing).
+    this.reply(server, this.minimal ? { type: "init", messages } : { type: "init", protocol: PROTOCOL, messages });
+    const headers = this.minimal ? undefined : { [PROTOCOL_HEADER]: String(PROTOCOL) };
+    return new Response(null, { status: 101, webSocket: client, headers });
+  }
+
+  async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    if (typeof data !== "string") return;
+    const frame = parseIncoming(data);
+    if (frame) this.handle(ws, frame);
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    // Close our side too (1005 and 1006 cannot be sent back).
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, reason);
+    } catch {
+      // already closed
+    }
+    this.lost(ws);
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    this.lost(ws);
+  }
+
+  protected handle(ws: WebSocket, frame: Incoming): void {
+    const turn = this.current();
+    switch (frame.type) {
+      case "prompt":
+        if (turn) return this.reply(ws, this.error("The agent is busy with another turn.", "busy"));
+        return this.start(ws, frame);
+      case "abort":
+        if (turn && (frame.requestId === undefined || frame.requestId === turn.requestId)) this.finish(turn, "canceled");
+        return;
+      case "answer":
+        if (!turn?.question || turn.question.questionId !== frame.questionId) {
+          return this.reply(ws, this.error("There is no pending question with that id.", "question_not_pending"));
+        }
+        return this.resume(ws, turn, frame.answer, frame.onDisconnect);
+    }
+  }
+
+  /** The running turn, or the one waiting on a question (rebuilt from storage after a wake).
+   * Protected for the tests' faults. */
+  protected current(): Turn | null {
+    if (!this.turn) {
+      const waiting = this.store.unfinished();
+      const question = waiting && pendingQuestion(waiting);
+      if (waiting && question) this.turn = { message: waiting, owner: null, controller: new AbortController(), question };
+    }
+    return this.turn;
+  }
+
+  private start(ws: WebSocket, prompt: Extract<Incoming, { type: "prompt" }>): void {
+    const createdAt = new Date().toISOString();
+    const files: Part[] = (prompt.attachments ?? []).map((a) => ({ type: "file", ...a }));
+    // An agent of protocol 3 (the minimal mode) knows neither field: its ids are its own, and it
+    // appends every turn.
+    const clientId = this.minimal ? undefined : prompt.messageId;
+    if (!this.minimal) this.takeBack(prompt.messageId, prompt.branch);
+    const user: Message = { id: clientId ?? newId("user_"), role: "user", parts: [{ type: "text", text: prompt.content }, ...files], createdAt };
+    const history = [...this.modelHistory(), user];
+    this.store.save(user, true);
+    const message: Message = { id: this.newTurnId(), role: "assistant", parts: [], createdAt };
+    this.store.save(message, false);
+    const owner = prompt.onDisconnect === "abort" ? socketId(ws) : null;
+    const turn: Turn = { message, requestId: prompt.requestId, owner, controller: new AbortController() };
+    this.turn = turn;
+    this.broadcast(frames.create(message.id, this.minimal ? undefined : prompt.requestId));
+    void this.run(turn, { history, prompt: prompt.content, context: prompt.context });
+  }
+
+  /** The newest `limit` finished messages, oldest first: what `init` lists. Protected for the
+   * tests' faults. */
+  protected finished(limit?: number): Message[] {
+    return this.store.finished(limit);
+  }
+
+  /** The conversation the model is given (the turn's own user message after it): the finished
+   * messages, none of those taken back. Protected for the tests' faults. */
+  protected modelHistory(): Message[] {
+    return this.finished();
+  }
+
+  /** Takes back what a turn storing `messageId` after `branch` does not follow (R-branch).
+   * Protected for the tests' faults. */
+  protected takeBack(messageId?: string, branch?: string[]): void {
+    this.store.takeBack(messageId, branch);
+  }
+
+  /** A new turn's id, unique for good (R-turn-id). Protected for the tests' faults. */
+  protected newTurnId(): string {
+    return newId("msg_");
+  }
+
+  private resume(ws: WebSocket, turn: Turn, answer: unknown, policy?: string): void {
+    const question = turn.question!;
+    const { questionId, text } = question;
+    const part = turn.message.parts.find((p) => p.type === "question" && p.questionId === questionId);
+    if (part?.type === "question") part.answer = answer;
+    turn.question = undefined;
+    turn.owner = policy === "abort" ? socketId(ws) : null;
+    const toolCall = question.toolCallId === undefined ? undefined : openCall(turn.message, question.toolCallId);
+    // A toolCallId that names no open call makes it a free question (docs/agent-protocol.md).
+    const approval = toolCall ? readApproval(answer, question.options) : undefined;
+    if (toolCall && approval?.approved === false) this.deny(turn, toolCall, approval.reason);
+    this.store.save(turn.message, false);
+    const gated = toolCall ? { toolCall, approval } : {};
+    void this.run(turn, { history: this.modelHistory(), prompt: "", answer: { questionId, text, answer, ...gated } });
+  }
+
+  /** Ends a call the user denied (`error`, with the reason when one came) and keeps it ended. */
+  private deny(turn: Turn, call: { callId: string; toolName: string }, reason?: string): void {
+    const error = reason ? `Denied: ${reason}` : "Denied";
+    this.emitter(turn).tool({ callId: call.callId, toolName: call.toolName, status: "error", error });
+    (turn.denied ??= new Set()).add(call.callId);
+  }
+
+  /** Runs the model for `turn` to its end, its question, its error or its abort. */
+  private async run(turn: Turn, input: ModelInput): Promise<void> {
+    try {
+      const result = await this.respond(input, this.emitter(turn), turn.controller.signal);
+      if (this.turn !== turn) return;
+      if (result.done) return this.finish(turn, "end_turn", undefined, result);
+      this.ask(turn, result.question);
+    } catch (err) {
+      if (this.turn === turn) this.finish(turn, "error", err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /** Pauses `turn` on a question: stored (a waiting object may hibernate), then sent. */
+  private ask(turn: Turn, asked: Omit<Question, "questionId">): void {
+    const { text, toolCallId, options } = asked;
+    // A fresh random id: unlike every other question's and every callId of the turn (R-question-id).
+    const question: Question = { questionId: newId("q_"), text, ...(toolCallId ? { toolCallId } : {}), ...(options ? { options } : {}) };
+    turn.message.parts.push({ type: "question", ...question });
+    turn.question = question;
+    turn.owner = null; // the prompt's stream ends here; nobody owns a waiting turn
+    this.store.save(turn.message, false);
+    this.broadcast({ type: "question", ...question });
+  }
+
+  /** Streams the model's events: each is applied to the message and sent to every socket. */
+  private emitter(turn: Turn): Emit {
+    const live = () => this.turn === turn && !turn.controller.signal.aborted;
+    const delta = (type: "text" | "reasoning", text: string) => {
+      const last = turn.message.parts.at(-1);
+      if (last?.type === type) last.text += text;
+      else turn.message.parts.push({ type, text });
+      this.broadcast(type === "text" ? frames.text(turn.message.id, text) : frames.reasoning(turn.message.id, text));
+    };
+    return {
+      text: (d) => live() && delta("text", d),
+      reasoning: (d) => live() && delta("reasoning", d),
+      status: (status, detail) => live() && this.broadcast(frames.status(status, detail)),
+      tool: (update) => {
+        if (!live() || turn.denied?.has(update.callId)) return;
+        const part = turn.message.parts.find((p) => p.type === "tool-call" && p.callId === update.callId);
+        if (part) Object.assign(part, update);
+        else turn.message.parts.push({ type: "tool-call", ...update });
+        this.broadcast({ type: "message.part.tool-update", turnId: turn.message.id, ...update });
+      },
+    };
+  }
+
+  /** Ends `turn`: open tools closed, the finalize, idle, `complete`; the message stored. */
+  private finish(turn: Turn, reason: "end_turn" | "error" | "canceled", error?: string, cost?: { usage?: Usage; model?: string }): void {
+    turn.controller.abort();
+    this.turn = null;
+    const id = turn.message.id;
+    this.closeOpenTools(turn, reason);
+    if (error) turn.message.parts.push({ type: "error", message: error });
+    // What the turn cost stays with the message, so a reloaded reply shows it as the live one did.
+    turn.message.parts.push({ type: "finish", reason, ...(cost?.usage && { usage: cost.usage }), ...(cost?.model && { model: cost.model }) });
+    turn.message.completedAt = new Date().toISOString();
+    this.store.save(turn.message, true);
+    this.broadcast(frames.finalize(id, reason, error, cost));
+    this.broadcast(frames.status(reason === "error" ? "error" : "idle"));
+    this.broadcast(frames.complete());
+  }
+
+  /** Brings the tools `turn` leaves open to `error` (R-tool-end). Protected for the tests' faults. */
+  protected closeOpenTools(turn: Turn, reason: FinishReason): void {
+    for (const part of turn.message.parts) {
+      if (part.type === "tool-call" && (part.status === "pending" || part.status === "running")) {
+        Object.assign(part, { status: "error", error: reason === "canceled" ? "Canceled" : "Failed" });
+        this.broadcast({ type: "message.part.tool-update", turnId: turn.message.id, callId: part.callId, toolName: part.toolName, status: "error", error: part.error });
+      }
+    }
+  }
+
+  /** A socket closed or failed: if it owns the turn, the turn stops (R-close-abort). Protected for
+   * the tests' faults. */
+  protected lost(ws: WebSocket): void {
+    const turn = this.turn;
+    if (turn && turn.owner !== null && turn.owner === socketId(ws)) this.finish(turn, "canceled");
+  }
+
+  private error(message: string, code: string): Outgoing {
+    return frames.error(message, this.minimal ? undefined : code);
+  }
+
+  /** Sends `frame` to every socket of the session (R-broadcast). */
+  protected broadcast(frame: Outgoing): void {
+    const text = JSON.stringify(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing: its close event comes
+      }
+    }
+  }
+
+  /** Sends `frame` to one socket. */
+  protected reply(ws: WebSocket, frame: Outgoing): void {
+    try {
+      ws.send(JSON.stringify(frame));
+    } catch {
+      // closing: its close event comes
+    }
+  }
+}
+
+function socketId(ws: WebSocket): string | null {
+  return (ws.deserializeAttachment() as SocketState | null)?.id ?? null;
+}
+
+/** The unanswered question of an unfinished message, if it waits on one. */
+function pendingQuestion(message: Message): Question | undefined {
+  const last = message.parts.at(-1);
+  if (last?.type !== "question" || last.answer !== undefined) return undefined;
+  const { type: _, answer: __, ...question } = last;
+  return question;
+}
+
+/** The call `callId` of `message` if it is still open (`pending` or `running`): the one an
+ * approval question gates. */
+function openCall(message: Message, callId: string): { callId: string; toolName: string; args?: unknown } | undefined {
+  const part = message.parts.find((p) => p.type === "tool-call" && p.callId === callId);
+  if (part?.type !== "tool-call" || (part.status !== "pending" && part.status !== "running")) return undefined;
+  return { callId: part.callId, toolName: part.toolName, args: part.args };
+}
