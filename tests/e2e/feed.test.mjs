@@ -111,6 +111,21 @@ for (const agent of AGENTS) {
       feed.close();
     });
 
+    // The keep-alive is the adapter's: one agent is enough.
+    if (agent === "demo") test("a turn longer than the keep-alive's period: its feed, which tells none of its deltas, still writes a keep-alive 30 s after its last event", { timeout: 60_000 }, async () => {
+      const session = sessionId("feed-long");
+      const feed = await openFeed(worker.base, session);
+      await feed.until((e) => e.type === "sync", "sync");
+      const turn = postChat(worker.base, session, chatBody("/slow 340 100"));
+      const start = await feed.until((e) => e.type === "turn-start", "turn-start");
+      const comments = feed.comments;
+      await readAll(await turn);
+      const end = await feed.until((e) => e.type === "turn-end", "turn-end");
+      assert.ok(end.at - start.at >= 33_000, `the turn lasted ${end.at - start.at} ms`);
+      assert.ok(feed.comments > comments, "a keep-alive went out while the agent streamed its deltas");
+      feed.close();
+    });
+
     test("a dropped feed comes back by its Last-Event-ID: nothing repeated, nothing missed", { timeout: 30_000 }, async () => {
       const session = sessionId("feed-resume");
       const feed = await openFeed(worker.base, session);

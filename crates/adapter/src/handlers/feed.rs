@@ -67,6 +67,7 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
         request: Clone::clone(cx.req.raw),
         slot,
         exchange: Exchange::handed_off(exchange),
+        wrote: false,
     };
     Ok(Outcome::Feed {
         response,

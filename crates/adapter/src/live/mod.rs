@@ -56,6 +56,8 @@ pub(crate) struct LiveFeed {
     pub(crate) request: web_sys::Request,
     pub(crate) slot: Slot,
     pub(crate) exchange: Exchange,
+    /// Something was written since the keep-alive's timer was set: it starts again.
+    pub(crate) wrote: bool,
 }
 
 /// What woke the task.
@@ -76,15 +78,11 @@ impl LiveFeed {
 
     async fn run(mut self) {
         let mut gone = JsFuture::from(client_gone(self.client.writer(), &self.request)).fuse();
+        let mut keep_alive = self.timer().fuse();
         let end = loop {
             if self.expired() {
                 break FeedEnd::Expired;
             }
-            // The keep-alive's timer, or the credentials' end when it comes first: one timer.
-            let wait = self.expires_at_ms.map_or(KEEP_ALIVE_MS, |at| {
-                KEEP_ALIVE_MS.min(at.saturating_sub(now_ms()))
-            });
-            let mut keep_alive = Delay::from(std::time::Duration::from_millis(wait)).fuse();
             let wake = select_biased! {
                 _ = gone => Wake::ClientGone,
                 event = self.agent.events.next().fuse() => Wake::Agent(event),
@@ -109,8 +107,21 @@ impl LiveFeed {
                     break FeedEnd::AgentGone;
                 }
             }
+            // The keep-alive counts from the last write, not from the agent's last frame: a turn
+            // whose deltas the feed does not tell leaves its client with nothing for minutes.
+            if std::mem::take(&mut self.wrote) {
+                keep_alive = self.timer().fuse();
+            }
         };
         self.finish(end);
+    }
+
+    /// The feed's one timer: the keep-alive's, or the credentials' end when it comes first.
+    fn timer(&self) -> Delay {
+        let wait = self.expires_at_ms.map_or(KEEP_ALIVE_MS, |at| {
+            KEEP_ALIVE_MS.min(at.saturating_sub(now_ms()))
+        });
+        Delay::from(std::time::Duration::from_millis(wait))
     }
 
     fn expired(&self) -> bool {
@@ -168,6 +179,7 @@ impl LiveFeed {
             return;
         }
         self.client.write(bytes, None);
+        self.wrote = true;
         self.exchange.log.chunks += 1;
         self.exchange.log.bytes += bytes.len() as u64;
     }
