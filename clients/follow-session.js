@@ -86,7 +86,10 @@ export function followSession(chat, options = {}) {
         if (busy()) return;
         const mine = chat.messages.map((m) => m.id);
         if (event.turn && mine.at(-1) === event.turn.turnId) mine.pop();
-        if (!same(mine, event.messageIds)) await loadHistory();
+        // Holding more than the sync names is no reason to reload: a sync read before this
+        // chat's own turn started arrives after it (the feed's connection took longer than the
+        // prompt), and the turn's own events follow it. Holding less, or other messages, is.
+        if (!same(mine.slice(0, event.messageIds.length), event.messageIds)) await loadHistory();
         // A turn waiting on a question that this chat shows already: its stream ended there.
         const shown = event.turn?.questionId !== undefined && chat.messages.at(-1)?.id === event.turn.turnId;
         if (event.turn && !shown) resume(event.turn.turnId);

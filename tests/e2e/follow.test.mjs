@@ -58,6 +58,33 @@ describe("two followed Chats of one session", { concurrency: true }, () => {
     assert.deepEqual(b.errors, []);
   }
 
+  test("a sync read before this chat's own turn, and arriving after it, takes nothing of the turn away", { timeout: 30_000 }, async () => {
+    const { Chat, DefaultChatTransport } = await loadSdk("ai");
+    const base = `${worker.base}/api/sessions/${sessionId("late-sync")}`;
+    const chat = new Chat({ transport: new DefaultChatTransport({ api: `${base}/chat` }) });
+    // The feed's first bytes held back until the chat's own turn stopped at its question.
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    let answered = false;
+    const held = async (url, init) => {
+      const response = await fetch(url, init);
+      if (!String(url).endsWith("/events")) return response;
+      answered = true;
+      const body = response.body.pipeThrough(new TransformStream({ async transform(chunk, out) { await gate; out.enqueue(chunk); } }));
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const seen = [];
+    const feed = followSession(chat, { url: `${base}/events`, fetch: held, onEvent: (e) => seen.push([e.type, chat.messages.length]) });
+    await until(() => answered, "the feed's answer");
+    await chat.sendMessage({ text: "/ask Go on?" });
+    assert.equal(chat.messages.length, 2);
+    release();
+    await until(() => seen.some(([type]) => type === "turn-waiting"), "the feed's events");
+    feed.close();
+    assert.deepEqual(seen.find(([type]) => type === "sync"), ["sync", 2], "the stale sync kept the chat's question");
+    assert.equal(chat.messages.length, 2);
+  });
+
   test("a session with nothing to follow (an agent with no init: 204) is asked once, never again", { timeout: 30_000 }, async () => {
     const { Chat, DefaultChatTransport } = await loadSdk("ai");
     const base = `${worker.base}/api/sessions/${sessionId("noinit")}`;
