@@ -195,6 +195,8 @@ describe("the widget on a site", () => {
     const shown = squashed(await alert.innerText());
     assert.match(shown, /This message is too long to send/);
     assert.doesNotMatch(shown, /MAX_PROMPT_CHARS|characters|over the limit|\d{4}/, "none of the worker's own words");
+    // The event fires in the effect after the render that shows the alert.
+    await until(async () => (await eventsOf(page, "error")).length > 0, "the page's error event");
     const [error] = await eventsOf(page, "error");
     assert.equal(error.code, "prompt_too_long");
     assert.match(error.message, /too long to send/);
