@@ -97,6 +97,11 @@ export function followSession(chat, options = {}) {
       }
       case "turn-start": {
         if (busy()) return;
+        // This chat holds the turn already (its own, whose stream ended at a question before this
+        // event came): nothing to add, nothing to resume.
+        const ids = chat.messages.map((m) => m.id);
+        const asked = event.message ? [event.message.id] : [];
+        if (ids.at(-1) === event.turnId && same(ids.slice(0, -1), [...event.branch, ...asked])) return;
         const kept = chat.messages.slice(0, event.branch.length);
         if (event.message && same(kept.map((m) => m.id), event.branch)) chat.messages = [...kept, event.message];
         else await loadHistory();
