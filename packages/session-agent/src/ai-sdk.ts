@@ -12,8 +12,8 @@
 //     protected respond(input: ModelInput, emit: Emit, signal: AbortSignal) { return model(input, emit, signal); }
 //   }
 
-import type { Emit, ModelInput, ModelResult, Respond } from "./model";
-import type { Message, Part, Usage } from "./protocol";
+import type { Emit, ModelInput, ModelResult, Respond } from "./model.js";
+import type { Message, Part, Usage } from "./protocol.js";
 
 /** A message of the AI SDK's prompt (`ModelMessage`), as this bridge writes it. */
 export type ModelMessage =

@@ -10,7 +10,7 @@
 // `error` by the agent). It throws to fail the turn (the error's message is shown to the user) and
 // must stop when `signal` aborts (the user stopped the turn).
 
-import type { Message, Question, ToolStatus, Usage } from "./protocol";
+import type { Message, Question, ToolStatus, Usage } from "./protocol.js";
 
 export interface ModelInput {
   /** The session's finished messages, oldest first, then the user's new message. */

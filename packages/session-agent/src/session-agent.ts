@@ -17,9 +17,9 @@
 // does not, so its state is saved in storage and rebuilt from there after a wake (`current()`).
 
 import { DurableObject } from "cloudflare:workers";
-import type { Emit, ModelInput, ModelResult } from "./model";
-import { frames, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol";
-import { MAX_INIT_MESSAGES, Store } from "./store";
+import type { Emit, ModelInput, ModelResult } from "./model.js";
+import { frames, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
+import { MAX_INIT_MESSAGES, Store } from "./store.js";
 
 /** What survives hibernation per socket (`serializeAttachment`). */
 interface SocketState {

@@ -4,8 +4,8 @@
 // (so the question survives hibernation, when memory is gone). A prompt that takes messages back
 // (protocol 4) deletes the rows after the point its turn attaches (./branch.ts).
 
-import { kept } from "./branch";
-import type { Message } from "./protocol";
+import { kept } from "./branch.js";
+import type { Message } from "./protocol.js";
 
 /** Most messages an `init` carries: the newest ones. */
 export const MAX_INIT_MESSAGES = 200;

@@ -1,0 +1,35 @@
+// packages/session-agent builds as its package.json says it is published: `tsc -p
+// tsconfig.build.json` writes JavaScript and declarations for every entry of `exports`, the
+// JavaScript's relative imports name files that exist (ESM resolves no missing extension), and the
+// `ai-sdk` entry, which imports nothing at run time, loads in Node and exports its functions.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const dir = path.join(root, "packages/session-agent");
+
+test("the package builds to what its exports name, and its built modules load", async () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), "session-agent-dist-"));
+  execFileSync(path.join(root, "node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.build.json"), "--outDir", out], { stdio: "pipe" });
+  const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+  assert.deepEqual(pkg.files, ["dist", "README.md"]);
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    for (const file of [target.types, target.default]) {
+      assert.match(file, /^\.\/dist\//, `${entry}: published from dist/`);
+      assert.ok(existsSync(path.join(out, file.slice("./dist/".length))), `${entry}: ${file} is built`);
+    }
+  }
+  for (const file of readdirSync(out).filter((f) => f.endsWith(".js"))) {
+    for (const [, spec] of readFileSync(path.join(out, file), "utf8").matchAll(/from "(\.[^"]+)"/g)) {
+      assert.ok(existsSync(path.join(out, spec)), `${file} imports ${spec}, which is built`);
+    }
+  }
+  const bridge = await import(pathToFileURL(path.join(out, "ai-sdk.js")).href);
+  assert.equal(typeof bridge.streamTextModel, "function");
+  assert.equal(typeof bridge.toModelMessages, "function");
+});
