@@ -76,6 +76,17 @@ impl Exchange {
         &self.log.request_id
     }
 
+    /// An empty `204` for a session route with nothing to give (`disposition`: a resume with no
+    /// turn in flight, a feed of an agent with no `init`), `no-store` as every answer about a
+    /// session: a 204 is cacheable by default (RFC 9110 §15.3.5), and a browser would keep the
+    /// session's address after its visitor logged out.
+    pub(crate) fn nothing(&mut self, disposition: Disposition) -> Result<Response> {
+        self.log.answered(disposition);
+        let mut response = Response::empty()?.with_status(204);
+        response.headers_mut().set("cache-control", "no-store")?;
+        Ok(response)
+    }
+
     /// The JSON error answer of `refusal`, with its headers; its status and code become the log
     /// line's. A 5xx message gets the request id, which the log line carries too, so a report
     /// can be matched to it.

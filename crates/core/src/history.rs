@@ -44,7 +44,7 @@ pub fn ui_messages(init: &Init, trace: &Trace, questions: &QuestionView) -> Vec<
     let in_flight = init.in_flight().map(|m| m.id.as_str());
     init.messages
         .iter()
-        .filter(|m| Some(m.id.as_str()) != in_flight)
+        .filter(|m| is_listed(m, in_flight))
         .filter_map(|m| ui_message(m, trace, questions))
         .collect()
 }

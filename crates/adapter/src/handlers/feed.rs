@@ -37,7 +37,7 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
         Hydration::TurnEvent { .. } | Hydration::Unknown => {
             close_done(&agent.socket);
             drop(slot);
-            return nothing_to_follow(cx.exchange);
+            return Ok(cx.exchange.nothing(Disposition::NothingToFollow)?.into());
         }
     };
     let (feed, opening) = Feed::open(&init, cx.req.header(Field::LastEventId));
@@ -73,14 +73,6 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
         response,
         live: Box::new(live),
     })
-}
-
-/// `204`, empty and `no-store`, as every answer about a session.
-fn nothing_to_follow(exchange: &mut Exchange) -> Result<Outcome, Failure> {
-    exchange.log.answered(Disposition::NothingToFollow);
-    let mut response = worker::Response::empty()?.with_status(204);
-    response.headers_mut().set("cache-control", "no-store")?;
-    Ok(response.into())
 }
 
 thread_local! {

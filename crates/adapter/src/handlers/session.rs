@@ -116,15 +116,10 @@ fn query_questions(req: &RequestIn<'_>) -> Option<QuestionParts> {
     req.header(Field::Questions).and_then(QuestionParts::parse)
 }
 
-/// `204`, empty: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
-/// `no-store`, as every answer about a session: a 204 is cacheable by default (RFC 9110
-/// §15.3.5), and a browser would keep the session's address after its visitor logged out.
+/// `204`: what `DefaultChatTransport.reconnectToStream` reads as "nothing to resume".
 fn nothing_to_resume(socket: &WebSocket, exchange: &mut Exchange) -> Result<Outcome, Failure> {
     close_done(socket);
-    exchange.log.answered(Disposition::NothingToResume);
-    let mut response = Response::empty()?.with_status(204);
-    response.headers_mut().set("cache-control", "no-store")?;
-    Ok(response.into())
+    Ok(exchange.nothing(Disposition::NothingToResume)?.into())
 }
 
 /// `POST …/chat/stop`.

@@ -50,7 +50,8 @@ impl FeedCount {
         self.total = self.total.saturating_sub(1);
     }
 
-    /// The feeds open, in all and for `session`.
+    /// The feeds open, in all and for `session` (for the tests).
+    #[cfg(test)]
     pub fn open(&self, session: &str) -> (usize, usize) {
         (
             self.total,
