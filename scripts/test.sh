@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything `npm test` checks, in order: formatting, lints (native and wasm32), the native
 # crates' tests, no import circles among the files or folders of any crate (scripts/check-circles.mjs), the
-# TypeScript of the reference agent and of the Expo example (examples/expo), the pump's
+# TypeScript of the reference agent, the SessionAgent library, the AI SDK example agent and the
+# Expo example (examples/expo), the pump's
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
 # in Chromium (tests/browser/), the benchmark's smoke forms (bench/run.mjs --smoke, bench/feeds.mjs
@@ -35,6 +36,8 @@ node scripts/check-circles.mjs
 step "the reference TypeScript agent and the SessionAgent library typecheck (agents/typescript, packages/session-agent)"
 node_modules/.bin/tsc -p agents/typescript
 node_modules/.bin/tsc -p packages/session-agent
+step "the AI SDK example agent typechecks (examples/ai-sdk-agent, on the library's sources)"
+node_modules/.bin/tsc -p examples/ai-sdk-agent
 step "the Expo example typechecks (examples/expo, against the versions its lock pins)"
 examples/expo/node_modules/.bin/tsc --noEmit -p examples/expo
 step "the React page the docs show typechecks (examples/react)"

@@ -1,6 +1,7 @@
 // The production configurations, checked offline: `wrangler deploy --dry-run` of the adapter's
-// `[env.production]` (bound by script_name to the agent's worker) and of the reference TypeScript
-// agent's own wrangler.toml, as docs/deploy.md deploys them. A broken production config fails
+// `[env.production]` (bound by script_name to the agent's worker), of the reference TypeScript
+// agent's own wrangler.toml, as docs/deploy.md deploys them, and of the AI SDK example's
+// (docs/your-agent.md). A broken production config fails
 // here, not at a deploy. The dry run builds and bundles everything a deploy uploads and prints the
 // bindings; it contacts no account. Then the production build itself serves a turn in workerd,
 // from the reference TypeScript agent bound by script_name exactly as [env.production] binds it,
@@ -74,6 +75,18 @@ test("the reference TypeScript agent's worker dry-runs with its Durable Object",
   assert.equal(code, 0, out);
   assert.match(out, /--dry-run: exiting now/);
   assert.match(out, /SESSION_AGENT[^\n]*SessionAgent/);
+});
+
+test("the AI SDK example's worker dry-runs as deployed (Workers AI bound) and in its test mode (the mock model, no AI)", { timeout: 180_000 }, async () => {
+  const dir = path.join(root, "examples/ai-sdk-agent");
+  const deployed = await dryRun(dir, []);
+  assert.equal(deployed.code, 0, deployed.out);
+  assert.match(deployed.out, /SESSION_AGENT[^\n]*ChatAgent/);
+  assert.match(deployed.out, /env\.AI\b/);
+  const mock = await dryRun(dir, ["--env", "test"]);
+  assert.equal(mock.code, 0, mock.out);
+  assert.match(mock.out, /MODEL[^\n]*"mock"/);
+  assert.doesNotMatch(mock.out, /env\.AI\b/);
 });
 
 test("a broken production config fails the dry run (the check bites)", { timeout: 180_000 }, async () => {

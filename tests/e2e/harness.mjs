@@ -27,7 +27,8 @@ export const DEMO_ENV = "demo";
  * `agent` picks the SessionAgent behind the adapter: `"demo"` (the embedded Rust demo, in this
  * worker), or the reference TypeScript agent (agents/typescript) in a worker of its own, bound by
  * `scriptName` as in production: `"typescript"`, or `"typescript-minimal"` (its AGENT_MODE
- * "minimal"). The TypeScript agent runs with the test recorder (tests/fixtures/agents), so the
+ * "minimal"); or `"ai-sdk"`, the AI SDK example agent (examples/ai-sdk-agent) with its mock model
+ * (no recorder: no `/demo/sessions/:id/…` logs). The TypeScript agent runs with the test recorder (tests/fixtures/agents), so the
  * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …; with
  * AGENT_TOKEN its own worker is served too, at `agentOrigin`).
  *
@@ -67,7 +68,11 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
   };
   const agentWorkers = [];
   let agentAt = { scriptName: ADAPTER_NAME, className: "DemoSessionAgent" };
-  if (agent !== "demo") {
+  if (agent === "ai-sdk") {
+    agentAt = { scriptName: AI_SDK_AGENT_NAME, className: "ChatAgent" };
+    adapter.durableObjects = { ...adapter.durableObjects, SESSION_AGENT: agentAt };
+    agentWorkers.push(await aiSdkAgentWorker(workerOptions, { MODEL: "mock", ...agentVars }));
+  } else if (agent !== "demo") {
     const mode = { typescript: {}, "typescript-minimal": { AGENT_MODE: "minimal" } }[agent];
     if (!mode) throw new Error(`unknown agent ${agent}`);
     agentAt = { scriptName: TS_AGENT_NAME, className: "SessionAgent" };
@@ -130,8 +135,41 @@ const ADAPTER_NAME = "session-agent-chat";
 const TS_AGENT_NAME = "session-agent";
 const PROBE_NAME = "agent-probe";
 
+/** The AI SDK example agent's worker name (examples/ai-sdk-agent/wrangler.toml's `name`). */
+const AI_SDK_AGENT_NAME = "ai-sdk-agent";
+
 /** The bundle, made once per process (workers started together share it). */
 let bundled = null;
+let bundledAiSdk = null;
+
+/** The AI SDK example agent (examples/ai-sdk-agent) as wrangler bundles it (esbuild, reading its
+ * tsconfig's `paths`), in memory, as a Miniflare worker with its SQLite-backed Durable Object and
+ * `vars` (`MODEL: "mock"`: its test mode). */
+export async function aiSdkAgentWorker(like, vars) {
+  const outdir = path.join(root, "build/agents/ai-sdk");
+  const { outputFiles } = await (bundledAiSdk ??= build({
+    entryPoints: [path.join(root, "examples/ai-sdk-agent/src/index.ts")],
+    outfile: path.join(outdir, "index.js"),
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*", "node:*"],
+    logLevel: "error",
+    write: false,
+  }));
+  return {
+    name: AI_SDK_AGENT_NAME,
+    modules: true,
+    script: outputFiles[0].text,
+    scriptPath: path.join(outdir, "index.js"),
+    modulesRoot: outdir,
+    compatibilityDate: like.compatibilityDate,
+    compatibilityFlags: like.compatibilityFlags,
+    durableObjects: { SESSION_AGENT: { className: "ChatAgent", useSQLite: true } },
+    bindings: vars,
+  };
+}
 
 /** The reference TypeScript agent with the test recorder, bundled by esbuild in memory (tens of
  * milliseconds; no file, so that test files running at once share nothing), as a Miniflare worker

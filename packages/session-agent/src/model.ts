@@ -31,6 +31,8 @@ export interface ModelInput {
     answer: unknown;
     toolCall?: { callId: string; toolName: string; args?: unknown };
     approval?: { approved: boolean; reason?: string };
+    /** What `respond` kept when it asked (`ModelResult`'s `memo`), as it was stored. */
+    memo?: unknown;
   };
 }
 
@@ -45,7 +47,17 @@ export interface Emit {
  * asks whether it may run; `options` should start with the approval (`["Approve", "Deny"]`).
  * A finished turn may say what it cost: `usage` (tokens in and out) and the `model`; the agent
  * sends them on the turn's `message.finalize` (protocol 3), and the user's client sees them. */
-export type ModelResult = { done: true; usage?: Usage; model?: string } | { done: false; question: Omit<Question, "questionId"> };
+export type ModelResult =
+  | { done: true; usage?: Usage; model?: string }
+  | {
+      done: false;
+      question: Omit<Question, "questionId">;
+      /** What the model needs to go on after the answer (its own messages of the turn so far, the
+       * calls still waiting): JSON, stored with the waiting turn (so it survives hibernation and
+       * restarts), never sent to a client, given back in `input.answer.memo`, dropped when the
+       * turn ends. */
+      memo?: unknown;
+    };
 
 /** The model of a SessionAgent: one turn, from its input to its result. */
 export type Respond = (input: ModelInput, emit: Emit, signal: AbortSignal) => Promise<ModelResult>;

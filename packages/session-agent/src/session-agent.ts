@@ -6,6 +6,8 @@
 // - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
 // - a question that gates a tool call (`toolCallId`) is an approval: a denied call is ended
 //   `error` here, and never runs, whatever the model does next (R-approval);
+// - what the model keeps across a question (its `memo`) is stored with the waiting turn, apart
+//   from its message (no client reads it), and given back with the answer;
 // - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
 //   socket closing before the turn ends stops the turn (R-close-abort);
 // - a prompt says where its turn goes in the conversation (protocol 4): its user message is stored
@@ -72,10 +74,13 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
    * stored finished with an error. Protected, and run from the constructor, for the tests' faults. */
   protected recoverInterrupted(): void {
     const dead = this.store.unfinished();
-    if (dead && !pendingQuestion(dead)) {
+    const waiting = dead && pendingQuestion(dead);
+    if (dead && !waiting) {
       dead.parts.push({ type: "error", message: INTERRUPTED }, { type: "finish", reason: "error" });
       this.store.save(dead, true);
     }
+    // Only a waiting turn's memo is ever read again.
+    this.store.dropMemos(waiting ? dead.id : undefined);
   }
 
   /** The adapter's upgrade: accept the socket (hibernatable), send it `init`. */
@@ -199,7 +204,10 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
     if (toolCall && approval?.approved === false) this.deny(turn, toolCall, approval.reason);
     this.store.save(turn.message, false);
     const gated = toolCall ? { toolCall, approval } : {};
-    void this.run(turn, { history: this.modelHistory(), prompt: "", answer: { questionId, text, answer, ...gated } });
+    const memo = this.store.memo(turn.message.id);
+    this.store.dropMemos();
+    const kept = memo === undefined ? {} : { memo };
+    void this.run(turn, { history: this.modelHistory(), prompt: "", answer: { questionId, text, answer, ...gated, ...kept } });
   }
 
   /** Ends a call the user denied (`error`, with the reason when one came) and keeps it ended. */
@@ -215,20 +223,22 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
       const result = await this.respond(input, this.emitter(turn), turn.controller.signal);
       if (this.turn !== turn) return;
       if (result.done) return this.finish(turn, "end_turn", undefined, result);
-      this.ask(turn, result.question);
+      this.ask(turn, result.question, result.memo);
     } catch (err) {
       if (this.turn === turn) this.finish(turn, "error", err instanceof Error ? err.message : String(err));
     }
   }
 
-  /** Pauses `turn` on a question: stored (a waiting object may hibernate), then sent. */
-  private ask(turn: Turn, asked: Omit<Question, "questionId">): void {
+  /** Pauses `turn` on a question: stored with the model's memo (a waiting object may hibernate),
+   * then sent. */
+  private ask(turn: Turn, asked: Omit<Question, "questionId">, memo: unknown): void {
     const { text, toolCallId, options } = asked;
     // A fresh random id: unlike every other question's and every callId of the turn (R-question-id).
     const question: Question = { questionId: newId("q_"), text, ...(toolCallId ? { toolCallId } : {}), ...(options ? { options } : {}) };
     turn.message.parts.push({ type: "question", ...question });
     turn.question = question;
     turn.owner = null; // the prompt's stream ends here; nobody owns a waiting turn
+    if (memo !== undefined) this.store.saveMemo(turn.message.id, memo);
     this.store.save(turn.message, false);
     this.broadcast({ type: "question", ...question });
   }
@@ -267,6 +277,7 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
     turn.message.parts.push({ type: "finish", reason, ...(cost?.usage && { usage: cost.usage }), ...(cost?.model && { model: cost.model }) });
     turn.message.completedAt = new Date().toISOString();
     this.store.save(turn.message, true);
+    this.store.dropMemos();
     this.broadcast(frames.finalize(id, reason, error, cost));
     this.broadcast(frames.status(reason === "error" ? "error" : "idle"));
     this.broadcast(frames.complete());

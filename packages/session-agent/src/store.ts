@@ -2,7 +2,9 @@
 // A row whose message is not finished is the turn in flight as it was last saved: saved when the
 // turn starts (so a restart mid-turn can tell that the turn died) and when it waits on a question
 // (so the question survives hibernation, when memory is gone). A prompt that takes messages back
-// (protocol 4) deletes the rows after the point its turn attaches (./branch.ts).
+// (protocol 4) deletes the rows after the point its turn attaches (./branch.ts). Beside the
+// messages, a waiting turn's memo (what its model keeps across a question, ./model.ts): one row
+// per waiting turn, never part of a message, so no client ever reads it.
 
 import { kept } from "./branch.js";
 import type { Message } from "./protocol.js";
@@ -18,6 +20,24 @@ export class Store {
       finished INTEGER NOT NULL,
       body TEXT NOT NULL
     )`);
+    sql.exec(`CREATE TABLE IF NOT EXISTS memos (turn_id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+  }
+
+  /** Keeps `memo` for the waiting turn `turnId` (replacing the one it had). */
+  saveMemo(turnId: string, memo: unknown): void {
+    this.sql.exec(`INSERT OR REPLACE INTO memos (turn_id, body) VALUES (?, ?)`, turnId, JSON.stringify(memo));
+  }
+
+  /** The memo kept for `turnId`, if any. */
+  memo(turnId: string): unknown {
+    const row = this.sql.exec<{ body: string }>(`SELECT body FROM memos WHERE turn_id = ?`, turnId).toArray()[0];
+    return row ? JSON.parse(row.body) : undefined;
+  }
+
+  /** Drops every memo but that of `turnId` (none when it is absent): a turn's memo lives only
+   * while the turn waits. */
+  dropMemos(turnId?: string): void {
+    this.sql.exec(`DELETE FROM memos WHERE turn_id IS NOT ?`, turnId ?? null);
   }
 
   /** Inserts or replaces `message` (its order is that of its first save). */

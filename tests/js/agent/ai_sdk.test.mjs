@@ -3,7 +3,9 @@
 // of `fullStream` becomes for the contract, in order; a multi-step turn with a server tool and the
 // model given the tool's result; a tool that fails; usage and the model's id; a provider's error
 // in words that hold nothing of the request, and nothing in the log; an abort mid-text; the
-// session's history as the model's messages.
+// session's history as the model's messages; a tool that needs approval (approved: it runs and
+// the model hears its result; denied: it never runs and the model hears the denial); a tool
+// without execute as a free question; two calls waiting in one step; an abort mid-tool.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -142,6 +144,145 @@ for (const pkg of ["ai", "ai-v7"]) {
     assert.deepEqual(logged.filter((line) => line.includes(secret) || line.includes("prompt")), [], "nothing of the request in the log");
   });
 
+  // The library's side of a question, as the SessionAgent does it: the memo stored as JSON, and
+  // the answer read (an approval's `{"approved": …}`) and given back with it.
+  const answered = (history, result, answer) => {
+    const { question, memo } = result;
+    const approval = question.toolCallId ? { approved: answer?.approved === true, ...(answer?.reason ? { reason: answer.reason } : {}) } : undefined;
+    return { history, prompt: "", answer: { questionId: "q1", text: question.text, answer, ...(approval ? { approval } : {}), memo: JSON.parse(JSON.stringify(memo)) } };
+  };
+  const deployTool = (runs) =>
+    ai.tool({
+      description: "Deploys the site",
+      inputSchema: ai.jsonSchema({ type: "object", properties: { target: { type: "string" } }, required: ["target"] }),
+      needsApproval: true,
+      execute: async ({ target }) => (runs.push(target), { deployed: target }),
+    });
+  const callsDeploy = () => stream({ type: "tool-input-start", id: "c1", toolName: "deploy" }, { type: "tool-input-end", id: "c1" }, { type: "tool-call", toolCallId: "c1", toolName: "deploy", input: '{"target":"prod"}' }, finish("tool-calls", 4, 2));
+  const says = (text) => stream({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }, finish("stop", 6, 3));
+
+  test(`${pkg}: a tool that needs approval asks, runs only when approved, and the model hears its result`, async () => {
+    const runs = [];
+    const model = new MockLanguageModelV3({ doStream: [callsDeploy(), says("Deployed.")] });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy: deployTool(runs) }, stopWhen: ai.stepCountIs(5) }));
+    const history = [user("u1", "Ship it")];
+    const { events, emit } = recorder();
+    const asked = await respond(input(history), emit, new AbortController().signal);
+    assert.equal(asked.done, false);
+    assert.deepEqual(asked.question, { text: "Allow deploy?", toolCallId: "c1", options: ["Approve", "Deny"] });
+    assert.deepEqual(runs, [], "nothing runs before the answer");
+    assert.deepEqual(events, [
+      ["status", "tool_calling", "deploy"],
+      ["tool", { callId: "c1", toolName: "deploy", status: "pending" }],
+      ["tool", { callId: "c1", toolName: "deploy", status: "pending", args: { target: "prod" } }],
+    ]);
+    events.length = 0;
+    const done = await respond(answered(history, asked, { approved: true }), emit, new AbortController().signal);
+    assert.deepEqual(runs, ["prod"]);
+    assert.deepEqual(events, [
+      ["tool", { callId: "c1", toolName: "deploy", status: "running", args: { target: "prod" } }],
+      ["tool", { callId: "c1", toolName: "deploy", status: "completed", args: { target: "prod" }, result: { deployed: "prod" } }],
+      ["text", "Deployed."],
+    ]);
+    assert.deepEqual(done.usage, { inputTokens: 10, outputTokens: 5 }, "both runs of the turn");
+    const second = model.doStreamCalls[1].prompt;
+    assert.deepEqual(second.map((m) => m.role), ["user", "assistant", "tool"]);
+    assert.deepEqual(second[1].content.map((p) => p.type), ["tool-call"]);
+    assert.deepEqual(second[2].content.map((p) => [p.toolCallId, p.output]), [["c1", { type: "json", value: { deployed: "prod" } }]]);
+  });
+
+  test(`${pkg}: a denied call never runs, and the model hears the denial and its reason`, async () => {
+    const runs = [];
+    const model = new MockLanguageModelV3({ doStream: [callsDeploy(), says("I did not deploy.")] });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy: deployTool(runs) }, stopWhen: ai.stepCountIs(5) }), {
+      approval: (call) => `Deploy to ${call.args.target}?`,
+    });
+    const history = [user("u1", "Ship it")];
+    const { events, emit } = recorder();
+    const asked = await respond(input(history), emit, new AbortController().signal);
+    assert.equal(asked.question.text, "Deploy to prod?");
+    events.length = 0;
+    const done = await respond(answered(history, asked, { approved: false, reason: "not on a Friday" }), emit, new AbortController().signal);
+    assert.equal(done.done, true);
+    assert.deepEqual(runs, [], "a denied call never runs");
+    assert.ok(!events.some(([kind, update]) => kind === "tool" && update.status !== "error"), "nothing shows it running");
+    assert.deepEqual(events.at(-1), ["text", "I did not deploy."]);
+    const result = model.doStreamCalls[1].prompt.at(-1).content[0];
+    assert.equal(result.toolCallId, "c1");
+    assert.deepEqual(result.output, { type: "execution-denied", reason: "not on a Friday" });
+  });
+
+  test(`${pkg}: a tool without execute is a free question, and its answer is the tool's result`, async () => {
+    const askUser = ai.tool({ inputSchema: ai.jsonSchema({ type: "object", properties: { question: { type: "string" }, options: { type: "array" } } }) });
+    const model = new MockLanguageModelV3({
+      doStream: [
+        stream({ type: "tool-input-start", id: "c7", toolName: "askUser" }, { type: "tool-call", toolCallId: "c7", toolName: "askUser", input: '{"question":"Which region?","options":["eu","us"]}' }, finish("tool-calls")),
+        says("Deploying to eu."),
+      ],
+    });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { askUser }, stopWhen: ai.stepCountIs(5) }));
+    const history = [user("u1", "Deploy")];
+    const { events, emit } = recorder();
+    const asked = await respond(input(history), emit, new AbortController().signal);
+    assert.deepEqual(asked.question, { text: "Which region?", options: ["eu", "us"] });
+    assert.deepEqual(events, [], "the client's tool is its question, not a tool card");
+    await respond(answered(history, asked, "eu"), emit, new AbortController().signal);
+    assert.deepEqual(events, [["text", "Deploying to eu."]]);
+    const result = model.doStreamCalls[1].prompt.at(-1).content[0];
+    assert.deepEqual([result.toolCallId, result.toolName, result.output], ["c7", "askUser", { type: "text", value: "eu" }]);
+  });
+
+  test(`${pkg}: two calls waiting in one step are asked one after the other, then the model goes on once`, async () => {
+    const runs = [];
+    const askUser = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }) });
+    const model = new MockLanguageModelV3({
+      doStream: [
+        stream(
+          { type: "tool-call", toolCallId: "c1", toolName: "deploy", input: '{"target":"prod"}' },
+          { type: "tool-call", toolCallId: "c2", toolName: "askUser", input: '{"text":"Tag it?"}' },
+          finish("tool-calls"),
+        ),
+        says("Done."),
+      ],
+    });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy: deployTool(runs), askUser }, stopWhen: ai.stepCountIs(5) }));
+    const history = [user("u1", "Ship it")];
+    const { emit } = recorder();
+    const first = await respond(input(history), emit, new AbortController().signal);
+    assert.equal(first.question.toolCallId, "c1");
+    const second = await respond(answered(history, first, { approved: true }), emit, new AbortController().signal);
+    assert.deepEqual(second.question, { text: "Tag it?" });
+    assert.equal(model.doStreamCalls.length, 1, "the model waits for every answer");
+    assert.deepEqual(runs, []);
+    const done = await respond(answered(history, second, "yes"), emit, new AbortController().signal);
+    assert.equal(done.done, true);
+    assert.deepEqual(runs, ["prod"]);
+    const results = model.doStreamCalls[1].prompt.filter((m) => m.role === "tool").flatMap((m) => m.content);
+    assert.deepEqual(results.map((r) => [r.toolCallId, r.output.type]).sort(), [["c1", "json"], ["c2", "text"]]);
+  });
+
+  test(`${pkg}: an abort mid-tool ends the turn, and the tool hears it`, async () => {
+    const controller = new AbortController();
+    let started = false;
+    let heard = false;
+    const slow = ai.tool({
+      inputSchema: ai.jsonSchema({ type: "object" }),
+      execute: (_, { abortSignal }) => {
+        started = true;
+        return new Promise((_, reject) => abortSignal.addEventListener("abort", () => ((heard = true), reject(abortSignal.reason))));
+      },
+    });
+    const model = new MockLanguageModelV3({ doStream: [stream({ type: "tool-call", toolCallId: "c1", toolName: "slow", input: "{}" }, finish("tool-calls"))] });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { slow }, stopWhen: ai.stepCountIs(5) }));
+    const { events, emit } = recorder();
+    const turn = respond(input([user("u1", "Go")]), emit, controller.signal);
+    while (!started) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error("stopped by the user"));
+    await assert.rejects(turn);
+    assert.equal(heard, true);
+    assert.deepEqual(events, [["tool", { callId: "c1", toolName: "slow", status: "running", args: {} }]]);
+  });
+
   test(`${pkg}: an abort mid-text ends the turn at once`, async () => {
     const controller = new AbortController();
     const model = new MockLanguageModelV3({
@@ -195,4 +336,27 @@ test("the session's history as the model's messages: text and files, each step's
   assert.deepEqual(messages[2].content.map((r) => r.output), [{ type: "json", value: { ok: true } }, { type: "error-text", value: "Denied" }]);
   assert.deepEqual(messages[3].content, [{ type: "text", text: "It is a PNG." }]);
   assert.equal(modelFailure(new Error("anything")), "The model could not answer.");
+});
+
+test("an answered free question is the askUser call the user answered; an approval question is its call's", () => {
+  const messages = toModelMessages([
+    user("u1", "Deploy"),
+    {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "question", questionId: "q_1", text: "Which region?", options: ["eu", "us"], answer: "eu" },
+        { type: "tool-call", callId: "c2", toolName: "deploy", status: "error", args: { region: "eu" }, error: "Denied" },
+        { type: "question", questionId: "q_2", text: "Allow deploy?", toolCallId: "c2", options: ["Approve", "Deny"], answer: { approved: false } },
+        { type: "question", questionId: "q_3", text: "Unanswered", answer: undefined },
+        { type: "text", text: "Not deployed." },
+      ],
+    },
+  ]);
+  assert.deepEqual(messages.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+  assert.deepEqual(messages[1].content, [
+    { type: "tool-call", toolCallId: "q_1", toolName: "askUser", input: { text: "Which region?", options: ["eu", "us"] } },
+    { type: "tool-call", toolCallId: "c2", toolName: "deploy", input: { region: "eu" } },
+  ]);
+  assert.deepEqual(messages[2].content.map((r) => [r.toolCallId, r.output]), [["q_1", { type: "text", value: "eu" }], ["c2", { type: "error-text", value: "Denied" }]]);
 });

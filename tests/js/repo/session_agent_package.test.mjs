@@ -1,7 +1,8 @@
 // packages/session-agent builds as its package.json says it is published: `tsc -p
 // tsconfig.build.json` writes JavaScript and declarations for every entry of `exports`, the
 // JavaScript's relative imports name files that exist (ESM resolves no missing extension), and the
-// `ai-sdk` entry, which imports nothing at run time, loads in Node and exports its functions.
+// `ai-sdk` entry, which imports nothing at run time, loads in Node and exports its functions. And
+// the AI SDK example (examples/ai-sdk-agent) asks for the versions the repository tests it with.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -24,12 +25,25 @@ test("the package builds to what its exports name, and its built modules load", 
       assert.ok(existsSync(path.join(out, file.slice("./dist/".length))), `${entry}: ${file} is built`);
     }
   }
-  for (const file of readdirSync(out).filter((f) => f.endsWith(".js"))) {
+  const built = readdirSync(out, { recursive: true }).filter((f) => f.endsWith(".js"));
+  assert.ok(built.includes(path.join("ai-sdk", "stream-text.js")), "the modules of a folder too");
+  for (const file of built) {
     for (const [, spec] of readFileSync(path.join(out, file), "utf8").matchAll(/from "(\.[^"]+)"/g)) {
-      assert.ok(existsSync(path.join(out, spec)), `${file} imports ${spec}, which is built`);
+      assert.ok(existsSync(path.join(out, path.dirname(file), spec)), `${file} imports ${spec}, which is built`);
     }
   }
   const bridge = await import(pathToFileURL(path.join(out, "ai-sdk.js")).href);
   assert.equal(typeof bridge.streamTextModel, "function");
   assert.equal(typeof bridge.toModelMessages, "function");
+});
+
+test("the AI SDK example's package.json pins the versions the repository tests it with", () => {
+  const example = JSON.parse(readFileSync(path.join(root, "examples/ai-sdk-agent/package.json"), "utf8"));
+  const repo = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).devDependencies;
+  const library = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+  const wanted = { ...example.dependencies, ...example.devDependencies };
+  assert.equal(wanted["session-agent"], library.version, "the library as this repository has it");
+  for (const [name, version] of Object.entries(wanted)) {
+    if (name !== "session-agent") assert.equal(version, repo[name], `${name}: the example says ${version}, the repository tests ${repo[name]}`);
+  }
 });
