@@ -212,6 +212,20 @@ for (const pkg of ["ai", "ai-v7"]) {
     assert.deepEqual(result.output, { type: "execution-denied", reason: "not on a Friday" });
   });
 
+  test(`${pkg}: with signed approvals (experimental_toolApprovalSecret) the request goes back as the AI SDK signed it, and the call runs`, async () => {
+    const runs = [];
+    const model = new MockLanguageModelV3({ doStream: [callsDeploy(), says("Deployed.")] });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy: deployTool(runs) }, stopWhen: ai.stepCountIs(5), experimental_toolApprovalSecret: "a-secret-of-the-agent" }));
+    const history = [user("u1", "Ship it")];
+    const { emit } = recorder();
+    const asked = await respond(input(history), emit, new AbortController().signal);
+    const request = asked.memo.messages.flatMap((m) => (m.role === "assistant" ? m.content : [])).find((p) => p.type === "tool-approval-request");
+    assert.equal(typeof request.signature, "string", "the AI SDK signed it");
+    const done = await respond(answered(history, asked, { approved: true }), emit, new AbortController().signal);
+    assert.equal(done.done, true);
+    assert.deepEqual(runs, ["prod"]);
+  });
+
   test(`${pkg}: a tool without execute is a free question, and its answer is the tool's result`, async () => {
     const askUser = ai.tool({ inputSchema: ai.jsonSchema({ type: "object", properties: { question: { type: "string" }, options: { type: "array" } } }) });
     const model = new MockLanguageModelV3({
@@ -230,6 +244,14 @@ for (const pkg of ["ai", "ai-v7"]) {
     assert.deepEqual(events, [["text", "Deploying to eu."]]);
     const result = model.doStreamCalls[1].prompt.at(-1).content[0];
     assert.deepEqual([result.toolCallId, result.toolName, result.output], ["c7", "askUser", { type: "text", value: "eu" }]);
+  });
+
+  test(`${pkg}: the agent words a client tool's question its own way`, async () => {
+    const pick = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }) });
+    const model = new MockLanguageModelV3({ doStream: [stream({ type: "tool-call", toolCallId: "c3", toolName: "pick", input: '{"among":["red","blue"]}' }, finish("tool-calls"))] });
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { pick } }), { question: (call) => ({ text: `Pick a ${call.toolName}`, options: call.args.among }) });
+    const asked = await respond(input([user("u1", "Colour?")]), recorder().emit, new AbortController().signal);
+    assert.deepEqual(asked.question, { text: "Pick a pick", options: ["red", "blue"] });
   });
 
   test(`${pkg}: two calls waiting in one step are asked one after the other, then the model goes on once`, async () => {
@@ -303,6 +325,39 @@ for (const pkg of ["ai", "ai-v7"]) {
     controller.abort(new Error("stopped by the user"));
     await assert.rejects(turn);
     assert.deepEqual(events, [["text", "Once upon"]]);
+  });
+}
+
+{
+  const ai = await import("ai-v7");
+  const { MockLanguageModelV3 } = await import("ai-v7/test");
+  const stream = (...chunks) => ({ stream: ai.simulateReadableStream({ chunks }) });
+  const done = { type: "finish", finishReason: { unified: "tool-calls", raw: "tool-calls" }, usage: usage(1, 1) };
+  const says = (text) => stream({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }, { ...done, finishReason: { unified: "stop", raw: "stop" } });
+
+  test("ai-v7: toolApproval asks for a tool of its own (its reason the question); an automatic denial ends the call denied, never run", async () => {
+    const runs = [];
+    const deploy = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }), execute: async () => (runs.push("deploy"), "ok") });
+    const wipe = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }), execute: async () => (runs.push("wipe"), "ok") });
+    const model = new MockLanguageModelV3({
+      doStream: [
+        stream({ type: "tool-call", toolCallId: "c1", toolName: "deploy", input: "{}" }, { type: "tool-call", toolCallId: "c2", toolName: "wipe", input: "{}" }, done),
+        says("Deployed; nothing wiped."),
+      ],
+    });
+    const toolApproval = { deploy: { type: "user-approval", reason: "Deploy to production?" }, wipe: { type: "denied", reason: "never" } };
+    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy, wipe }, toolApproval, stopWhen: ai.stepCountIs(5) }));
+    const history = [user("u1", "Go")];
+    const { events, emit } = recorder();
+    const asked = await respond(input(history), emit, new AbortController().signal);
+    assert.deepEqual(asked.question, { text: "Deploy to production?", toolCallId: "c1", options: ["Approve", "Deny"] });
+    assert.deepEqual(asked.memo.waiting.map((w) => w.callId), ["c1"], "the automatic one is the AI SDK's to settle");
+    assert.deepEqual(events.filter(([, u]) => u?.callId === "c1").map(([, u]) => u.status), ["pending"], "announced, not running");
+    const memo = JSON.parse(JSON.stringify(asked.memo));
+    const result = await respond({ history, prompt: "", answer: { questionId: "q1", text: asked.question.text, answer: { approved: true }, approval: { approved: true }, memo } }, emit, new AbortController().signal);
+    assert.equal(result.done, true);
+    assert.deepEqual(runs, ["deploy"]);
+    assert.deepEqual(events.filter(([, u]) => u?.callId === "c2").map(([, u]) => [u.status, u.error]).at(-1), ["error", "Denied"]);
   });
 }
 

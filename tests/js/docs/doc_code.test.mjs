@@ -2,7 +2,8 @@
 // a file of the repository, or a region of one between `// #region NAME` and (indented or not)
 // `// #endregion NAME` (an indented region without its indent, a region inside it without its
 // markers), character for character (and those files are built, typechecked and run
-// by `npm test`: examples/react by the browser tests, examples/expo and agents/typescript by tsc,
+// by `npm test`: examples/react by the browser tests, examples/expo, examples/ai-sdk-agent and
+// agents/typescript by tsc,
 // examples/mount by its e2e test), unless its info string marks it a fragment (```ts fragment):
 // a piece not meant to be pasted whole.
 import { test } from "node:test";
@@ -12,7 +13,7 @@ import path from "node:path";
 import { root, read, codeBlocks } from "./docs.mjs";
 
 /** Where a block's code may come from. */
-const SOURCES = ["examples/react", "examples/expo", "examples/mount/src", "agents/typescript/src", "clients"];
+const SOURCES = ["examples/react", "examples/expo", "examples/mount/src", "examples/ai-sdk-agent/src", "agents/typescript/src", "clients"];
 const CODE = new Set(["ts", "tsx", "js", "jsx", "mjs", "rust"]);
 const PAGES = ["README.md", ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
