@@ -4,12 +4,14 @@
 // (addToolOutput, ai 5's addToolResult); a tool that needs approval granted and denied (an
 // approveToolCall on every version, the tool's own approval on ai 6 and 7); stop; a reload from
 // the history; a resume of a running turn by a second client; a detached turn run on to its end;
-// and what the model is given after an answer, a regenerate and an edit. Then check-agent on it,
-// as the example's README runs it, exits 0.
+// what the model is given after an answer, a regenerate and an edit; a provider's failure; an
+// approval answered after the agent's worker restarts. Then check-agent on it, as
+// docs/your-agent.md runs it, exits 0.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startWorker, sessionId, sleep, root } from "./harness.mjs";
@@ -28,6 +30,7 @@ async function until(predicate, what, ms = 10_000) {
 }
 
 const toolParts = (message) => (message?.parts ?? []).filter((p) => p.type === "dynamic-tool" || p.type.startsWith("tool-"));
+const lastText = (chat) => textOf(chat.messages.at(-1));
 
 describe("the AI SDK example agent", { concurrency: true }, () => {
   let worker;
@@ -62,7 +65,6 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
     await until(() => chat.status === "ready", "the client to be ready");
     assert.deepEqual(errors, []);
   };
-  const lastText = (chat) => textOf(chat.messages.at(-1));
   const partOf = async (chat, match, what) => {
     let found;
     await until(() => (found = toolParts(chat.messages.at(-1)).find(match)) !== undefined, what);
@@ -242,6 +244,40 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
     const logged = [...worker.stderr, ...worker.diagnostics.map((d) => JSON.stringify(d)), ...worker.logs.map((l) => JSON.stringify(l))];
     assert.ok(logged.length > 0, "the log is read");
     assert.deepEqual(logged.filter((line) => line.includes("overloaded")), [], "the provider's own words are not logged");
+  });
+});
+
+describe("the AI SDK example agent across a restart", () => {
+  test("an approval answered after the agent's worker restarts goes on where the turn stopped", { timeout: 60_000 }, async () => {
+    const persist = mkdtempSync(path.join(os.tmpdir(), "ai-sdk-restart-"));
+    const worker = await startWorker({ agent: "ai-sdk", persist });
+    try {
+      const session = sessionId("aisdk-restart");
+      const { Chat, DefaultChatTransport } = await loadSdk("ai");
+      const sdk = await import("ai");
+      const chatAt = (base, messages) =>
+        new Chat({
+          id: session,
+          messages,
+          transport: new DefaultChatTransport({ api: `${base}/api/sessions/${session}/chat` }),
+          sendAutomaticallyWhen: sdk.lastAssistantMessageIsCompleteWithToolCalls,
+        });
+      const before = chatAt(worker.base);
+      await before.sendMessage({ text: "/deploy" });
+      await until(() => before.status === "ready" && toolParts(before.messages.at(-1)).some((p) => p.type === "tool-approveToolCall"), "the approval");
+      const part = toolParts(before.messages.at(-1)).find((p) => p.type === "tool-approveToolCall");
+      // Every object starts afresh on its storage: what the turn's model said waits there.
+      await worker.restart();
+      const after = chatAt(worker.base, before.messages);
+      await after.addToolOutput({ tool: "approveToolCall", toolCallId: part.toolCallId, output: { approved: true } });
+      await until(() => after.status === "ready" && lastText(after).includes('deploy gave {"deployed":"production"}.'), "the rest of the turn");
+      const deploy = toolParts(after.messages.at(-1)).find((p) => p.toolName === "deploy");
+      assert.deepEqual([deploy.state, deploy.output], ["output-available", { deployed: "production" }]);
+      assert.equal(after.messages.length, 2, "the same turn, one assistant message");
+    } finally {
+      await worker.dispose();
+      rmSync(persist, { recursive: true, force: true });
+    }
   });
 });
 
