@@ -14,20 +14,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { startWorker, sessionId, sleep, root } from "./harness.mjs";
+import { startWorker, sessionId, sleep, until, root } from "./harness.mjs";
 import { loadSdk, textOf, assertNoDuplicatedPart } from "./chat.mjs";
 
 const CLIENTS = ["ai-v7", "ai", "ai-v5"];
 /** The versions that parse tool approvals. */
 const APPROVING = ["ai-v7", "ai"];
 
-async function until(predicate, what, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 const toolParts = (message) => (message?.parts ?? []).filter((p) => p.type === "dynamic-tool" || p.type.startsWith("tool-"));
 const lastText = (chat) => textOf(chat.messages.at(-1));

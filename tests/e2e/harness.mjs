@@ -138,66 +138,52 @@ const PROBE_NAME = "agent-probe";
 /** The AI SDK example agent's worker name (examples/ai-sdk-agent/wrangler.toml's `name`). */
 const AI_SDK_AGENT_NAME = "ai-sdk-agent";
 
-/** The bundle, made once per process (workers started together share it). */
-let bundled = null;
-let bundledAiSdk = null;
+/** Each agent's bundle, made once per process (workers started together share it). */
+const bundles = new Map();
 
-/** The AI SDK example agent (examples/ai-sdk-agent) as wrangler bundles it (esbuild, reading its
- * tsconfig's `paths`), in memory, as a Miniflare worker with its SQLite-backed Durable Object and
- * `vars` (`MODEL: "mock"`: its test mode). */
-export async function aiSdkAgentWorker(like, vars) {
-  const outdir = path.join(root, "build/agents/ai-sdk");
-  const { outputFiles } = await (bundledAiSdk ??= build({
-    entryPoints: [path.join(root, "examples/ai-sdk-agent/src/index.ts")],
-    outfile: path.join(outdir, "index.js"),
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*", "node:*"],
-    logLevel: "error",
-    write: false,
-  }));
+/**
+ * The TypeScript agent whose worker's entry is `entry` (relative to the repository), bundled by
+ * esbuild in memory as wrangler bundles it (tens of milliseconds; no file, so that test files
+ * running at once share nothing; a tsconfig's `paths` read), as the Miniflare worker `name` with
+ * its SQLite-backed Durable Object `className` and `vars`. `like` lends it the adapter's
+ * compatibility date and flags.
+ */
+async function agentWorker(like, { entry, name, className }, vars) {
+  const outdir = path.join(root, "build/agents", name);
+  if (!bundles.has(entry)) {
+    bundles.set(entry, build({
+      entryPoints: [path.join(root, entry)],
+      outfile: path.join(outdir, "index.js"),
+      bundle: true,
+      format: "esm",
+      target: "es2022",
+      conditions: ["workerd", "worker", "browser"],
+      external: ["cloudflare:*", "node:*"],
+      logLevel: "error",
+      write: false,
+    }));
+  }
+  const { outputFiles } = await bundles.get(entry);
   return {
-    name: AI_SDK_AGENT_NAME,
+    name,
     modules: true,
     script: outputFiles[0].text,
     scriptPath: path.join(outdir, "index.js"),
     modulesRoot: outdir,
     compatibilityDate: like.compatibilityDate,
     compatibilityFlags: like.compatibilityFlags,
-    durableObjects: { SESSION_AGENT: { className: "ChatAgent", useSQLite: true } },
+    durableObjects: { SESSION_AGENT: { className, useSQLite: true } },
     bindings: vars,
   };
 }
 
-/** The reference TypeScript agent with the test recorder, bundled by esbuild in memory (tens of
- * milliseconds; no file, so that test files running at once share nothing), as a Miniflare worker
- * with its SQLite-backed Durable Object and `vars`. */
-export async function typescriptAgentWorker(like, vars) {
-  const outdir = path.join(root, "build/agents/typescript");
-  const { outputFiles } = await (bundled ??= build({
-    entryPoints: [path.join(root, "tests/fixtures/agents/recording.ts")],
-    outfile: path.join(outdir, "index.js"),
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    external: ["cloudflare:*"],
-    logLevel: "error",
-    write: false,
-  }));
-  return {
-    name: TS_AGENT_NAME,
-    modules: true,
-    script: outputFiles[0].text,
-    scriptPath: path.join(outdir, "index.js"),
-    modulesRoot: outdir,
-    compatibilityDate: like.compatibilityDate,
-    compatibilityFlags: like.compatibilityFlags,
-    durableObjects: { SESSION_AGENT: { className: "SessionAgent", useSQLite: true } },
-    bindings: vars,
-  };
-}
+/** The reference TypeScript agent with the test recorder (tests/fixtures/agents). */
+export const typescriptAgentWorker = (like, vars) =>
+  agentWorker(like, { entry: "tests/fixtures/agents/recording.ts", name: TS_AGENT_NAME, className: "SessionAgent" }, vars);
+
+/** The AI SDK example agent (examples/ai-sdk-agent); `MODEL: "mock"` is its test mode. */
+export const aiSdkAgentWorker = (like, vars) =>
+  agentWorker(like, { entry: "examples/ai-sdk-agent/src/index.ts", name: AI_SDK_AGENT_NAME, className: "ChatAgent" }, vars);
 
 /** check-agent's probe worker, its `AGENT` bound to `className` in the worker `scriptName`, on a
  * port of its own. `like` lends it the adapter's compatibility date and flags. */
@@ -366,3 +352,12 @@ export async function prompts(base, session, headers = {}) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `predicate()` holds (checked every 20 ms), or fails after `ms` naming `what`. */
+export async function until(predicate, what, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}

@@ -10,7 +10,7 @@
 // stale or replayed answer is a 409.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, sessionId, demoLog, sleep } from "./harness.mjs";
+import { startWorker, sessionId, demoLog, sleep, until } from "./harness.mjs";
 import { loadSdk, textOf } from "./chat.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
@@ -20,14 +20,6 @@ const APPROVING = ["ai-v7", "ai"];
 /** The versions with `validateUIMessages` (ai 5.0.0 has none). */
 const VALIDATING = ["ai-v7", "ai", "ai-v5"];
 
-/** Resolves once `predicate()` holds (checked every 20 ms), or fails after `ms`. */
-async function until(predicate, what, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 const toolParts = (message) => (message?.parts ?? []).filter((p) => p.type === "dynamic-tool" || p.type.startsWith("tool-"));
 
