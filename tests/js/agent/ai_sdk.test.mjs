@@ -5,7 +5,8 @@
 // in words that hold nothing of the request, and nothing in the log; an abort mid-text; the
 // session's history as the model's messages; a tool that needs approval (approved: it runs and
 // the model hears its result; denied: it never runs and the model hears the denial); a tool
-// without execute as a free question; two calls waiting in one step; an abort mid-tool.
+// without execute as a free question; two calls waiting in one step; an abort mid-tool; what the
+// model is given after a branch cut.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -18,6 +19,9 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const out = path.join(mkdtempSync(path.join(os.tmpdir(), "ai-sdk-bridge-")), "ai-sdk.mjs");
 buildSync({ entryPoints: [path.join(root, "packages/session-agent/src/ai-sdk.ts")], outfile: out, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
 const { streamTextModel, toModelMessages, modelFailure } = await import(pathToFileURL(out).href);
+const branchOut = path.join(path.dirname(out), "branch.mjs");
+buildSync({ entryPoints: [path.join(root, "packages/session-agent/src/branch.ts")], outfile: branchOut, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
+const { kept } = await import(pathToFileURL(branchOut).href);
 
 /** An `emit` that records what it is given, in order. */
 function recorder() {
@@ -303,6 +307,17 @@ for (const pkg of ["ai", "ai-v7"]) {
     await assert.rejects(turn);
     assert.equal(heard, true);
     assert.deepEqual(events, [["tool", { callId: "c1", toolName: "slow", status: "running", args: {} }]]);
+  });
+
+  test(`${pkg}: after a branch cut (an edit) the model is given the client's branch, nothing taken back`, async () => {
+    const reply = (id, text) => ({ id, role: "assistant", parts: [{ type: "text", text }, { type: "finish", reason: "end_turn" }] });
+    const stored = [user("u1", "one"), reply("a1", "ONE"), user("u2", "two"), reply("a2", "TWO")];
+    // The client edits "two" into "three": u2 and all after it are taken back (the library's rule).
+    const history = [...stored.slice(0, kept(stored.map((m) => m.id), "u2", ["u1", "a1"])), user("u2", "three")];
+    const model = new MockLanguageModelV3({ doStream: stream({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "THREE" }, { type: "text-end", id: "t" }, finish("stop")) });
+    await streamTextModel(ai.streamText, () => ({ model }))(input(history), recorder().emit, new AbortController().signal);
+    const given = model.doStreamCalls[0].prompt.map((m) => `${m.role}:${m.content.map((p) => p.text).join("")}`);
+    assert.deepEqual(given, ["user:one", "assistant:ONE", "user:three"]);
   });
 
   test(`${pkg}: an abort mid-text ends the turn at once`, async () => {
