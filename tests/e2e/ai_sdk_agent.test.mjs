@@ -4,7 +4,8 @@
 // (addToolOutput, ai 5's addToolResult); a tool that needs approval granted and denied (an
 // approveToolCall on every version, the tool's own approval on ai 6 and 7); stop; a reload from
 // the history; a resume of a running turn by a second client; a detached turn run on to its end;
-// what the model is given after an answer, a regenerate and an edit; a provider's failure; an
+// what the model is given after an answer, a regenerate and an edit; a provider's failure; no
+// model set (no MODEL, or an empty one, and no AI binding): an error that says what to bind; an
 // approval answered after the agent's worker restarts. Then check-agent on it, as
 // docs/your-agent.md runs it, exits 0.
 import { describe, test, before, after } from "node:test";
@@ -207,22 +208,24 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
     assert.match(lastText(second.chat), /word60$/);
   });
 
-  test("ai: after a regenerate and an edit the model is given the client's conversation, nothing taken back", { timeout: 30_000 }, async () => {
-    const session = sessionId("aisdk-branch");
-    const client = await chatOf("ai", session);
-    await client.chat.sendMessage({ text: "one" });
-    await client.chat.sendMessage({ text: "two" });
-    await settled(client);
-    await client.chat.regenerate();
-    await settled(client);
-    assert.equal(lastText(client.chat), "You said: two. I was given 2 user messages: one | two.");
-    // An edit of "two": it and its reply are replaced.
-    await client.chat.sendMessage({ text: "three", messageId: client.chat.messages[2].id });
-    await settled(client);
-    assert.equal(lastText(client.chat), "You said: three. I was given 2 user messages: one | three.");
-    assert.deepEqual(client.chat.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
-    await assertOne("ai", client.chat, session);
-  });
+  for (const pkg of CLIENTS) {
+    test(`${pkg}: after a regenerate and an edit the model is given the client's conversation, nothing taken back`, { timeout: 30_000 }, async () => {
+      const session = sessionId("aisdk-branch");
+      const client = await chatOf(pkg, session);
+      await client.chat.sendMessage({ text: "one" });
+      await client.chat.sendMessage({ text: "two" });
+      await settled(client);
+      await client.chat.regenerate();
+      await settled(client);
+      assert.equal(lastText(client.chat), "You said: two. I was given 2 user messages: one | two.");
+      // An edit of "two": it and its reply are replaced.
+      await client.chat.sendMessage({ text: "three", messageId: client.chat.messages[2].id });
+      await settled(client);
+      assert.equal(lastText(client.chat), "You said: three. I was given 2 user messages: one | three.");
+      assert.deepEqual(client.chat.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
+      await assertOne(pkg, client.chat, session);
+    });
+  }
 
   test("a provider's failure ends the turn with an error the user can read, and nothing of it in a log", { timeout: 30_000 }, async () => {
     const session = sessionId("aisdk-fail");
@@ -237,6 +240,26 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
     const logged = [...worker.stderr, ...worker.diagnostics.map((d) => JSON.stringify(d)), ...worker.logs.map((l) => JSON.stringify(l))];
     assert.ok(logged.length > 0, "the log is read");
     assert.deepEqual(logged.filter((line) => line.includes("overloaded")), [], "the provider's own words are not logged");
+  });
+});
+
+describe("the AI SDK example agent without a model", () => {
+  test("no MODEL and no AI binding (or MODEL empty): the turn ends with an error that says what to bind, never a silent reply", { timeout: 30_000 }, async () => {
+    for (const vars of [{ MODEL: undefined }, { MODEL: "" }]) {
+      const worker = await startWorker({ agent: "ai-sdk", agentVars: vars });
+      try {
+        const { Chat, DefaultChatTransport } = await loadSdk("ai");
+        const session = sessionId("aisdk-nomodel");
+        const errors = [];
+        const chat = new Chat({ transport: new DefaultChatTransport({ api: `${worker.base}/api/sessions/${session}/chat` }), onError: (e) => errors.push(e) });
+        await chat.sendMessage({ text: "hello" });
+        await until(() => chat.status === "error" || chat.status === "ready", "the end of the turn");
+        assert.equal(chat.status, "error", JSON.stringify(vars));
+        assert.match(errors[0]?.message ?? "", /No model: bind Workers AI/);
+      } finally {
+        await worker.dispose();
+      }
+    }
   });
 });
 

@@ -173,7 +173,8 @@ async function agentWorker(like, { entry, name, className }, vars) {
     compatibilityDate: like.compatibilityDate,
     compatibilityFlags: like.compatibilityFlags,
     durableObjects: { SESSION_AGENT: { className, useSQLite: true } },
-    bindings: vars,
+    // A var given as `undefined` is left out, as if its wrangler.toml did not set it.
+    bindings: Object.fromEntries(Object.entries(vars).filter(([, value]) => value !== undefined)),
   };
 }
 
