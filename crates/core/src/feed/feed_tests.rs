@@ -222,11 +222,7 @@ fn a_regenerate_elsewhere_cuts_the_conversation_in_the_turn_start() {
         done("a2", "end_turn")
     ]));
     let (mut feed, _) = Feed::open(&before, None);
-    let create = r#"{"type":"message.create","turnId":"a3","requestId":"r"}"#;
-    assert!(matches!(
-        feed.on_frame(create).unwrap(),
-        Step::Rehydrate { .. }
-    ));
+    heard(&mut feed, "a3");
     let now = init(json!([
         user("u1", "Hi"),
         done("a1", "end_turn"),
@@ -246,11 +242,7 @@ fn a_turn_over_before_the_session_was_read_starts_and_ends() {
         &init(json!([user("u1", "Hi"), done("a1", "end_turn")])),
         None,
     );
-    let create = r#"{"type":"message.create","turnId":"a2"}"#;
-    assert!(matches!(
-        feed.on_frame(create).unwrap(),
-        Step::Rehydrate { .. }
-    ));
+    heard(&mut feed, "a2");
     let now = init(json!([
         user("u1", "Hi"),
         done("a1", "end_turn"),
@@ -276,11 +268,7 @@ fn a_turn_over_before_the_session_was_read_starts_and_ends() {
 #[test]
 fn a_turn_that_asked_before_the_session_was_read_starts_and_waits() {
     let (mut feed, _) = Feed::open(&init(json!([])), None);
-    assert!(matches!(
-        feed.on_frame(r#"{"type":"message.create","turnId":"a1"}"#)
-            .unwrap(),
-        Step::Rehydrate { .. }
-    ));
+    heard(&mut feed, "a1");
     let now = init(json!([user("u1", "Hi"), waiting("a1", "q1", None)]));
     let events = events(&feed.rehydrated(&now, "a1"));
     assert_eq!(types(&events), ["turn-start", "turn-waiting"]);
@@ -375,11 +363,7 @@ fn the_endpoint_pages_events_are_a_feeds() {
         .expect("its text block");
     let before = init(json!([user("u1", "Hi"), done("msg_a1", "end_turn")]));
     let (mut feed, mut out) = Feed::open(&before, None);
-    let create = r#"{"type":"message.create","turnId":"msg_a2"}"#;
-    assert!(matches!(
-        feed.on_frame(create).unwrap(),
-        Step::Rehydrate { .. }
-    ));
+    heard(&mut feed, "msg_a2");
     let now = init(json!([
         user("u1", "Hi"),
         done("msg_a1", "end_turn"),
