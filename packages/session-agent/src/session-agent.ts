@@ -7,7 +7,9 @@
 // - a question that gates a tool call (`toolCallId`) is an approval: a denied call is ended
 //   `error` here, and never runs, whatever the model does next (R-approval);
 // - what the model keeps across a question (its `memo`) is stored with the waiting turn, apart
-//   from its message (no client reads it), and given back with the answer;
+//   from its message (no client reads it), and given back with the answer; it is written and
+//   dropped in the same synchronous step as the message's own save, which storage commits as
+//   one, so no memo outlives its waiting turn;
 // - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
 //   socket closing before the turn ends stops the turn (R-close-abort);
 // - a prompt says where its turn goes in the conversation (protocol 4): its user message is stored
@@ -74,13 +76,10 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
    * stored finished with an error. Protected, and run from the constructor, for the tests' faults. */
   protected recoverInterrupted(): void {
     const dead = this.store.unfinished();
-    const waiting = dead && pendingQuestion(dead);
-    if (dead && !waiting) {
+    if (dead && !pendingQuestion(dead)) {
       dead.parts.push({ type: "error", message: INTERRUPTED }, { type: "finish", reason: "error" });
       this.store.save(dead, true);
     }
-    // Only a waiting turn's memo is ever read again.
-    this.store.dropMemos(waiting ? dead.id : undefined);
   }
 
   /** The adapter's upgrade: accept the socket (hibernatable), send it `init`. */

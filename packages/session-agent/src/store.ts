@@ -34,10 +34,9 @@ export class Store {
     return row ? JSON.parse(row.body) : undefined;
   }
 
-  /** Drops every memo but that of `turnId` (none when it is absent): a turn's memo lives only
-   * while the turn waits. */
-  dropMemos(turnId?: string): void {
-    this.sql.exec(`DELETE FROM memos WHERE turn_id IS NOT ?`, turnId ?? null);
+  /** Drops every memo: a turn's memo lives only while the turn waits, and at most one turn does. */
+  dropMemos(): void {
+    this.sql.exec(`DELETE FROM memos`);
   }
 
   /** Inserts or replaces `message` (its order is that of its first save). */
