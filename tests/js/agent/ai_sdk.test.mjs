@@ -320,6 +320,33 @@ for (const pkg of ["ai", "ai-v7"]) {
     assert.deepEqual(given, ["user:one", "assistant:ONE", "user:three"]);
   });
 
+  // ai 7 asks for approval of its own (`toolApproval`), and settles some calls itself.
+  if (pkg === "ai-v7") {
+    test("ai-v7: toolApproval asks for a tool of its own (its reason the question); an automatic denial ends the call denied, never run", async () => {
+      const runs = [];
+      const deploy = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }), execute: async () => (runs.push("deploy"), "ok") });
+      const wipe = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }), execute: async () => (runs.push("wipe"), "ok") });
+      const model = new MockLanguageModelV3({
+        doStream: [
+          stream({ type: "tool-call", toolCallId: "c1", toolName: "deploy", input: "{}" }, { type: "tool-call", toolCallId: "c2", toolName: "wipe", input: "{}" }, finish("tool-calls")),
+          says("Deployed; nothing wiped."),
+        ],
+      });
+      const toolApproval = { deploy: { type: "user-approval", reason: "Deploy to production?" }, wipe: { type: "denied", reason: "never" } };
+      const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy, wipe }, toolApproval, stopWhen: ai.stepCountIs(5) }));
+      const history = [user("u1", "Go")];
+      const { events, emit } = recorder();
+      const asked = await respond(input(history), emit, new AbortController().signal);
+      assert.deepEqual(asked.question, { text: "Deploy to production?", toolCallId: "c1", options: ["Approve", "Deny"] });
+      assert.deepEqual(asked.memo.waiting.map((w) => w.callId), ["c1"], "the automatic one is the AI SDK's to settle");
+      assert.deepEqual(events.filter(([, u]) => u?.callId === "c1").map(([, u]) => u.status), ["pending"], "announced, not running");
+      const result = await respond(answered(history, asked, { approved: true }), emit, new AbortController().signal);
+      assert.equal(result.done, true);
+      assert.deepEqual(runs, ["deploy"]);
+      assert.deepEqual(events.filter(([, u]) => u?.callId === "c2").map(([, u]) => [u.status, u.error]).at(-1), ["error", "Denied"]);
+    });
+  }
+
   test(`${pkg}: an abort mid-text ends the turn at once`, async () => {
     const controller = new AbortController();
     const model = new MockLanguageModelV3({
@@ -340,39 +367,6 @@ for (const pkg of ["ai", "ai-v7"]) {
     controller.abort(new Error("stopped by the user"));
     await assert.rejects(turn);
     assert.deepEqual(events, [["text", "Once upon"]]);
-  });
-}
-
-{
-  const ai = await import("ai-v7");
-  const { MockLanguageModelV3 } = await import("ai-v7/test");
-  const stream = (...chunks) => ({ stream: ai.simulateReadableStream({ chunks }) });
-  const done = { type: "finish", finishReason: { unified: "tool-calls", raw: "tool-calls" }, usage: usage(1, 1) };
-  const says = (text) => stream({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: text }, { type: "text-end", id: "t" }, { ...done, finishReason: { unified: "stop", raw: "stop" } });
-
-  test("ai-v7: toolApproval asks for a tool of its own (its reason the question); an automatic denial ends the call denied, never run", async () => {
-    const runs = [];
-    const deploy = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }), execute: async () => (runs.push("deploy"), "ok") });
-    const wipe = ai.tool({ inputSchema: ai.jsonSchema({ type: "object" }), execute: async () => (runs.push("wipe"), "ok") });
-    const model = new MockLanguageModelV3({
-      doStream: [
-        stream({ type: "tool-call", toolCallId: "c1", toolName: "deploy", input: "{}" }, { type: "tool-call", toolCallId: "c2", toolName: "wipe", input: "{}" }, done),
-        says("Deployed; nothing wiped."),
-      ],
-    });
-    const toolApproval = { deploy: { type: "user-approval", reason: "Deploy to production?" }, wipe: { type: "denied", reason: "never" } };
-    const respond = streamTextModel(ai.streamText, () => ({ model, tools: { deploy, wipe }, toolApproval, stopWhen: ai.stepCountIs(5) }));
-    const history = [user("u1", "Go")];
-    const { events, emit } = recorder();
-    const asked = await respond(input(history), emit, new AbortController().signal);
-    assert.deepEqual(asked.question, { text: "Deploy to production?", toolCallId: "c1", options: ["Approve", "Deny"] });
-    assert.deepEqual(asked.memo.waiting.map((w) => w.callId), ["c1"], "the automatic one is the AI SDK's to settle");
-    assert.deepEqual(events.filter(([, u]) => u?.callId === "c1").map(([, u]) => u.status), ["pending"], "announced, not running");
-    const memo = JSON.parse(JSON.stringify(asked.memo));
-    const result = await respond({ history, prompt: "", answer: { questionId: "q1", text: asked.question.text, answer: { approved: true }, approval: { approved: true }, memo } }, emit, new AbortController().signal);
-    assert.equal(result.done, true);
-    assert.deepEqual(runs, ["deploy"]);
-    assert.deepEqual(events.filter(([, u]) => u?.callId === "c2").map(([, u]) => [u.status, u.error]).at(-1), ["error", "Denied"]);
   });
 }
 
