@@ -1,6 +1,6 @@
 // The launcher a site controls and the focus that stays where the visitor is: a hidden launcher
-// with the site's own button, the unread count on the default launcher, the focus after Stop and
-// after a site's close(), a phone's dialog that keeps Tab inside it, and axe-core with no
+// with the site's own button, the unread count on the default launcher, the focus after Stop, a
+// send held while the panel asks whether a turn is in flight, the focus after a site's close(), a phone's dialog that keeps Tab inside it, and axe-core with no
 // violation of any impact in every state of the panel (a question and a tool approval waiting and
 // answered among them), light and dark.
 import { describe, test, before, after } from "node:test";
@@ -91,6 +91,73 @@ describe("focus", () => {
     assert.equal(await focused(page), "widget: Send");
     assert.deepEqual(page.errors, []);
     await page.close();
+  });
+
+  test("a send while the panel still asks whether a turn is in flight is held, its text in the box, and goes once it knows; a turn in flight keeps the text in the box", async () => {
+    const resume = /\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream(\?.*)?$/;
+    /** A page whose resume waits for the test's `release(route)`; its chat POSTs are counted. */
+    const heldPage = async (name) => {
+      const page = await setup.browser.newPage();
+      const posts = [];
+      page.on("request", (r) => r.method() === "POST" && /\/chat$/.test(r.url()) && posts.push(r.url()));
+      let release;
+      const asked = new Promise((resolve) => (release = resolve));
+      await page.route(resume, async (route) => (await asked)(route));
+      await page.goto(setup.url({ init: { session: sessionId(name) } }));
+      await page.getByRole("button", { name: "Open chat" }).click();
+      return { page, posts, release };
+    };
+
+    // Nothing in flight: the Enter is held until the worker says so, then the turn goes.
+    {
+      const { page, posts, release } = await heldPage("held-send");
+      const { message, send, answers } = panel(page);
+      await message.fill("/slow 2 10");
+      await message.press("Enter");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(posts, [], "nothing posted before the resume settled");
+      assert.equal(await message.inputValue(), "/slow 2 10", "the text waits in the box");
+      await send.waitFor({ timeout: 1_000 });
+      release((route) => route.continue());
+      await until(async () => (await answers.count()) === 1 && (await send.isVisible()), "the held send's answer");
+      assert.equal(posts.length, 1);
+      assert.equal(await message.inputValue(), "");
+      assert.equal(await page.locator(".message.user").innerText(), "/slow 2 10");
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+
+    // A turn in flight: the resume streams it, and the visitor's text stays theirs to send after.
+    {
+      const { page, posts, release } = await heldPage("held-busy");
+      const { message, send, answers } = panel(page);
+      await message.fill("after it");
+      await message.press("Enter");
+      const chunks = [
+        { type: "start", messageId: "m-flight" },
+        { type: "start-step" },
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "already running" },
+        { type: "text-end", id: "t" },
+        { type: "finish-step" },
+        { type: "finish" },
+      ];
+      release((route) =>
+        route.fulfill({
+          status: 200,
+          headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
+          body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
+        }),
+      );
+      await page.getByText("already running").waitFor();
+      await send.waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(posts, [], "the turn in flight was not followed by the held text");
+      assert.equal(await answers.count(), 1);
+      assert.equal(await message.inputValue(), "after it", "the text is still the visitor's");
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
   });
 
   test("a close() of the site's leaves the focus in the site's field; the visitor's own close returns it to the launcher", async () => {

@@ -3,13 +3,17 @@
 // changes; after a Stop the focus goes to the message box, where the next message is written.
 // The box takes the focus when it appears (the panel opened). Editing a message (`editing`: its
 // text), the box holds that text and says so above it, with a Cancel (Escape too); a send then
-// replaces the message.
+// replaces the message. A send before the conversation is `ready` (it still asks whether a turn
+// is in flight) is held, the text in the box, and goes the moment it is; should a turn turn out
+// to be in flight, the text stays in the box for the visitor to send after it.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useStrings } from "./strings.js";
 
-export function Composer({ busy, onSend, onStop, editing = null, onCancelEdit }) {
+export function Composer({ busy, ready, onSend, onStop, editing = null, onCancelEdit }) {
   const { messages: t } = useStrings();
   const [text, setText] = useState("");
+  /** A send asked for before the conversation was ready. */
+  const [held, setHeld] = useState(false);
   const box = useRef(null);
   useEffect(() => box.current.focus(), []);
   useEffect(() => {
@@ -25,9 +29,15 @@ export function Composer({ busy, onSend, onStop, editing = null, onCancelEdit })
   const empty = !text.trim();
   const send = () => {
     if (busy || empty) return;
+    if (!ready) return setHeld(true);
+    setHeld(false);
     onSend(text.trim());
     setText("");
   };
+  useEffect(() => {
+    if (busy) setHeld(false);
+    else if (held && ready) send();
+  }, [busy, ready, held]);
   const onKeyDown = (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();

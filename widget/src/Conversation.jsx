@@ -176,7 +176,8 @@ export function Conversation({ config, history, trace }) {
         )}
       </div>
       <Composer
-        busy={!idle}
+        busy={busy || asking || answering}
+        ready={idle}
         onSend={(text) => (editing ? sendEdit(text) : send({ text }))}
         onStop={stop}
         editing={editing && textOf(editing)}
