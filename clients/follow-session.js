@@ -44,6 +44,13 @@ export function followSession(chat, options = {}) {
   let wake;
   /** The turn this chat resumed last: `{ turnId, reason }` (`reason` once it ended). */
   let following;
+  /**
+   * A turn a sync named running whose reply this chat held already, its own stream of it ended:
+   * the sync was read before that end. The feed's next event of the turn says why it ended: a
+   * question (`turn-waiting`: the reply is whole as far as it goes), or not (`turn-end`: the
+   * reply may be cut short, as by a `stop()` of this chat's own while the turn ran on).
+   */
+  let ahead;
 
   const busy = () => chat.status === "submitted" || chat.status === "streaming";
   const headersNow = async () => ({ ...(typeof headers === "function" ? await headers() : headers) });
@@ -59,6 +66,7 @@ export function followSession(chat, options = {}) {
   /** Resumes turn `turnId` (its reply, if this chat has one, is taken out first: the resume brings it whole). */
   function resume(turnId) {
     following = { turnId, reason: undefined };
+    ahead = undefined;
     if (chat.messages.at(-1)?.id === turnId) chat.messages = chat.messages.slice(0, -1);
     Promise.resolve(chat.resumeStream()).then(
       () => settle(turnId),
@@ -90,9 +98,16 @@ export function followSession(chat, options = {}) {
         // chat's own turn started arrives after it (the feed's connection took longer than the
         // prompt), and the turn's own events follow it. Holding less, or other messages, is.
         if (!same(mine.slice(0, event.messageIds.length), event.messageIds)) await loadHistory();
+        const held = event.turn && chat.messages.at(-1)?.id === event.turn.turnId;
         // A turn waiting on a question that this chat shows already: its stream ended there.
-        const shown = event.turn?.questionId !== undefined && chat.messages.at(-1)?.id === event.turn.turnId;
-        if (event.turn && !shown) resume(event.turn.turnId);
+        if (held && event.turn.questionId !== undefined) return;
+        // This chat's own stream of the turn ended after the sync was read (an error is no end:
+        // it resumes): resumed, the turn's reply would leave the chat, then come again whole.
+        if (held && chat.status === "ready") {
+          ahead = event.turn.turnId;
+          return;
+        }
+        if (event.turn) resume(event.turn.turnId);
         return;
       }
       case "turn-start": {
@@ -111,12 +126,19 @@ export function followSession(chat, options = {}) {
       case "turn-continue":
         if (!busy()) resume(event.turnId);
         return;
-      case "turn-end":
+      case "turn-end": {
         if (following?.turnId === event.turnId) following.reason = event.reason;
-        if (!busy() && behind(event.turnId, event.reason)) await loadHistory();
+        const cut = ahead === event.turnId;
+        ahead = undefined;
+        if (!busy() && (cut || behind(event.turnId, event.reason))) await loadHistory();
+        return;
+      }
+      case "turn-waiting":
+        // The resumed stream (or this chat's own) showed the question and ended there.
+        if (ahead === event.turnId) ahead = undefined;
         return;
       default:
-        // `turn-waiting`: the resumed stream showed the question. An event of a newer feed: nothing.
+        // An event of a newer feed: nothing.
         return;
     }
   }

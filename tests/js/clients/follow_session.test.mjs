@@ -1,0 +1,67 @@
+// clients/follow-session.js against a feed of the test's own: a chat (messages, status,
+// resumeStream) whose own stream of a turn ended after the feed's sync named that turn running.
+// The sync was read before that end, so the events after it say why the stream ended: a
+// question (nothing to do), or the turn ran on (its reply is loaded whole at its end). A chat
+// whose stream failed resumes the turn, as one that never held it does.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { followSession } from "../../../clients/follow-session.js";
+
+const USER = { id: "u1", role: "user", parts: [{ type: "text", text: "Deploy it" }] };
+/** The reply as this chat's own stream left it. */
+const SHOWN = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Deploying" }] };
+/** The reply whole, as the history has it once the turn ended. */
+const WHOLE = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Deploying. Done." }] };
+
+/**
+ * Follows a feed that sends `events` (then stays open) with a chat holding [USER, SHOWN] in
+ * `status`. Resolves, once every event was applied, to what the chat did: its resumes, the
+ * history loads, and its messages.
+ */
+async function follow(events, status) {
+  const chat = { messages: [USER, SHOWN], status, resumes: 0, resumeStream: async () => (chat.resumes += 1) };
+  let loads = 0;
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) {
+      loads += 1;
+      return Response.json([USER, WHOLE]);
+    }
+    const text = events.map((event, i) => `id: ${String(i + 1).padStart(16, "0")}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+    const body = new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode(`: keep-alive\n\n${text}`)) });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  };
+  let applied = 0;
+  let done;
+  const all = new Promise((resolve) => (done = resolve));
+  const feed = followSession(chat, {
+    url: "https://worker.example/api/sessions/s/events",
+    fetch,
+    shareTabs: false,
+    onEvent: () => ++applied === events.length && done(),
+  });
+  await all;
+  feed.close();
+  return { resumes: chat.resumes, loads, messages: chat.messages };
+}
+
+const SYNC = { type: "sync", messageIds: ["u1"], turn: { turnId: "a1" } };
+
+test("a sync naming the turn running, after this chat's own stream ended at the question, resumes nothing and takes nothing away", async () => {
+  const seen = await follow([SYNC, { type: "turn-waiting", turnId: "a1", questionId: "q1" }], "ready");
+  assert.deepEqual(seen, { resumes: 0, loads: 0, messages: [USER, SHOWN] });
+});
+
+test("a sync naming the turn running, after this chat's own stream ended while the turn ran on: its end loads the reply whole", async () => {
+  const seen = await follow([SYNC, { type: "turn-end", turnId: "a1", reason: "end_turn" }], "ready");
+  assert.deepEqual(seen, { resumes: 0, loads: 1, messages: [USER, WHOLE] });
+});
+
+test("a chat whose stream of the turn failed resumes it, its reply taken out for the resume to bring whole", async () => {
+  const seen = await follow([SYNC], "error");
+  assert.deepEqual(seen, { resumes: 1, loads: 0, messages: [USER] });
+});
+
+test("a sync naming a turn that waits on a question this chat shows resumes nothing", async () => {
+  const seen = await follow([{ ...SYNC, turn: { turnId: "a1", questionId: "q1" } }], "ready");
+  assert.deepEqual(seen, { resumes: 0, loads: 0, messages: [USER, SHOWN] });
+});
