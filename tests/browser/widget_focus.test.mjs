@@ -127,6 +127,25 @@ describe("focus", () => {
       await page.close();
     }
 
+    // Changed while held: what goes is what the visitor sends, so nothing goes by itself.
+    {
+      const { page, posts, release } = await heldPage("held-changed");
+      const { message, send } = panel(page);
+      await message.fill("first thought");
+      await message.press("Enter");
+      await message.fill("second thought");
+      const settled = page.waitForResponse(resume);
+      release((route) => route.continue());
+      await settled;
+      await send.waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(posts, [], "the text as held is gone, the text as changed is not sent");
+      assert.equal(await message.inputValue(), "second thought");
+      await message.press("Enter");
+      await until(async () => posts.length === 1, "the visitor's own send");
+      await page.close();
+    }
+
     // A turn in flight: the resume streams it, and the visitor's text stays theirs to send after.
     {
       const { page, posts, release } = await heldPage("held-busy");

@@ -12,8 +12,8 @@ import { useStrings } from "./strings.js";
 export function Composer({ busy, ready, onSend, onStop, editing = null, onCancelEdit }) {
   const { messages: t } = useStrings();
   const [text, setText] = useState("");
-  /** A send asked for before the conversation was ready. */
-  const [held, setHeld] = useState(false);
+  /** The text of a send asked for before the conversation was ready, or null. */
+  const [held, setHeld] = useState(null);
   const box = useRef(null);
   useEffect(() => box.current.focus(), []);
   useEffect(() => {
@@ -29,14 +29,16 @@ export function Composer({ busy, ready, onSend, onStop, editing = null, onCancel
   const empty = !text.trim();
   const send = () => {
     if (busy || empty) return;
-    if (!ready) return setHeld(true);
-    setHeld(false);
+    if (!ready) return setHeld(text);
+    setHeld(null);
     onSend(text.trim());
     setText("");
   };
   useEffect(() => {
-    if (busy) setHeld(false);
-    else if (held && ready) send();
+    if (held === null || (!busy && !ready)) return;
+    // Sent as it was held: a text changed since is the visitor's to send.
+    if (!busy && held === text) send();
+    else setHeld(null);
   }, [busy, ready, held]);
   const onKeyDown = (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
