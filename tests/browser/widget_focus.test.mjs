@@ -1,8 +1,9 @@
 // The launcher a site controls and the focus that stays where the visitor is: a hidden launcher
 // with the site's own button, the unread count on the default launcher, the focus after Stop, a
-// send held while the panel asks whether a turn is in flight, the focus after a site's close(), a phone's dialog that keeps Tab inside it, and axe-core with no
-// violation of any impact in every state of the panel (a question and a tool approval waiting and
-// answered among them), light and dark.
+// send held while the panel asks whether a turn is in flight, the focus after a site's close(), a
+// phone's dialog that keeps Tab inside it, and axe-core with no violation of any impact in every
+// state of the panel (a question and a tool approval waiting and answered among them), light and
+// dark.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";

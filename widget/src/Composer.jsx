@@ -4,8 +4,8 @@
 // The box takes the focus when it appears (the panel opened). Editing a message (`editing`: its
 // text), the box holds that text and says so above it, with a Cancel (Escape too); a send then
 // replaces the message. A send before the conversation is `ready` (it still asks whether a turn
-// is in flight) is held, the text in the box, and goes the moment it is; should a turn turn out
-// to be in flight, the text stays in the box for the visitor to send after it.
+// is in flight) is held, the text in the box, and goes the moment it is, unless the text changed
+// meanwhile; if a turn is in flight after all, the text stays in the box to be sent after it.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useStrings } from "./strings.js";
 
