@@ -130,6 +130,13 @@ export async function sendPrompt(page, text) {
   await send.click();
 }
 
+/** A `route.fulfill` answer that streams `chunks` (UI message stream chunks) as the worker would, then `[DONE]`. */
+export const uiMessageStream = (chunks) => ({
+  status: 200,
+  headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
+  body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
+});
+
 /** Resolves once `check()` returns true (polled every 25 ms), or fails after `ms`. */
 export async function until(check, what, ms = 15_000) {
   const deadline = Date.now() + ms;

@@ -8,7 +8,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, squashed, until, closePagesAfterEach } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, squashed, until, closePagesAfterEach, uiMessageStream } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 closePagesAfterEach(setup);
@@ -95,11 +95,7 @@ async function playgroundWith(streams) {
     bodies.push(route.request().postDataJSON());
     heads.push(route.request().headers());
     const chunks = STREAMS[streams[bodies.length - 1]];
-    route.fulfill({
-      status: 200,
-      headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
-      body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
-    });
+    route.fulfill(uiMessageStream(chunks));
   });
   await page.goto(`${setup.worker.base}/?session=${sessionId("render")}`);
   await panel(page).message.waitFor();
@@ -248,11 +244,7 @@ describe("rendering", () => {
     await page.route(/\/api\/sessions\/[^/]+\/chat\/[^/]+\/stream(\?.*)?$/, (route) => {
       resumed.push(new URL(route.request().url()).searchParams.get("trace"));
       asked.push(`resume ${route.request().headers()["x-questions"]}`);
-      return route.fulfill({
-        status: 200,
-        headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
-        body: replay.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
-      });
+      return route.fulfill(uiMessageStream(replay));
     });
     await page.goto(`${setup.worker.base}/?session=${sessionId("render-resume")}`);
     await page.getByText("one two").waitFor();

@@ -7,7 +7,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
+import { launchBrowser, panel, sendPrompt, until, axeViolations, uiMessageStream } from "./browser.mjs";
 import { embeddingSite, eventsOf, focused } from "./site.mjs";
 
 const setup = embeddingSite();
@@ -162,13 +162,7 @@ describe("focus", () => {
         { type: "finish-step" },
         { type: "finish" },
       ];
-      release((route) =>
-        route.fulfill({
-          status: 200,
-          headers: { "content-type": "text/event-stream", "x-vercel-ai-ui-message-stream": "v1" },
-          body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
-        }),
-      );
+      release((route) => route.fulfill(uiMessageStream(chunks)));
       await page.getByText("already running").waitFor();
       await send.waitFor();
       await new Promise((resolve) => setTimeout(resolve, 300));
