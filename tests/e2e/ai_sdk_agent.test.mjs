@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startWorker, sessionId, sleep, until, root } from "./harness.mjs";
-import { loadSdk, textOf, assertNoDuplicatedPart } from "./chat.mjs";
+import { loadSdk, stockChat, textOf, assertNoDuplicatedPart } from "./chat.mjs";
 
 const CLIENTS = ["ai-v7", "ai", "ai-v5"];
 /** The versions that parse tool approvals. */
@@ -41,17 +41,8 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
   };
 
   /** A stock `Chat` of `pkg` on `session`, sending by itself when `auto` (an SDK helper) says so. */
-  async function chatOf(pkg, session, { auto = "lastAssistantMessageIsCompleteWithToolCalls", headers, body, id, messages } = {}) {
-    const sdk = await import(pkg);
-    const { Chat, DefaultChatTransport } = await loadSdk(pkg);
-    const errors = [];
-    const chat = new Chat({
-      id,
-      messages,
-      transport: new DefaultChatTransport({ api: api(session), headers, body }),
-      sendAutomaticallyWhen: (options) => sdk[auto](options),
-      onError: (e) => errors.push(e),
-    });
+  async function chatOf(pkg, session, { auto = "lastAssistantMessageIsCompleteWithToolCalls", ...options } = {}) {
+    const { chat, errors } = await stockChat(pkg, api(session), { auto, ...options });
     return { chat, errors };
   }
 

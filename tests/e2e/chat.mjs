@@ -32,6 +32,25 @@ export async function loadSdk(pkg) {
   return { Chat, DefaultChatTransport };
 }
 
+/**
+ * A stock `Chat` of `pkg` posting to `api`, as `{ chat, errors, sdk }`: `errors` collects what
+ * `onError` reports; `auto`, the name of one of the SDK's `sendAutomaticallyWhen` helpers, makes
+ * it send by itself when that helper says so; `headers`, `body` and `fetch` go to its transport.
+ */
+export async function stockChat(pkg, api, { auto, id, messages, headers, body, fetch } = {}) {
+  const sdk = await import(pkg);
+  const { Chat, DefaultChatTransport } = await loadSdk(pkg);
+  const errors = [];
+  const chat = new Chat({
+    id,
+    messages,
+    transport: new DefaultChatTransport({ api, headers, body, ...(fetch ? { fetch } : {}) }),
+    ...(auto ? { sendAutomaticallyWhen: (options) => sdk[auto](options) } : {}),
+    onError: (e) => errors.push(e),
+  });
+  return { chat, errors, sdk };
+}
+
 /** A message's text parts, joined. */
 export const textOf = (message) => (message?.parts ?? []).filter((p) => p.type === "text").map((p) => p.text).join("");
 

@@ -11,7 +11,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, sleep, until } from "./harness.mjs";
-import { loadSdk, textOf } from "./chat.mjs";
+import { stockChat, textOf } from "./chat.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 const ALL = ["ai-v7", "ai", "ai-v5", "ai-v5-0-0"];
@@ -41,25 +41,13 @@ describe(`questions, agent: ${agent}`, { concurrency: true }, () => {
    * chat POSTs it makes.
    */
   async function chatOf(pkg, session, { auto = "lastAssistantMessageIsCompleteWithToolCalls", questions, messages, id } = {}) {
-    const sdk = await import(pkg);
-    const { Chat, DefaultChatTransport } = await loadSdk(pkg);
-    const errors = [];
     const counter = { posts: 0 };
     const fetchCounting = (url, init) => {
       if (init?.method === "POST") counter.posts += 1;
       return fetch(url, init);
     };
-    const chat = new Chat({
-      id,
-      messages,
-      transport: new DefaultChatTransport({
-        api: api(session),
-        headers: questions ? { "X-Questions": questions } : undefined,
-        fetch: fetchCounting,
-      }),
-      sendAutomaticallyWhen: (options) => sdk[auto](options),
-      onError: (e) => errors.push(e),
-    });
+    const headers = questions ? { "X-Questions": questions } : undefined;
+    const { chat, errors, sdk } = await stockChat(pkg, api(session), { auto, id, messages, headers, fetch: fetchCounting });
     return { chat, errors, counter, sdk };
   }
 

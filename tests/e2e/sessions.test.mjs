@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startWorker, sessionId, chatBody, postChat, demoLog, readAll, chunksOf, sleep } from "./harness.mjs";
-import { assertNoDuplicatedPart, loadSdk, textOf } from "./chat.mjs";
+import { assertNoDuplicatedPart, stockChat, textOf } from "./chat.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
 
@@ -40,14 +40,7 @@ const api = (session) => `${worker.base}/api/sessions/${session}/chat`;
 
 /** A `Chat` of `pkg` on `session`; `errors` collects what `onError` reports. */
 async function chatOf(pkg, session, { body, id, messages, headers } = {}) {
-  const { Chat, DefaultChatTransport } = await loadSdk(pkg);
-  const errors = [];
-  const chat = new Chat({
-    id,
-    messages,
-    transport: new DefaultChatTransport({ api: api(session), body, headers }),
-    onError: (e) => errors.push(e),
-  });
+  const { chat, errors } = await stockChat(pkg, api(session), { body, id, messages, headers });
   return { chat, errors };
 }
 
