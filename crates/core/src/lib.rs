@@ -35,6 +35,7 @@ pub mod slab;
 pub mod sse;
 pub mod trace;
 pub mod translator;
+pub mod tree;
 pub mod turn_record;
 pub mod turn_stream;
 pub mod ui;

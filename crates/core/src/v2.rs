@@ -33,6 +33,10 @@ pub use usage::{
 /// as [`Frame::Init`]).
 pub const INIT: &str = "init";
 
+/// The `type` of a page of the session's tree (protocol 5): the agent's answer to the adapter's
+/// `history` frame of the same name ([`crate::session::parse_history`] reads it).
+pub const HISTORY: &str = "history";
+
 /// One frame received from the Durable Object.
 #[derive(Debug, Clone)]
 pub enum Frame {
@@ -78,7 +82,7 @@ impl Frame {
 }
 
 /// `message.create`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MessageCreate {
     pub turn_id: String,
@@ -87,6 +91,10 @@ pub struct MessageCreate {
     /// Extension: the `requestId` of the prompt that started this turn.
     #[serde(default)]
     pub request_id: Option<String>,
+    /// The turn's user message as `init` lists it (protocol 5), kept as the agent wrote it: read
+    /// by the session feed only ([`crate::session::parse_message`]).
+    #[serde(default)]
+    pub message: Option<Box<RawValue>>,
 }
 
 impl MessageCreate {

@@ -13,12 +13,20 @@ fn parses_every_known_frame() {
         panic!("not a message.create")
     };
     assert_eq!(
-        create,
-        MessageCreate {
-            turn_id: "t1".into(),
-            channel_type: Some("web".into()),
-            request_id: Some("r1".into()),
-        }
+        (create.turn_id, create.channel_type, create.request_id),
+        ("t1".into(), Some("web".into()), Some("r1".into()))
+    );
+    assert!(create.message.is_none());
+    // Protocol 5: the turn's user message, kept as written.
+    let user = r#"{"id":"u1","ref":"u_1","parent":null,"role":"user","parts":[]}"#;
+    let Ok(Frame::MessageCreate(create)) = parse_frame(&format!(
+        r#"{{"type":"message.create","turnId":"t2","message":{user}}}"#
+    )) else {
+        panic!("not a message.create")
+    };
+    assert_eq!(
+        create.message.map(|m| m.get().to_owned()).as_deref(),
+        Some(user)
     );
     let tool = parse_frame(
         r#"{"type":"message.part.tool-update","turnId":"t","callId":"c","toolName":"ls","status":"running","args":{"p":1}}"#,
@@ -148,6 +156,7 @@ fn default_channel_is_absent_or_web() {
         turn_id: "t".into(),
         channel_type: c.map(Into::into),
         request_id: None,
+        message: None,
     };
     assert!(mk(None).is_default_channel());
     assert!(mk(Some("web")).is_default_channel());

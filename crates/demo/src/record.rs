@@ -29,6 +29,9 @@ pub trait Record {
 impl Record for Message {
     fn assistant(turn_id: &str) -> Self {
         Message {
+            key: None,
+            parent: None,
+            siblings: Vec::new(),
             id: turn_id.to_owned(),
             role: Role::Assistant,
             parts: Vec::new(),

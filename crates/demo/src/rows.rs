@@ -46,6 +46,9 @@ pub fn user_message(
     parts.extend(attachments.iter().cloned().map(Part::File));
     Message {
         id,
+        key: None,
+        parent: None,
+        siblings: Vec::new(),
         role: Role::User,
         parts,
         created_at,

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::v2::{frame_type, typed, Attachment, FinishReason, FrameError, Question, ToolStatus};
 use crate::v2::{read_raw_model, read_raw_usage, Usage};
-use crate::v2::{ToolUpdate, INIT};
+use crate::v2::{ToolUpdate, HISTORY, INIT};
 
 /// Who wrote a message. Roles other than these two are kept as [`Role::Other`] and skipped by
 /// every reader.
@@ -36,6 +36,17 @@ pub enum Role {
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub id: String,
+    /// Its name in the agent's store (protocol 5, `ref`: [`crate::tree::is_ref`]); `None` from an
+    /// older agent, or when it is no ref.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The `ref` of the message it follows (protocol 5): `Some(None)` for a conversation's first
+    /// message (`"parent": null`), `None` when the agent says nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<Option<String>>,
+    /// The refs of its siblings and its own, oldest first, when it has siblings (protocol 5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub siblings: Vec<String>,
     pub role: Role,
     pub parts: Vec<Part>,
     /// When the message was written (a user's) or its turn started (an assistant's): ms since
@@ -234,6 +245,13 @@ impl Init {
 #[serde(rename_all = "camelCase")]
 struct RawMessage<'a> {
     id: String,
+    #[serde(default, rename = "ref")]
+    key: Option<Value>,
+    /// Absent, `null` or a string: read by [`read_parent`].
+    #[serde(default, deserialize_with = "present")]
+    parent: Option<Value>,
+    #[serde(default)]
+    siblings: Option<Value>,
     role: Role,
     #[serde(default, borrow)]
     parts: Vec<&'a RawValue>,
@@ -263,27 +281,122 @@ pub fn parse_init(text: &str) -> Result<Init, FrameError> {
         protocol: raw.protocol.as_ref().and_then(Value::as_u64).unwrap_or(0),
         ..Init::default()
     };
-    for message in raw.messages {
-        let Ok(message) = typed::<RawMessage<'_>>(message.get()) else {
-            init.skipped += 1;
-            continue;
-        };
-        let mut parts = Vec::with_capacity(message.parts.len());
-        for part in message.parts {
-            match Part::parse(part.get()) {
-                Ok(part) => parts.push(part),
-                Err(_) => init.skipped += 1,
-            }
-        }
-        init.messages.push(Message {
-            id: message.id,
-            role: message.role,
-            parts,
-            created_at: message.created_at,
-            completed_at: message.completed_at,
-        });
-    }
+    init.messages = parse_messages(&raw.messages, &mut init.skipped);
     Ok(init)
+}
+
+/// A `history` frame (protocol 5): the page a `history` frame asked for.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryPage {
+    /// The `requestId` of the `history` frame it answers.
+    pub request_id: Option<String>,
+    /// The page's messages, oldest first.
+    pub messages: Vec<Message>,
+    /// Messages and parts skipped because their shape was unusable (for the log).
+    pub skipped: usize,
+}
+
+impl HistoryPage {
+    /// The ref of the message before the page, when the branch goes on before it: the first
+    /// message names a parent. What `?before=` asks for next.
+    pub fn older(&self) -> Option<&str> {
+        let first = self.messages.first()?;
+        first.parent.as_ref()?.as_ref()?;
+        first.key.as_deref()
+    }
+}
+
+/// Parses a `history` frame: a JSON object with `type` `history`, its `requestId` and a
+/// `messages` array; a message or part that does not parse is skipped and counted.
+pub fn parse_history(text: &str) -> Result<HistoryPage, FrameError> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct RawHistory<'a> {
+        #[serde(default)]
+        request_id: Option<Value>,
+        #[serde(borrow)]
+        messages: Vec<&'a RawValue>,
+    }
+    if frame_type(text)? != HISTORY {
+        return Err(FrameError("not a history frame".into()));
+    }
+    let raw: RawHistory<'_> = typed(text)?;
+    let mut page = HistoryPage {
+        request_id: raw.request_id.and_then(|id| id.as_str().map(str::to_owned)),
+        ..HistoryPage::default()
+    };
+    page.messages = parse_messages(&raw.messages, &mut page.skipped);
+    Ok(page)
+}
+
+/// Parses one message (`message.create`'s `message`, protocol 5). Its parts that do not parse
+/// are left out.
+pub fn parse_message(text: &str) -> Result<Message, FrameError> {
+    let mut skipped = 0;
+    let raw: RawMessage<'_> = typed(text)?;
+    Ok(message_of(raw, &mut skipped))
+}
+
+/// The messages of `raw`, each with the parts that parse; what does not is counted in `skipped`.
+fn parse_messages(raw: &[&RawValue], skipped: &mut usize) -> Vec<Message> {
+    let mut messages = Vec::with_capacity(raw.len());
+    for message in raw {
+        match typed::<RawMessage<'_>>(message.get()) {
+            Ok(message) => messages.push(message_of(message, skipped)),
+            Err(_) => *skipped += 1,
+        }
+    }
+    messages
+}
+
+fn message_of(message: RawMessage<'_>, skipped: &mut usize) -> Message {
+    let mut parts = Vec::with_capacity(message.parts.len());
+    for part in message.parts {
+        match Part::parse(part.get()) {
+            Ok(part) => parts.push(part),
+            Err(_) => *skipped += 1,
+        }
+    }
+    let key = message.key.as_ref().and_then(read_ref);
+    let siblings = match message.siblings {
+        Some(Value::Array(list)) => list.iter().map(read_ref).collect::<Option<Vec<_>>>(),
+        _ => None,
+    };
+    Message {
+        id: message.id,
+        parent: message.parent.as_ref().and_then(read_parent),
+        // Siblings name themselves among them: a list without its own message's ref is none.
+        siblings: siblings
+            .filter(|list| list.len() > 1 && key.as_ref().is_some_and(|k| list.contains(k)))
+            .unwrap_or_default(),
+        key,
+        role: message.role,
+        parts,
+        created_at: message.created_at,
+        completed_at: message.completed_at,
+    }
+}
+
+/// A ref, when `value` is one ([`crate::tree::is_ref`]).
+fn read_ref(value: &Value) -> Option<String> {
+    value
+        .as_str()
+        .filter(|s| crate::tree::is_ref(s))
+        .map(str::to_owned)
+}
+
+/// A message's `parent`: `null` is the root (`Some(None)`), a ref the message it follows; any
+/// other value is no word on it.
+fn read_parent(value: &Value) -> Option<Option<String>> {
+    match value {
+        Value::Null => Some(None),
+        other => read_ref(other).map(Some),
+    }
+}
+
+/// A field present in the JSON, `null` included (serde's default reads `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 #[cfg(test)]

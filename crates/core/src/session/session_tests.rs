@@ -88,3 +88,68 @@ fn parts_serialise_back_to_the_protocol_shape() {
         r#"{"type":"file","mediaType":"text/plain","url":"data:,x"}"#
     );
 }
+
+#[test]
+fn protocol_5_messages_name_their_place_in_the_tree() {
+    let init = parse_init(
+        r#"{"type":"init","protocol":5,"messages":[
+        {"id":"u1","ref":"u_1","parent":null,"role":"user","parts":[],"siblings":["u_0","u_1"]},
+        {"id":"a1","ref":"a1","parent":"u_1","role":"assistant","parts":[{"type":"finish","reason":"end_turn"}]},
+        {"id":"u2","ref":"bad ref","parent":{"x":1},"role":"user","parts":[],"siblings":["u_9","u_8"]},
+        {"id":"u3","role":"user","parts":[]}]}"#,
+    )
+    .unwrap();
+    let [first, reply, odd, old] = &init.messages[..] else {
+        panic!("four messages")
+    };
+    assert_eq!(first.key.as_deref(), Some("u_1"));
+    assert_eq!(first.parent, Some(None), "null: the root");
+    assert_eq!(first.siblings, ["u_0", "u_1"]);
+    assert_eq!(reply.parent, Some(Some("u_1".to_owned())));
+    assert!(reply.siblings.is_empty());
+    // A ref of the wrong shape is none, an odd parent no word, siblings without its own none.
+    assert_eq!((odd.key.as_deref(), &odd.parent), (None, &None));
+    assert!(odd.siblings.is_empty());
+    assert_eq!(
+        (old.key.as_deref(), &old.parent),
+        (None, &None),
+        "an older agent's"
+    );
+    // And back as the agent wrote them.
+    assert_eq!(
+        serde_json::to_string(first).unwrap(),
+        r#"{"id":"u1","ref":"u_1","parent":null,"siblings":["u_0","u_1"],"role":"user","parts":[]}"#
+    );
+}
+
+#[test]
+fn a_history_page_says_whether_older_messages_exist() {
+    let page = parse_history(
+        r#"{"type":"history","requestId":"h1","messages":[
+        {"id":"a1","ref":"a1","parent":"u_1","role":"assistant","parts":[]},"garbage"]}"#,
+    )
+    .unwrap();
+    assert_eq!(page.request_id.as_deref(), Some("h1"));
+    assert_eq!(page.messages.len(), 1);
+    assert_eq!(page.skipped, 1);
+    assert_eq!(page.older(), Some("a1"));
+    let first = parse_history(
+        r#"{"type":"history","messages":[{"id":"u1","ref":"u_1","parent":null,"role":"user","parts":[]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(first.older(), None);
+    assert_eq!(
+        parse_history(r#"{"type":"history","messages":[]}"#)
+            .unwrap()
+            .older(),
+        None
+    );
+    assert!(parse_history(r#"{"type":"init","messages":[]}"#).is_err());
+    assert!(
+        parse_history(r#"{"type":"history"}"#).is_err(),
+        "no messages: no page"
+    );
+    let message = parse_message(r#"{"id":"u3","ref":"u_3","parent":"a1","role":"user","parts":[{"type":"text","text":"hi"},{"type":"nope"}]}"#).unwrap();
+    assert_eq!(message.parts.len(), 1);
+    assert_eq!(message.parent, Some(Some("a1".to_owned())));
+}
