@@ -215,8 +215,7 @@ fn model_attach(
         }
         match nodes
             .iter()
-            .filter(|n| n.role == Role::User && n.id == message_id)
-            .next_back()
+            .rfind(|n| n.role == Role::User && n.id == message_id)
         {
             Some(edited) => {
                 let path = path_of(nodes, edited);
