@@ -2,7 +2,7 @@
 //!
 //! Allowed origins get `Access-Control-Allow-Origin: <their origin>` (never `*`, so a
 //! bearer token can ride along), `Vary: Origin` and, on actual responses,
-//! `Access-Control-Expose-Headers: x-request-id, retry-after, ratelimit, x-trace-max`; every other origin gets no CORS header at
+//! `Access-Control-Expose-Headers: x-request-id, retry-after, ratelimit, x-trace-max, x-history-before`; every other origin gets no CORS header at
 //! all, and the browser keeps the response from its page.
 
 /// How long a browser may cache a preflight, in seconds: 7200 is Chromium's cap
@@ -17,7 +17,7 @@ const DEFAULT_ALLOWED_HEADERS: &str = "authorization, content-type";
 /// every 5xx message asks the user to quote, `Retry-After` (of a 429 or a 503) and a 429's
 /// `RateLimit`, so that a client can wait as long as asked, and a history's `X-Trace-Max` (`TRACE_MAX`), so that a
 /// panel's trace switch offers no mode the worker would not serve.
-const EXPOSED_HEADERS: &str = "x-request-id, retry-after, ratelimit, x-trace-max";
+const EXPOSED_HEADERS: &str = "x-request-id, retry-after, ratelimit, x-trace-max, x-history-before";
 
 /// The origins allowed to call the worker from a browser.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -20,7 +20,7 @@ fn only_listed_origins_get_headers() {
             ("vary", "Origin".to_owned()),
             (
                 "access-control-expose-headers",
-                "x-request-id, retry-after, ratelimit, x-trace-max".to_owned()
+                "x-request-id, retry-after, ratelimit, x-trace-max, x-history-before".to_owned()
             )
         ]
     );
@@ -49,7 +49,7 @@ fn star_allows_any_origin_but_echoes_it() {
 fn actual_responses_expose_the_request_id_to_allowed_origins_only() {
     let expose = (
         "access-control-expose-headers",
-        "x-request-id, retry-after, ratelimit, x-trace-max".to_owned(),
+        "x-request-id, retry-after, ratelimit, x-trace-max, x-history-before".to_owned(),
     );
     for config in ["https://app.example", "*"] {
         let headers = AllowedOrigins::parse(config).response_headers(Some("https://app.example"));

@@ -18,7 +18,8 @@
 //!
 //! An assistant message starts with `step-start`, as a streamed one does, and has the `metadata`
 //! its stream's `start` and `finish` gave it (and `stopped` for a stopped turn, `error` with the
-//! agent's words for a failed one). The turn in flight is left out: the resume stream delivers it
+//! agent's words for a failed one). From an agent of protocol 5 every message's `metadata` also
+//! says where it is in the session's tree: its `ref`, and its `siblings` when it has some. The turn in flight is left out: the resume stream delivers it
 //! whole (ai 5.0.x would append a replay to a copy it already has and show it twice). A user
 //! message left with no part is left out too: the AI SDK rejects a message without parts. A
 //! finished assistant message is kept even with nothing but its `step-start`, as its client holds
@@ -32,17 +33,18 @@ use crate::questions::{
     APPROVE_TOOL_CALL, ASK_USER,
 };
 use crate::session::when::epoch_ms;
-use crate::session::{Init, Message, Part, Role, ToolCallPart};
+use crate::session::{in_flight, Message, Part, Role, ToolCallPart};
 use crate::trace::Trace;
 use crate::translator::{tool_outcome, Ending, AGENT_ERROR};
 use crate::v2::{error_text, DeltaKind, FinishReason, Question};
 
-/// The finished messages of `init`, oldest first, as `UIMessage` JSON values, shown as `trace`
-/// shows a stream: no reasoning and no tools in `minimal`, tools without their data in `normal`,
-/// long tool JSON shortened in `full`; questions as `questions` shows them.
-pub fn ui_messages(init: &Init, trace: &Trace, questions: &QuestionView) -> Vec<Value> {
-    let in_flight = init.in_flight().map(|m| m.id.as_str());
-    init.messages
+/// The finished messages of `messages` (an `init`'s, or a page's), oldest first, as `UIMessage`
+/// JSON values, shown as `trace` shows a stream: no reasoning and no tools in `minimal`, tools
+/// without their data in `normal`, long tool JSON shortened in `full`; questions as `questions`
+/// shows them.
+pub fn ui_messages(messages: &[Message], trace: &Trace, questions: &QuestionView) -> Vec<Value> {
+    let in_flight = in_flight(messages).map(|m| m.id.as_str());
+    messages
         .iter()
         .filter(|m| is_listed(m, in_flight))
         .filter_map(|m| ui_message(m, trace, questions))
@@ -78,9 +80,9 @@ pub fn user_message(message: &Message) -> Option<Value> {
     ui_message(message, &Trace::default(), &view)
 }
 
-/// The JSON array `GET …/messages` answers.
-pub fn history_json(init: &Init, trace: &Trace, questions: &QuestionView) -> String {
-    Value::Array(ui_messages(init, trace, questions)).to_string()
+/// The JSON array `GET …/messages` answers for a page of `messages`.
+pub fn history_json(messages: &[Message], trace: &Trace, questions: &QuestionView) -> String {
+    Value::Array(ui_messages(messages, trace, questions)).to_string()
 }
 
 /// One message as the history shows it: its parts, with what they need to know of the rest.
@@ -166,12 +168,38 @@ fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Opt
     if parts.is_empty() && message.role != Role::Assistant {
         return None;
     }
-    if message.role == Role::Assistant {
-        parts.insert(0, json!({"type": "step-start"}));
-        let metadata = metadata(&shown);
-        return Some(json!({"id": message.id, "role": role, "metadata": metadata, "parts": parts}));
+    let mut metadata = match message.role {
+        Role::Assistant => {
+            parts.insert(0, json!({"type": "step-start"}));
+            metadata(&shown)
+        }
+        _ => Map::new(),
+    };
+    place_in_tree(message, &mut metadata);
+    if metadata.is_empty() {
+        return Some(json!({"id": message.id, "role": role, "parts": parts}));
     }
-    Some(json!({"id": message.id, "role": role, "parts": parts}))
+    Some(json!({"id": message.id, "role": role, "metadata": metadata, "parts": parts}))
+}
+
+/// Where a message of an agent of protocol 5 is in the session's tree, in its `metadata`: its
+/// `ref` (what `?leaf=` and `?before=` name), and, when it has siblings (the edits of a user
+/// message, the retries of a reply), `siblings`: its place among them from 0, their count, and
+/// each one's ref, oldest first (a client shows "‹ index+1/count ›" and asks `?leaf=` a sibling's
+/// ref to show that branch). Nothing from an older agent.
+fn place_in_tree(message: &Message, metadata: &mut Map<String, Value>) {
+    let Some(key) = &message.key else {
+        return;
+    };
+    metadata.insert("ref".into(), key.as_str().into());
+    if let Some(index) = message.siblings.iter().position(|sibling| sibling == key) {
+        let siblings = json!({
+            "index": index,
+            "count": message.siblings.len(),
+            "refs": message.siblings,
+        });
+        metadata.insert("siblings".into(), siblings);
+    }
 }
 
 /// An assistant message's `metadata`, as its live stream's `start` and `finish` left it
@@ -180,7 +208,7 @@ fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Opt
 /// (in every trace mode, as the stream counts them), `stopped: true` for a turn that was
 /// stopped (whose live stream ended with `abort`), and the `usage` and `model` its finish part
 /// kept of the `message.finalize` (protocol 3), as the live `finish` gave them.
-fn metadata(shown: &Shown<'_>) -> Value {
+fn metadata(shown: &Shown<'_>) -> Map<String, Value> {
     let (message, reason) = (shown.message, shown.reason);
     let created = message.created_at.as_ref().and_then(epoch_ms);
     let completed = message.completed_at.as_ref().and_then(epoch_ms);
@@ -226,7 +254,7 @@ fn metadata(shown: &Shown<'_>) -> Value {
         put("usage", usage.and_then(|u| serde_json::to_value(u).ok()));
         put("model", model.as_deref().map(Value::from));
     }
-    Value::Object(meta)
+    meta
 }
 
 fn is_finish(part: &&Part) -> bool {

@@ -11,7 +11,7 @@ fn history(messages: &str) -> Value {
 fn history_as(messages: &str, parts: QuestionParts) -> Value {
     let init = parse_init(&format!(r#"{{"type":"init","messages":{messages}}}"#)).unwrap();
     let view = QuestionView::new(parts, Trace::default());
-    serde_json::from_str(&history_json(&init, &Trace::default(), &view)).unwrap()
+    serde_json::from_str(&history_json(&init.messages, &Trace::default(), &view)).unwrap()
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn the_history_is_shown_as_the_trace_mode_shows_a_stream() {
             max_tool_json_chars,
         };
         let view = QuestionView::new(QuestionParts::Tools, trace);
-        serde_json::from_str(&history_json(&init, &trace, &view)).unwrap()
+        serde_json::from_str(&history_json(&init.messages, &trace, &view)).unwrap()
     };
     let minimal = shown(TraceMode::Minimal, 100);
     let types: Vec<&str> = minimal[0]["parts"]
@@ -264,4 +264,27 @@ fn open_tools_of_a_finished_turn_end_as_the_stream_ended_them() {
         assert_eq!(out[0]["parts"][1]["errorText"], text);
         assert_eq!(out[0]["parts"][1]["input"], json!({"s": 9}));
     }
+}
+
+#[test]
+fn a_protocol_5_message_says_where_it_is_in_the_tree() {
+    let shown = history(
+        r#"[{"id":"u1","ref":"u_1","parent":null,"role":"user","parts":[{"type":"text","text":"hi"}],"siblings":["u_0","u_1"]},
+        {"id":"a1","ref":"a1","parent":"u_1","role":"assistant","parts":[{"type":"text","text":"yo"},{"type":"finish","reason":"end_turn"}]},
+        {"id":"u2","role":"user","parts":[{"type":"text","text":"old"}]}]"#,
+    );
+    assert_eq!(
+        shown[0]["metadata"],
+        json!({"ref": "u_1", "siblings": {"index": 1, "count": 2, "refs": ["u_0", "u_1"]}})
+    );
+    assert_eq!(shown[1]["metadata"]["ref"], "a1");
+    assert_eq!(
+        shown[1]["metadata"]["turnId"], "a1",
+        "the stream's metadata kept"
+    );
+    assert!(shown[1]["metadata"].get("siblings").is_none(), "no picker");
+    assert!(
+        shown[2].get("metadata").is_none(),
+        "an older agent's: as before"
+    );
 }

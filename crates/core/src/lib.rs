@@ -23,6 +23,8 @@ pub mod history;
 pub mod hydration;
 mod json_out;
 pub mod pacing;
+pub mod pages;
+pub mod protocol4;
 pub mod questions;
 pub mod rate_limit;
 pub mod refusal;

@@ -45,12 +45,16 @@ catalogue! {
     NO_MESSAGES = 400 "no_messages";
     INVALID_MESSAGE = 400 "invalid_message";
     INVALID_ATTACHMENT = 400 "invalid_attachment";
+    /// A history request's query that cannot be read (`limit`, `before`, `leaf`).
+    INVALID_QUERY = 400 "invalid_query";
     UNAUTHORIZED = 401 "unauthorized";
     INVALID_TOKEN = 401 "invalid_token";
     TOKEN_EXPIRED = 401 "token_expired";
     TOKEN_NOT_YET_VALID = 401 "token_not_yet_valid";
     FORBIDDEN = 403 "forbidden";
     NOT_FOUND = 404 "not_found";
+    /// A history request's `before` or `leaf` names a message the agent does not hold.
+    MESSAGE_NOT_FOUND = 404 "message_not_found";
     /// The demo agent's own answer while it is off (its Durable Object, asked directly).
     DEMO_AGENT_OFF = 404 "demo_agent_off";
     METHOD_NOT_ALLOWED = 405 "method_not_allowed";
@@ -58,6 +62,12 @@ catalogue! {
     /// A regenerate or an edit, to an agent that cannot take messages back (protocol 3 or
     /// older: its upgrade's answer says no `X-Agent-Protocol: 4`).
     AGENT_CANNOT_TAKE_BACK = 409 "agent_cannot_take_back";
+    /// A prompt that an agent of protocol 4 would answer by deleting a message the client does
+    /// not show (a stale device's send, a fork): refused, nothing sent (`crate::protocol4`).
+    STALE_CONVERSATION = 409 "stale_conversation";
+    /// A branch or an older page of the history (`?leaf=`, `?before=`) asked of an agent that
+    /// keeps none (its upgrade's answer says no `X-Agent-Protocol: 5`).
+    AGENT_CANNOT_BRANCH = 409 "agent_cannot_branch";
     BODY_TOO_LARGE = 413 "body_too_large";
     TOO_MANY_MESSAGES = 413 "too_many_messages";
     PROMPT_TOO_LONG = 413 "prompt_too_long";
@@ -170,11 +180,70 @@ impl Refusal {
         )
     }
 
+    /// A history request's query parameter `name` that cannot be read.
+    pub fn invalid_query(name: &str) -> Self {
+        let why = match name {
+            "limit" => format!("`limit` must be a whole number from 1 to {}.", crate::tree::MAX_PAGE_MESSAGES),
+            "before" | "leaf" => format!("`{name}` must be a message's `ref` (its metadata's), and only one of `before` and `leaf` may be given."),
+            other => format!("`{other}` cannot be read."),
+        };
+        Refusal::new(INVALID_QUERY, why)
+    }
+
+    /// A history request for a message the agent does not hold.
+    pub fn message_not_found() -> Self {
+        Refusal::new(
+            MESSAGE_NOT_FOUND,
+            "This session has no message with that `ref`.",
+        )
+    }
+
+    /// A prompt an agent of protocol 4 would answer by deleting what the client does not show.
+    pub fn stale_conversation() -> Self {
+        Refusal::new(
+            STALE_CONVERSATION,
+            "This conversation has changed since this page showed it (another tab or device added to it), and its agent would delete what you have not seen: reload it, then send again. Nothing was sent.",
+        )
+    }
+
+    /// A branch or an older page of the history, asked of an agent of protocol 4 or older.
+    pub fn agent_cannot_branch() -> Self {
+        Refusal::new(
+            AGENT_CANNOT_BRANCH,
+            "The agent of this session keeps no branches or older pages (it speaks an agent protocol before 5): ask for the history without `leaf` or `before`.",
+        )
+    }
+
     /// An answer to a question the agent's `init` shows no turn waiting on.
     pub fn question_not_pending() -> Self {
         Refusal::new(
             QUESTION_NOT_PENDING,
             "The agent is not waiting for an answer to this question.",
+        )
+    }
+
+    /// A `history` frame the agent answered with something else than its page (protocol 5).
+    pub fn history_unanswered() -> Self {
+        Refusal::new(
+            AGENT_BAD_RESPONSE,
+            "The agent did not answer the request for this page of the history.",
+        )
+    }
+
+    /// A `history` frame the agent did not answer in time.
+    pub fn history_timeout() -> Self {
+        Refusal::new(
+            AGENT_TIMEOUT,
+            "The agent did not send this page of the history in time.",
+        )
+    }
+
+    /// A prompt to an agent of protocol 4 that sent no `init` to check it against: it might
+    /// delete what the client does not show, so nothing is sent.
+    pub fn older_agent_unchecked() -> Self {
+        Refusal::new(
+            AGENT_BAD_RESPONSE,
+            "The agent did not say what this conversation holds, so nothing was sent: it could have deleted messages this page does not show.",
         )
     }
 

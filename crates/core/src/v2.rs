@@ -19,7 +19,9 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use attachment::Attachment;
-pub use outgoing::{abort_frame, answer_frame, OnDisconnect, Prompt, TAKE_BACK_PROTOCOL};
+pub use outgoing::{
+    abort_frame, answer_frame, OnDisconnect, Prompt, TAKE_BACK_PROTOCOL, TREE_PROTOCOL,
+};
 use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
 pub use shape::{DeltaShape, ShapeMatch};

@@ -50,7 +50,9 @@ async function failure(opening) {
   try {
     await opening;
   } catch (failed) {
-    assert.deepEqual(Object.keys(failed).sort(), ["detail", "kind"]);
+    // OLDER_PROTOCOL hands the agent's socket back, with the protocol it said.
+    const keys = failed.kind === OLDER_PROTOCOL ? ["detail", "kind", "protocol", "socket"] : ["detail", "kind"];
+    assert.deepEqual(Object.keys(failed).sort(), keys);
     assert.equal(typeof failed.detail, "string");
     return failed;
   }
@@ -87,25 +89,27 @@ test("an upgraded answer resolves to its socket; the agent saw the session's obj
   assert.equal(request.headers.get("upgrade"), "websocket");
   assert.equal(request.headers.get("x-session-id"), "s-1");
   assert.equal(request.headers.get("x-client"), "ai-sdk-adapter");
-  assert.equal(request.headers.get("x-agent-protocol"), "4");
+  assert.equal(request.headers.get("x-agent-protocol"), "5");
   assert.equal(request.headers.get("x-user-id"), "user-7");
 });
 
-test("a request that needs protocol 4 lets an older agent go: its socket accepted and closed, OLDER_PROTOCOL", async () => {
-  for (const said of [undefined, "3", "", "four", " 3 "]) {
+test("a request that wants protocol 5 hands an older agent's socket back untouched, with the protocol it said: OLDER_PROTOCOL", async () => {
+  for (const [said, protocol] of [[undefined, 0], ["4", 4], ["", 0], ["four", 0], [" 3 ", 3]]) {
     const socket = socketStub();
     const headers = new Headers(said === undefined ? {} : { "x-agent-protocol": said });
     const { env } = envWith(async () => ({ status: 101, webSocket: socket, headers }));
-    const failed = await failure(open(env, { minProtocol: 4 }));
+    const failed = await failure(open(env, { minProtocol: 5, accept: true }));
     assert.equal(failed.kind, OLDER_PROTOCOL, `${said}`);
-    assert.match(failed.detail, /4 is needed/);
-    assert.equal(socket.accepted, 1, "accepted, to be closed");
-    assert.deepEqual(socket.closed, [[1000, "protocol 4 needed"]]);
+    assert.match(failed.detail, /5 is wanted/);
+    assert.equal(failed.protocol, protocol, `${said}`);
+    assert.equal(failed.socket, socket, "the socket, for the caller to decide on");
+    assert.equal(socket.accepted, 0, "not accepted, though asked: the caller decides");
+    assert.deepEqual(socket.closed, []);
   }
-  for (const said of ["4", " 4 ", "5"]) {
+  for (const said of ["5", " 5 ", "6"]) {
     const socket = socketStub();
     const { env } = envWith(async () => ({ status: 101, webSocket: socket, headers: new Headers({ "x-agent-protocol": said }) }));
-    assert.equal(await open(env, { minProtocol: 4 }), socket, said);
+    assert.equal(await open(env, { minProtocol: 5 }), socket, said);
     assert.deepEqual(socket.closed, []);
   }
   // Asked for no protocol, the header is not read at all.

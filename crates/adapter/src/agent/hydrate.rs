@@ -7,7 +7,10 @@ use futures::future::{select, Either};
 use futures::StreamExt;
 use worker::Delay;
 
+use crate::pages::{read_answer, Answer};
 use crate::platform::log;
+use crate::refusal::Refusal;
+use crate::session::Message;
 
 pub(crate) use crate::hydration::Hydration;
 use crate::hydration::{read_first_frame, FirstFrame};
@@ -34,6 +37,40 @@ pub(crate) async fn next_turn_event(
     match read_until(events, request_id, wait_ms, false).await {
         Hydration::TurnEvent { frame, turn_id } => Some((frame, turn_id)),
         Hydration::Init(_) | Hydration::Unknown => None,
+    }
+}
+
+/// Reads frames until the agent's answer to the `history` frame with `request_id` (protocol 5),
+/// within [`INIT_WAIT_MS`]: its page and the ref before it, or the refusal for the client (`404`
+/// for a ref the agent does not hold, `502` for another answer, `504` for none in time). Never
+/// an empty page for a failure.
+pub(crate) async fn read_history(
+    events: &mut SocketEvents,
+    request_id: &str,
+) -> Result<(Vec<Message>, Option<String>), Refusal> {
+    let mut deadline = Box::pin(Delay::from(Duration::from_millis(INIT_WAIT_MS)));
+    loop {
+        let text = match select(events.next(), deadline.as_mut()).await {
+            Either::Left((Some(SocketEvent::Text(text)), _)) => text,
+            Either::Left((Some(SocketEvent::Binary), _)) => continue,
+            Either::Left((Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None, _)) => {
+                log::warn("history_unanswered", Some(request_id), "the socket closed");
+                return Err(Refusal::history_unanswered());
+            }
+            Either::Right(_) => {
+                log::warn("history_unanswered", Some(request_id), "no page in time");
+                return Err(Refusal::history_timeout());
+            }
+        };
+        match read_answer(&text, request_id) {
+            Some(Answer::Page(page, older)) => return Ok((page, older)),
+            Some(Answer::NotFound) => return Err(Refusal::message_not_found()),
+            Some(Answer::Failed(why)) => {
+                log::warn("history_unanswered", Some(request_id), &why);
+                return Err(Refusal::history_unanswered());
+            }
+            None => {}
+        }
     }
 }
 

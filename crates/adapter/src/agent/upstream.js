@@ -22,7 +22,7 @@ export const OLDER_PROTOCOL = 8;
 const SWITCHING_PROTOCOLS = 101;
 
 /** The agent protocol this adapter speaks (docs/agent-protocol.md, "Versions"). */
-const AGENT_PROTOCOL = "4";
+const AGENT_PROTOCOL = "5";
 
 /** The header in which the agent says its protocol, on the upgrade's answer (from protocol 4). */
 const PROTOCOL_HEADER = "x-agent-protocol";
@@ -36,9 +36,11 @@ const PROTOCOL_HEADER = "x-agent-protocol";
  * The request carries the headers of docs/agent-protocol.md ("Opening the socket"): the upgrade,
  * the session, the client's name, the protocol and, when there is one, the caller's id.
  * `timeoutMs` bounds the wait for the answer. `minProtocol`, when above 0, is the protocol the
- * request needs the agent to keep (4: a regenerate or an edit takes messages back): an agent
- * whose answer says an older one in `X-Agent-Protocol`, or none, is let go (its socket accepted
- * and closed, nothing sent on it) and the opening rejects with OLDER_PROTOCOL.
+ * request needs the agent to keep to be sent its frame at once (5: a prompt that names its place
+ * in the conversation): an agent whose answer says an older one in `X-Agent-Protocol`, or none,
+ * rejects the opening with OLDER_PROTOCOL, the protocol it said (`protocol`, 0 for none) and its
+ * socket (`socket`), neither accepted nor closed: the caller decides what an older agent gets
+ * (crates/adapter/src/handlers/chat.rs) and accepts or closes it.
  */
 export async function openAgent(env, binding, url, sessionId, client, userId, timeoutMs, accept = false, minProtocol = 0) {
   const namespace = env[binding];
@@ -78,14 +80,12 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
   if (answer.status !== SWITCHING_PROTOCOLS || !socket) throw failure(NOT_UPGRADED, `status ${answer.status}`);
   if (minProtocol > 0) {
     const said = answer.headers.get(PROTOCOL_HEADER);
-    if (!(agentProtocol(said) >= minProtocol)) {
-      try {
-        socket.accept();
-        socket.close(NORMAL_CLOSURE, `protocol ${minProtocol} needed`);
-      } catch {
-        // Already gone: nothing to let go.
-      }
-      throw failure(OLDER_PROTOCOL, `the agent says protocol ${said ?? "(none)"}, ${minProtocol} is needed`);
+    const protocol = agentProtocol(said);
+    if (!(protocol >= minProtocol)) {
+      const older = failure(OLDER_PROTOCOL, `the agent says protocol ${said ?? "(none)"}, ${minProtocol} is wanted`);
+      older.protocol = protocol;
+      older.socket = socket;
+      throw older;
     }
   }
   if (accept) {
@@ -97,9 +97,6 @@ export async function openAgent(env, binding, url, sessionId, client, userId, ti
   }
   return socket;
 }
-
-/** The close code of a socket let go on purpose (RFC 6455, section 7.4.1). */
-const NORMAL_CLOSURE = 1000;
 
 /** The protocol an `X-Agent-Protocol` value says: its decimal number, or 0 for anything else. */
 export function agentProtocol(value) {

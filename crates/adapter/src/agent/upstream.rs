@@ -44,8 +44,6 @@ pub(crate) enum UpstreamError {
     SocketFailed,
     /// No answer within [`CONNECT_TIMEOUT_MS`].
     Timeout,
-    /// The request takes messages back, and the agent says no protocol that can (4).
-    CannotTakeBack,
 }
 
 impl From<UpstreamError> for Refusal {
@@ -55,7 +53,6 @@ impl From<UpstreamError> for Refusal {
             UpstreamError::NoWebSocket => Refusal::agent_refused_socket(),
             UpstreamError::SocketFailed => Refusal::agent_connection_failed(),
             UpstreamError::Timeout => Refusal::agent_timeout(),
-            UpstreamError::CannotTakeBack => Refusal::agent_cannot_take_back(),
         }
     }
 }
@@ -68,7 +65,6 @@ impl std::fmt::Display for UpstreamError {
             UpstreamError::NoWebSocket => "the agent answered, but not with a WebSocket",
             UpstreamError::SocketFailed => "the agent's WebSocket could not be accepted",
             UpstreamError::Timeout => "the agent did not answer within the connect timeout",
-            UpstreamError::CannotTakeBack => "the agent's protocol cannot take messages back",
         })
     }
 }
@@ -87,7 +83,15 @@ pub(crate) async fn connect(
     session_id: &str,
     user_id: Option<&str>,
 ) -> Result<AgentSocket, UpstreamError> {
-    let socket = open(env, config, session_id, user_id, Accept::Later, 0).await?;
+    let socket = match open(env, config, session_id, user_id, Accept::Later, 0).await {
+        Ok(socket) | Err(Unopened::Older { socket, .. }) => socket,
+        Err(Unopened::Failed(err)) => return Err(err),
+    };
+    listening(socket)
+}
+
+/// Accepts `socket`, listening from before `accept()` on.
+pub(crate) fn listening(socket: WebSocket) -> Result<AgentSocket, UpstreamError> {
     let events = SocketEvents::listen(&socket)
         .map_err(|e| fail(UpstreamError::SocketFailed, "listen", format!("{e:?}")))?;
     socket
@@ -96,20 +100,43 @@ pub(crate) async fn connect(
     Ok(AgentSocket { socket, events })
 }
 
+/// The socket of a prompt, as its agent answered the upgrade.
+pub(crate) enum Opened {
+    /// Accepted, with no listener: the agent says `min_protocol` or later.
+    Ready(WebSocket),
+    /// The agent says an older protocol (`protocol`; 0 for none): its socket, neither accepted nor
+    /// closed, for the handler to decide on ([`listening`], or `close`).
+    Older { socket: WebSocket, protocol: u32 },
+}
+
 /// Opens and accepts the socket to the agent of `session_id`, with no listener: for a handler
 /// that starts its stream's pump in the same call (a prompt). The pump's listeners are then the
 /// first, and nothing is missed: workerd delivers each message as a task of its own, never inside
 /// the one running, so none can arrive before the handler returns. `min_protocol` (0: any) is the
-/// protocol the prompt needs the agent to keep: an agent that says an older one on its upgrade's
-/// answer is let go before anything is sent ([`UpstreamError::CannotTakeBack`]).
+/// protocol the prompt needs the agent to keep to be sent at once: an agent that says an older one
+/// on its upgrade's answer comes back [`Opened::Older`], before anything is sent.
 pub(crate) async fn connect_for_stream(
     env: &Env,
     config: &Config,
     session_id: &str,
     user_id: Option<&str>,
     min_protocol: u32,
-) -> Result<WebSocket, UpstreamError> {
-    open(env, config, session_id, user_id, Accept::Now, min_protocol).await
+) -> Result<Opened, UpstreamError> {
+    match open(env, config, session_id, user_id, Accept::Now, min_protocol).await {
+        Ok(socket) => Ok(Opened::Ready(socket)),
+        Err(Unopened::Older { socket, protocol }) => Ok(Opened::Older { socket, protocol }),
+        Err(Unopened::Failed(err)) => Err(err),
+    }
+}
+
+/// Why [`open`] gave no socket ready for its caller.
+enum Unopened {
+    Failed(UpstreamError),
+    /// The agent says an older protocol than the opening wanted: its socket, as it came.
+    Older {
+        socket: WebSocket,
+        protocol: u32,
+    },
 }
 
 /// Whether `openAgent` accepts the socket itself (one call fewer), or leaves it to the caller,
@@ -130,7 +157,7 @@ async fn open(
     user_id: Option<&str>,
     accept: Accept,
     min_protocol: u32,
-) -> Result<WebSocket, UpstreamError> {
+) -> Result<WebSocket, Unopened> {
     let opened = OPENING.with(|opening| {
         js_open_agent(
             env,
@@ -148,7 +175,18 @@ async fn open(
         Ok(socket) => Ok(WebSocket::from(
             socket.unchecked_into::<web_sys::WebSocket>(),
         )),
-        Err(failure) => Err(failure_of(failure.unchecked_into())),
+        Err(failure) => {
+            let failure: OpenFailure = failure.unchecked_into();
+            if failure.kind() == Some(OLDER_PROTOCOL) {
+                if let Some(socket) = failure.socket() {
+                    return Err(Unopened::Older {
+                        socket: WebSocket::from(socket),
+                        protocol: failure.protocol().unwrap_or(0),
+                    });
+                }
+            }
+            Err(Unopened::Failed(failure_of(failure)))
+        }
     }
 }
 
@@ -211,8 +249,8 @@ fn failure_of(failure: OpenFailure) -> UpstreamError {
         // A header value the runtime refuses (a caller's id it will not send, say).
         Some(REQUEST_FAILED) => fail(SocketFailed, "request", detail()),
         Some(ACCEPT_FAILED) => fail(SocketFailed, "accept", detail()),
-        // Not a fault: the client asked what this agent cannot do.
-        Some(OLDER_PROTOCOL) => CannotTakeBack,
+        // Read by `open` before this: one without its socket is none of `openAgent`'s.
+        Some(OLDER_PROTOCOL) => fail(SocketFailed, "older protocol", detail()),
         Some(unknown) => fail(SocketFailed, "unknown outcome", unknown),
         None => fail(
             Unavailable,
@@ -258,4 +296,12 @@ extern "C" {
 
     #[wasm_bindgen(method, getter)]
     fn detail(this: &OpenFailure) -> JsValue;
+
+    /// OLDER_PROTOCOL's: the protocol the agent said (0 for none).
+    #[wasm_bindgen(method, getter)]
+    fn protocol(this: &OpenFailure) -> Option<u32>;
+
+    /// OLDER_PROTOCOL's: the agent's socket, neither accepted nor closed.
+    #[wasm_bindgen(method, getter)]
+    fn socket(this: &OpenFailure) -> Option<web_sys::WebSocket>;
 }

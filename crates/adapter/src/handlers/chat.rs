@@ -3,15 +3,18 @@
 //! The steps, in order: the session id (400), the caller's credentials (401/403), the
 //! `Content-Type` (415) and the body (4xx) — all before the agent is touched; then the agent's
 //! socket, the response body, and the frame: a `prompt` with the request id as `requestId` and,
-//! from protocol 4, where its message goes in the conversation (a regenerate or an edit only to
-//! an agent that says protocol 4 on its upgrade's answer: 409 otherwise), or,
+//! from protocol 4, where its message goes in the conversation ([`older_agent`]: to an agent of
+//! protocol 4, only once its `init` shows the prompt deletes nothing the client does not show,
+//! else 409 `stale_conversation`; a regenerate or an edit only to an agent of protocol 4 or
+//! later, else 409 `agent_cannot_take_back`), or,
 //! when the request answers the agent's question, an `answer` ([`crate::handlers::chat_reply`]). Failures
 //! there are JSON 5xx. Then `200` with the UI stream headers and a body the pump fills as
 //! frames arrive: the prompt's turn, or the rest of the answered turn.
 
 use futures::FutureExt;
 
-use crate::agent::upstream;
+use crate::agent::hydrate::{read_init, Hydration};
+use crate::agent::upstream::{self, Opened, UpstreamError};
 use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::guard::admit;
@@ -21,15 +24,17 @@ use crate::inbound::body::{declared_length, read_request};
 use crate::inbound::incoming::RequestIn;
 use crate::outcome::Outcome;
 use crate::platform::clock::now_ms;
+use crate::platform::socket::close_done;
+use crate::protocol4::{self, Intent};
 use crate::pump::AbortRule;
 use crate::questions::QuestionParts;
 use crate::refusal::Refusal;
-use crate::request::{parse_chat_request, RequestError};
+use crate::request::{parse_chat_request, ChatRequest, RequestError};
 use crate::request_head::Field;
 use crate::routes::is_json_content_type;
 use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
-use crate::v2::{Prompt, TAKE_BACK_PROTOCOL};
+use crate::v2::{Prompt, TAKE_BACK_PROTOCOL, TREE_PROTOCOL};
 
 pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
     let principal = admit(&mut cx, session_id).await?;
@@ -57,15 +62,25 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
     let questions = config.questions_for(asked, trace);
     let (agent, plan) = match &chat.reply {
         None => {
-            let min_protocol = if chat.takes_back() {
-                TAKE_BACK_PROTOCOL
-            } else {
-                0
+            // A prompt that names its place goes at once to an agent that keeps a tree; an older
+            // one may delete what the turn does not follow, or keep only a list.
+            let placed = chat.place.message_id.is_some() || chat.place.branch.is_some();
+            let wanted = match (placed, chat.takes_back()) {
+                (true, _) => TREE_PROTOCOL,
+                (false, true) => TAKE_BACK_PROTOCOL,
+                (false, false) => 0,
             };
-            let socket =
-                upstream::connect_for_stream(cx.env, config, session_id, user_id, min_protocol)
-                    .await?;
+            let opened =
+                upstream::connect_for_stream(cx.env, config, session_id, user_id, wanted).await?;
             let request_id = cx.exchange.request_id().to_owned();
+            let (handoff, protocol) = match opened {
+                Opened::Ready(socket) => (Handoff::Accepted(socket), None),
+                // Its own future (boxed): an agent of protocol 5 never runs or compiles its code.
+                Opened::Older { socket, protocol } => {
+                    let checked = older_agent(socket, protocol, &chat, &request_id);
+                    (checked.boxed_local().await?, Some(u64::from(protocol)))
+                }
+            };
             let frame = Prompt {
                 content: &chat.text,
                 request_id: &request_id,
@@ -76,9 +91,11 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
                 context: chat.context.as_deref(),
             }
             .to_frame();
-            let turn = TurnStream::with_clock(Some(&request_id), now_ms).with_questions(questions);
+            let turn = TurnStream::with_clock(Some(&request_id), now_ms)
+                .with_questions(questions)
+                .with_agent_protocol(protocol);
             let abort = AbortRule::owning(on_disconnect, Some(request_id));
-            (Handoff::Accepted(socket), Plan::new(frame, turn, abort))
+            (handoff, Plan::new(frame, turn, abort))
         }
         // Its own future (boxed), so that a prompt's turn neither runs nor compiles its code.
         Some(reply) => {
@@ -89,6 +106,44 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
         }
     };
     start(cx, agent, plan.with_trace(trace))
+}
+
+/// The socket of an agent that says protocol `protocol` (older than 5) on its upgrade's answer,
+/// for `chat`'s prompt, or the refusal. Protocol 4: its `init` is read first, and the prompt goes
+/// only when it would delete nothing the client does not show (`crate::protocol4`; a turn in
+/// flight takes nothing back: the agent answers `busy`). Older: a regenerate or an edit is
+/// refused, anything else appended.
+async fn older_agent(
+    socket: worker::WebSocket,
+    protocol: u32,
+    chat: &ChatRequest,
+    request_id: &str,
+) -> Result<Handoff, Failure> {
+    if protocol < TAKE_BACK_PROTOCOL {
+        if chat.takes_back() {
+            let _ = socket.accept();
+            close_done(&socket);
+            return Err(Refusal::agent_cannot_take_back().into());
+        }
+        socket.accept().map_err(|_| UpstreamError::SocketFailed)?;
+        return Ok(Handoff::Accepted(socket));
+    }
+    let mut agent = upstream::listening(socket)?;
+    let checked = match read_init(&mut agent.events, request_id).await {
+        Hydration::Init(init) if init.in_flight().is_some() => Ok(()),
+        Hydration::Init(init) => {
+            let stored: Vec<&str> = init.messages.iter().map(|m| m.id.as_str()).collect();
+            protocol4::check(&stored, &chat.place, Intent::of(chat))
+        }
+        Hydration::TurnEvent { .. } | Hydration::Unknown => Err(Refusal::older_agent_unchecked()),
+    };
+    match checked {
+        Ok(()) => Ok(Handoff::Listening(agent)),
+        Err(refusal) => {
+            close_done(&agent.socket);
+            Err(refusal.into())
+        }
+    }
 }
 
 /// How far past the size limit an oversized body is still read (and dropped) before the 413:

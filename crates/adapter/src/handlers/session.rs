@@ -5,14 +5,16 @@
 //!   never stops the turn.
 //! * `POST /api/sessions/:id/chat/stop` ([`stop`]): one `abort` (no `requestId`) for the turn
 //!   in flight: `202 {"stopped":true}`, or `200 {"stopped":false}` when none is in flight.
-//! * `GET /api/sessions/:id/messages` ([`messages`]): the finished messages as `UIMessage`s.
+//! * `GET /api/sessions/:id/messages` ([`messages`]): the finished messages as `UIMessage`s, a
+//!   page at a time (`crate::pages`): the newest page of the current branch from the `init`, any
+//!   other page (`?leaf=`, `?before=`) by a `history` frame to an agent of protocol 5.
 //!
 //! Each opens its own socket to the agent, reads `init` (see [`crate::agent::hydrate`] for an agent
 //! that sends none) and closes the socket when it is done: the adapter keeps no state.
 
 use worker::{Response, WebSocket};
 
-use crate::agent::hydrate::{next_turn_event, read_init, Hydration};
+use crate::agent::hydrate::{next_turn_event, read_history, read_init, Hydration};
 use crate::agent::upstream::{self, AgentSocket, UpstreamError};
 use crate::context::RouteContext;
 use crate::exchange::{Exchange, TurnOf};
@@ -22,18 +24,22 @@ use crate::handlers::streaming::{start, Handoff, Plan};
 use crate::history::history_json;
 use crate::inbound::incoming::RequestIn;
 use crate::outcome::Outcome;
+use crate::pages::{init_page, HistoryQuery, OLDER_HEADER};
 use crate::platform::clock::now_ms;
 use crate::platform::errors::json_response;
 use crate::platform::socket::{close_done, close_failed};
 use crate::pump::{AbortRule, Follow};
 use crate::questions::QuestionParts;
+use crate::refusal::Refusal;
 use crate::request_head::Field;
 use crate::request_log::Disposition;
+use crate::session::Message;
 use crate::trace::{TraceMode, TRACE_MAX_HEADER};
 use crate::turn_log;
 use crate::turn_record::Trigger;
 use crate::turn_stream::TurnStream;
-use crate::v2::abort_frame;
+use crate::v2::{abort_frame, TREE_PROTOCOL};
+use futures::FutureExt;
 
 /// The agent's socket and what it said first, for a request that passed the guard; else the
 /// refusal.
@@ -141,30 +147,67 @@ pub(crate) async fn stop(mut cx: RouteContext<'_>, session_id: &str) -> Result<R
     Ok(json_response(202, r#"{"stopped":true}"#.into())?)
 }
 
-/// `GET …/messages`.
+/// `GET …/messages`: the query read before the agent is touched (a `400 invalid_query`).
 pub(crate) async fn messages(
     mut cx: RouteContext<'_>,
     session_id: &str,
 ) -> Result<Response, Failure> {
-    let (AgentSocket { socket, .. }, hydration) = open(&mut cx, session_id).await?;
+    let query = HistoryQuery::from_url(cx.req.head.url())?;
+    let (mut agent, hydration) = open(&mut cx, session_id).await?;
     let (req, config) = (cx.req, cx.config);
-    close_done(&socket);
-    let body = match hydration {
-        // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`, and its
-        // questions as its `X-Questions` asks.
+    let (page, older) = match hydration {
+        Hydration::Init(init) if query.from_init() => {
+            close_done(&agent.socket);
+            init_page(&init, &query)
+        }
+        // Its own future (boxed): only a request for another page runs its code.
+        Hydration::Init(init) if init.protocol >= u64::from(TREE_PROTOCOL) => {
+            let request_id = cx.exchange.request_id().to_owned();
+            let page = other_page(&mut agent, &query, &request_id)
+                .boxed_local()
+                .await;
+            close_done(&agent.socket);
+            page?
+        }
+        // An agent that keeps no tree (protocol 4 or older, or no `init`) has one page.
+        _ if !query.from_init() => {
+            close_done(&agent.socket);
+            return Err(Refusal::agent_cannot_branch().into());
+        }
         Hydration::Init(init) => {
-            let trace = config.trace_for(query_trace(req));
-            let questions = config.questions_for(query_questions(req), trace);
-            history_json(&init, &trace, &questions)
+            close_done(&agent.socket);
+            (init.messages, None)
         }
         // An agent without `init` keeps no history the adapter can read.
-        Hydration::TurnEvent { .. } | Hydration::Unknown => "[]".to_owned(),
+        Hydration::TurnEvent { .. } | Hydration::Unknown => {
+            close_done(&agent.socket);
+            (Vec::new(), None)
+        }
     };
+    // As a stream of this request would show it: `?trace=`, within `TRACE_MAX`, and its
+    // questions as its `X-Questions` asks.
+    let trace = config.trace_for(query_trace(req));
+    let questions = config.questions_for(query_questions(req), trace);
+    let body = history_json(&page, &trace, &questions);
     cx.exchange.log.answered(Disposition::History);
     let mut response = json_response(200, body)?;
+    let headers = response.headers_mut();
     // The most this worker shows, whatever a request asks: a client's trace switch offers no more.
-    response
-        .headers_mut()
-        .set(TRACE_MAX_HEADER, config.trace_max.name())?;
+    headers.set(TRACE_MAX_HEADER, config.trace_max.name())?;
+    if let Some(older) = &older {
+        headers.set(OLDER_HEADER, older)?;
+    }
     Ok(response)
+}
+
+/// A page other than the `init`'s, asked of an agent of protocol 5 by a `history` frame.
+async fn other_page(
+    agent: &mut AgentSocket,
+    query: &HistoryQuery,
+    request_id: &str,
+) -> Result<(Vec<Message>, Option<String>), Refusal> {
+    if agent.socket.send_with_str(query.frame(request_id)).is_err() {
+        return Err(UpstreamError::SocketFailed.into());
+    }
+    read_history(&mut agent.events, request_id).await
 }

@@ -255,6 +255,7 @@ fn a_turn_over_before_the_session_was_read_starts_and_ends() {
     // Each event is named by the state it leads to: the start's, a turn in flight.
     let started = SessionState {
         ids: vec!["u1".into(), "a1".into(), "u2".into()],
+        refs: Vec::new(),
         turn: Some(TurnInFlight {
             turn_id: "a2".into(),
             question_id: None,

@@ -4,11 +4,13 @@
 //! (`crates/adapter/src/live/`, and the route in `crates/adapter/src/handlers/feed.rs`) keeps the agent's socket, the keep-alive and the body.
 //!
 //! A feed is one more socket of the session: the agent sends it every turn event, `question` and
-//! `complete` (R-broadcast). The turn events say when a turn starts, but not what was asked; so
-//! at a turn it has not seen, the feed reads the session again (a new socket, its `init`: the user
-//! message and what the turn cut, continued exactly by the events after it, R-init-continuity),
-//! and tells its client the turn's start with its user message. The turn's own stream is not
-//! in the feed: a client resumes it (`GET …/chat/:chatId/stream`), as after a reload.
+//! `complete` (R-broadcast). An agent of protocol 5 says in a turn's `message.create` what was
+//! asked and where the turn attaches (its user message, with its `parent`): the feed tells its
+//! client the turn's start from that alone. From an older agent, or when the feed does not hold
+//! the message the turn follows, it reads the session again (a new socket, its `init`: the user
+//! message and what the turn cut, continued exactly by the events after it, R-init-continuity).
+//! The turn's own stream is not in the feed: a client resumes it (`GET …/chat/:chatId/stream`),
+//! as after a reload.
 //!
 //! Every event names the state it brings the client to ([`SessionState::key`]); a feed opened
 //! with the name of the state the session is in sends nothing until the next change (no repeat),
@@ -19,7 +21,7 @@ pub mod slots;
 pub mod state;
 
 use crate::history::{is_listed, user_message};
-use crate::session::{Init, Message, Role};
+use crate::session::{parse_message, Init, Message, Role};
 use crate::v2::{read_frame, Frame, FrameError, FrameRead};
 pub use event::FeedEvent;
 pub use state::{SessionState, TurnInFlight};
@@ -121,10 +123,17 @@ impl Feed {
             FrameRead::Parsed(frame) => frame,
         };
         Ok(match frame {
+            // Protocol 5: the turn's user message and its place, when the feed follows no turn.
+            Frame::MessageCreate(create) if self.state.turn.is_none() => match create.message {
+                Some(message) if !self.told(&create.turn_id) => {
+                    self.created(&create.turn_id, message.get())
+                }
+                _ => self.turn_event(&create.turn_id),
+            },
             Frame::Finalize(finalize) => match &self.state.turn {
                 Some(turn) if turn.turn_id == finalize.turn_id => {
                     self.state.turn = None;
-                    self.state.ids.push(finalize.turn_id.clone());
+                    self.state.push_reply(&finalize.turn_id);
                     self.events(FeedEvent::TurnEnd {
                         turn_id: finalize.turn_id,
                         reason: finalize.reason,
@@ -154,6 +163,46 @@ impl Feed {
                 Some(turn_id) => self.turn_event(turn_id),
                 None => Step::Nothing,
             },
+        })
+    }
+
+    /// Whether the client was told that turn `turn_id` ended.
+    fn told(&self, turn_id: &str) -> bool {
+        self.state.ids.iter().any(|id| id == turn_id)
+    }
+
+    /// Turn `turn_id` started, with `message` (its user message, as `message.create` carries it:
+    /// protocol 5): the client keeps the messages the turn follows and adds the user message.
+    /// A message the feed cannot read, or one that follows a message the feed does not hold (a
+    /// branch older than its `init` showed), sends it to the session's `init` instead.
+    fn created(&mut self, turn_id: &str, message: &str) -> Step {
+        let rehydrate = || Step::Rehydrate {
+            turn_id: turn_id.to_owned(),
+        };
+        let Ok(user) = parse_message(message) else {
+            return rehydrate();
+        };
+        let Some(at) = user
+            .parent
+            .as_ref()
+            .and_then(|p| self.state.after(p.as_deref()))
+        else {
+            return rehydrate();
+        };
+        self.state.truncate(at);
+        let branch = self.state.ids.clone();
+        let listed = user.role == Role::User && is_listed(&user, None);
+        if listed {
+            self.state.push(&user);
+        }
+        self.state.turn = Some(TurnInFlight {
+            turn_id: turn_id.to_owned(),
+            question_id: None,
+        });
+        self.events(FeedEvent::TurnStart {
+            turn_id: turn_id.to_owned(),
+            message: listed.then(|| user_message(&user)).flatten(),
+            branch,
         })
     }
 
@@ -188,14 +237,13 @@ impl Feed {
         if let Some(old) = self.state.turn.take() {
             match finished(init, &old.turn_id) {
                 Some(message) if now_turn != Some(old.turn_id.as_str()) => {
-                    self.state.ids.push(old.turn_id.clone());
+                    self.state.push(message);
                     events.push(self.named(end_of(message)));
                 }
                 _ => self.state.turn = Some(old),
             }
         }
-        let heard_ended =
-            finished(init, heard).is_some() && !self.state.ids.iter().any(|id| id == heard);
+        let heard_ended = finished(init, heard).is_some() && !self.told(heard);
         let started = now_turn.or(heard_ended.then_some(heard));
         let known = self.state.turn.as_ref().map(|t| t.turn_id.as_str());
         if let Some(turn_id) = started.filter(|id| Some(*id) != known) {
@@ -225,13 +273,17 @@ impl Feed {
             .last()
             .filter(|m| m.role == Role::User && is_listed(m, in_flight));
         let branch_end = before.len() - usize::from(user.is_some());
-        let branch: Vec<String> = before[..branch_end]
+        self.state.truncate(0);
+        for message in before[..branch_end]
             .iter()
             .filter(|m| is_listed(m, in_flight))
-            .map(|m| m.id.clone())
-            .collect();
-        self.state.ids = branch.clone();
-        self.state.ids.extend(user.map(|m| m.id.clone()));
+        {
+            self.state.push(message);
+        }
+        let branch = self.state.ids.clone();
+        if let Some(user) = user {
+            self.state.push(user);
+        }
         self.state.turn = Some(TurnInFlight {
             turn_id: turn_id.to_owned(),
             question_id: None,
@@ -244,7 +296,7 @@ impl Feed {
         let message = &init.messages[at];
         if message.is_finished() {
             self.state.turn = None;
-            self.state.ids.push(turn_id.to_owned());
+            self.state.push(message);
             out.push(self.named(end_of(message)));
         } else if let Some(question) = message.pending_question() {
             self.state.turn = Some(state::turn_of(message));
@@ -295,3 +347,7 @@ fn end_of(message: &Message) -> FeedEvent {
 #[cfg(test)]
 #[path = "feed_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "feed_tree_tests.rs"]
+mod tree_tests;

@@ -15,28 +15,71 @@ pub struct TurnInFlight {
 }
 
 /// A session as its feed tells it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct SessionState {
     /// The ids of the messages `GET …/messages` lists, oldest first: the finished messages and
     /// the user message of the turn in flight (the history leaves out only the turn itself).
     pub ids: Vec<String>,
+    /// The `ref` of each message of `ids` (protocol 5; `None` from an older agent): where a turn
+    /// that follows one of them attaches. Not part of what the client is told, nor of the name.
+    pub refs: Vec<Option<String>>,
     /// The turn in flight, if any.
     pub turn: Option<TurnInFlight>,
 }
+
+/// Two states are the same for a client when it holds the same messages and follows the same
+/// turn: the refs are the feed's own bookkeeping.
+impl PartialEq for SessionState {
+    fn eq(&self, other: &Self) -> bool {
+        self.ids == other.ids && self.turn == other.turn
+    }
+}
+
+impl Eq for SessionState {}
 
 impl SessionState {
     /// The session as `init` shows it.
     pub fn of(init: &Init) -> Self {
         let in_flight = init.in_flight();
-        SessionState {
-            ids: init
-                .messages
-                .iter()
-                .filter(|m| is_listed(m, in_flight.map(|t| t.id.as_str())))
-                .map(|m| m.id.clone())
-                .collect(),
+        let mut state = SessionState {
             turn: in_flight.map(turn_of),
+            ..SessionState::default()
+        };
+        let in_flight = in_flight.map(|t| t.id.as_str());
+        for message in init.messages.iter().filter(|m| is_listed(m, in_flight)) {
+            state.push(message);
         }
+        state
+    }
+
+    /// Adds `message` at the end of the conversation.
+    pub fn push(&mut self, message: &Message) {
+        self.ids.push(message.id.clone());
+        self.refs.push(message.key.clone());
+    }
+
+    /// Adds the finished reply `turn_id`, whose ref is its id (protocol 5).
+    pub fn push_reply(&mut self, turn_id: &str) {
+        self.ids.push(turn_id.to_owned());
+        self.refs.push(Some(turn_id.to_owned()));
+    }
+
+    /// Keeps the first `len` messages.
+    pub fn truncate(&mut self, len: usize) {
+        self.ids.truncate(len);
+        self.refs.truncate(len);
+    }
+
+    /// How many messages of the conversation a message that follows `parent` comes after (`None`
+    /// for the root: 0): `None` when the feed does not hold `parent`.
+    pub fn after(&self, parent: Option<&str>) -> Option<usize> {
+        let Some(parent) = parent else {
+            return Some(0);
+        };
+        self.refs
+            .iter()
+            .rposition(|key| key.as_deref() == Some(parent))
+            .map(|at| at + 1)
     }
 
     /// The state's name: 16 hex digits of a 64-bit FNV-1a hash of the ids and the turn, each

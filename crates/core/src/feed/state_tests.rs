@@ -22,7 +22,7 @@ fn the_ids_are_the_historys() {
         {"id": "a2", "role": "assistant", "parts": [{"type": "text", "text": "wor"}]}
     ]));
     let view = QuestionView::new(QuestionParts::default(), Trace::default());
-    let history: Vec<String> = ui_messages(&init, &Trace::default(), &view)
+    let history: Vec<String> = ui_messages(&init.messages, &Trace::default(), &view)
         .iter()
         .map(|m| m["id"].as_str().unwrap().to_owned())
         .collect();
@@ -42,6 +42,7 @@ fn the_ids_are_the_historys() {
 fn a_state_is_named_by_all_of_it() {
     let base = SessionState {
         ids: vec!["u1".into(), "a1".into()],
+        refs: Vec::new(),
         turn: None,
     };
     let key = base.key();
@@ -51,18 +52,22 @@ fn a_state_is_named_by_all_of_it() {
     let mut variants = vec![
         SessionState {
             ids: vec!["u1".into()],
+            refs: Vec::new(),
             turn: None,
         },
         SessionState {
             ids: vec!["u1a1".into()],
+            refs: Vec::new(),
             turn: None,
         },
         SessionState {
             ids: vec!["a1".into(), "u1".into()],
+            refs: Vec::new(),
             turn: None,
         },
         SessionState {
             ids: vec![],
+            refs: Vec::new(),
             turn: None,
         },
     ];
@@ -75,6 +80,7 @@ fn a_state_is_named_by_all_of_it() {
     for question in [None, Some("q1"), Some("q2")] {
         variants.push(SessionState {
             ids: base.ids.clone(),
+            refs: Vec::new(),
             turn: turn(question),
         });
     }

@@ -230,9 +230,17 @@ impl Init {
 
     /// The turn in flight: the last assistant message without a `finish` part.
     pub fn in_flight(&self) -> Option<&Message> {
-        self.messages.iter().rev().find(|m| m.is_in_flight())
+        in_flight(&self.messages)
     }
+}
 
+/// The turn in flight of `messages` (an `init`'s, a page's): the last assistant message without a
+/// `finish` part.
+pub fn in_flight(messages: &[Message]) -> Option<&Message> {
+    messages.iter().rev().find(|m| m.is_in_flight())
+}
+
+impl Init {
     /// The turn in flight, taken out of the `init` ([`Init::in_flight`]).
     pub fn take_in_flight(mut self) -> Option<Message> {
         let at = self.messages.iter().rposition(Message::is_in_flight)?;

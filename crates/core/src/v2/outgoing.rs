@@ -86,6 +86,11 @@ fn to_json(frame: &Outgoing<'_>) -> String {
 /// regenerate or an edit is sent only to an agent that says it on its upgrade's answer.
 pub const TAKE_BACK_PROTOCOL: u32 = 4;
 
+/// The protocol from which an agent keeps every message as a tree (docs/agent-protocol.md,
+/// "Branches"): nothing a take-back replaces is deleted, a prompt needs no check against its
+/// `init`, and a branch or an older page can be asked of it.
+pub const TREE_PROTOCOL: u32 = 5;
+
 /// The `prompt` frame the adapter sends once per POST, right after the socket opens
 /// (docs/agent-protocol.md, `prompt`).
 #[derive(Debug, Clone, Copy)]
