@@ -1,15 +1,19 @@
 // Follows a session feed (`GET /api/sessions/:id/events`, docs/endpoint.md "The session feed")
 // with a stock AI SDK `Chat` (ai 5, 6 and 7): a turn started in another tab or on another
 // device shows here as it streams, its user message first; a question answered elsewhere goes
-// on here; a regenerate or an edit elsewhere cuts this chat's messages where it cut the
-// conversation. It calls nothing but the chat's own `messages`, `status` and `resumeStream()`,
-// and `fetch`: no dependency, not even on `ai`.
+// on here; a turn that attaches elsewhere in the conversation (a regenerate, an edit, a stale
+// device's send: a new branch) moves this chat to it. A chat that holds only the newest pages of
+// a long conversation keeps them, and never loads more than the newest page again. It calls
+// nothing but the chat's own `messages`, `status` and `resumeStream()`, and `fetch`: no
+// dependency, not even on `ai` (./branches.js is its sibling).
 //
 // In a browser, the tabs of one session share one feed: the tab that holds the session's Web Lock
 // reads it and hands each event to the others (a BroadcastChannel), and a hidden tab gives the
 // lock up (a browser holds 6 connections to an origin over HTTP/1.1, and a feed is one of them).
 // A feed that cannot connect never breaks the chat: it tries again, later and later, and the chat
 // goes on as it would without it.
+
+import { keptFor, loadPage } from "./branches.js";
 
 /** Waits before a reconnection, by attempt: quick after a blip, never more often than every 30 s after that. */
 const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
@@ -54,13 +58,11 @@ export function followSession(chat, options = {}) {
 
   const busy = () => chat.status === "submitted" || chat.status === "streaming";
   const headersNow = async () => ({ ...(typeof headers === "function" ? await headers() : headers) });
-  const same = (a, b) => a.length === b.length && a.every((id, i) => id === b[i]);
 
+  /** The newest page of the current branch, in place of the chat's messages. */
   async function loadHistory() {
     const at = typeof historyUrl === "function" ? historyUrl() : historyUrl;
-    const response = await fetchFn(at, { headers: await headersNow() });
-    if (!response.ok) throw new Error(`history: ${response.status}`);
-    chat.messages = await response.json();
+    chat.messages = (await loadPage(at, { headers: headersNow, fetch: fetchFn })).messages;
   }
 
   /** Resumes turn `turnId` (its reply, if this chat has one, is taken out first: the resume brings it whole). */
@@ -92,12 +94,13 @@ export function followSession(chat, options = {}) {
       case "sync": {
         // Busy: this chat streams the one turn there is, and its own stream brings it.
         if (busy()) return;
-        const mine = chat.messages.map((m) => m.id);
-        if (event.turn && mine.at(-1) === event.turn.turnId) mine.pop();
+        const mine = chat.messages.slice();
+        if (event.turn && mine.at(-1)?.id === event.turn.turnId) mine.pop();
         // Holding more than the sync names is no reason to reload: a sync read before this
         // chat's own turn started arrives after it (the feed's connection took longer than the
-        // prompt), and the turn's own events follow it. Holding less, or other messages, is.
-        if (!same(mine.slice(0, event.messageIds.length), event.messageIds)) await loadHistory();
+        // prompt), and the turn's own events follow it. Holding older pages than it names is
+        // none either. Holding other messages, or not its newest, is.
+        if (keptFor(mine, event.messageIds) < 0) await loadHistory();
         const held = event.turn && chat.messages.at(-1)?.id === event.turn.turnId;
         // A turn waiting on a question that this chat shows already: its stream ended there.
         if (held && event.turn.questionId !== undefined) return;
@@ -114,11 +117,13 @@ export function followSession(chat, options = {}) {
         if (busy()) return;
         // This chat holds the turn already (its own, whose stream ended at a question before this
         // event came): nothing to add, nothing to resume.
-        const ids = chat.messages.map((m) => m.id);
-        const asked = event.message ? [event.message.id] : [];
-        if (ids.at(-1) === event.turnId && same(ids.slice(0, -1), [...event.branch, ...asked])) return;
-        const kept = chat.messages.slice(0, event.branch.length);
-        if (event.message && same(kept.map((m) => m.id), event.branch)) chat.messages = [...kept, event.message];
+        const held = chat.messages.slice(0, -1);
+        const asked = event.message ? [...event.branch, event.message.id] : event.branch;
+        if (chat.messages.at(-1)?.id === event.turnId && keptFor(held, asked) === held.length) return;
+        // The messages the turn follows, as this chat holds them (older pages kept), then its
+        // user message; a chat that does not hold them shows another branch: the newest page.
+        const kept = keptFor(chat.messages, event.branch);
+        if (event.message && kept >= 0) chat.messages = [...chat.messages.slice(0, kept), event.message];
         else await loadHistory();
         resume(event.turnId);
         return;
