@@ -31,3 +31,4 @@ export function keptFor(messages: { id: string }[], branch: string[]): number;
 export function loadPage<M>(url: string, options?: Omit<BranchOptions, "historyUrl">): Promise<{ messages: M[]; older: boolean }>;
 export function loadBranch<M extends { id: string; metadata?: unknown }>(chat: BranchedChat<M>, ref: string, options: BranchOptions): Promise<{ older: boolean }>;
 export function loadOlder<M extends { id: string; metadata?: unknown }>(chat: BranchedChat<M>, options: BranchOptions): Promise<{ added: number; older: boolean }>;
+export function refreshBranches<M extends { id: string; role: string; metadata?: unknown }>(chat: BranchedChat<M>, options: BranchOptions): Promise<boolean>;

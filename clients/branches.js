@@ -93,3 +93,36 @@ export async function loadOlder(chat, options) {
   chat.messages = [...page.messages, ...chat.messages];
   return { added: page.messages.length, older: page.older };
 }
+
+/**
+ * Brings the chat's messages' `metadata.ref` and `metadata.siblings` up to date, from the page of
+ * the branch it shows: a turn of the chat's own adds a sibling (a retried reply, an edited
+ * message), which its stream cannot tell. Only metadata changes; no message is added or taken
+ * away. Call it when a turn ends. Resolves to whether anything changed. Options as `loadBranch`'s.
+ */
+export async function refreshBranches(chat, options) {
+  const messages = chat.messages;
+  // The newest message the route can name: its ref, or a reply's id (a reply's ref is its id).
+  const last = messages.findLast((m) => typeof m.metadata?.ref === "string" || m.role === "assistant");
+  if (last === undefined) return false;
+  const limit = String(Math.min(MAX_PAGE, Math.max(1, messages.length)));
+  const page = await loadPage(withQuery(options.historyUrl, { leaf: last.metadata?.ref ?? last.id, limit }), options);
+  const fresh = new Map(page.messages.map((m) => [m.id, m.metadata]));
+  let changed = false;
+  const next = chat.messages.map((message) => {
+    const { ref, siblings } = fresh.get(message.id) ?? {};
+    if (typeof ref !== "string") return message;
+    const metadata = { ...message.metadata, ref };
+    if (siblings) metadata.siblings = siblings;
+    else delete metadata.siblings;
+    if (JSON.stringify(metadata) === JSON.stringify(message.metadata)) return message;
+    changed = true;
+    return { ...message, metadata };
+  });
+  if (changed) chat.messages = next;
+  return changed;
+}
+
+/** The most messages a page holds (the route's bound). */
+const MAX_PAGE = 200;
+

@@ -3,11 +3,12 @@
 // chat starts, with the same `X-Questions` header as the transport, so a question reloads as the
 // part it streamed as; the turn in flight is resumed; Stop stops the turn for every client of the
 // session; the agent's free questions are answered with `addToolOutput`, its approvals with
-// `addToolApprovalResponse`, and the SDK's helpers post each answer by themselves; and the session
+// `addToolApprovalResponse`, and the SDK's helpers post each answer by themselves; the session
 // feed (clients/follow-session.js) shows every turn of the session, sent from any tab or device,
-// as it streams.
+// as it streams; and clients/branches.js shows a picker ("‹ 2/3 ›") on an edited message or a
+// retried reply, switches branches, and loads older messages a page at a time.
 // tests/browser/stock_react.test.mjs bundles it (with ./main.tsx) and drives it in Chromium.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Chat, useChat } from '@ai-sdk/react';
 import {
   DefaultChatTransport,
@@ -16,6 +17,7 @@ import {
   type UIMessage,
 } from 'ai';
 import { followSession } from '../../clients/follow-session.js';
+import { loadBranch, loadOlder, loadPage, refreshBranches, siblingsOf } from '../../clients/branches.js';
 
 // #region history
 // Your worker's origin first when the page is on another one.
@@ -24,25 +26,28 @@ const base = (sessionId: string) => `/api/sessions/${sessionId}`;
 // for the same parts.
 const headers = { 'X-Questions': 'approvals' };
 
-/** The finished messages (the turn in flight comes with the resume). */
-export async function loadHistory(sessionId: string): Promise<UIMessage[]> {
-  const response = await fetch(`${base(sessionId)}/messages`, { headers });
-  if (!response.ok) throw new Error(await response.text());
-  return response.json();
+/** Where the history's pages and branches are read: the same headers as the transport. */
+const pages = (sessionId: string) => ({ historyUrl: `${base(sessionId)}/messages`, headers });
+
+/** The newest page of the finished messages (the turn in flight comes with the resume), and
+ * whether older ones exist. */
+export async function loadHistory(sessionId: string): Promise<{ messages: UIMessage[]; older: boolean }> {
+  return loadPage<UIMessage>(`${base(sessionId)}/messages`, { headers });
 }
 // #endregion history
 
 // #region chat
 export function ChatPage({ sessionId }: { sessionId: string }) {
-  const [history, setHistory] = useState<UIMessage[] | null>(null);
+  const [history, setHistory] = useState<{ messages: UIMessage[]; older: boolean } | null>(null);
   useEffect(() => {
     loadHistory(sessionId).then(setHistory);
   }, [sessionId]);
-  return history ? <Conversation sessionId={sessionId} history={history} /> : <p>Loading…</p>;
+  return history ? <Conversation sessionId={sessionId} history={history.messages} older={history.older} /> : <p>Loading…</p>;
 }
 
-function Conversation({ sessionId, history }: { sessionId: string; history: UIMessage[] }) {
+function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: string; history: UIMessage[]; older: boolean }) {
   const [input, setInput] = useState('');
+  const [older, setOlder] = useState(olderAtFirst);
   // One `Chat` for the hook and for the session feed.
   const [chat] = useState(
     () =>
@@ -70,6 +75,18 @@ function Conversation({ sessionId, history }: { sessionId: string; history: UIMe
   }, [chat, sessionId]);
   // #endregion follow
   const busy = status === 'submitted' || status === 'streaming';
+  // #region branches
+  // A turn that ends may have added a branch (a retried reply, an edited message): the pickers
+  // are brought up to date from the history.
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy) refreshBranches(chat, pages(sessionId)).catch(() => {});
+    wasBusy.current = busy;
+  }, [busy, chat, sessionId]);
+  // Another branch: its newest page in place of the chat's messages; what is sent next goes on it.
+  const showBranch = async (ref: string) => setOlder((await loadBranch(chat, ref, pages(sessionId))).older);
+  const showOlder = async () => setOlder((await loadOlder(chat, pages(sessionId))).older);
+  // #endregion branches
   const send = (event: FormEvent) => {
     event.preventDefault();
     if (input.trim() === '' || busy) return;
@@ -86,11 +103,13 @@ function Conversation({ sessionId, history }: { sessionId: string; history: UIMe
   const answer = (toolCallId: string, output: string) => addToolOutput({ tool: 'askUser', toolCallId, output });
   return (
     <main>
+      {older && <button onClick={showOlder}>Load older messages</button>}
       {messages.map((message) => (
         <div key={message.id} className={`message ${message.role}`}>
           {message.parts.map((part, i) => (
             <Part key={i} part={part} answer={answer} approve={addToolApprovalResponse} />
           ))}
+          {!busy && <BranchPicker message={message} show={showBranch} />}
         </div>
       ))}
       <form onSubmit={send}>
@@ -101,6 +120,28 @@ function Conversation({ sessionId, history }: { sessionId: string; history: UIMe
   );
 }
 // #endregion chat
+
+// #region picker
+/** "‹ 2/3 ›" on a message with siblings (the edits of a user message, the retries of a reply). */
+function BranchPicker({ message, show }: { message: UIMessage; show: (ref: string) => void }) {
+  const siblings = siblingsOf(message);
+  if (!siblings) return null;
+  const { index, count, refs } = siblings;
+  return (
+    <nav className="branches" aria-label="Versions of this message">
+      <button aria-label="Previous version" disabled={index === 0} onClick={() => show(refs[index - 1])}>
+        ‹
+      </button>
+      <span>
+        {index + 1}/{count}
+      </span>
+      <button aria-label="Next version" disabled={index === count - 1} onClick={() => show(refs[index + 1])}>
+        ›
+      </button>
+    </nav>
+  );
+}
+// #endregion picker
 
 // #region questions
 type Approve = (response: { id: string; approved: boolean; reason?: string }) => void;

@@ -5,7 +5,7 @@
 // history load, and a turn on another branch moves the chat to it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { keptFor, loadBranch, loadOlder, siblingsOf } from "../../../clients/branches.js";
+import { keptFor, loadBranch, loadOlder, refreshBranches, siblingsOf } from "../../../clients/branches.js";
 import { followSession } from "../../../clients/follow-session.js";
 
 const HISTORY = "https://worker.example/api/sessions/s/messages";
@@ -130,4 +130,24 @@ test("a long conversation: a turn on an earlier message moves the chat there, an
   const moved = await follow(LONG.slice(), [{ type: "turn-start", turnId: "a10", message: u, branch: ["u1", "a1"] }], [msg("u1"), msg("a1"), u]);
   assert.equal(moved.loads, 1);
   assert.deepEqual(moved.ids, ["u1", "a1", "u9"]);
+});
+
+test("a turn's end brings the chat's refs and siblings up to date, and changes nothing else", async () => {
+  const streamed = { id: "a2", role: "assistant", parts: [{ type: "text", text: "live" }], metadata: { turnId: "a2" } };
+  const user = { id: "u2", role: "user", parts: [{ type: "text", text: "edited" }] };
+  const { fetch, asked } = route({
+    "leaf=a2&limit=4": {
+      messages: [msg("u1"), msg("a1"), msg("u2", { siblings: { index: 1, count: 2, refs: ["r-old", "r-u2"] } }), { ...streamed, metadata: { ref: "a2", turnId: "a2" } }],
+    },
+  });
+  const chat = { messages: [msg("u1"), msg("a1"), user, streamed] };
+  const first = chat.messages[0];
+  assert.equal(await refreshBranches(chat, { historyUrl: HISTORY, fetch }), true);
+  assert.equal(asked[0].query, "leaf=a2&limit=4");
+  assert.deepEqual(chat.messages[2].metadata, { ref: "r-u2", siblings: { index: 1, count: 2, refs: ["r-old", "r-u2"] } });
+  assert.deepEqual(chat.messages[3].metadata, { turnId: "a2", ref: "a2" });
+  assert.deepEqual(chat.messages[3].parts, streamed.parts, "the parts as the stream left them");
+  assert.equal(chat.messages[0], first, "an unchanged message is kept as it is");
+  assert.equal(await refreshBranches(chat, { historyUrl: HISTORY, fetch }), false, "nothing new");
+  assert.equal(await refreshBranches({ messages: [{ id: "u", role: "user" }] }, { historyUrl: HISTORY, fetch }), false);
 });
