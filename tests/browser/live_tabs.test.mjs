@@ -8,7 +8,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
+import { workerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations, shownMessages as shown } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 let other;
@@ -16,16 +16,6 @@ before(async () => {
   other = await launchBrowser();
 });
 after(() => other?.close());
-
-/** What the panel shows: each message's role and text, in order. */
-function shown(page) {
-  return page.evaluate(() =>
-    [...document.querySelector("session-agent-chat").shadowRoot.querySelectorAll(".message")].map((m) => [
-      m.classList.contains("user") ? "user" : "assistant",
-      (m.querySelector(".bubble") ?? m.querySelector(".markdown") ?? m).innerText.trim(),
-    ]),
-  );
-}
 
 /** The playground on `session` in a new page of `browser`. */
 async function open(browser, session) {

@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId, demoLog } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, axeViolations } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages as shown, settled } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
@@ -17,21 +17,6 @@ async function open(label) {
   await page.goto(`${setup.worker.base}/?session=${session}`);
   await panel(page).message.waitFor();
   return { page, session };
-}
-
-/** What the panel shows: each message's role and text, in order. */
-function shown(page) {
-  return page.evaluate(() =>
-    [...document.querySelector("session-agent-chat").shadowRoot.querySelectorAll(".message")].map((m) => [
-      m.classList.contains("user") ? "user" : "assistant",
-      (m.querySelector(".bubble") ?? m.querySelector(".markdown") ?? m).innerText.trim(),
-    ]),
-  );
-}
-
-/** Resolves once the panel shows `n` messages and no turn runs. */
-async function settled(page, n) {
-  await until(async () => (await shown(page)).length === n && (await panel(page).send.count()) === 1, `${n} messages, idle`);
 }
 
 /** Reloads the page and resolves to what the panel shows once the history is in. */

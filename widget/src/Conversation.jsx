@@ -1,18 +1,22 @@
 // The conversation of one session through the AI SDK's useChat: the messages, the status
 // line, errors with a Retry (the SDK's regenerate), an edit of the visitor's last message (the
-// SDK's sendMessage with its messageId: the agent takes back what followed it), answers to
-// questions, Stop, and resume of a turn in flight.
+// SDK's sendMessage with its messageId: the agent sets the old version aside, with what followed
+// it, as another branch), answers to questions, Stop, and resume of a turn in flight. An edited
+// message and a reply asked again have a picker of their versions; older pages load as the
+// visitor scrolls up (pages.js).
 // A question that waits (questions.js) keeps the turn going: Stop ends it, and the page's sends
 // wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
 // The session feed (follow.js) shows here, as it streams, every turn sent from another tab or
 // device, and a question answered there.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Chat, useChat } from "@ai-sdk/react";
-import { chatTransport, stopTurn, useReportedError } from "./api.js";
+import { chatTransport, historyOptions, stopTurn, useReportedError } from "./api.js";
 import { useFollow } from "./follow.js";
 import { answerCall, answerToPost, canceled, messageEvent, sendAutomaticallyWhen, waitingQuestion } from "./questions.js";
 import { useStatusLine } from "./status.js";
 import { useStrings } from "./strings.js";
+import { format } from "./locale.js";
+import { usePages } from "./pages.js";
 import { MessageView } from "./MessageView.jsx";
 import { Composer } from "./Composer.jsx";
 
@@ -20,8 +24,9 @@ import { Composer } from "./Composer.jsx";
  * many times an agent's abort and its last frames (tens of milliseconds at the edge). */
 const STOP_GRACE_MS = 3_000;
 
-/** `history`: the session's finished messages, loaded before the chat starts (see Panel). */
-export function Conversation({ config, history, trace }) {
+/** `history`: the newest page of the session's finished messages, loaded before the chat starts
+ * (see Panel), and whether older ones exist (`older`). */
+export function Conversation({ config, history, older, trace }) {
   const traceNow = useRef(trace);
   traceNow.current = trace;
   const transport = useMemo(() => chatTransport(config, () => traceNow.current), [config]);
@@ -51,7 +56,10 @@ export function Conversation({ config, history, trace }) {
       }),
   );
   const chat = useChat({ chat: instance, experimental_throttle: 50 });
-  useFollow(config, instance, () => traceNow.current);
+  const busy = chat.status === "submitted" || chat.status === "streaming";
+  const historyPages = useMemo(() => historyOptions(config, () => traceNow.current), [config]);
+  const pages = usePages({ chat: instance, shown: chat.messages, pages: historyPages, olderAtFirst: older, busy });
+  useFollow(config, instance, () => traceNow.current, pages.setOlder);
   // The turn in flight, resumed on mount (the hook's `resume: true`, but known when it settles):
   // the Chat is "ready" while it asks, and a send then could start a turn the resume would
   // stream too (the same message finished twice).
@@ -59,11 +67,11 @@ export function Conversation({ config, history, trace }) {
   useEffect(() => {
     chat.resumeStream().finally(() => setResumed(true));
   }, []);
-  const busy = chat.status === "submitted" || chat.status === "streaming";
   const last = chat.messages.at(-1);
   /** The last message's question waits for the visitor: the turn is not over. */
   const asking = !busy && waitingQuestion(last) !== null;
   const error = useReportedError(config, chat.error, t);
+  const pageError = useReportedError(config, pages.error, t);
   // Unmounted (`logout`, `destroy`, a new `init`): this client's stream closes; a detached turn
   // goes on at the agent.
   useEffect(() => () => chat.stop(), []);
@@ -76,6 +84,8 @@ export function Conversation({ config, history, trace }) {
     status.reset();
     // The session is worth coming back to from now on: a reload finds it.
     config.keepSession?.();
+    // Read from its end: the visitor's message, then the reply.
+    pages.follow();
     return chat.sendMessage(message);
   };
   /** Answers `question` (questions.js); the answer's buttons go, so the focus goes to the message box. */
@@ -84,7 +94,7 @@ export function Conversation({ config, history, trace }) {
     config.keepSession?.();
     const [method, argument] = answerCall(question, value);
     chat[method](argument);
-    list.current?.parentElement.querySelector("textarea")?.focus();
+    pages.list.current?.parentElement.querySelector("textarea")?.focus();
   };
   const stop = async () => {
     // A question waited: its buttons go, as the worker's history will show it.
@@ -109,7 +119,10 @@ export function Conversation({ config, history, trace }) {
   // The page's `AgentChat.send(text)`: sent as the user would, one at a time, whenever the chat
   // is idle (control.js): no request, no question waiting, no answer about to be posted.
   const answering = chat.status === "ready" && answerToPost(chat.messages);
-  const idle = resumed && !busy && !asking && !answering;
+  /** A turn runs, or may (the resume has not said): no picker, no pencil, no Try again. */
+  const running = !resumed || busy || asking || answering;
+  // Another branch on its way: what is sent waits for it, to go on the branch shown.
+  const idle = !running && pages.loading !== "branch";
   /** The last reply, which the visitor may ask again while nothing runs and nothing failed (an
    * error has its own Retry). */
   const retryable = idle && !error && last?.role === "assistant" ? last : undefined;
@@ -119,7 +132,8 @@ export function Conversation({ config, history, trace }) {
   };
   /** The visitor's last message, which they may edit while nothing runs. */
   const editable = idle ? chat.messages.findLast((m) => m.role === "user") : undefined;
-  /** Sends the edited text in place of the message (its files kept): what followed it is taken back. */
+  /** Sends the edited text in place of the message (its files kept): the old version, and what
+   * followed it, stay as another branch. */
   const sendEdit = (text) => {
     const files = editing.parts.filter((part) => part.type === "file");
     setEditing(null);
@@ -134,19 +148,23 @@ export function Conversation({ config, history, trace }) {
     else chat.regenerate();
   };
 
-  const list = useRef(null);
-  const pinned = useRef(true);
-  useEffect(() => {
-    if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
-  });
-  const onScroll = () => {
-    const el = list.current;
-    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-  };
-
   return (
     <div class="conversation">
-      <div class="messages" ref={list} onScroll={onScroll} role="log" aria-live="polite">
+      {/* tabindex -1: the focus stays in the list when the last older page takes its button away. */}
+      <div
+        class="messages"
+        ref={pages.list}
+        onScroll={pages.onScroll}
+        role="log"
+        aria-live="polite"
+        aria-busy={pages.loading ? "true" : undefined}
+        tabindex={-1}
+      >
+        {pages.older && (
+          <button type="button" class="older" aria-disabled={pages.loading ? "true" : undefined} onClick={pages.loadOlderPage}>
+            {t.loadOlder}
+          </button>
+        )}
         {chat.messages.length === 0 && <p class="empty">{t.empty}</p>}
         {chat.messages.map((message, i) => (
           <MessageView
@@ -157,6 +175,7 @@ export function Conversation({ config, history, trace }) {
             onAnswer={answer}
             onEdit={message === editable && editing === null ? () => setEditing(message) : undefined}
             onRetry={message === retryable && editing === null ? again : undefined}
+            branches={{ hidden: running, onShow: pages.showBranch }}
             allowImages={config.allowImages}
             showUsage={config.showUsage}
           />
@@ -164,6 +183,11 @@ export function Conversation({ config, history, trace }) {
         {line && (
           <p class="status" role="status">
             {line}
+          </p>
+        )}
+        {pageError && (
+          <p class="error" role="alert">
+            {format(t.loadFailed, { error: pageError })}
           </p>
         )}
         {error && (

@@ -4,15 +4,17 @@
 // state in the normal one, open with its input and output in the verbose one); questions, and a
 // tool call waiting for approval, which the minimal mode shows as a question —
 // and, once finished (not while a question waits), how long it worked, or that it was stopped;
-// on the last reply while nothing runs, a Try again that asks for a new one in its place.
+// on the last reply while nothing runs, a Try again that asks for a new one beside it. Either,
+// edited or asked again, has a picker of its versions ("‹ 2/3 ›", BranchPicker).
 import { Markdown } from "./Markdown.jsx";
 import { ToolCard } from "./ToolCard.jsx";
 import { QuestionCard } from "./QuestionCard.jsx";
 import { questionOf, waitingQuestion } from "./questions.js";
 import { workSummary } from "./summary.js";
 import { useStrings } from "./strings.js";
+import { BranchPicker } from "./BranchPicker.jsx";
 
-function UserMessage({ message, onEdit, t }) {
+function UserMessage({ message, onEdit, branches, t }) {
   const text = message.parts
     .filter((part) => part.type === "text")
     .map((part) => part.text)
@@ -31,6 +33,7 @@ function UserMessage({ message, onEdit, t }) {
       {onEdit && (
         <button type="button" class="edit" aria-label={t.editMessage} title={t.editMessage} onClick={onEdit} />
       )}
+      <BranchPicker message={message} {...branches} />
     </div>
   );
 }
@@ -65,11 +68,11 @@ function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages }) {
  * `waiting`: this is the last message and no request runs, so its unanswered question waits
  * for the reader. `onAnswer(question, value)` answers one (Conversation). `onEdit`, on the
  * visitor's last message while nothing runs, starts its edit; `onRetry`, on the last reply while
- * nothing runs, asks for a new reply in its place.
+ * nothing runs, asks for a new reply beside it. `branches`: the picker's `hidden` and `onShow`.
  */
-export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry, allowImages, showUsage }) {
+export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry, branches, allowImages, showUsage }) {
   const strings = useStrings();
-  if (message.role === "user") return <UserMessage message={message} onEdit={onEdit} t={strings.messages} />;
+  if (message.role === "user") return <UserMessage message={message} onEdit={onEdit} branches={branches} t={strings.messages} />;
   // The turn goes on once its question is answered: no "worked for" yet.
   const summary = waiting && waitingQuestion(message) ? null : workSummary(message.metadata, strings, { showUsage });
   return (
@@ -88,9 +91,12 @@ export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry
       {/* A failed turn, reloaded: the history's metadata keeps what the live error said. */}
       {typeof message.metadata?.error === "string" && <p class="failed">{message.metadata.error}</p>}
       {summary && <p class={message.metadata?.stopped ? "summary stopped" : "summary"}>{summary}</p>}
-      {onRetry && (
-        <button type="button" class="again" aria-label={strings.messages.tryAgain} title={strings.messages.tryAgain} onClick={onRetry} />
-      )}
+      <div class="actions">
+        <BranchPicker message={message} {...branches} />
+        {onRetry && (
+          <button type="button" class="again" aria-label={strings.messages.tryAgain} title={strings.messages.tryAgain} onClick={onRetry} />
+        )}
+      </div>
     </div>
   );
 }

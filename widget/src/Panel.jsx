@@ -72,7 +72,7 @@ export function Panel({ config, onClose }) {
           </button>
         )}
       </header>
-      {history.messages && <Conversation config={config} history={history.messages} trace={trace} />}
+      {history.messages && <Conversation config={config} history={history.messages} older={history.older} trace={trace} />}
       {history.loading && <p class="loading">{t.loading}</p>}
       {historyError && (
         <div class="error" role="alert">

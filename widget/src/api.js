@@ -1,11 +1,20 @@
-// The worker's session endpoints as the panel uses them: the chat transport, history and stop,
-// and what a visitor is told when one fails. Every request goes through `config.fetch` with the
+// The worker's session endpoints as the panel uses them: the chat transport, the history's pages
+// and branches, stop, and what a visitor is told when one fails. Every request goes through `config.fetch` with the
 // token of `config.tokens` (auth.js): a function of the site's is asked before each request, and
 // once more after a 401, whose request is then sent again.
 import { useEffect } from "preact/hooks";
 import { DefaultChatTransport } from "ai";
 import { TRACE_MAX_HEADER, isTraceMode } from "./trace.js";
 import { QUESTIONS_HEADERS } from "./questions.js";
+import { OLDER_HEADER } from "../../clients/branches.js";
+
+/**
+ * The most messages a send carries: 200, the most one page of the history holds (the route's
+ * bound), and a fifth of the worker's MAX_MESSAGES default (1,000). The agent places a turn by
+ * the newest ids of the list (docs/agent-protocol.md, "Where a turn attaches"), so a visitor who
+ * scrolled back through many older pages still sends a small request, on the branch shown.
+ */
+const SENT_MESSAGES = 200;
 
 export function sessionBase(config) {
   return `${config.api}/api/sessions/${encodeURIComponent(config.session)}`;
@@ -17,7 +26,8 @@ export function sessionBase(config) {
  * `trace()` returns at send time: in the body, or as `?trace=` on a resume (a GET, no body);
  * and the page's `context` (`AgentChat.setContext`), when it set one, in the body.
  * The token comes from the transport's `headers` function, asked at each request; beside it,
- * `X-Questions: approvals` (questions.js), which the POST and its resume must both name.
+ * `X-Questions: approvals` (questions.js), which the POST and its resume must both name. A send
+ * carries the newest SENT_MESSAGES messages of the list.
  */
 export function chatTransport(config, trace) {
   return new DefaultChatTransport({
@@ -28,23 +38,42 @@ export function chatTransport(config, trace) {
       const context = config.control?.context();
       return { onDisconnect: "detach", trace: trace(), ...(context === undefined ? {} : { context }) };
     },
+    prepareSendMessagesRequest: ({ id, messages, body, trigger, messageId }) => ({
+      body: { ...body, id, messages: messages.slice(-SENT_MESSAGES), trigger, messageId },
+    }),
     prepareReconnectToStreamRequest: ({ api, id }) => ({
       api: `${api}/${encodeURIComponent(id)}/stream?trace=${encodeURIComponent(trace())}`,
     }),
   });
 }
 
+/** The session's history (`…/messages`) in the trace mode `trace`. */
+const historyUrl = (config, trace) => `${sessionBase(config)}/messages?trace=${encodeURIComponent(trace)}`;
+
 /**
- * The session's finished messages (`GET …/messages`), shown as `trace` shows a stream, and the
- * most the worker shows (`traceMax`, its TRACE_MAX, or null from a worker that does not say);
- * the turn in flight comes with the resume. Its questions are the parts the stream's would be.
+ * The newest page of the session's finished messages (`GET …/messages`), shown as `trace` shows
+ * a stream; whether older messages exist (`older`, the route's `x-history-before`); and the most
+ * the worker shows (`traceMax`, its TRACE_MAX, or null from a worker that does not say). The
+ * turn in flight comes with the resume. Its questions are the parts the stream's would be.
  */
 export async function loadHistory(config, trace) {
-  const url = `${sessionBase(config)}/messages?trace=${encodeURIComponent(trace)}`;
-  const response = await config.fetch(url, { headers: QUESTIONS_HEADERS });
+  const response = await config.fetch(historyUrl(config, trace), { headers: QUESTIONS_HEADERS });
   if (!response.ok) throw new Error(await response.text());
   const traceMax = response.headers.get(TRACE_MAX_HEADER);
-  return { messages: await response.json(), traceMax: isTraceMode(traceMax) ? traceMax : null };
+  return {
+    messages: await response.json(),
+    older: response.headers.get(OLDER_HEADER) !== null,
+    traceMax: isTraceMode(traceMax) ? traceMax : null,
+  };
+}
+
+/**
+ * What clients/branches.js and the session feed read the history with: its URL in the trace
+ * mode `trace()` gives at each request, the header the transport sends (a question comes back
+ * as the part it streamed as), and `fetch` (`config.fetch`: with the visitor's token).
+ */
+export function historyOptions(config, trace) {
+  return { historyUrl: () => historyUrl(config, trace()), headers: QUESTIONS_HEADERS, fetch: config.fetch };
 }
 
 /** Stops the session's turn in flight for every client (`POST …/chat/stop`); true when one was stopped (`202`). */

@@ -64,6 +64,10 @@ const en = {
   tryAgain: "Try again",
   editing: "Editing your message",
   cancelEdit: "Cancel",
+  versions: "Version {n} of {count}",
+  previousVersion: "Previous version",
+  nextVersion: "Next version",
+  loadOlder: "Load older messages",
 };
 
 const fr = {
@@ -126,6 +130,10 @@ const fr = {
   tryAgain: "Réessayer la réponse",
   editing: "Modification de votre message",
   cancelEdit: "Annuler",
+  versions: "Version {n} sur {count}",
+  previousVersion: "Version précédente",
+  nextVersion: "Version suivante",
+  loadOlder: "Charger les messages précédents",
   unavailable: "L’agent est indisponible pour le moment. Réessayez dans un instant.",
 };
 
@@ -203,6 +211,10 @@ const ar = {
   tryAgain: "أعد الإجابة",
   editing: "تعديل رسالتك",
   cancelEdit: "إلغاء",
+  versions: "النسخة {n} من {count}",
+  previousVersion: "النسخة السابقة",
+  nextVersion: "النسخة التالية",
+  loadOlder: "حمّل الرسائل الأقدم",
   unavailable: "المساعد غير متاح حاليًا. أعد المحاولة بعد قليل.",
 };
 

@@ -1,0 +1,98 @@
+// A long conversation in the panel against the worker and its demo agent (protocol 5: docs/embed.md,
+// "Long conversations"): a session of 602 messages (the demo agent's `/grow 300`) opens on its
+// newest page, 100 messages; a scroll of the wheel to the top loads the page before, and the
+// message the reader saw at the top stays where it was; "Load older messages", by keyboard, loads
+// the rest a page a press, to the first message, then goes, the focus left in the list; a send
+// then carries the newest 200 messages only, and its turn follows the conversation shown.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { sessionId } from "../e2e/harness.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, shownMessages, settled } from "./browser.mjs";
+
+const setup = workerAndBrowser();
+
+/** The texts the panel shows, in order. */
+const texts = async (page) => (await shownMessages(page)).map(([, text]) => text);
+
+/** The newest page of the session's history: its texts, and whether older messages exist. */
+async function newestPage(session) {
+  const response = await fetch(`${setup.worker.base}/api/sessions/${session}/messages`);
+  const messages = await response.json();
+  return { texts: messages.map((m) => m.parts.filter((p) => p.type === "text").map((p) => p.text).join("").trim()), older: response.headers.has("x-history-before") };
+}
+
+describe("older pages in the panel", () => {
+  test("a session of 602 messages: the newest page, the page before on a scroll to the top (what was read stays put), the rest by keyboard, a send of 200", { timeout: 90_000 }, async () => {
+    const session = sessionId("older-pages");
+    const page = await setup.browser.newPage();
+    await page.goto(`${setup.worker.base}/?session=${session}`);
+    await panel(page).message.waitFor();
+    await sendPrompt(page, "/grow 300");
+    await until(async () => /^Grew the conversation by 300 exchanges/.test((await texts(page))[1] ?? ""), "the conversation grown");
+    await settled(page, 2);
+
+    // Opened again: the newest page (the route's default of 100 messages), and the way to more.
+    await page.reload();
+    await panel(page).message.waitFor();
+    await settled(page, 100);
+    assert.equal((await texts(page))[0], "g251");
+    const older = page.getByRole("button", { name: "Load older messages" });
+    assert.equal(await older.count(), 1);
+
+    // The wheel to the top: the page before, held until the reader's view is measured.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    let asked = 0;
+    await page.route(/\/messages\?.*before=/, async (route) => {
+      asked += 1;
+      await held;
+      await route.continue();
+    });
+    const list = page.locator("session-agent-chat .messages");
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
+    await until(async () => asked === 1, "the page before asked for");
+    await page.waitForTimeout(200);
+    const read = page.locator("session-agent-chat .message .bubble").first();
+    assert.equal(await read.innerText(), "g251");
+    const top = (await read.boundingBox()).y;
+    release();
+    await settled(page, 200);
+    await page.unroute(/\/messages\?.*before=/);
+    assert.deepEqual([(await texts(page))[0], (await texts(page))[100]], ["g201", "g251"]);
+    assert.equal((await read.boundingBox()).y, top, "the message read stays where it was");
+
+    // By keyboard: the button, a page a press, to the first message; then it goes.
+    await older.focus();
+    for (let presses = 0; (await older.count()) === 1; presses++) {
+      assert.ok(presses < 10, "a page a press");
+      await until(async () => (await list.getAttribute("aria-busy")) === null, "no page on its way");
+      if ((await older.count()) === 0) break;
+      const before = (await texts(page)).length;
+      await page.keyboard.press("Enter");
+      await until(async () => (await texts(page)).length > before || (await older.count()) === 0, "a page more");
+    }
+    const all = await texts(page);
+    assert.equal(all.length, 602);
+    assert.deepEqual(all.slice(0, 3), ["g1", "r1", "g2"]);
+    const active = await page.evaluate(() => document.querySelector("session-agent-chat").shadowRoot.activeElement?.className);
+    assert.equal(active, "messages", "the focus left in the list");
+
+    // A send carries the newest 200 messages; its turn follows the conversation shown.
+    const posted = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith(`/api/sessions/${session}/chat`)) posted.push(request.postDataJSON().messages);
+    });
+    await sendPrompt(page, "/slow 1 5");
+    await settled(page, 604);
+    assert.equal(posted.length, 1);
+    const sent = posted[0].map((m) => m.parts.filter((p) => p.type === "text").map((p) => p.text).join("").trim());
+    assert.deepEqual(sent, [...all.slice(-199), "/slow 1 5"], "the newest 200: what was shown last, and the message");
+    const newest = await newestPage(session);
+    assert.deepEqual(newest.texts.slice(-5), ["r300", "/grow 300", all.at(-1), "/slow 1 5", "w1"]);
+    assert.equal(newest.texts.length, 100);
+    assert.equal(newest.older, true);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,146 @@
+// The conversation's scroll, pages and branches (clients/branches.js; docs/sessions.md, "Pages and
+// branches"). The list follows the newest message while the reader is at its bottom. The page
+// before the first message shown loads when the reader scrolls near the top, or presses "Load
+// older messages" (the keyboard's way); the messages in view stay where they were. A picker
+// ("‹ 2/3 ›", BranchPicker.jsx) shows another branch of the conversation in place of this one, the
+// focus kept on the picker; and the pickers are brought up to date when a turn ends, since a
+// turn's own stream cannot say that it added a sibling (a retried reply, an edited message).
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { loadBranch, loadOlder, refreshBranches } from "../../clients/branches.js";
+
+/** A reader this near the bottom follows the newest message: 40 px, within a line of text. */
+const PINNED_PX = 40;
+
+/** A reader this near the top gets the page before: 120 px, two short messages above the view,
+ * so the page is usually in before the reader reaches the top. */
+const NEAR_TOP_PX = 120;
+
+/** Runs `then` once the browser has painted the last render (two frames): by then its
+ * accessibility tree holds it too. */
+const afterPaint = (then) => requestAnimationFrame(() => requestAnimationFrame(then));
+
+/**
+ * The pages of `chat` (an AI SDK `Chat`) as the list shows them (`shown`: the hook's messages,
+ * which lag the chat's by its throttle). `pages`: the history's options (api.js
+ * historyOptions); `olderAtFirst`: the first page said older messages exist; `busy`: a turn
+ * runs. Returns the list's `ref` and `onScroll`, `follow()` (back to the newest message),
+ * `older` (a page before the first message exists) and `setOlder` (another load said so), `loadOlderPage()`, `showBranch(ref, which)`
+ * (`which`: the picker's button pressed, "prev" or "next"), `loading` (a page on its way or not
+ * yet painted, "older" or "branch": the log is busy meanwhile), and `error` (the last load's,
+ * until the next).
+ */
+export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
+  const list = useRef(null);
+  const pinned = useRef(true);
+  const [older, setOlder] = useState(olderAtFirst);
+  const [loading, setLoading] = useState(null);
+  const loadingNow = useRef(false);
+  const [error, setError] = useState(null);
+  /** What to do once the list shows the page loaded: `{ then }`. */
+  const [landing, setLanding] = useState(null);
+  // One load or refresh at a time: a refresh matches messages by id, and the versions of an
+  // edited message share one.
+  const queue = useRef(Promise.resolve());
+  const run = (work) => {
+    const done = queue.current.then(work);
+    queue.current = done.catch(() => {});
+    return done;
+  };
+
+  /** Loads a page of `kind` with `work`, then, once the list shows it, `then(result)`. */
+  const load = (kind, work, then) => {
+    if (loadingNow.current) return;
+    loadingNow.current = true;
+    setLoading(kind);
+    setError(null);
+    run(work).then(
+      (result) => {
+        setOlder(result.older);
+        setLanding({ then: () => then(result) });
+      },
+      (failure) => {
+        loadingNow.current = false;
+        setLoading(null);
+        setError(failure);
+      },
+    );
+  };
+
+  useLayoutEffect(() => {
+    if (landing === null || shown !== chat.messages) return;
+    landing.then();
+    setLanding(null);
+    afterPaint(() => {
+      loadingNow.current = false;
+      setLoading(null);
+    });
+  });
+  // Following the newest message.
+  useEffect(() => {
+    if (pinned.current && list.current) list.current.scrollTop = list.current.scrollHeight;
+  });
+
+  const loadOlderPage = () => {
+    if (!older) return;
+    const el = list.current;
+    // The first message in view stays where it is: what the reader was reading does not move.
+    const first = el.querySelector(".message");
+    const top = first?.getBoundingClientRect().top;
+    const hadFocus = el.getRootNode().activeElement?.classList.contains("older");
+    load(
+      "older",
+      () => loadOlder(chat, pages),
+      ({ added, older: more }) => {
+        if (added === 0 || !first?.isConnected) return;
+        pinned.current = false;
+        el.scrollTop += first.getBoundingClientRect().top - top;
+        // The button pressed is gone with the last page: the focus stays in the list.
+        if (hadFocus && !more) el.focus({ preventScroll: true });
+      },
+    );
+  };
+
+  const showBranch = (ref, which) =>
+    load(
+      "branch",
+      () => loadBranch(chat, ref, pages),
+      () => {
+        // The focus goes to the button pressed, on the picker of the sibling now shown (at an
+        // end it is aria-disabled, and a keyboard user hears so), and into view; to the message
+        // box when the page shown does not reach that sibling (a branch longer than a page).
+        const el = list.current;
+        const button = el.querySelector(`.branches[data-ref="${CSS.escape(ref)}"] .${which}`);
+        (button ?? el.parentElement.querySelector("textarea"))?.focus();
+        pinned.current = atBottom(el);
+      },
+    );
+
+  // A turn that ended may have added a sibling. Not from an agent that keeps no branches (before
+  // protocol 5): its history's messages have no `ref`, and the route answers 409 to a refresh.
+  const branching = useRef(shown.length === 0 ? undefined : shown.some((m) => typeof m.metadata?.ref === "string"));
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy && branching.current !== false) {
+      run(() => refreshBranches(chat, pages)).then(
+        () => (branching.current = true),
+        (failure) => (branching.current = failure.status === 409 ? false : branching.current),
+      );
+    }
+    wasBusy.current = busy;
+  }, [busy]);
+
+  const onScroll = () => {
+    const el = list.current;
+    pinned.current = atBottom(el);
+    if (el.scrollTop < NEAR_TOP_PX) loadOlderPage();
+  };
+  /** Follows the newest message again (the visitor sent one). */
+  const follow = () => {
+    pinned.current = true;
+  };
+
+  return { list, onScroll, follow, older, setOlder, loadOlderPage, showBranch, loading, error };
+}
+
+/** Whether the list `el` is scrolled to its bottom (within PINNED_PX). */
+const atBottom = (el) => el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_PX;
