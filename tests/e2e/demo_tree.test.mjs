@@ -129,6 +129,7 @@ describe("the demo agent keeps protocol 5", { concurrency: true }, () => {
     let total = init.messages.length;
     const texts = [];
     for (let page = 1; before; page += 1) {
+      assert.ok(page <= 10_000 / MAX_PAGE_MESSAGES, "older pages end");
       b.send({ type: "history", requestId: `p${page}`, before });
       const older = await b.next("history");
       assert.equal(older.requestId, `p${page}`);

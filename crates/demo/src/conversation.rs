@@ -18,8 +18,7 @@ use crate::rows::{message_json, siblings_field, user_message, with_siblings};
 use crate::session::Message;
 use crate::sql::Sql;
 use crate::tree::{self, Attach, Place, TreeRead, Want, MAX_PAGE_BYTES, MAX_SESSION_MESSAGES};
-pub use crate::tree_store::content_digest;
-use crate::tree_store::{BranchRow, TreeStore};
+use crate::tree_store::{content_digest, BranchRow, TreeStore};
 use crate::v2::Attachment;
 
 /// A prompt's turn, as the session starts it.

@@ -332,4 +332,8 @@ fn a_failing_store_lets_the_turn_go_on() {
         model_input(&s.store, &started.user, &started.user_json),
         std::slice::from_ref(&started.user_json)
     );
+    // Its reply was not stored: `init` lists it all the same, the turn in flight last.
+    let page = page_messages(&s.store, Want::Current, 200, Some(&started.reply), true);
+    let page: Vec<Value> = page.expect("a page").iter().map(|m| parse(m)).collect();
+    assert_eq!(ids(&page), ["u1", "msg_1", "msg_2"]);
 }

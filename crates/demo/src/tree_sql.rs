@@ -35,6 +35,13 @@ macro_rules! node_columns {
     };
 }
 
+/// The nodes of `demo_tree` (as `t`) that `$tail` (`WHERE …`, `ORDER BY …`) picks.
+macro_rules! select_nodes {
+    ($tail:literal) => {
+        concat!("SELECT ", node_columns!(), " FROM demo_tree t ", $tail)
+    };
+}
+
 /// The walk up a branch, nearest first: the message `?` (first parameter) and at most `?`
 /// (second) messages in all, each with its `depth` (1 for the first).
 macro_rules! walk_up {
@@ -48,35 +55,15 @@ macro_rules! walk_up {
 }
 
 /// The message of one `ref`.
-pub const NODE: &str = concat!(
-    "SELECT ",
-    node_columns!(),
-    " FROM demo_tree t WHERE t.ref = ?"
-);
+pub const NODE: &str = select_nodes!("WHERE t.ref = ?");
 /// The newest message: the end of the current branch.
-pub const NEWEST: &str = concat!(
-    "SELECT ",
-    node_columns!(),
-    " FROM demo_tree t ORDER BY t.seq DESC LIMIT 1"
-);
+pub const NEWEST: &str = select_nodes!("ORDER BY t.seq DESC LIMIT 1");
 /// The messages of one id, oldest first.
-pub const WITH_ID: &str = concat!(
-    "SELECT ",
-    node_columns!(),
-    " FROM demo_tree t WHERE t.id = ? ORDER BY t.seq"
-);
+pub const WITH_ID: &str = select_nodes!("WHERE t.id = ? ORDER BY t.seq");
 /// The messages that follow one, oldest first.
-pub const CHILDREN: &str = concat!(
-    "SELECT ",
-    node_columns!(),
-    " FROM demo_tree t WHERE t.parent = ? ORDER BY t.seq"
-);
+pub const CHILDREN: &str = select_nodes!("WHERE t.parent = ? ORDER BY t.seq");
 /// The conversations' first messages, oldest first.
-pub const ROOTS: &str = concat!(
-    "SELECT ",
-    node_columns!(),
-    " FROM demo_tree t WHERE t.parent IS NULL ORDER BY t.seq"
-);
+pub const ROOTS: &str = select_nodes!("WHERE t.parent IS NULL ORDER BY t.seq");
 /// The newest message of a subtree: walks down from `?` through every message that follows.
 pub const NEWEST_UNDER: &str = concat!(
     "WITH RECURSIVE down(ref) AS (\
