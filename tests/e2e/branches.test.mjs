@@ -221,9 +221,9 @@ for (const agent of AGENTS) {
           remember(ever, a.messages);
           await b.regenerate();
           assert.equal(b.status, "ready", b.error?.message);
-          await assertOne(pkg, b, session, "device B's stale regenerate");
           const replies = (await history(session)).at(-1).metadata.siblings;
           assert.equal(replies?.count, 2, "the regenerated reply and the one it replaced");
+          await assertOne(pkg, b, session, "device B's stale regenerate");
           // Device A regenerates its (older) reply: a new reply to its u3; B's turns stay.
           await a.regenerate();
           await assertOne(pkg, a, session, "device A's stale regenerate");

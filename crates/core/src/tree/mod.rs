@@ -2,7 +2,7 @@
 //! an agent ever stored, each naming the message it follows (its parent), so that a regenerate,
 //! an edit, a fork or a stale device's send makes a new branch and sets the old one aside instead
 //! of deleting it. The rules are here, on any store that can answer a few questions ([`TreeRead`]);
-//! an agent keeps the messages (the demo agent in SQLite, `crates/demo/src/agent/tree_store.rs`;
+//! an agent keeps the messages (the demo agent in SQLite, `crates/demo/src/tree_store.rs`;
 //! the TypeScript library keeps the same rules in `packages/session-agent/src/tree.ts`).
 //!
 //! - [`attach`]: where a prompt's turn goes: the message it follows, and whether its user message
