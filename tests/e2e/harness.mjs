@@ -264,7 +264,7 @@ export function sessionId(label) {
 }
 
 /** User messages made by chatBody, so each has an id of its own, as an AI SDK client's does (an id
- * the agent has would be the same message sent again: protocol 4 replaces it). */
+ * the agent has, with the same text, would be the same message sent again: a new reply to it). */
 let userMessages = 0;
 
 /** The AI SDK's POST body for one user message (a new one, with an id no other message has). */

@@ -11,7 +11,7 @@
 //! #[event(fetch)]
 //! async fn fetch(req: web_sys::Request, env: Env, ctx: Context) -> Result<web_sys::Response> {
 //!     if let Some(response) = Adapter::new().handle(&req, &env, &ctx).await? {
-//!         return Ok(response); // the chat, resume, stop and history routes
+//!         return Ok(response); // the chat, resume, stop, history and feed routes
 //!     }
 //!     // Your own routes.
 //!     Ok(Response::ok("my own route")?.into())
@@ -28,8 +28,11 @@
 //! Its routes:
 //!
 //! * `POST /api/sessions/:id/chat`: the AI SDK endpoint (a prompt or an answer).
-//! * `GET /api/sessions/:id/chat/:chatId/stream`, `POST /api/sessions/:id/chat/stop` and
-//!   `GET /api/sessions/:id/messages`: resume, stop and history.
+//! * `GET /api/sessions/:id/chat/:chatId/stream` and `POST /api/sessions/:id/chat/stop`: resume
+//!   and stop.
+//! * `GET /api/sessions/:id/messages`: the history, a page at a time (`?limit=`, `?before=`,
+//!   `?leaf=`: its pages and branches).
+//! * `GET /api/sessions/:id/events`: the session feed, every turn of the session as it happens.
 //! * `OPTIONS` on any of these: the CORS preflight.
 //! * `GET /demo/sessions/:id/received|sent|connections`: the demo agent's logs.
 //! * `GET /`: the chat panel's playground page, with the demo agent only.
@@ -48,19 +51,19 @@ mod context;
 mod entry;
 mod exchange;
 mod failure;
+mod feed;
 mod guard;
 mod handlers;
 mod inbound;
-mod live;
 mod outcome;
 mod pump;
 mod turn_log;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
-    answering, auth, config, delivery, diagnostic, feed, history, hydration, pacing, pages,
-    protocol4, questions, rate_limit, refusal, request, request_head, request_log, routes, session,
-    sse, trace, turn_record, turn_stream, v2,
+    answering, auth, config, delivery, diagnostic, history, hydration, pacing, pages, protocol4,
+    questions, rate_limit, refusal, request, request_head, request_log, routes, session, sse,
+    trace, turn_record, turn_stream, v2,
 };
 use session_agent_platform as platform;
 

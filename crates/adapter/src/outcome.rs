@@ -4,7 +4,7 @@
 
 use worker::Response;
 
-use crate::live::LiveFeed;
+use crate::feed::task::LiveFeed;
 use crate::pump::Pump;
 
 pub(crate) enum Outcome {

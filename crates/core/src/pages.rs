@@ -7,8 +7,8 @@
 //! pages; a branch or an older page asked of it is a `409 agent_cannot_branch`.
 
 use crate::refusal::Refusal;
-use crate::session::{parse_history, HistoryPage, Init, Message};
-use crate::tree::{is_ref, MAX_PAGE_MESSAGES};
+use crate::session::{is_ref, parse_history, HistoryPage, Init, Message};
+use crate::tree::MAX_PAGE_MESSAGES;
 use crate::v2::{frame_type, parse_frame, Frame, HISTORY};
 
 /// A page's size when the request names none: 100 messages, a long conversation's last screens
@@ -61,15 +61,15 @@ impl HistoryQuery {
                         .parse::<usize>()
                         .ok()
                         .filter(|n| (1..=MAX_PAGE_MESSAGES).contains(n))
-                        .ok_or_else(|| Refusal::invalid_query("limit"))?;
+                        .ok_or_else(|| Refusal::invalid_limit(MAX_PAGE_MESSAGES))?;
                 }
                 "before" | "leaf" => {
                     if out.wanted != Wanted::Current {
-                        return Err(Refusal::invalid_query("before"));
+                        return Err(Refusal::invalid_ref("before"));
                     }
                     let key = percent_decoded(raw)
                         .filter(|key| is_ref(key))
-                        .ok_or_else(|| Refusal::invalid_query(name))?;
+                        .ok_or_else(|| Refusal::invalid_ref(name))?;
                     out.wanted = if name == "leaf" {
                         Wanted::Leaf(key)
                     } else {

@@ -85,7 +85,9 @@ pub fn check(stored: &[&str], place: &Place, intent: Intent) -> Result<(), Refus
     match intent {
         Intent::Send => Err(Refusal::stale_conversation()),
         Intent::Regenerate { named: false } if last_exchange => Ok(()),
-        Intent::Regenerate { named: true } | Intent::Edit if last_exchange || replaced && shared => {
+        Intent::Regenerate { named: true } | Intent::Edit
+            if last_exchange || replaced && shared =>
+        {
             Ok(())
         }
         _ => Err(Refusal::stale_conversation()),

@@ -180,14 +180,20 @@ impl Refusal {
         )
     }
 
-    /// A history request's query parameter `name` that cannot be read.
-    pub fn invalid_query(name: &str) -> Self {
-        let why = match name {
-            "limit" => format!("`limit` must be a whole number from 1 to {}.", crate::tree::MAX_PAGE_MESSAGES),
-            "before" | "leaf" => format!("`{name}` must be a message's `ref` (its metadata's), and only one of `before` and `leaf` may be given."),
-            other => format!("`{other}` cannot be read."),
-        };
-        Refusal::new(INVALID_QUERY, why)
+    /// A history request's `limit` that is not a whole number from 1 to `max`.
+    pub fn invalid_limit(max: usize) -> Self {
+        Refusal::new(
+            INVALID_QUERY,
+            format!("`limit` must be a whole number from 1 to {max}."),
+        )
+    }
+
+    /// A history request's `before` or `leaf` (`name`) that is no message's `ref`, or both.
+    pub fn invalid_ref(name: &str) -> Self {
+        Refusal::new(
+            INVALID_QUERY,
+            format!("`{name}` must be a message's `ref` (its metadata's), and only one of `before` and `leaf` may be given."),
+        )
     }
 
     /// A history request for a message the agent does not hold.

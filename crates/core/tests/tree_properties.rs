@@ -500,3 +500,11 @@ fn two_devices_a_stale_send_then_a_stale_regenerate() {
         (0, Op::Edit { at: 0, text: 3 }),
     ]);
 }
+
+/// A page's bytes fit in one frame the adapter takes by default, with room for its envelope.
+#[test]
+fn a_page_fits_in_a_frame() {
+    use session_agent_core::config::DEFAULT_MAX_FRAME_BYTES;
+    use session_agent_core::tree::MAX_PAGE_BYTES;
+    assert_eq!(MAX_PAGE_BYTES, DEFAULT_MAX_FRAME_BYTES / 4 * 3);
+}

@@ -2,9 +2,12 @@
 //! upgrade and the inspection routes), and the pieces only it runs.
 
 mod connection;
-mod history_store;
+mod fresh;
+mod list_store;
 mod log;
 mod session;
+mod sql;
+mod store;
 mod turn;
 
 use std::rc::Rc;
@@ -14,12 +17,12 @@ use worker::{
     WebSocketPair,
 };
 
+use crate::persona::Persona;
 use crate::platform::errors::{json_error, not_found};
 use crate::platform::settings::demo_enabled;
 use crate::platform::socket::SocketEvents;
-use crate::rows::PROTOCOL;
 use connection::Connection;
-use session::{Session, NO_INIT_PREFIX, NO_IN_FLIGHT_PREFIX};
+use session::Session;
 use session_agent_core::refusal::DEMO_AGENT_OFF;
 
 /// Session id prefix for which the agent answers the upgrade without a WebSocket.
@@ -99,11 +102,12 @@ impl DemoSessionAgent {
             wasm_bindgen_futures::spawn_local(connection.serve());
         }
         let response = Response::from_websocket(pair.client)?;
-        // The protocol it keeps, on the upgrade's answer (docs/agent-protocol.md, "Versions"),
-        // except as the agent that sends less (`noinit-`, `noinflight-`), which keeps an older one.
-        if !session_id.starts_with(NO_INIT_PREFIX) && !session_id.starts_with(NO_IN_FLIGHT_PREFIX) {
+        // The protocol it keeps, on the upgrade's answer (docs/agent-protocol.md, "Versions"):
+        // 5, or 4 as the `proto4-` persona; none as an agent that sends less (`noinit-`,
+        // `noinflight-`), which keeps an older one.
+        if let Some(protocol) = Persona::of(&session_id).protocol() {
             let headers = Headers::new();
-            headers.set(PROTOCOL_HEADER, &PROTOCOL.to_string())?;
+            headers.set(PROTOCOL_HEADER, &protocol.to_string())?;
             return Ok(response.with_headers(headers));
         }
         Ok(response)

@@ -1,6 +1,6 @@
-//! What a client sends the demo agent (`docs/agent-protocol.md`, "Adapter → agent"), read
-//! tolerantly: a frame that is not JSON, of another type, or missing what its type needs is
-//! [`ClientFrame::Other`], which the agent ignores.
+//! What a client sends the demo agent (`docs/agent-protocol.md`, "Adapter → agent": `prompt`,
+//! `abort`, `answer`, `history`), read tolerantly: a frame that is not JSON, of another type, or
+//! missing what its type needs is [`ClientFrame::Other`], which the agent ignores.
 
 use serde_json::Value;
 
@@ -25,6 +25,20 @@ pub struct Prompt {
     pub branch: Option<Vec<String>>,
 }
 
+/// A `history` frame (protocol 5): one page of one branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryRequest {
+    pub request_id: String,
+    /// The branch through this message (a `ref`), to its newest descendant.
+    pub leaf: Option<String>,
+    /// The messages before this one on its branch (an older page). With `leaf` too, it decides:
+    /// the messages before it are one branch whatever `leaf` says.
+    pub before: Option<String>,
+    /// The most messages the page may hold; `None` when missing or not a whole number (the
+    /// core's `page` bounds it: 1 to 200).
+    pub limit: Option<usize>,
+}
+
 /// One frame from a client, as far as the demo cares.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientFrame {
@@ -39,6 +53,9 @@ pub enum ClientFrame {
         answer: Value,
         on_disconnect: Option<OnDisconnect>,
     },
+    /// Read a page of the tree (a `history` frame without a string `requestId` is
+    /// [`ClientFrame::Other`]: its answer could not say which request it answers).
+    History(HistoryRequest),
     Other,
 }
 
@@ -82,6 +99,18 @@ pub fn parse(text: &str) -> ClientFrame {
                 answer: frame.remove("answer").unwrap_or(Value::Null),
                 on_disconnect,
             },
+            None => ClientFrame::Other,
+        },
+        Some("history") => match field("requestId") {
+            Some(request_id) => ClientFrame::History(HistoryRequest {
+                request_id,
+                leaf: field("leaf"),
+                before: field("before"),
+                limit: frame
+                    .get("limit")
+                    .and_then(Value::as_u64)
+                    .and_then(|n| usize::try_from(n).ok()),
+            }),
             None => ClientFrame::Other,
         },
         _ => ClientFrame::Other,

@@ -98,7 +98,36 @@ fn anything_else_is_ignored() {
         r#"{"type":"answer","questionId":3}"#,
         r#"{"type":"hello"}"#,
         r#"{"content":"no type"}"#,
+        r#"{"type":"history","leaf":"u_1"}"#,
+        r#"{"type":"history","requestId":7}"#,
     ] {
         assert_eq!(parse(text), ClientFrame::Other, "{text}");
+    }
+}
+
+#[test]
+fn history_frames_name_a_page() {
+    assert_eq!(
+        parse(r#"{"type":"history","requestId":"h1","leaf":"u_1","limit":50}"#),
+        ClientFrame::History(HistoryRequest {
+            request_id: "h1".into(),
+            leaf: Some("u_1".into()),
+            before: None,
+            limit: Some(50),
+        })
+    );
+    // Neither `leaf` nor `before`: the current branch; a limit that is no whole number is none.
+    for limit in ["-1", "2.5", "\"9\"", "null"] {
+        let text = format!(r#"{{"type":"history","requestId":"h2","before":"m","limit":{limit}}}"#);
+        assert_eq!(
+            parse(&text),
+            ClientFrame::History(HistoryRequest {
+                request_id: "h2".into(),
+                leaf: None,
+                before: Some("m".into()),
+                limit: None,
+            }),
+            "{limit}"
+        );
     }
 }

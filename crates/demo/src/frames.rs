@@ -12,6 +12,10 @@ pub const QUESTION_OPTIONS: [&str; 2] = ["yes", "no"];
 /// (only `/drop` does: it breaks the sockets instead).
 pub const DROPPED_TEXT: &str = "The demo agent dropped the connection.";
 
+/// Text of the error part recorded on a turn that was running when its object stopped (an
+/// eviction, a deploy, a crash): after the restart it is listed finished with it (R-restart).
+pub const RESTARTED_TEXT: &str = "The demo agent restarted before this turn finished.";
+
 /// `agentStatus`, with `detail` when given.
 pub fn status(status: &str, detail: Option<&str>) -> Value {
     match detail {
@@ -132,6 +136,39 @@ pub fn not_pending_frame() -> String {
         "question_not_pending",
         "There is no pending question with that id.",
     )
+}
+
+/// The reply to a prompt when the session's store is full: nothing is stored (docs/agent-protocol.md,
+/// "A full store"); `cap` is the most messages it holds.
+pub fn session_full_frame(cap: usize) -> String {
+    error_frame(
+        "session_full",
+        &format!(
+            "This conversation is full ({} messages): start a new one.",
+            thousands(cap)
+        ),
+    )
+}
+
+/// The reply to a `history` frame that names a message the agent never stored.
+pub fn not_found_frame(reference: &str) -> String {
+    error_frame(
+        "not_found",
+        &format!("There is no message {reference:?} in this session."),
+    )
+}
+
+/// `n` with a comma between each group of three digits (`10,000`), as the contract writes it.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 #[cfg(test)]

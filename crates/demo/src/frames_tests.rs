@@ -49,3 +49,23 @@ fn frames_are_exact() {
         ]
     );
 }
+
+#[test]
+fn a_full_store_and_an_unknown_ref_say_their_codes() {
+    let parse = |text: &str| serde_json::from_str::<Value>(text).unwrap_or_default();
+    assert_eq!(
+        parse(&session_full_frame(10_000)),
+        json!({"type": "error", "code": "session_full",
+                "message": "This conversation is full (10,000 messages): start a new one."})
+    );
+    assert_eq!(
+        parse(&not_found_frame("u_\"x")),
+        json!({"type": "error", "code": "not_found",
+                "message": "There is no message \"u_\\\"x\" in this session."})
+    );
+    let grouped: Vec<String> = [0, 7, 999, 1_000, 12_345, 1_234_567]
+        .into_iter()
+        .map(thousands)
+        .collect();
+    assert_eq!(grouped, ["0", "7", "999", "1,000", "12,345", "1,234,567"]);
+}

@@ -11,8 +11,9 @@
 //! * the finalize closes the message: `finalText` when no text streamed, an `error` part for a
 //!   failure, then the `finish` part.
 
+use crate::frames::finalize;
 use crate::session::{Message, Part, Role, ToolCallPart};
-use crate::v2::{read_raw_model, read_raw_usage, Frame, Question, ToolUpdate};
+use crate::v2::{parse_frame, read_raw_model, read_raw_usage, Frame, Question, ToolUpdate};
 
 /// A session's [`Message`] as its agent keeps it, growing from turn events.
 pub trait Record {
@@ -93,6 +94,16 @@ impl Record for Message {
             }
         }
         false
+    }
+}
+
+/// Ends `message` as a `message.finalize` with reason `error` and `text` would: its text parts
+/// closed, an `error` part, the `finish` part. For a turn nobody can run on: one that `/drop`
+/// broke, one that a restart of the object cut off.
+pub fn end_failed(message: &mut Message, text: &str) {
+    let end = finalize(&message.id, "error", None, Some(text));
+    if let Ok(frame) = parse_frame(&end.to_string()) {
+        message.apply(&frame);
     }
 }
 

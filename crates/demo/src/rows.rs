@@ -1,5 +1,6 @@
 //! The session's messages as text: the user message a prompt makes, the bounded JSON row one
-//! message is stored as, which stored rows an `init` carries, and the `init` frame itself.
+//! message is stored as, a message's siblings added to its row as it is read (without parsing it
+//! again), which stored rows a protocol-4 `init` carries, and the `init` and `history` frames.
 //!
 //! Pure: no `worker::` type, no clock (times are passed in).
 
@@ -15,19 +16,11 @@ use crate::v2::Attachment;
 /// than half of this (a big attachment or tool result), with the largest of those dropped.
 pub const MAX_ROW_BYTES: usize = 512 * 1024;
 
-/// Most messages an `init` carries (the turn in flight included): the last ones. A long
-/// session's `init` stays a few hundred messages, as a chat UI shows on load.
-pub const MAX_INIT_MESSAGES: usize = 200;
-
-/// Most bytes of stored rows an `init` carries (older rows are left out first): three quarters
-/// of the edge's default frame limit ([`crate::config::DEFAULT_MAX_FRAME_BYTES`], 4 MiB), so
-/// that with the turn in flight and the envelope an `init` still fits in one frame the edge
+/// Most bytes of stored rows a protocol-4 `init` carries (older rows are left out first): a page's
+/// bound ([`crate::tree::MAX_PAGE_BYTES`], three quarters of the adapter's default frame limit),
+/// so that with the turn in flight and the envelope an `init` still fits in one frame the adapter
 /// accepts.
-pub const MAX_INIT_HISTORY_BYTES: usize = crate::config::DEFAULT_MAX_FRAME_BYTES / 4 * 3;
-
-/// The protocol the demo agent keeps (docs/agent-protocol.md, "Versions"), said in its `init` and
-/// on its upgrade's answer (`X-Agent-Protocol`).
-pub const PROTOCOL: u64 = 4;
+pub const MAX_INIT_HISTORY_BYTES: usize = crate::tree::MAX_PAGE_BYTES;
 
 /// What ends a text shortened to fit in a row.
 pub const SHORTENED_MARK: &str = " [… shortened]";
@@ -54,6 +47,11 @@ pub fn user_message(
         created_at,
         completed_at: None,
     }
+}
+
+/// `message` as JSON, whole (the turn in flight, listed as it is).
+pub fn message_json(message: &Message) -> String {
+    to_json(message)
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> String {
@@ -128,8 +126,8 @@ pub fn row_json(message: &Message) -> String {
     }
 }
 
-/// Of stored rows, newest first, the ones an `init` carries: at most `max_messages`, at most
-/// [`MAX_INIT_HISTORY_BYTES`] in all (the newest row always, if it alone is over). Returned
+/// Of stored rows, newest first, the ones a protocol-4 `init` carries: at most `max_messages`, at
+/// most [`MAX_INIT_HISTORY_BYTES`] in all (the newest row always, if it alone is over). Returned
 /// oldest first.
 pub fn recent_rows(
     newest_first: impl IntoIterator<Item = String>,
@@ -148,27 +146,59 @@ pub fn recent_rows(
     rows
 }
 
-/// The `init` frame: the stored `rows` (JSON messages, oldest first), then the turn in flight,
-/// and the session. The rows are spliced in as they are stored, not parsed again. `protocol`
-/// says protocol [`PROTOCOL`] (the turn in flight is always listed); the demo's `noinflight-`
-/// sessions, which leave it out, say nothing.
-pub fn init_frame(
-    session_id: &str,
-    rows: &[String],
-    in_flight: Option<&Message>,
-    protocol: bool,
-) -> String {
-    let in_flight = in_flight.map(to_json);
-    let messages: Vec<&str> = rows
-        .iter()
-        .map(String::as_str)
-        .chain(in_flight.as_deref())
-        .collect();
+/// `object` (a JSON object's text) with `fields` (`"name":value`, comma-separated) added at its
+/// end; unchanged when it is not an object's text.
+pub fn with_fields(object: &str, fields: &str) -> String {
+    let Some(inner) = object
+        .trim_end()
+        .strip_suffix('}')
+        .filter(|o| o.starts_with('{'))
+    else {
+        return object.to_owned();
+    };
+    if fields.is_empty() {
+        return object.to_owned();
+    }
+    let comma = if inner.trim_end() == "{" { "" } else { "," };
+    format!("{inner}{comma}{fields}}}")
+}
+
+/// The field `"siblings":[…]` of `refs` (protocol 5, R-siblings).
+pub fn siblings_field(refs: &[String]) -> String {
+    format!(r#""siblings":{}"#, to_json(&refs))
+}
+
+/// A stored `row` as it is listed: with its `siblings` when it has (two or more refs: its own
+/// among them), spliced in as text.
+pub fn with_siblings(row: &str, siblings: &[String]) -> String {
+    if siblings.len() < 2 {
+        return row.to_owned();
+    }
+    with_fields(row, &siblings_field(siblings))
+}
+
+/// The `init` frame: `messages` (JSON messages, oldest first, the turn in flight last), spliced
+/// in as they are, not parsed again, and the session. `protocol`, when given, is the one the agent
+/// says it keeps (which promises that the turn in flight is listed); the demo's `noinit-` and
+/// `noinflight-` sessions say none.
+pub fn init_frame(session_id: &str, messages: &[String], protocol: Option<u64>) -> String {
+    let protocol = protocol
+        .map(|p| format!(r#""protocol":{p},"#))
+        .unwrap_or_default();
     format!(
-        r#"{{"type":"init",{}"messages":[{}],"session":{{"id":{},"agent":"demo"}}}}"#,
-        if protocol { r#""protocol":4,"# } else { "" },
+        r#"{{"type":"init",{protocol}"messages":[{}],"session":{{"id":{},"agent":"demo"}}}}"#,
         messages.join(","),
         to_json(&session_id)
+    )
+}
+
+/// The `history` frame (protocol 5): the page a `history` frame with `request_id` asked for,
+/// `messages` oldest first.
+pub fn history_frame(request_id: &str, messages: &[String]) -> String {
+    format!(
+        r#"{{"type":"history","requestId":{},"messages":[{}]}}"#,
+        to_json(&request_id),
+        messages.join(",")
     )
 }
 

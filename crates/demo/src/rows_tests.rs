@@ -13,7 +13,7 @@ fn text(message: &Message, i: usize) -> &str {
 }
 
 fn reread(row: &str) -> Message {
-    let init = parse_init(&init_frame("s", &[row.to_owned()], None, true)).unwrap();
+    let init = parse_init(&init_frame("s", &[row.to_owned()], Some(5))).unwrap();
     assert_eq!(init.skipped, 0);
     init.messages.into_iter().next().unwrap()
 }
@@ -110,9 +110,9 @@ fn init_frames_parse_back() {
         text: "wor".into(),
         streaming: Some(true),
     });
-    let frame = init_frame("s\"1", &[user], Some(&turn), true);
+    let frame = init_frame("s\"1", &[user, message_json(&turn)], Some(5));
     let init = parse_init(&frame).unwrap();
-    assert_eq!(init.protocol, PROTOCOL);
+    assert_eq!(init.protocol, 5);
     assert_eq!(init.messages.len(), 2);
     assert_eq!(init.in_flight().map(|m| m.id.as_str()), Some("t1"));
     let value: Value = serde_json::from_str(&frame).unwrap();
@@ -121,16 +121,58 @@ fn init_frames_parse_back() {
         serde_json::json!({"id": "s\"1", "agent": "demo"})
     );
     assert_eq!(
-        init_frame("s", &[], None, false),
+        init_frame("s", &[], None),
         r#"{"type":"init","messages":[],"session":{"id":"s","agent":"demo"}}"#
     );
     assert_eq!(
-        init_frame("s", &[], None, true),
+        init_frame("s", &[], Some(4)),
         r#"{"type":"init","protocol":4,"messages":[],"session":{"id":"s","agent":"demo"}}"#
     );
     // An init that says no protocol and lists no turn in flight cannot be trusted to.
-    let silent = parse_init(&init_frame("s", &[], None, false)).unwrap();
+    let silent = parse_init(&init_frame("s", &[], None)).unwrap();
     assert_eq!((silent.protocol, silent.lists_in_flight()), (0, false));
-    let said = parse_init(&init_frame("s", &[], None, true)).unwrap();
+    let said = parse_init(&init_frame("s", &[], Some(5))).unwrap();
     assert!(said.lists_in_flight());
+}
+
+#[test]
+fn siblings_are_spliced_into_a_row_as_text() {
+    let mut reply = Message::assistant("m_2");
+    reply.key = Some("m_2".into());
+    reply.parent = Some(Some("u_1".into()));
+    let row = row_json(&reply);
+    let refs = vec!["m_1".to_owned(), "m_2".to_owned()];
+    let listed = with_siblings(&row, &refs);
+    let back = reread(&listed);
+    assert_eq!(back.siblings, refs);
+    assert_eq!(back.key.as_deref(), Some("m_2"));
+    assert_eq!(back.parent, Some(Some("u_1".into())));
+    let spliced: Value = serde_json::from_str(&listed).unwrap();
+    let mut expected: Value = serde_json::from_str(&row).unwrap();
+    expected["siblings"] = serde_json::json!(["m_1", "m_2"]);
+    assert_eq!(spliced, expected, "the row is otherwise as stored");
+    // One ref alone (or none) is no siblings: the row as it is.
+    assert_eq!(with_siblings(&row, &refs[..1]), row);
+    assert_eq!(with_fields("{}", r#""a":1"#), r#"{"a":1}"#);
+    assert_eq!(with_fields(r#"{"b":2} "#, r#""a":1"#), r#"{"b":2,"a":1}"#);
+    assert_eq!(
+        with_fields("[1]", r#""a":1"#),
+        "[1]",
+        "not an object: as it is"
+    );
+    assert_eq!(with_fields(r#"{"b":2}"#, ""), r#"{"b":2}"#);
+}
+
+#[test]
+fn history_frames_parse_back() {
+    let row = row_json(&user_message("u1".into(), "hi", &[], None));
+    let frame = history_frame("h\"1", &[row]);
+    let page = crate::session::parse_history(&frame).unwrap();
+    assert_eq!(page.request_id.as_deref(), Some("h\"1"));
+    assert_eq!(page.messages.len(), 1);
+    assert_eq!(page.skipped, 0);
+    assert_eq!(
+        history_frame("h", &[]),
+        r#"{"type":"history","requestId":"h","messages":[]}"#
+    );
 }

@@ -17,7 +17,8 @@
 //! | `/ask [TEXT]` | a `question` (TEXT, default [`DEFAULT_QUESTION`]; options `yes`, `no`), then a wait for its answer; then `You answered: <answer>.` |
 //! | `/ask-free [TEXT]` | the same question without options: the user writes the answer |
 //! | `/tool-error` | a `read_file` call whose `completed` result reports failure (`success: false`), then a short reply |
-//! | `/seen` | the conversation its model would be given, as JSON (`[{"id","role","text"}]`, [`crate::seen`]): the session's messages after any taken back, then this prompt's |
+//! | `/seen` | the conversation its model would be given, as JSON (`[{"id","role","text"}]`, [`crate::seen`]): the branch from the first message to this prompt's |
+//! | `/grow [N]` | N exchanges (default 100, at most 5,000 and what the session's cap leaves room for), each a user message `g<i>` and a finished reply `r<i>`, stored where the turn attaches in one statement, no frame each ([`crate::grow`]); then this prompt's message after them, and a reply saying how many |
 //! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a

@@ -1,8 +1,9 @@
 //! `/seen`: what the demo agent's model would be given for a turn, said back as its reply, so
-//! that tests can see that messages taken back (a regenerate, an edit, a fork) are gone from it
-//! too (docs/agent-protocol.md, "Taking messages back"). The demo has no model: its "model
-//! input" is the conversation a real agent hands its model, the session's stored messages after
-//! the cut, then the turn's own user message.
+//! that tests can see that messages set aside (a regenerate, an edit, a fork, a stale device's
+//! send) are not in it (docs/agent-protocol.md, "Branches", R-branch-model). The demo has no
+//! model: its "model input" is the conversation a real agent hands its model, the branch from the
+//! first message to the turn's own user message (for the `proto4-` persona: its list after the
+//! cut).
 //!
 //! The reply is one line of JSON, `[{"id":"u1","role":"user","text":"hello"},…]`: each message's
 //! id, role and text parts joined by newlines. Pure: the session passes the stored rows.

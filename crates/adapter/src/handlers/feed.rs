@@ -1,7 +1,7 @@
 //! `GET /api/sessions/:id/events`: the session feed. The guard's checks, as for the history; a
 //! place in the isolate (`MAX_SESSION_FEEDS`, `MAX_FEEDS`); the agent's socket and its `init`
 //! (`204` from an agent that sends none); then `200` and the feed's events from the state the
-//! client last saw (`Last-Event-ID`), kept up by [`crate::live`] until the client goes.
+//! client last saw (`Last-Event-ID`), kept up by [`crate::feed::task`] until the client goes.
 
 use wasm_bindgen::JsValue;
 
@@ -10,9 +10,10 @@ use crate::agent::upstream;
 use crate::context::RouteContext;
 use crate::exchange::Exchange;
 use crate::failure::Failure;
+use crate::feed::place;
+use crate::feed::task::LiveFeed;
 use crate::feed::{Feed, RESPONSE_HEADERS};
 use crate::guard::admit;
-use crate::live::{self, LiveFeed};
 use crate::outcome::Outcome;
 use crate::platform::socket::{close_done, close_failed};
 use crate::pump::client::{ok_init, ClientStream};
@@ -25,7 +26,7 @@ use crate::sse::KEEP_ALIVE;
 pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
     let principal = admit(&mut cx, session_id).await?;
     // Before the agent is touched: a feed past a cap costs it nothing.
-    let slot = live::reserve(cx.config, session_id)?;
+    let slot = place::reserve(cx.config, session_id)?;
     let user_id = principal.user_id.as_deref();
     let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
     let request_id = cx.exchange.request_id().to_owned();
@@ -48,7 +49,7 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
             Refusal::stream_not_created()
         })?;
     // A comment first, always: a body nobody ever reads then has bytes waiting, the one sign of
-    // a client that left before the headers went out (`crate::live`).
+    // a client that left before the headers went out (`crate::feed::task`).
     let mut first = KEEP_ALIVE.to_vec();
     first.extend_from_slice(&opening);
     client.write(&first, None);

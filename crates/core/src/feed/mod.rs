@@ -1,7 +1,7 @@
 //! The session feed, `GET /api/sessions/:id/events`: what a client that holds it open learns of
 //! its session as it happens, so that every tab and device on the session shows one conversation
 //! (docs/sessions.md, "Live in every tab and device"). The rules are here; the edge
-//! (`crates/adapter/src/live/`, and the route in `crates/adapter/src/handlers/feed.rs`) keeps the agent's socket, the keep-alive and the body.
+//! (`crates/adapter/src/feed/`, and the route in `crates/adapter/src/handlers/feed.rs`) keeps the agent's socket, the keep-alive and the body.
 //!
 //! A feed is one more socket of the session: the agent sends it every turn event, `question` and
 //! `complete` (R-broadcast). An agent of protocol 5 says in a turn's `message.create` what was

@@ -1,5 +1,5 @@
 //! How many session feeds an isolate holds open, in all and for each session, against
-//! `MAX_FEEDS` and `MAX_SESSION_FEEDS`: the counting rule (the edge, `crates/adapter/src/live/`,
+//! `MAX_FEEDS` and `MAX_SESSION_FEEDS`: the counting rule (the edge, `crates/adapter/src/feed/`,
 //! keeps one count per isolate and gives a place back when its feed ends).
 
 use std::collections::HashMap;

@@ -36,8 +36,8 @@ pub enum Role {
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub id: String,
-    /// Its name in the agent's store (protocol 5, `ref`: [`crate::tree::is_ref`]); `None` from an
-    /// older agent, or when it is no ref.
+    /// Its name in the agent's store (protocol 5, `ref`: [`is_ref`]); `None` from an older agent,
+    /// or when it is no ref.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// The `ref` of the message it follows (protocol 5): `Some(None)` for a conversation's first
@@ -385,12 +385,23 @@ fn message_of(message: RawMessage<'_>, skipped: &mut usize) -> Message {
     }
 }
 
-/// A ref, when `value` is one ([`crate::tree::is_ref`]).
+/// The largest `ref` a message may have, in bytes: the session id's bound, so that a ref fits in
+/// a URL's query as plainly as a session id fits in its path.
+pub const MAX_REF_BYTES: usize = 128;
+
+/// Whether `value` can be a message's `ref` (protocol 5): 1 to [`MAX_REF_BYTES`] characters of
+/// `[A-Za-z0-9._:~-]` (unreserved in a URL, so a ref goes into a query as it is).
+pub fn is_ref(value: &str) -> bool {
+    !value.is_empty()
+        && value.len() <= MAX_REF_BYTES
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'~' | b'-'))
+}
+
+/// A ref, when `value` is one ([`is_ref`]).
 fn read_ref(value: &Value) -> Option<String> {
-    value
-        .as_str()
-        .filter(|s| crate::tree::is_ref(s))
-        .map(str::to_owned)
+    value.as_str().filter(|s| is_ref(s)).map(str::to_owned)
 }
 
 /// A message's `parent`: `null` is the root (`Some(None)`), a ref the message it follows; any

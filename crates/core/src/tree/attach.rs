@@ -16,7 +16,7 @@
 //!
 //! The turn's reply then follows its user message. Nothing is ever taken out of the tree.
 
-use super::{Node, TreeRead};
+use super::store::{Node, TreeRead};
 use crate::session::Role;
 
 /// Where a prompt says its message goes: the `prompt`'s `messageId` and `branch`.

@@ -1,7 +1,7 @@
 //! A tree in memory: the rules' plainest store, for the tests (and for any caller that keeps a
 //! session in memory). Every question is a scan: fine for the few thousand messages of a test.
 
-use super::{Node, TreeRead};
+use super::store::{Node, TreeRead};
 use crate::session::Role;
 
 /// Messages in the order they were stored.

@@ -5,16 +5,17 @@
 //! siblings (the messages that follow the same one: the edits of a user message, the retries of a
 //! reply), which is how a client finds the branches it does not show.
 
-use super::{Node, TreeRead};
+use super::store::{Node, TreeRead};
 
 /// Most messages one page holds (an `init`, a `history` answer): the newest 200 of a branch, a
 /// long conversation's worth on one screen and more, and what `init` carried before pages.
 pub const MAX_PAGE_MESSAGES: usize = 200;
 
-/// Most bytes of messages one page holds: three quarters of the adapter's default frame limit
-/// ([`crate::config::DEFAULT_MAX_FRAME_BYTES`], 4 MiB), so that a page with its envelope always
-/// fits in one frame the adapter accepts.
-pub const MAX_PAGE_BYTES: usize = crate::config::DEFAULT_MAX_FRAME_BYTES / 4 * 3;
+/// Most bytes of messages one page holds: 3 MiB, three quarters of the adapter's default frame
+/// limit (`DEFAULT_MAX_FRAME_BYTES` in `crate::config`, 4 MiB; `tests/tree_properties.rs` holds
+/// the two together), so that a page with its envelope always fits in one frame the adapter
+/// accepts.
+pub const MAX_PAGE_BYTES: usize = 3 * 1024 * 1024;
 
 /// Which page of which branch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

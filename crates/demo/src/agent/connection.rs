@@ -63,6 +63,7 @@ impl Connection {
             } => self
                 .session
                 .answer(self.id, &question_id, answer, on_disconnect),
+            ClientFrame::History(request) => self.session.history(self.id, &request),
             ClientFrame::Other => {}
         }
     }

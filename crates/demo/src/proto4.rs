@@ -1,6 +1,8 @@
-//! Where a prompt's turn attaches in the conversation (docs/agent-protocol.md, "Taking messages
-//! back", protocol 4): which stored messages stay, the rest being taken back before the turn
-//! starts (a regenerate, an edit, a fork).
+//! The protocol-4 persona's rule (`proto4-` sessions, [`crate::persona`]; docs/agent-protocol.md,
+//! "Agents of protocol 4"): an agent that keeps a list, not a tree, and deletes before a turn what
+//! the turn does not follow (a regenerate, an edit, a fork, and a stale device's send alike), so
+//! that the adapter's `409 stale_conversation` can be tried against a real one. The agent of
+//! protocol 5 keeps every message instead (the core's `tree`).
 //!
 //! The rule, in order: a stored message with the prompt's `messageId` is replaced (it and every
 //! message after it are taken back); else the newest message of the prompt's `branch` that is
@@ -29,5 +31,5 @@ pub fn kept(stored: &[&str], message_id: Option<&str>, branch: Option<&[String]>
 }
 
 #[cfg(test)]
-#[path = "branch_tests.rs"]
+#[path = "proto4_tests.rs"]
 mod tests;

@@ -1,6 +1,6 @@
-//! A session feed at the edge (`GET /api/sessions/:id/events`; what it tells is the core's
-//! `feed`): its socket to the agent, read again at each turn it has not seen, its body, its
-//! keep-alive, its place in the isolate ([`slots`]) and its end.
+//! One session feed while it runs (`GET /api/sessions/:id/events`; what it tells is the core's
+//! `feed`): its socket to the agent, read again at a turn it cannot place, its body, its
+//! keep-alive, its place in the isolate ([`super::place`]) and its end.
 //!
 //! One task per feed, which sleeps between wake-ups: a frame of the agent, the keep-alive timer
 //! ([`KEEP_ALIVE_MS`]), the client's going away ([`gone.js`](gone.js)). An idle feed costs the
@@ -8,8 +8,6 @@
 //! closes (the client comes back with its `Last-Event-ID`), or when the worker would refuse its
 //! caller's token (its `exp`, with the clock skew allowed),
 //! and its log line is written then.
-
-pub(crate) mod slots;
 
 use futures::future::FutureExt;
 use futures::{select_biased, StreamExt};
@@ -19,10 +17,11 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use worker::{Delay, Env};
 
+use super::place::Slot;
+use super::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
 use crate::agent::hydrate::{read_init, Hydration};
 use crate::agent::upstream::{self, AgentSocket};
 use crate::exchange::Exchange;
-use crate::feed::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
 use crate::platform::clock::now_ms;
 use crate::platform::log;
 use crate::platform::settings;
@@ -30,9 +29,8 @@ use crate::platform::socket::{close_done, SocketEvent};
 use crate::pump::client::ClientStream;
 use crate::request_log::Disposition;
 use crate::sse::KEEP_ALIVE;
-pub(crate) use slots::{reserve, Slot};
 
-#[wasm_bindgen(module = "/src/live/gone.js")]
+#[wasm_bindgen(module = "/src/feed/gone.js")]
 extern "C" {
     #[wasm_bindgen(js_name = clientGone)]
     fn client_gone(

@@ -1,34 +1,29 @@
-//! The session's finished messages in the Durable Object's SQLite storage, one JSON row each (and
-//! its id), so that they outlive an eviction of the object: every `init` reads the newest of them,
-//! and a prompt that takes messages back deletes the rows after the one it follows
-//! ([`crate::branch`]).
-//!
-//! SQLite calls of a Durable Object are synchronous, which lets the session read the history,
-//! build an `init` and add its socket to the broadcast in one step.
+//! The `proto4-` persona's messages (an agent of protocol 4, [`crate::persona`]): a list in the
+//! Durable Object's SQLite storage (`demo_list`), one JSON row a finished message (and its id),
+//! from which a prompt that takes messages back deletes the rows after the one it follows
+//! ([`crate::proto4`]). Every `init` reads the newest of them. The agent of protocol 5 keeps a tree
+//! instead ([`crate::tree_store`]).
 
 use std::cell::Cell;
 
-use worker::{SqlStorage, SqlStorageValue, Storage};
+use worker::{SqlStorage, SqlStorageValue};
 
-use crate::rows::{recent_rows, row_json, MAX_INIT_MESSAGES};
+use crate::rows::{recent_rows, row_json};
 use crate::session::Message;
 
-/// Rows kept in storage: as many as an `init` can carry, since nothing else reads them.
-const KEEP_ROWS: usize = MAX_INIT_MESSAGES;
-
-// The table of protocol 4 (an `id` column: the ids a prompt's branch names). A storage of an
-// older demo agent keeps its `demo_messages` table, unread.
-const CREATE: &str = "CREATE TABLE IF NOT EXISTS demo_history \
+// A list of its own (an `id` column: the ids a prompt's branch names). The table of the demo
+// agent of protocol 4, `demo_history`, which pruned to 200 rows, stays in an older object's
+// storage, unread.
+const CREATE: &str = "CREATE TABLE IF NOT EXISTS demo_list \
     (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, json TEXT NOT NULL)";
-const INSERT: &str = "INSERT INTO demo_history (id, json) VALUES (?, ?)";
-const PRUNE: &str = "DELETE FROM demo_history WHERE seq <= \
-    (SELECT seq FROM demo_history ORDER BY seq DESC LIMIT 1 OFFSET ?)";
-const NEWEST: &str = "SELECT json FROM demo_history ORDER BY seq DESC LIMIT ?";
-const IDS: &str = "SELECT seq, id FROM demo_history ORDER BY seq";
-const TAKE_BACK: &str = "DELETE FROM demo_history WHERE seq >= ?";
+const INSERT: &str = "INSERT INTO demo_list (id, json) VALUES (?, ?)";
+const NEWEST: &str = "SELECT json FROM demo_list ORDER BY seq DESC LIMIT ?";
+const IDS: &str = "SELECT seq, id FROM demo_list ORDER BY seq";
+const TAKE_BACK: &str = "DELETE FROM demo_list WHERE seq >= ?";
+const COUNT: &str = "SELECT count(*) FROM demo_list";
 
-/// The stored history of one session.
-pub(crate) struct History {
+/// The stored list of one session.
+pub(crate) struct List {
     sql: SqlStorage,
     /// Whether the table is known to exist (created at the first use).
     ready: Cell<bool>,
@@ -38,10 +33,10 @@ fn count(n: usize) -> SqlStorageValue {
     SqlStorageValue::Integer(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
-impl History {
-    pub(crate) fn new(storage: &Storage) -> Self {
-        History {
-            sql: storage.sql(),
+impl List {
+    pub(crate) fn new(sql: SqlStorage) -> Self {
+        List {
+            sql,
             ready: Cell::new(false),
         }
     }
@@ -54,14 +49,21 @@ impl History {
         Ok(&self.sql)
     }
 
-    /// Stores `message` as the newest row ([`row_json`] bounds its size) and forgets rows
-    /// beyond [`KEEP_ROWS`].
+    /// Stores `message` as the newest row ([`row_json`] bounds its size).
     pub(crate) fn append(&self, message: &Message) -> worker::Result<()> {
-        let sql = self.table()?;
         let row = vec![message.id.clone().into(), row_json(message).into()];
-        sql.exec(INSERT, row)?;
-        sql.exec(PRUNE, vec![count(KEEP_ROWS)])?;
+        self.table()?.exec(INSERT, row)?;
         Ok(())
+    }
+
+    /// How many messages it holds.
+    pub(crate) fn len(&self) -> worker::Result<usize> {
+        let cursor = self.table()?.exec(COUNT, None)?;
+        let counted = cursor.raw().next().and_then(|row| match row.ok()?.first() {
+            Some(SqlStorageValue::Integer(n)) => usize::try_from(*n).ok(),
+            _ => None,
+        });
+        Ok(counted.unwrap_or(0))
     }
 
     /// The stored messages' ids, oldest first, each with its row's place.

@@ -1,4 +1,4 @@
-//! Tests of where a turn attaches: the rule case by case, and, as a property, that a stock AI SDK
+//! Tests of the protocol-4 persona's rule, where a turn attaches in a list: the rule case by case, and, as a property, that a stock AI SDK
 //! client's operations, read by the adapter's request parser and cut by this rule, leave the same
 //! conversation as the AI SDK's own example server keeps (and the client shows).
 

@@ -4,8 +4,8 @@
 
 use std::cell::RefCell;
 
+use super::slots::{Caps, FeedCount};
 use crate::config::Config;
-use crate::feed::slots::{Caps, FeedCount};
 use crate::refusal::Refusal;
 
 thread_local! {

@@ -1,4 +1,4 @@
-// The sign that a session feed's client went away (crates/adapter/src/live/mod.rs), as one
+// The sign that a session feed's client went away (crates/adapter/src/feed/task.rs), as one
 // promise: the body's writer closed or errored (a failed write, a cancelled body), or the
 // request's signal (compatibility flag `enable_request_signal`). workerd learns of either only
 // when it next writes to the client: the feed's keep-alive is that write.
