@@ -35,7 +35,7 @@ describe("older pages in the panel", () => {
     await page.reload();
     await panel(page).message.waitFor();
     await settled(page, 100);
-    assert.equal((await texts(page))[0], "g251");
+    assert.equal((await texts(page))[0], "g252");
     const older = page.getByRole("button", { name: "Load older messages" });
     assert.equal(await older.count(), 1);
 
@@ -53,13 +53,14 @@ describe("older pages in the panel", () => {
     await page.mouse.wheel(0, -100_000);
     await until(async () => asked === 1, "the page before asked for");
     await page.waitForTimeout(200);
-    const read = page.locator("session-agent-chat .message .bubble").first();
-    assert.equal(await read.innerText(), "g251");
+    const [first] = await shownMessages(page);
+    assert.deepEqual(first, ["user", "g252"], "the message at the top");
+    const read = page.locator("session-agent-chat .message .bubble").getByText("g252", { exact: true });
     const top = (await read.boundingBox()).y;
     release();
     await settled(page, 200);
     await page.unroute(/\/messages\?.*before=/);
-    assert.deepEqual([(await texts(page))[0], (await texts(page))[100]], ["g201", "g251"]);
+    assert.deepEqual([(await texts(page))[0], (await texts(page))[100]], ["g202", "g252"]);
     assert.equal((await read.boundingBox()).y, top, "the message read stays where it was");
 
     // By keyboard: the button, a page a press, to the first message; then it goes.

@@ -14,6 +14,13 @@ import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessage
 
 const setup = workerAndBrowser();
 
+/** The edit's text: longer than the message it edits ("/slow 2 5"), and the same turn (the demo
+ * agent reads the command's first two words). */
+const EDITED = "/slow 3 5 (a longer version)";
+
+/** The two replies of `retried`. */
+const [YES, NO] = ["You answered: yes.", "You answered: no."];
+
 /** The playground on `session` (a new one by `label` by default). */
 async function open(label, session = sessionId(label)) {
   const page = await setup.browser.newPage();
@@ -50,17 +57,14 @@ async function showing(page, expected) {
   });
 }
 
-/** A reply, then Try again: resolves to the two replies' texts, the second shown. */
+/** A question answered "yes", then Try again, answered "no": the new reply shown. */
 async function retried(page) {
-  // /stamp: each word carries the agent's clock, so the two replies differ.
-  await sendPrompt(page, "/stamp 2 5");
-  await settled(page, 2);
-  const [, first] = await texts(page);
+  await sendPrompt(page, "/ask Which one?");
+  await panel(page).question.getByRole("button", { name: "yes" }).click();
+  await showing(page, ["/ask Which one?", "You answered: yes."]);
   await page.getByRole("button", { name: "Try again" }).click();
-  await until(async () => (await texts(page))[1] !== first && (await panel(page).send.count()) === 1, "the new reply");
-  await settled(page, 2);
-  const [, second] = await texts(page);
-  return [first, second];
+  await panel(page).question.getByRole("button", { name: "no" }).click();
+  await showing(page, ["/ask Which one?", "You answered: no."]);
 }
 
 /** What has the focus inside the panel: its accessible name, or its class. */
@@ -113,30 +117,29 @@ const topInList = (locator) =>
 describe("versions in the panel", { concurrency: true }, () => {
   test("Try again keeps the old reply: 2/2 on the new one, ‹ and › show each, a send from the first goes on it", async () => {
     const { page, session } = await open("versions-retry");
-    const [first, second] = await retried(page);
-    assert.notEqual(first, second);
+    await retried(page);
     const reply = picker(page, 1);
     await until(async () => (await reply.name()) === "Version 2 of 2", "the picker on the new reply");
     assert.equal(await reply.group.innerText(), "2/2");
     assert.equal(await picker(page, 0).group.count(), 0, "none on the visitor's message: it has one version");
     await reply.prev.click();
-    await showing(page, ["/stamp 2 5", first]);
+    await showing(page, ["/ask Which one?", YES]);
     assert.equal(await reply.name(), "Version 1 of 2");
     await reply.next.click();
-    await showing(page, ["/stamp 2 5", second]);
+    await showing(page, ["/ask Which one?", NO]);
     await reply.prev.click();
-    await showing(page, ["/stamp 2 5", first]);
+    await showing(page, ["/ask Which one?", YES]);
 
     // A send from the first reply goes on it: the history is that branch and the new turn.
     await sendPrompt(page, "/slow 1 5");
-    await showing(page, ["/stamp 2 5", first, "/slow 1 5", "w1"]);
-    assert.deepEqual(await historyTexts(session), ["/stamp 2 5", first, "/slow 1 5", "w1"]);
+    await showing(page, ["/ask Which one?", YES, "/slow 1 5", "w1"]);
+    assert.deepEqual(await historyTexts(session), ["/ask Which one?", YES, "/slow 1 5", "w1"]);
     // The second reply is still there, one click away, and a reload shows the newest turn's branch.
     await until(async () => (await reply.name()) === "Version 1 of 2", "the picker, after the turn");
     await reply.next.click();
-    await showing(page, ["/stamp 2 5", second]);
+    await showing(page, ["/ask Which one?", NO]);
     await page.reload();
-    await showing(page, ["/stamp 2 5", first, "/slow 1 5", "w1"]);
+    await showing(page, ["/ask Which one?", YES, "/slow 1 5", "w1"]);
     assert.equal(await picker(page, 1).name(), "Version 1 of 2");
     assert.deepEqual(page.errors, []);
     await page.close();
@@ -149,19 +152,20 @@ describe("versions in the panel", { concurrency: true }, () => {
     await sendPrompt(page, "/slow 2 5");
     await settled(page, 4);
     await page.getByRole("button", { name: "Edit message" }).click();
-    await panel(page).message.fill("/slow 3 5");
+    await panel(page).message.fill(EDITED);
     await page.keyboard.press("Enter");
-    await showing(page, ["/slow 1 5", "w1", "/slow 3 5", "w1 w2 w3"]);
+    await showing(page, ["/slow 1 5", "w1", EDITED, "w1 w2 w3"]);
     const edited = picker(page, 2);
     await until(async () => (await edited.name()) === "Version 2 of 2", "the picker on the edited message");
     assert.equal(await picker(page, 3).group.count(), 0, "none on the reply: the new version has one");
 
-    // The arrows stay under the pointer as the count changes.
-    const before = await edited.next.boundingBox();
+    // The arrows stay under the pointer as the version, and its width, changes.
+    const arrows = async () => [await edited.prev.boundingBox(), await edited.next.boundingBox()];
+    const before = await arrows();
     await edited.prev.click();
     await showing(page, ["/slow 1 5", "w1", "/slow 2 5", "w1 w2"]);
     assert.equal(await edited.name(), "Version 1 of 2");
-    assert.deepEqual(await edited.next.boundingBox(), before);
+    assert.deepEqual(await arrows(), before);
 
     // While a turn runs the picker is hidden (no arrow to press) and keeps its place.
     const replyTop = await topInList(page.locator(".message").nth(3));
@@ -178,14 +182,14 @@ describe("versions in the panel", { concurrency: true }, () => {
 
     // The edit is still there.
     await edited.next.click();
-    await showing(page, ["/slow 1 5", "w1", "/slow 3 5", "w1 w2 w3"]);
+    await showing(page, ["/slow 1 5", "w1", EDITED, "w1 w2 w3"]);
     assert.deepEqual(page.errors, []);
     await page.close();
   });
 
   test("by keyboard from the message box, the focus kept on the arrow pressed; named in French and Arabic, whose arrows point the reading way; axe finds nothing", async () => {
     const { page } = await open("versions-keys");
-    const [first, second] = await retried(page);
+    await retried(page);
     const reply = picker(page, 1);
     await until(async () => (await reply.name()) === "Version 2 of 2", "the picker");
     // Back from the message box: Try again, then the picker's arrows.
@@ -196,18 +200,18 @@ describe("versions in the panel", { concurrency: true }, () => {
     }
     assert.deepEqual(await axeViolations(page), [], "axe, the picker focused");
     await page.keyboard.press("Enter");
-    await showing(page, ["/stamp 2 5", first]);
+    await showing(page, ["/ask Which one?", YES]);
     await until(async () => (await focused(page)) === "Previous version", "the focus on the arrow pressed");
     assert.equal(await reply.name(), "Version 1 of 2");
     assert.equal(await reply.prev.getAttribute("aria-disabled"), "true", "the first: nothing before it");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
-    await showing(page, ["/stamp 2 5", second]);
+    await showing(page, ["/ask Which one?", NO]);
     await until(async () => (await focused(page)) === "Next version", "the focus on the arrow pressed");
     // Enter on an arrow at the end does nothing.
     await page.keyboard.press("Enter");
     await page.waitForTimeout(200);
-    assert.deepEqual(await texts(page), ["/stamp 2 5", second]);
+    assert.deepEqual(await texts(page), ["/ask Which one?", NO]);
     assert.equal(await pointsRight(page, reply.next), true, "English: › points right");
     assert.equal(await pointsRight(page, reply.prev), false);
 
@@ -238,18 +242,18 @@ describe("versions in the panel", { concurrency: true }, () => {
     const { page: b } = await open(null, session);
     // Let both feeds connect (each page's first sync).
     await a.waitForTimeout(500);
-    const [first, second] = await retried(a);
-    await showing(b, ["/stamp 2 5", second]);
+    await retried(a);
+    await showing(b, ["/ask Which one?", NO]);
     await until(async () => (await picker(b, 1).name()) === "Version 2 of 2", "the picker in the other tab");
     // Switching is the tab's own: the other stays where it is.
     await picker(b, 1).prev.click();
-    await showing(b, ["/stamp 2 5", first]);
+    await showing(b, ["/ask Which one?", YES]);
     await a.waitForTimeout(300);
-    assert.deepEqual(await texts(a), ["/stamp 2 5", second]);
+    assert.deepEqual(await texts(a), ["/ask Which one?", NO]);
     // A turn is the session's: every tab moves to the newest turn's branch.
     await sendPrompt(b, "/slow 1 5");
-    await showing(b, ["/stamp 2 5", first, "/slow 1 5", "w1"]);
-    await showing(a, ["/stamp 2 5", first, "/slow 1 5", "w1"]);
+    await showing(b, ["/ask Which one?", YES, "/slow 1 5", "w1"]);
+    await showing(a, ["/ask Which one?", YES, "/slow 1 5", "w1"]);
     await until(async () => (await picker(a, 1).name()) === "Version 1 of 2", "the picker in the first tab");
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);

@@ -34,10 +34,15 @@ export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
   const pinned = useRef(true);
   const [older, setOlder] = useState(olderAtFirst);
   const [loading, setLoading] = useState(null);
+  /** A page on its way (not yet shown): no other load starts. */
   const loadingNow = useRef(false);
+  /** The loads started, counted: a load's end clears `loading` unless another has started since. */
+  const loads = useRef(0);
   const [error, setError] = useState(null);
-  /** What to do once the list shows the page loaded: `{ then }`. */
-  const [landing, setLanding] = useState(null);
+  /** What to do once the list shows the page loaded: `{ then, mine }` (`mine`: the load's count),
+   * taken once; `land()` renders the list again to get there. */
+  const landing = useRef(null);
+  const [, land] = useState(0);
   // One load or refresh at a time: a refresh matches messages by id, and the versions of an
   // edited message share one.
   const queue = useRef(Promise.resolve());
@@ -51,12 +56,14 @@ export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
   const load = (kind, work, then) => {
     if (loadingNow.current) return;
     loadingNow.current = true;
+    const mine = ++loads.current;
     setLoading(kind);
     setError(null);
     run(work).then(
       (result) => {
         setOlder(result.older);
-        setLanding({ then: () => then(result) });
+        landing.current = { then: () => then(result), mine };
+        land((n) => n + 1);
       },
       (failure) => {
         loadingNow.current = false;
@@ -66,14 +73,14 @@ export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
     );
   };
 
+  // The page shown: the next load may start; the log is busy until it is painted.
   useLayoutEffect(() => {
-    if (landing === null || shown !== chat.messages) return;
-    landing.then();
-    setLanding(null);
-    afterPaint(() => {
-      loadingNow.current = false;
-      setLoading(null);
-    });
+    const landed = landing.current;
+    if (landed === null || shown !== chat.messages) return;
+    landing.current = null;
+    loadingNow.current = false;
+    landed.then();
+    afterPaint(() => loads.current === landed.mine && setLoading(null));
   });
   // Following the newest message.
   useEffect(() => {
