@@ -45,8 +45,8 @@ function picker(page, i) {
     group,
     prev: group.getByRole("button", { name: "Previous version" }),
     next: group.getByRole("button", { name: "Next version" }),
-    /** Its accessible name ("Version 2 of 3"), once it shows one. */
-    name: () => group.getAttribute("aria-label"),
+    /** Its accessible name ("Version 2 of 3"), or null while the message has none. */
+    name: () => group.evaluateAll((found) => found[0]?.getAttribute("aria-label") ?? null),
   };
 }
 
