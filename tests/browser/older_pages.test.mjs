@@ -3,7 +3,9 @@
 // newest page, 100 messages; a scroll of the wheel to the top loads the page before, and the
 // message the reader saw at the top stays where it was; "Load older messages", by keyboard, loads
 // the rest a page a press, to the first message, then goes, the focus left in the list; a send
-// then carries the newest 200 messages only, and its turn follows the conversation shown.
+// then carries the newest 200 messages only, and its turn follows the conversation shown. A turn
+// of another tab that follows messages this one never saw (`/grow` there) moves it to the newest
+// page of the long conversation, with the way back to the older ones.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
@@ -95,5 +97,31 @@ describe("older pages in the panel", () => {
     assert.equal(newest.older, true);
     assert.deepEqual(page.errors, []);
     await page.close();
+  });
+
+  test("another tab's turn that moves this one to a long conversation brings the way to its older messages", { timeout: 60_000 }, async () => {
+    const session = sessionId("older-followed");
+    const open = async () => {
+      const page = await setup.browser.newPage();
+      await page.goto(`${setup.worker.base}/?session=${session}`);
+      await panel(page).message.waitFor();
+      return page;
+    };
+    const [a, b] = [await open(), await open()];
+    // Let both feeds connect (each page's first sync).
+    await a.waitForTimeout(500);
+    const older = a.getByRole("button", { name: "Load older messages" });
+    assert.equal(await older.count(), 0, "an empty session: nothing older");
+    // b's turn follows 600 messages a has never seen: a loads the newest page, and can go back.
+    await sendPrompt(b, "/grow 300");
+    await until(async () => /^Grew the conversation/.test((await texts(a)).at(-1)) && (await panel(a).send.count()) === 1, "the turn in a");
+    await until(async () => (await older.count()) === 1, "Load older messages in a");
+    const shown = (await texts(a)).length;
+    await older.click();
+    await until(async () => (await texts(a)).length > shown, "an older page in a");
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+    await a.close();
+    await b.close();
   });
 });
