@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { before, after, afterEach } from "node:test";
 import { chromium } from "playwright-core";
-import { startWorker } from "../e2e/harness.mjs";
+import { startWorker, sessionId } from "../e2e/harness.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARGS = [
@@ -136,6 +136,32 @@ export function shownMessages(page) {
 /** Resolves once the panel shows `n` messages and no turn runs (Send is back). */
 export async function settled(page, n) {
   await until(async () => (await shownMessages(page)).length === n && (await panel(page).send.count()) === 1, `${n} messages, idle`);
+}
+
+/** The worker's playground (the panel inline) on `session`, in a new page of `browser`. */
+export async function openPlayground(setup, session, browser = setup.browser) {
+  const page = await browser.newPage();
+  await page.goto(`${setup.worker.base}/?session=${session}`);
+  await panel(page).message.waitFor();
+  return page;
+}
+
+/** Two tabs of the playground on one new session (by `label`), once both follow its feed. */
+export async function twoTabs(setup, label) {
+  const session = sessionId(label);
+  const tabs = [await openPlayground(setup, session), await openPlayground(setup, session)];
+  // Let both feeds connect (each page's first sync).
+  await tabs[0].waitForTimeout(500);
+  return tabs;
+}
+
+/** Sends each of `prompts`, each once the turn before it has ended; resolves once the last has. */
+export async function exchange(page, ...prompts) {
+  const start = (await shownMessages(page)).length;
+  for (const [i, prompt] of prompts.entries()) {
+    await sendPrompt(page, prompt);
+    await settled(page, start + 2 * (i + 1));
+  }
 }
 
 /** Types `text` into the message box and sends it with the Send button. */

@@ -9,7 +9,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, shownMessages, settled } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, shownMessages, settled, openPlayground, twoTabs } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
@@ -26,9 +26,7 @@ async function newestPage(session) {
 describe("older pages in the panel", () => {
   test("a session of 602 messages: the newest page, the page before on a scroll to the top (what was read stays put), the rest by keyboard, a send of 200", { timeout: 90_000 }, async () => {
     const session = sessionId("older-pages");
-    const page = await setup.browser.newPage();
-    await page.goto(`${setup.worker.base}/?session=${session}`);
-    await panel(page).message.waitFor();
+    const page = await openPlayground(setup, session);
     await sendPrompt(page, "/grow 300");
     await until(async () => /^Grew the conversation by 300 exchanges/.test((await texts(page))[1] ?? ""), "the conversation grown");
     await settled(page, 2);
@@ -100,16 +98,7 @@ describe("older pages in the panel", () => {
   });
 
   test("another tab's turn that moves this one to a long conversation brings the way to its older messages", { timeout: 60_000 }, async () => {
-    const session = sessionId("older-followed");
-    const open = async () => {
-      const page = await setup.browser.newPage();
-      await page.goto(`${setup.worker.base}/?session=${session}`);
-      await panel(page).message.waitFor();
-      return page;
-    };
-    const [a, b] = [await open(), await open()];
-    // Let both feeds connect (each page's first sync).
-    await a.waitForTimeout(500);
+    const [a, b] = await twoTabs(setup, "older-followed");
     const older = a.getByRole("button", { name: "Load older messages" });
     assert.equal(await older.count(), 0, "an empty session: nothing older");
     // b's turn follows 600 messages a has never seen: a loads the newest page, and can go back.

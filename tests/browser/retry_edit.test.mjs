@@ -1,22 +1,20 @@
-// Retry and edit in the panel against the worker and its demo agent (protocol 4): Retry after an
+// Retry and edit in the panel against the worker and its demo agent (protocol 5): Retry after an
 // error, Try again on a finished reply, and an edit of the visitor's last message (the pencil on it,
 // reached by keyboard; Escape or Cancel ends an edit), each followed by a reload, which must show
-// one conversation: the visitor's message once, then the new reply only (docs/embed.md,
-// "Retry and edit"). axe finds nothing in the editing state.
+// the newest turn's branch: the visitor's message once, then the new reply only (docs/embed.md,
+// "Retry and edit"; what each set aside, and its picker: versions.test.mjs). axe finds nothing in
+// the editing state.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId, demoLog } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages as shown, settled } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages as shown, settled, openPlayground, exchange } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
 /** The playground on a session of its own. */
 async function open(label) {
   const session = sessionId(label);
-  const page = await setup.browser.newPage();
-  await page.goto(`${setup.worker.base}/?session=${session}`);
-  await panel(page).message.waitFor();
-  return { page, session };
+  return { page: await openPlayground(setup, session), session };
 }
 
 /** Reloads the page and resolves to what the panel shows once the history is in. */
@@ -65,10 +63,7 @@ describe("Retry and edit", { concurrency: true }, () => {
 
   test("the pencil edits the visitor's last message by keyboard; Escape cancels; the reload shows the edited conversation", async () => {
     const { page, session } = await open("edit");
-    await sendPrompt(page, "/slow 1 5");
-    await settled(page, 2);
-    await sendPrompt(page, "/slow 2 5");
-    await settled(page, 4);
+    await exchange(page, "/slow 1 5", "/slow 2 5");
     const pencil = page.getByRole("button", { name: "Edit message" });
     assert.equal(await pencil.count(), 1, "on the last message only");
     // Keyboard: Tab reaches the pencil, Enter starts the edit, the box holds the text.

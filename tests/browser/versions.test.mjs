@@ -10,7 +10,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages, settled } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages, settled, openPlayground, exchange, twoTabs } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
@@ -21,12 +21,10 @@ const EDITED = "/slow 3 5 (a longer version)";
 /** The two replies of `retried`. */
 const [YES, NO] = ["You answered: yes.", "You answered: no."];
 
-/** The playground on `session` (a new one by `label` by default). */
-async function open(label, session = sessionId(label)) {
-  const page = await setup.browser.newPage();
-  await page.goto(`${setup.worker.base}/?session=${session}`);
-  await panel(page).message.waitFor();
-  return { page, session };
+/** The playground on a session of its own. */
+async function open(label) {
+  const session = sessionId(label);
+  return { page: await openPlayground(setup, session), session };
 }
 
 /** The texts the panel shows, in order. */
@@ -147,10 +145,7 @@ describe("versions in the panel", { concurrency: true }, () => {
 
   test("an edit keeps the old version: 2/2 on the message, each version with its reply, a send goes on the one shown; the picker holds still", async () => {
     const { page, session } = await open("versions-edit");
-    await sendPrompt(page, "/slow 1 5");
-    await settled(page, 2);
-    await sendPrompt(page, "/slow 2 5");
-    await settled(page, 4);
+    await exchange(page, "/slow 1 5", "/slow 2 5");
     await page.getByRole("button", { name: "Edit message" }).click();
     await panel(page).message.fill(EDITED);
     await page.keyboard.press("Enter");
@@ -237,11 +232,7 @@ describe("versions in the panel", { concurrency: true }, () => {
   });
 
   test("two tabs: a retry in one moves the other to the new reply, with its picker; a send from the first reply in the other moves the first there", { timeout: 60_000 }, async () => {
-    const session = sessionId("versions-tabs");
-    const { page: a } = await open(null, session);
-    const { page: b } = await open(null, session);
-    // Let both feeds connect (each page's first sync).
-    await a.waitForTimeout(500);
+    const [a, b] = await twoTabs(setup, "versions-tabs");
     await retried(a);
     await showing(b, ["/ask Which one?", NO]);
     await until(async () => (await picker(b, 1).name()) === "Version 2 of 2", "the picker in the other tab");

@@ -105,6 +105,7 @@ const SENTENCES = {
   auth_unavailable: "unavailable",
   agent_timeout: "unavailable",
   agent_cannot_take_back: "cannotTakeBack",
+  stale_conversation: "staleConversation",
 };
 
 /**

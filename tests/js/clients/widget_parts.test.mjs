@@ -170,6 +170,8 @@ describe("what the visitor is told of an error", () => {
     assert.equal(describeError(refused("token_expired", "x"), t).message, t.notAllowed);
     assert.equal(describeError(refused("rate_limited", "x"), t).message, t.tooMany);
     assert.equal(describeError(refused("agent_timeout", "x"), t).message, t.unavailable);
+    // A stale tab's send to an agent of protocol 4: the visitor is told to reload.
+    assert.equal(describeError(refused("stale_conversation", "x"), t).message, t.staleConversation);
     assert.equal(describeError(refused("invalid_field", "`context` is 20011 bytes"), t).message, t.somethingWrong);
   });
 
