@@ -9,9 +9,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, shownMessages, settled, openPlayground, twoTabs } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, shownMessages, settled, openPlayground, twoTabs, closePagesAfterEach } from "./browser.mjs";
 
 const setup = workerAndBrowser();
+// One test at a time, its pages closed after it: each open panel holds a feed, one of the six
+// connections a browser keeps to the worker, and a test short of them would wait on its requests.
+closePagesAfterEach(setup);
 
 /** The texts the panel shows, in order. */
 const texts = async (page) => (await shownMessages(page)).map(([, text]) => text);
@@ -94,7 +97,6 @@ describe("older pages in the panel", () => {
     assert.equal(newest.texts.length, 100);
     assert.equal(newest.older, true);
     assert.deepEqual(page.errors, []);
-    await page.close();
   });
 
   test("another tab's turn that moves this one to a long conversation brings the way to its older messages", { timeout: 60_000 }, async () => {
@@ -110,7 +112,5 @@ describe("older pages in the panel", () => {
     await until(async () => (await texts(a)).length > shown, "an older page in a");
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);
-    await a.close();
-    await b.close();
   });
 });

@@ -10,9 +10,12 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages, settled, openPlayground, exchange, twoTabs } from "./browser.mjs";
+import { workerAndBrowser, panel, sendPrompt, until, axeViolations, shownMessages, settled, openPlayground, exchange, twoTabs, closePagesAfterEach } from "./browser.mjs";
 
 const setup = workerAndBrowser();
+// One test at a time, its pages closed after it: each open panel holds a feed, one of the six
+// connections a browser keeps to the worker, and a test short of them would wait on its requests.
+closePagesAfterEach(setup);
 
 /** The edit's text: longer than the message it edits ("/slow 2 5"), and the same turn (the demo
  * agent reads the command's first two words). */
@@ -112,7 +115,7 @@ const topInList = (locator) =>
     return el.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
   });
 
-describe("versions in the panel", { concurrency: true }, () => {
+describe("versions in the panel", () => {
   test("Try again keeps the old reply: 2/2 on the new one, ‹ and › show each, a send from the first goes on it", async () => {
     const { page, session } = await open("versions-retry");
     await retried(page);
@@ -140,13 +143,14 @@ describe("versions in the panel", { concurrency: true }, () => {
     await showing(page, ["/ask Which one?", YES, "/slow 1 5", "w1"]);
     assert.equal(await picker(page, 1).name(), "Version 1 of 2");
     assert.deepEqual(page.errors, []);
-    await page.close();
   });
 
   test("an edit keeps the old version: 2/2 on the message, each version with its reply, a send goes on the one shown; the picker holds still", async () => {
     const { page, session } = await open("versions-edit");
     await exchange(page, "/slow 1 5", "/slow 2 5");
     await page.getByRole("button", { name: "Edit message" }).click();
+    // The box holds the message's text before the visitor changes it.
+    await until(async () => (await panel(page).message.inputValue()) === "/slow 2 5", "the text in the box");
     await panel(page).message.fill(EDITED);
     await page.keyboard.press("Enter");
     await showing(page, ["/slow 1 5", "w1", EDITED, "w1 w2 w3"]);
@@ -179,7 +183,6 @@ describe("versions in the panel", { concurrency: true }, () => {
     await edited.next.click();
     await showing(page, ["/slow 1 5", "w1", EDITED, "w1 w2 w3"]);
     assert.deepEqual(page.errors, []);
-    await page.close();
   });
 
   test("by keyboard from the message box, the focus kept on the arrow pressed; named in French and Arabic, whose arrows point the reading way; axe finds nothing", async () => {
@@ -228,7 +231,6 @@ describe("versions in the panel", { concurrency: true }, () => {
     assert.equal(await pointsRight(page, next), false, "Arabic: the next arrow points left");
     assert.deepEqual(await axeViolations(page), [], "axe, Arabic");
     assert.deepEqual(page.errors, []);
-    await page.close();
   });
 
   test("two tabs: a retry in one moves the other to the new reply, with its picker; a send from the first reply in the other moves the first there", { timeout: 60_000 }, async () => {
@@ -248,7 +250,5 @@ describe("versions in the panel", { concurrency: true }, () => {
     await until(async () => (await picker(a, 1).name()) === "Version 1 of 2", "the picker in the first tab");
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);
-    await a.close();
-    await b.close();
   });
 });
