@@ -15,16 +15,20 @@ closePagesAfterEach(setup);
 
 /**
  * The playground on a session of its own, its history loaded; `requests` fills with the page's
- * requests to the session's history, chat and resume routes: "METHOD route X-Questions".
+ * requests to the session's history, chat and resume routes: "METHOD route X-Questions" (the
+ * history's page through a message, which brings the versions up to date when a turn ends, as
+ * "GET /messages?leaf").
  */
 async function openPlayground(label) {
   const session = sessionId(label);
   const page = await setup.browser.newPage();
   const requests = [];
   page.on("request", (request) => {
-    const route = new URL(request.url()).pathname.replace(`/api/sessions/${session}`, "");
+    const url = new URL(request.url());
+    const route = url.pathname.replace(`/api/sessions/${session}`, "");
     if (route === "/messages" || route === "/chat" || route.endsWith("/stream")) {
-      requests.push(`${request.method()} ${route.replace(/\/chat\/[^/]+\/stream$/, "/chat/:id/stream")} ${request.headers()["x-questions"]}`);
+      const leaf = url.searchParams.has("leaf") ? "?leaf" : "";
+      requests.push(`${request.method()} ${route.replace(/\/chat\/[^/]+\/stream$/, "/chat/:id/stream")}${leaf} ${request.headers()["x-questions"]}`);
     }
   });
   await page.goto(`${setup.worker.base}/?session=${session}`);
@@ -141,7 +145,9 @@ describe("playground", () => {
     assert.equal(await answers.count(), 1, "the question and the rest of the turn: one assistant message");
     assert.match(squashed(await answers.first().innerText()), /^Deploy now\? Answered: yes You answered: yes\. Worked for /);
     assert.deepEqual(await answersReceived(session), ["yes"]);
-    assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals", "POST /chat approvals"]);
+    // The turn's end brings its versions up to date (the question's wait does not: the turn goes on).
+    await until(async () => requests.length === 5, "the versions brought up to date");
+    assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals", "POST /chat approvals", "GET /messages?leaf approvals"]);
     assert.deepEqual(page.errors, []);
   });
 
@@ -190,7 +196,8 @@ describe("playground", () => {
     assert.equal(await tools.count(), 1);
     assert.equal(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), "deploy done approved");
     assert.deepEqual(await answersReceived(session), [{ approved: true }]);
-    assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals"]);
+    await until(async () => requests.length === 4, "the versions brought up to date");
+    assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals", "GET /messages?leaf approvals"]);
     assert.deepEqual(page.errors, []);
   });
 
@@ -228,7 +235,9 @@ describe("playground", () => {
     const stopped = await summary.innerText();
     await sendPrompt(page, "/slow 2 10");
     await until(async () => (await answers.count()) === 2 && /w2/.test(await answers.nth(1).innerText()), "the next turn");
-    assert.deepEqual((await frames(session, "received")).map((f) => f.type), ["prompt", "abort", "prompt"]);
+    // (The `history` frames that bring the versions up to date after each turn left out.)
+    const received = (await frames(session, "received")).map((f) => f.type).filter((type) => type !== "history");
+    assert.deepEqual(received, ["prompt", "abort", "prompt"]);
     // The history says the same of the stopped question.
     await page.reload();
     await until(async () => (await answers.count()) === 2, "the history");

@@ -56,9 +56,15 @@ export function Conversation({ config, history, older, trace }) {
       }),
   );
   const chat = useChat({ chat: instance, experimental_throttle: 50 });
-  const busy = chat.status === "submitted" || chat.status === "streaming";
   const historyPages = useMemo(() => historyOptions(config, () => traceNow.current), [config]);
-  const pages = usePages({ chat: instance, shown: chat.messages, pages: historyPages, olderAtFirst: older, busy });
+  /** Whether a turn runs, waits on a question, or has an answer to post, by the chat's own state
+   * (the hook's messages lag it by the throttle: a question that just came may not show yet). */
+  const turnRuns = () =>
+    instance.status === "submitted" ||
+    instance.status === "streaming" ||
+    waitingQuestion(instance.messages.at(-1)) !== null ||
+    answerToPost(instance.messages);
+  const pages = usePages({ chat: instance, shown: chat.messages, pages: historyPages, olderAtFirst: older, turnRuns });
   useFollow(config, instance, () => traceNow.current, pages.setOlder);
   // The turn in flight, resumed on mount (the hook's `resume: true`, but known when it settles):
   // the Chat is "ready" while it asks, and a send then could start a turn the resume would
@@ -67,6 +73,7 @@ export function Conversation({ config, history, older, trace }) {
   useEffect(() => {
     chat.resumeStream().finally(() => setResumed(true));
   }, []);
+  const busy = chat.status === "submitted" || chat.status === "streaming";
   const last = chat.messages.at(-1);
   /** The last message's question waits for the visitor: the turn is not over. */
   const asking = !busy && waitingQuestion(last) !== null;

@@ -15,21 +15,22 @@ const PINNED_PX = 40;
  * so the page is usually in before the reader reaches the top. */
 const NEAR_TOP_PX = 120;
 
-/** Runs `then` once the browser has painted the last render (two frames): by then its
- * accessibility tree holds it too. */
+/** Runs `then` two frames on: the last render painted, and handed to the accessibility tree. */
 const afterPaint = (then) => requestAnimationFrame(() => requestAnimationFrame(then));
 
 /**
  * The pages of `chat` (an AI SDK `Chat`) as the list shows them (`shown`: the hook's messages,
  * which lag the chat's by its throttle). `pages`: the history's options (api.js
- * historyOptions); `olderAtFirst`: the first page said older messages exist; `busy`: a turn
- * runs. Returns the list's `ref` and `onScroll`, `follow()` (back to the newest message),
- * `older` (a page before the first message exists) and `setOlder` (another load said so), `loadOlderPage()`, `showBranch(ref, which)`
- * (`which`: the picker's button pressed, "prev" or "next"), `loading` (a page on its way or not
- * yet painted, "older" or "branch": the log is busy meanwhile), and `error` (the last load's,
- * until the next).
+ * historyOptions); `olderAtFirst`: the first page said older messages exist; `turnRuns()`:
+ * whether a turn runs (or waits on a question) now.
+ *
+ * Returns the list's `ref` and `onScroll`; `follow()` (back to the newest message); `older` (a
+ * page before the first message exists) and `setOlder` (another load said so);
+ * `loadOlderPage()`; `showBranch(ref, which)` (`which`: the picker's button pressed, "prev" or
+ * "next"); `loading` (a page on its way or not yet painted, "older" or "branch": the log is busy
+ * meanwhile); and `error` (the last load's, until the next).
  */
-export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
+export function usePages({ chat, shown, pages, olderAtFirst, turnRuns }) {
   const list = useRef(null);
   const pinned = useRef(true);
   const [older, setOlder] = useState(olderAtFirst);
@@ -122,19 +123,21 @@ export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
       },
     );
 
-  // A turn that ended may have added a sibling. Not from an agent that keeps no branches (before
-  // protocol 5): its history's messages have no `ref`, and the route answers 409 to a refresh.
+  // A turn that ended may have added a sibling: to its user message (an edit) or its reply (a
+  // retry), the chat's last two. Not with an agent that keeps no branches (before protocol 5):
+  // its history's messages have no `ref`, and the route answers a refresh 409.
   const branching = useRef(shown.length === 0 ? undefined : shown.some((m) => typeof m.metadata?.ref === "string"));
-  const wasBusy = useRef(busy);
+  const wasRunning = useRef(false);
   useEffect(() => {
-    if (wasBusy.current && !busy && branching.current !== false) {
-      run(() => refreshBranches(chat, pages)).then(
+    const running = turnRuns();
+    if (wasRunning.current && !running && branching.current !== false) {
+      run(() => refreshBranches(lastTurn(chat), pages)).then(
         () => (branching.current = true),
         (failure) => (branching.current = failure.status === 409 ? false : branching.current),
       );
     }
-    wasBusy.current = busy;
-  }, [busy]);
+    wasRunning.current = running;
+  });
 
   const onScroll = () => {
     const el = list.current;
@@ -147,6 +150,24 @@ export function usePages({ chat, shown, pages, olderAtFirst, busy }) {
   };
 
   return { list, onScroll, follow, older, setOlder, loadOlderPage, showBranch, loading, error };
+}
+
+/**
+ * The last two messages of `chat` (a turn's user message and reply), as a chat of their own for
+ * refreshBranches: it reads a page of two, not of the whole conversation, and what it sets goes
+ * back in their place, while the chat still ends with them.
+ */
+function lastTurn(chat) {
+  return {
+    get messages() {
+      return chat.messages.slice(-2);
+    },
+    set messages(next) {
+      const now = chat.messages;
+      const tail = now.slice(-next.length);
+      if (tail.every((m, i) => m.id === next[i].id)) chat.messages = [...now.slice(0, now.length - next.length), ...next];
+    },
+  };
 }
 
 /** Whether the list `el` is scrolled to its bottom (within PINNED_PX). */
