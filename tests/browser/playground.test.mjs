@@ -146,7 +146,7 @@ describe("playground", () => {
     assert.match(squashed(await answers.first().innerText()), /^Deploy now\? Answered: yes You answered: yes\. Worked for /);
     assert.deepEqual(await answersReceived(session), ["yes"]);
     // The turn's end brings its versions up to date (the question's wait does not: the turn goes on).
-    await until(async () => requests.length === 5, "the versions brought up to date");
+    await until(async () => requests.length >= 5, "the versions brought up to date");
     assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals", "POST /chat approvals", "GET /messages?leaf approvals"]);
     assert.deepEqual(page.errors, []);
   });
@@ -196,7 +196,7 @@ describe("playground", () => {
     assert.equal(await tools.count(), 1);
     assert.equal(squashed(await tools.first().locator(".tool-summary").innerText()).toLowerCase(), "deploy done approved");
     assert.deepEqual(await answersReceived(session), [{ approved: true }]);
-    await until(async () => requests.length === 4, "the versions brought up to date");
+    await until(async () => requests.length >= 4, "the versions brought up to date");
     assert.deepEqual(requests, ["GET /messages approvals", "GET /chat/:id/stream approvals", "POST /chat approvals", "GET /messages?leaf approvals"]);
     assert.deepEqual(page.errors, []);
   });
