@@ -14,7 +14,7 @@
 
 import { migrateProtocol4 } from "./legacy.js";
 import type { Message } from "./protocol.js";
-import type { Role, TreeNode, TreeRead } from "./tree.js";
+import { MAX_SESSION_MESSAGES, type Role, type TreeNode, type TreeRead } from "./tree.js";
 
 /** The messages' table. */
 export const MESSAGES_TABLE = "session_agent_messages";
@@ -78,7 +78,7 @@ export class TreeStore implements TreeRead {
     const rows = this.sql.exec<NodeRow>(
       `WITH RECURSIVE under(ref) AS (
          SELECT ref FROM ${MESSAGES_TABLE} WHERE ref = ?
-         UNION ALL SELECT m.ref FROM ${MESSAGES_TABLE} m JOIN under u ON m.parent = u.ref
+         UNION SELECT m.ref FROM ${MESSAGES_TABLE} m JOIN under u ON m.parent = u.ref
        )
        SELECT ${NODE_COLUMNS} FROM ${MESSAGES_TABLE} WHERE ref IN (SELECT ref FROM under) ORDER BY seq DESC LIMIT 1`,
       key,
@@ -147,10 +147,11 @@ export class TreeStore implements TreeRead {
     const rows = this.sql.exec<{ body: string }>(
       `WITH RECURSIVE up(ref, parent, body, depth) AS (
          SELECT ref, parent, body, 1 FROM ${MESSAGES_TABLE} WHERE ref = ?
-         UNION ALL SELECT m.ref, m.parent, m.body, up.depth + 1 FROM ${MESSAGES_TABLE} m JOIN up ON m.ref = up.parent
+         UNION ALL SELECT m.ref, m.parent, m.body, up.depth + 1 FROM ${MESSAGES_TABLE} m JOIN up ON m.ref = up.parent WHERE up.depth < ?
        )
        SELECT body FROM up ORDER BY depth DESC`,
       key,
+      MAX_SESSION_MESSAGES,
     );
     return rows.toArray().map((row) => JSON.parse(row.body) as Message);
   }
