@@ -28,7 +28,7 @@ import type { Emit, ModelInput, ModelResult } from "./model.js";
 import { listed, listPage, sameContent, withoutRefs } from "./pages.js";
 import { frames, newId, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
 import { TreeStore } from "./store.js";
-import { attach, roomFor, siblingKeys, type Place } from "./tree.js";
+import { attach, MAX_SESSION_MESSAGES, roomFor, siblingKeys, type Place } from "./tree.js";
 
 /** What survives hibernation per socket (`serializeAttachment`). */
 interface SocketState {
@@ -51,7 +51,7 @@ export interface Turn {
 
 const INTERRUPTED = "The agent restarted during this turn.";
 /** What a prompt past the session's cap gets (code `session_full`, docs/agent-protocol.md). */
-const FULL = "This conversation is full (10,000 messages): start a new one.";
+const FULL = `This conversation is full (${MAX_SESSION_MESSAGES.toLocaleString("en-US")} messages): start a new one.`;
 
 type Prompt = Extract<Incoming, { type: "prompt" }>;
 
