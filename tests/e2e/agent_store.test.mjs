@@ -92,7 +92,8 @@ test("a send past the cap is refused session_full and stores nothing; a regenera
   assert.match(text, /This conversation is full/);
   const history = await fetch(`${worker.base}/api/sessions/${session}/messages`);
   assert.equal(history.status, 200);
-  assert.equal((await history.json()).length, 200, "the newest page");
+  assert.equal((await history.json()).length, 100, "the newest page");
+  assert.ok(history.headers.get("x-history-before"), "older pages named");
 });
 
 test("a protocol-4 history is copied into the tree when the object starts again: one branch, its ids, the next turn after it", { timeout: 60_000 }, async () => {
