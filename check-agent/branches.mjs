@@ -1,191 +1,96 @@
-// check-agent's scenario of protocol 4 (docs/agent-protocol.md, "Taking messages back"): one
-// session's conversation built by prompts that name their message (`messageId`) and the branch
-// it follows (`branch`), as the adapter sends them for a stock AI SDK client. The checker keeps
-// the client's side of the conversation, cut by the contract's rule ([`kept`]), and compares it
-// after each step with the `init` of a new socket: the user messages under the client's ids
-// (R-message-id); a regenerate, a fork and an edit of the first message taking back exactly what
-// follows their attach point (R-branch); a prompt refused `busy` taking nothing back
-// (R-branch-busy); a branch of which the agent has no message taking nothing back
-// (R-branch-unknown); with --seen-prompt, the model given the conversation without what was taken
-// back (R-branch-model). User ids are R-message-id's alone: the other comparisons look at the
-// roles and the turns' ids. After the restart, what was taken back must not be back
-// (restart.mjs).
-import { endOn } from "./turn_end.mjs";
-import { created } from "./turns.mjs";
-import { finalizeOf, LONGER, show, WAIT } from "./frames.mjs";
+// check-agent's branch scenarios (docs/agent-protocol.md, "Branches"): prompts that name their
+// message (`messageId`) and the branch it follows (`branch`), as the adapter sends them for a stock
+// AI SDK client. What an agent is judged on depends on the protocol its `init` says:
+//
+// - 5: the tree (./tree_scenario.mjs: R-keep, R-attach, R-current, R-ref, R-siblings,
+//   R-history-request, R-create-message, and with the rules of protocol 4 below); the long session
+//   (./bounds.mjs: R-init-bounds) comes after every scenario (./check.mjs), whose timings its load
+//   would blur;
+// - 4: an agent that deletes what a turn does not follow: the rules of protocol 5 are n/a (the
+//   adapter refuses its stale sends, 409 stale_conversation); a conversation built by sends only,
+//   which both protocols keep alike: the user messages under the client's ids (R-message-id), a
+//   prompt refused `busy` that would replace the first message storing and taking nothing
+//   (R-branch-busy), the --seen-prompt's model given the conversation (R-branch-model);
+// - below 4 (or none): every branch rule is n/a.
+import { busyDuring, SESSION } from "./branch_session.mjs";
+import { treeScenario } from "./tree_scenario.mjs";
+import { turnOn } from "./turns.mjs";
+import { initMessages, names } from "./history.mjs";
+import { LONGER, show } from "./frames.mjs";
 
-/** The session's label. */
-export const SESSION = "branch";
-/** The rules of protocol 4, the first protocol in which an agent takes messages back. */
-const RULES = ["R-message-id", "R-branch", "R-branch-unknown", "R-branch-busy", "R-branch-model"];
-/** The check's own message ids (a client's are any strings). */
-const ID = { u1: "check-u1", u2: "check-u2", f1: "check-f1", l1: "check-l1", x1: "check-x1", s1: "check-s1" };
+export { SESSION };
 
-/**
- * The contract's rule: how many of `stored` (ids, oldest first) stay for a prompt whose message
- * is `messageId` after `branch`. A stored `messageId` is replaced (it and all after it go); else
- * the newest stored id of `branch` is followed; else all stay.
- */
-export function kept(stored, messageId, branch) {
-  const at = new Map(stored.map((id, i) => [id, i]));
-  if (at.has(messageId)) return at.get(messageId);
-  for (const id of [...branch].reverse()) if (at.has(id)) return at.get(id) + 1;
-  return stored.length;
-}
-
-/** The user messages and finished assistant messages of a socket's `init`, as `{ id, role }`
- * (undefined without an init). */
-export const messagesOf = (conn) =>
-  conn.init?.messages
-    ?.filter((m) => m?.role === "user" || m?.parts?.some((p) => p?.type === "finish"))
-    .map((m) => ({ id: m.id, role: m.role }));
-
-/** What R-branch compares: the roles, and the turns' ids (user ids are R-message-id's). */
-const shapeOf = (messages) => messages.map((m) => (m.role === "user" ? "user" : m.id));
+/** The rules of protocol 4, which bind an agent of protocol 5 too. */
+export const PROTOCOL_4_RULES = ["R-message-id", "R-branch-busy", "R-branch-model"];
+/** The rules of protocol 5. */
+export const PROTOCOL_5_RULES = ["R-keep", "R-attach", "R-current", "R-ref", "R-siblings", "R-history-request", "R-init-bounds", "R-create-message"];
+/** The protocol-4 scenario's message ids (a client's are any strings). */
+const ID = { u1: "check-u1", u2: "check-u2", l1: "check-l1", s1: "check-s1" };
 
 export async function branches(ctx) {
   const first = await ctx.join(SESSION);
   first.close();
   const protocol = first.init?.protocol;
-  if (!(Number.isInteger(protocol) && protocol >= 4)) {
-    const arrived = first.init
-      ? `the agent says protocol ${show(protocol)} in init: it takes nothing back (the adapter refuses a regenerate or an edit for it)`
-      : "no init: the agent says no protocol (R-init)";
-    for (const id of RULES) ctx.judge(id, "n/a", { arrived });
-    return;
+  ctx.keepsBranches = protocol === 5;
+  if (protocol === 5) return treeScenario(ctx);
+  const said = first.init ? `the agent says protocol ${show(protocol)} in init` : "no init: the agent says no protocol (R-init)";
+  if (protocol === 4) {
+    const arrived = `${said}: it deletes what a turn does not follow and keeps no branches; the adapter checks each prompt against its init and refuses a stale send with 409 stale_conversation`;
+    for (const id of PROTOCOL_5_RULES) ctx.judge(id, "n/a", { arrived });
+    return sends(ctx);
   }
+  const arrived = `${said}: it keeps no branches (the adapter refuses a regenerate or an edit for it)`;
+  for (const id of [...PROTOCOL_4_RULES, ...PROTOCOL_5_RULES]) ctx.judge(id, "n/a", { arrived });
+}
+
+/** The user and finished messages of a new socket's init, as `{ id, role }`. */
+async function conversation(ctx) {
+  const b = await ctx.join(SESSION);
+  b.close();
+  return initMessages(b.init)
+    .filter((m) => m.role === "user" || m.parts?.some((p) => p?.type === "finish"))
+    .map((m) => ({ id: m.id, role: m.role }));
+}
+
+/** Protocol 4's scenario: two sends, a refused prompt during a long turn, the --seen-prompt. */
+async function sends(ctx) {
   const a = await ctx.join(SESSION);
   try {
-    await drive(ctx, a);
+    const t1 = await turnOn(ctx, a, SESSION, ctx.prompts.short, "check-p4-1", { messageId: ID.u1, branch: [] }, `a --prompt with messageId ${ID.u1}`);
+    const t2 = t1 && (await turnOn(ctx, a, SESSION, ctx.prompts.short, "check-p4-2", { messageId: ID.u2, branch: [ID.u1, t1.create.turnId] }, `a --prompt with messageId ${ID.u2}`));
+    if (!t2) {
+      for (const id of PROTOCOL_4_RULES) ctx.judge(id, "skip", { arrived: "the turns that build the conversation did not start (R-turn)" });
+      return;
+    }
+    const before = await conversation(ctx);
+    const users = before.filter((m) => m.role === "user").map((m) => m.id);
+    ctx.judge("R-message-id", JSON.stringify(users) === JSON.stringify([ID.u1, ID.u2]) ? "pass" : "fail", {
+      arrived: `after prompts with messageId ${ID.u1} and ${ID.u2}, a new socket's init holds user messages ${show(users)}`,
+    });
+    const long = { messageId: ID.l1, branch: before.map((m) => m.id), content: ctx.prompts.long };
+    // During it, an edit of the first message (a list of one): all of it, were it not refused.
+    const busy = { messageId: ID.u1, branch: [], content: `${ctx.prompts.short} (during a turn)` };
+    const during = await busyDuring(ctx, a, long, busy);
+    if (during) {
+      const after = await conversation(ctx);
+      const expected = [...before, { id: ID.l1, role: "user" }, { id: during.create.turnId, role: "assistant" }];
+      const shape = (list) => list.map((m) => (m.role === "user" ? "user" : m.id));
+      const same = JSON.stringify(shape(after)) === JSON.stringify(shape(expected));
+      if (during.refused?.type === "message.create") ctx.judge("R-branch-busy", "skip", { arrived: "the prompt sent during the --long-prompt's turn started a turn of its own", give: LONGER });
+      else ctx.judge("R-branch-busy", same ? "pass" : "fail", { arrived: `a prompt replacing the first message (branch []), refused during a turn: a new socket's init then holds ${show(shape(after))}, not ${show(shape(expected))}` });
+    }
+    await seenSends(ctx, a);
   } finally {
     a.close();
   }
 }
 
-async function drive(ctx, a) {
-  /** The client's conversation, `{ id, role }` oldest first, and every id it ever held. */
-  const model = [];
-  const ever = new Set();
-  const ids = () => model.map((m) => m.id);
-
-  /** A turn for a prompt of `content` with `messageId` after `branch`, once it ended: its turnId
-   * and text (null: no turn). The client's conversation is cut by the rule, then grows by it. */
-  const step = async (messageId, branch, content = ctx.prompts.short) => {
-    const from = a.frames.length;
-    ctx.prompt(a, content, `${messageId}-${from}`, { messageId, branch });
-    const create = await created(ctx, a, from, `a --prompt with messageId ${messageId}`);
-    if (!create) return null;
-    ctx.saw(SESSION, create.turnId);
-    const start = a.frames.indexOf(create);
-    const done = await endOn(a, create.turnId, WAIT.turn, start);
-    await a.waitFor((f) => f.type === "complete", WAIT.settle, a.frames.indexOf(done));
-    model.splice(kept(ids(), messageId, branch));
-    model.push({ id: messageId, role: "user" }, { id: create.turnId, role: "assistant" });
-    for (const id of ids()) ever.add(id);
-    // Its text whatever turnId the deltas carry (R-turn-id's to judge).
-    const upTo = done ? a.frames.indexOf(done) : a.frames.length;
-    const text = a.frames.slice(start, upTo).filter((f) => f.type === "message.part.text-delta").map((f) => f.delta).join("");
-    return { turnId: create.turnId, text };
-  };
-  /** The conversation a new socket's init holds. */
-  const stored = async () => {
-    const b = await ctx.join(SESSION);
-    b.close();
-    return messagesOf(b) ?? [];
-  };
-  /** Judges `rule`: a new socket's init holds the client's conversation. On a difference the
-   * client's side takes the agent's, so that a later step is judged on its own. */
-  const judge = async (rule, what) => {
-    const seen = await stored();
-    const same = JSON.stringify(shapeOf(seen)) === JSON.stringify(shapeOf(model));
-    ctx.judge(rule, same ? "pass" : "fail", {
-      arrived: `${what}: a new socket's init holds ${show(shapeOf(seen))}, the client's conversation is ${show(shapeOf(model))}`,
-    });
-    if (!same) model.splice(0, model.length, ...seen);
-  };
-
-  const t1 = await step(ID.u1, ids());
-  const t2 = t1 && (await step(ID.u2, ids()));
-  if (!t2) return skipAll(ctx, "the turns that build the conversation did not start (R-turn)");
-  const users = (await stored()).filter((m) => m.role === "user").map((m) => m.id);
-  ctx.judge("R-message-id", JSON.stringify(users) === JSON.stringify([ID.u1, ID.u2]) ? "pass" : "fail", {
-    arrived: `after prompts with messageId ${ID.u1} and ${ID.u2}, a new socket's init holds user messages ${show(users)}`,
-  });
-
-  // A regenerate of the last reply: the same user message again, after what came before it.
-  if (!(await step(ID.u2, [ID.u1, t1.turnId]))) return;
-  await judge("R-branch", `a regenerate (messageId ${ID.u2} again, after ${t1.turnId})`);
-  // A fork: a new message after the first reply.
-  if (!(await step(ID.f1, [ID.u1, t1.turnId]))) return;
-  await judge("R-branch", `a fork (messageId ${ID.f1} after ${t1.turnId})`);
-  if (!(await busyTakesNothing(ctx, a, model, ids, judge))) return;
-  // An edit of the first message: it and everything after it are replaced.
-  const firstUser = model.find((m) => m.role === "user")?.id ?? ID.u1;
-  if (!(await step(firstUser, []))) return;
-  await judge("R-branch", `an edit of the first message (messageId ${firstUser}, branch [])`);
-  // A branch of which the agent has no message: appended.
-  if (!(await step(ID.x1, ["check-nobody-1", "check-nobody-2"]))) return;
-  await judge("R-branch-unknown", "a prompt after a branch of ids the agent never had");
-  ctx.takenBack = [...ever].filter((id) => !ids().includes(id));
-
-  if (!ctx.prompts.seen) {
-    return ctx.judge("R-branch-model", "skip", { arrived: "no prompt that says what the model is given", give: "--seen-prompt" });
-  }
-  const current = ids();
-  const gone = [...ever].filter((id) => !current.includes(id));
-  const seen = await step(ID.s1, current, ctx.prompts.seen);
+/** R-branch-model for protocol 4: the --seen-prompt's model is given the conversation init holds. */
+async function seenSends(ctx, a) {
+  if (!ctx.prompts.seen) return ctx.judge("R-branch-model", "skip", { arrived: "no prompt that says what the model is given", give: "--seen-prompt" });
+  const held = (await conversation(ctx)).map((m) => m.id);
+  const seen = await turnOn(ctx, a, SESSION, ctx.prompts.seen, "check-p4-seen", { messageId: ID.s1, branch: held }, "the --seen-prompt");
   if (!seen) return ctx.judge("R-branch-model", "skip", { arrived: "the --seen-prompt started no turn (R-turn)" });
-  const missing = current.filter((id) => !seen.text.includes(id));
-  const stale = gone.filter((id) => seen.text.includes(id));
-  ctx.judge("R-branch-model", missing.length || stale.length ? "fail" : "pass", {
-    arrived: `the --seen-prompt's reply ${stale.length ? `names messages taken back: ${show(stale)}` : `lacks ${show(missing)}`} (${show(seen.text)})`,
-  });
-}
-
-/** R-branch-busy: during a long turn, a prompt that would replace the first user message (and so
- * take everything back) gets `busy`, and takes nothing back. False when the long turn did not
- * start. A turn too short to be busy during is no finding; its prompt's turn then counts as the
- * client's. */
-async function busyTakesNothing(ctx, a, model, ids, judge) {
-  const from = a.frames.length;
-  const branch = ids();
-  ctx.prompt(a, ctx.prompts.long, "check-long", { messageId: ID.l1, branch });
-  const create = await created(ctx, a, from, "the --long-prompt with a messageId");
-  if (!create) {
-    ctx.judge("R-branch-busy", "skip", { arrived: "the long turn did not start (R-turn)" });
-    return false;
-  }
-  ctx.saw(SESSION, create.turnId);
-  const b = await ctx.join(SESSION);
-  const mark = b.frames.length;
-  const target = model.find((m) => m.role === "user")?.id ?? ID.u1;
-  ctx.prompt(b, ctx.prompts.short, "check-busy", { messageId: target, branch: [] });
-  const answer = await b.waitFor((f) => f.type === "error" || (f.type === "message.create" && f.turnId !== create.turnId), WAIT.reply, mark);
-  a.send({ type: "abort", requestId: "check-long" });
-  const end = await endOn(a, create.turnId, WAIT.turn, a.frames.indexOf(create));
-  await a.waitFor((f) => f.type === "complete", WAIT.settle, end ? a.frames.indexOf(end) : a.frames.length);
-  model.splice(kept(ids(), ID.l1, branch));
-  model.push({ id: ID.l1, role: "user" }, { id: create.turnId, role: "assistant" });
-  if (answer?.type === "message.create") {
-    // A turn for the prompt: the long one ended before it came, or the agent started a second
-    // turn during it (R-one-turn's to judge). The client's side takes the agent's.
-    ctx.saw(SESSION, answer.turnId);
-    await endOn(b, answer.turnId, WAIT.turn, b.frames.indexOf(answer));
-    await b.waitFor((f) => f.type === "complete", WAIT.settle, b.frames.length - 1);
-    b.close();
-    const agents = await ctx.join(SESSION);
-    agents.close();
-    model.splice(0, model.length, ...(messagesOf(agents) ?? []));
-    ctx.judge("R-branch-busy", "skip", { arrived: "the prompt sent during the --long-prompt's turn started a turn of its own", give: LONGER });
-    return true;
-  }
-  b.close();
-  // Refused (busy), or left unanswered (R-busy's to judge): either way it started no turn, and
-  // must have taken nothing back.
-  await judge("R-branch-busy", "a prompt replacing the first message (branch []), sent during a turn and starting none, then the turn aborted");
-  return true;
-}
-
-function skipAll(ctx, arrived) {
-  for (const id of RULES) ctx.judge(id, "skip", { arrived });
+  const missing = [...held, ID.s1].filter((id) => !names(seen.text, id));
+  ctx.judge("R-branch-model", missing.length ? "fail" : "pass", { arrived: `the --seen-prompt's reply lacks ${show(missing)} (${show(seen.text)})` });
 }

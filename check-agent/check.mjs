@@ -10,10 +10,12 @@
 // `seen` (optional: a turn whose reply names the ids of the messages the model is given);
 // `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false });
 // `restart` (optional) restarts the agent's worker and resolves once it serves again. The
-// scenarios run at once, each in a session of its own; the restart comes last. Resolves to
+// scenarios run at once, each in a session of its own; a long session (protocol 5) follows them,
+// and the restart comes last. Resolves to
 // { results, exitCode }.
 import { Conn, Refused } from "./conn.mjs";
 import { aborts, closes } from "./aborts.mjs";
+import { bounds } from "./bounds.mjs";
 import { branches } from "./branches.mjs";
 import { checkQuestions } from "./questions.mjs";
 import { restarts } from "./restart.mjs";
@@ -62,6 +64,8 @@ export async function checkAgent({ connect, prompts, declares = {}, restart = nu
     verdicts.judge("R-open", "pass");
     const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx)];
     await Promise.all(scenarios.map((run) => run.catch((err) => refusedLater(verdicts, err))));
+    // A long session (protocol 5) after the others, whose timings its load would blur.
+    await bounds(ctx).catch((err) => refusedLater(verdicts, err));
     await restarts(ctx).catch((err) => refusedLater(verdicts, err));
     verdicts.judge("R-json", conns.every((c) => c.bad.length === 0) ? "pass" : "fail",
       { arrived: `frame(s) that are not a JSON object with a string type: ${show(conns.flatMap((c) => c.bad)[0])}` });

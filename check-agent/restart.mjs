@@ -1,9 +1,10 @@
 // check-agent's restart scenario, run last (a restart closes every socket): a finished turn and a
 // running one, then the agent's worker restarted (`ctx.restart`, with --config). After it, the
 // finished turn is in init (R-history), the running one is not listed as in flight (R-restart),
-// a new turn's turnId is new in the session (R-turn-id), and no message the branch scenario took
-// back is back (R-branch).
-import { messagesOf, SESSION as BRANCH } from "./branches.mjs";
+// a new turn's turnId is new in the session (R-turn-id), and every message of the branch scenario's
+// tree (protocol 5) is still there, every branch of it (R-keep, with what ./crawl.mjs judges).
+import { SESSION as BRANCH } from "./branch_session.mjs";
+import { crawl, judgeTree } from "./crawl.mjs";
 import { created } from "./turns.mjs";
 import { judgeTurn } from "./turn_end.mjs";
 import { finishOf, messageIn, show, WAIT } from "./frames.mjs";
@@ -15,7 +16,7 @@ export async function restarts(ctx) {
     ctx.judge("R-restart", "skip", { arrived: "the agent was not restarted (a deployed agent, --url)", give: NEEDS });
     ctx.note("R-history", "checked on new sockets, not across a restart (that needs --config)");
     ctx.note("R-turn-id", "turnIds not checked across a restart (that needs --config)");
-    if (ctx.takenBack) ctx.note("R-branch", "checked on new sockets, not across a restart (that needs --config)");
+    if (ctx.branchTree) ctx.note("R-keep", "checked on new sockets, not across a restart (that needs --config)");
     return;
   }
   const a = await ctx.join("restart");
@@ -46,13 +47,7 @@ export async function restarts(ctx) {
       ctx.judge("R-restart", "fail", { arrived: `after the restart, init lists ${running.turnId} (running when the object stopped) as in flight: ${show(dead.parts?.map((p) => p?.type))}` });
     } else ctx.judge("R-restart", "pass");
   }
-  if (ctx.takenBack) {
-    const c = await ctx.join(BRANCH);
-    c.close();
-    const seen = (messagesOf(c) ?? []).map((m) => m.id);
-    const back = ctx.takenBack.filter((id) => seen.includes(id));
-    ctx.judge("R-branch", back.length ? "fail" : "pass", { arrived: `after a restart, init holds messages taken back before it: ${show(back)}` });
-  }
+  if (ctx.branchTree) judgeTree(ctx, ctx.branchTree, await crawl(ctx, BRANCH, ctx.branchTree), "a restart");
   from = b.frames.length;
   ctx.prompt(b, ctx.prompts.short, "check-x3");
   const after = await created(ctx, b, from, "a --prompt after the restart");

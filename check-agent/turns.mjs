@@ -2,7 +2,7 @@
 // field, two short turns, the history on a later socket). `watch`: a long turn watched by sockets
 // that join mid-tool and mid-text (their init's snapshot, continued exactly), a second prompt
 // during it (no second turn, `busy` on that socket only), every event on every socket.
-import { judgeBusy, judgeTurn, judgeUsageKept } from "./turn_end.mjs";
+import { endOn, judgeBusy, judgeTurn, judgeUsageKept } from "./turn_end.mjs";
 import { applyFrames, difference, finalizeOf, finishOf, LONGER, liveTurn, messageIn, ofTurn, show, sleep, snapshotTurn, WAIT } from "./frames.mjs";
 
 /** Waits for the `message.create` of a prompt just sent on `conn` (from index `from`); judges
@@ -19,13 +19,31 @@ export async function created(ctx, conn, from, what) {
   return create;
 }
 
-/** R-protocol: `init` says protocol 1 to 4; from 4, the upgrade's answer says the same in
+/** A whole turn on `conn` (of session `label`) for a prompt of `content` (`extra`: more fields, such
+ * as messageId and branch): resolves to `{ create, text }` once it ended and the agent said
+ * `complete` (its text whatever turnId its deltas carry: R-turn-id's to judge), or null when no
+ * turn started (R-turn judged). `what` says which prompt in a report line. */
+export async function turnOn(ctx, conn, label, content, requestId, extra, what) {
+  const from = conn.frames.length;
+  ctx.prompt(conn, content, requestId, extra);
+  const create = await created(ctx, conn, from, what);
+  if (!create) return null;
+  ctx.saw(label, create.turnId);
+  const start = conn.frames.indexOf(create);
+  const done = await endOn(conn, create.turnId, WAIT.turn, start);
+  const upTo = done ? conn.frames.indexOf(done) : conn.frames.length;
+  await conn.waitFor((f) => f.type === "complete", WAIT.settle, upTo);
+  const text = conn.frames.slice(start, upTo).filter((f) => f.type === "message.part.text-delta").map((f) => f.delta).join("");
+  return { create, text };
+}
+
+/** R-protocol: `init` says protocol 1 to 5; from 4, the upgrade's answer says the same in
  * `X-Agent-Protocol` (the adapter reads it there before it sends a regenerate or an edit), and an
  * agent that says a protocol there says the same in `init`. */
 function judgeProtocol(ctx, protocol, header) {
   const said = header === null ? "no X-Agent-Protocol" : `X-Agent-Protocol: ${header}`;
   const arrived = `protocol ${show(protocol)} in init, ${said} on the upgrade's answer`;
-  const known = [1, 2, 3, 4].includes(protocol);
+  const known = [1, 2, 3, 4, 5].includes(protocol);
   const agrees = protocol >= 4 ? header?.trim() === String(protocol) : header === null || header.trim() === String(protocol);
   ctx.judge("R-protocol", known && agrees ? "pass" : "fail", { arrived });
 }

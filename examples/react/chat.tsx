@@ -66,7 +66,7 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
       }),
   );
   // resume: GET …/chat/:id/stream on mount: 204, or the turn in flight from its start.
-  const { messages, sendMessage, status, stop, addToolOutput, addToolApprovalResponse } = useChat({ chat, resume: true });
+  const { messages, sendMessage, regenerate, status, stop, addToolOutput, addToolApprovalResponse } = useChat({ chat, resume: true });
   // #region follow
   // Every turn of the session, sent from another tab or device, shown here as it streams.
   useEffect(() => {
@@ -104,12 +104,14 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
   return (
     <main>
       {older && <button onClick={showOlder}>Load older messages</button>}
-      {messages.map((message) => (
+      {messages.map((message, i) => (
         <div key={message.id} className={`message ${message.role}`}>
           {message.parts.map((part, i) => (
             <Part key={i} part={part} answer={answer} approve={addToolApprovalResponse} />
           ))}
           {!busy && <BranchPicker message={message} show={showBranch} />}
+          {/* A new reply beside the last one: the old one stays, one click away. */}
+          {!busy && message.role === 'assistant' && i === messages.length - 1 && <button onClick={() => regenerate()}>Try again</button>}
         </div>
       ))}
       <form onSubmit={send}>

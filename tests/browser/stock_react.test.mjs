@@ -4,13 +4,15 @@
 // option, a question without options answered in words, a tool call approved and one denied on
 // its own part (the SDK's helpers posting each answer by themselves, one assistant message a
 // turn), and a reload that shows the same conversation from the history, its questions as the
-// parts they streamed as.
+// parts they streamed as. Then branches (clients/branches.js): Try again shows "‹ 2/2 ›" on the new
+// reply, switching shows the old one, and a send from there goes on on it; another device's edit
+// shows the picker on the edited message; a long session loads its older messages by pages.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
-import { root, sessionId, demoLog } from "../e2e/harness.mjs";
+import { root, sessionId, demoLog, chatBody, postChat, readAll } from "../e2e/harness.mjs";
 import { workerAndBrowser, until } from "./browser.mjs";
 
 const setup = workerAndBrowser();
@@ -108,6 +110,70 @@ describe("the docs' React page, as pasted", () => {
     assert.deepEqual(await shown(page), before);
     assert.deepEqual(await page.locator(".tool").evaluateAll((cards) => cards.map((card) => card.dataset.state)), ["output-available", "output-denied"]);
     assert.equal(await page.getByRole("button", { name: "Approve" }).count(), 0, "no question waits again");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  /** The session's history, by `query`. */
+  const history = async (session, query = "") => (await fetch(`${setup.worker.base}/api/sessions/${session}/messages${query}`)).json();
+  /** The picker of the `n`th message (from 0), as its text ("1/2"), or null. */
+  const picker = (page, n) => page.locator(".message").nth(n).locator(".branches span").textContent({ timeout: 5_000 }).catch(() => null);
+
+  test("Try again makes a branch: a picker on the reply, the old reply one click away, a send from it goes on there", { timeout: 60_000 }, async () => {
+    const session = sessionId("react-branches");
+    const { page } = await open(session);
+    await send(page, "/slow 2 5");
+    await page.getByText("w1 w2").waitFor();
+    const [first] = (await history(session)).slice(-1);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await until(async () => (await picker(page, 1)) === "2/2", "the picker on the new reply");
+    const versions = page.getByRole("navigation", { name: "Versions of this message" });
+    assert.equal(await versions.count(), 1, "on the reply only");
+    // Keyboard: the previous version, by Tab and Enter.
+    await versions.getByRole("button", { name: "Previous version" }).focus();
+    await page.keyboard.press("Enter");
+    await until(async () => (await picker(page, 1)) === "1/2", "the old reply shown");
+    // A send from the old branch goes on on it: the history's current branch is through it.
+    await send(page, "/slow 3 5");
+    await page.getByText("w1 w2 w3").waitFor();
+    const now = await history(session);
+    assert.equal(now.length, 4);
+    assert.equal(now[1].id, first.id, "the turn followed the reply the page showed");
+    assert.equal(now[1].metadata.siblings.count, 2, "and the other reply is still one click away");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("another device's edit: the page moves to it, with a picker on the edited message", { timeout: 60_000 }, async () => {
+    const session = sessionId("react-edit");
+    const { page } = await open(session);
+    await send(page, "/slow 2 5");
+    await page.getByText("w1 w2").waitFor();
+    // Another device edits the first message (the same id, other text).
+    const [user] = await history(session);
+    const body = JSON.parse(chatBody("/slow 4 5"));
+    body.messages[0].id = user.id;
+    body.messageId = user.id;
+    await readAll(await postChat(setup.worker.base, session, JSON.stringify(body)));
+    await page.getByText("w1 w2 w3 w4").waitFor();
+    await until(async () => (await picker(page, 0)) === "2/2", "the picker on the edited message");
+    await page.locator(".message").nth(0).getByRole("button", { name: "Previous version" }).click();
+    await page.getByText("/slow 2 5").waitFor();
+    assert.deepEqual((await shown(page)).map(([role]) => role), ["user", "assistant"]);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("a long session: the newest page first, older messages a page at a time", { timeout: 60_000 }, async () => {
+    const session = sessionId("react-long");
+    await readAll(await postChat(setup.worker.base, session, chatBody("/grow 149")));
+    const { page } = await open(session);
+    await until(async () => (await page.locator(".message").count()) === 100, "the newest page");
+    await page.getByRole("button", { name: "Load older messages" }).click();
+    await until(async () => (await page.locator(".message").count()) === 200, "an older page");
+    await page.getByRole("button", { name: "Load older messages" }).click();
+    await until(async () => (await page.locator(".message").count()) === 300, "the oldest page");
+    assert.equal(await page.getByRole("button", { name: "Load older messages" }).count(), 0, "nothing older");
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -111,6 +111,9 @@ for (const agent of AGENTS) {
       await assertNothingLost(worker.base, session, ever, after);
       const stored = await history(session);
       assert.deepEqual(view(stored), view(chat.messages), `${after}: the history is the client's conversation`);
+      // Its refs and siblings in the metadata keep it an array the SDK takes (ai 5.0.0 has no validator).
+      const { validateUIMessages } = await import(pkg);
+      if (validateUIMessages) await validateUIMessages({ messages: stored });
       const fresh = await chatOf(pkg, session, { messages: stored });
       assert.deepEqual(view(fresh.messages), view(chat.messages), `${after}: a Chat from the history holds it`);
       await chat.sendMessage({ text: "/seen" });

@@ -54,7 +54,10 @@ describe("check-agent", { concurrency: AT_ONCE }, () => {
   for (const agent of ["demo", "typescript"]) {
     test(`the ${agent} agent passes every rule, mid-tool joins and a restart included (exit 0)`, { timeout: 120_000 }, async () => {
       const { results, exitCode } = await check(agent);
-      assert.deepEqual(unpassed(results), []);
+      // An agent of protocol 4 (the demo agent, until it keeps branches) has the rules of protocol 5
+      // n/a, saying why; the reference agent has none.
+      const open = results.filter((r) => !(agent === "demo" && r.status === "n/a" && r.when === "protocol 5" && /409 stale_conversation/.test(r.arrived)));
+      assert.deepEqual(unpassed(open), []);
       assert.deepEqual(results.flatMap((r) => r.notes), [], "nothing left undriven");
       assert.equal(exitCode, 0);
     });

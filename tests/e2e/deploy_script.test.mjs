@@ -62,8 +62,10 @@ function shape(frames, { turnId, callId, questionId }) {
   const out = [];
   for (const frame of frames) {
     // A finalize's finalText, and what the turn cost (usage, model: the agents count it each their
-    // own way; tests/e2e/turn_records.test.mjs checks it), are not the script's shape.
-    const kept = Object.entries(frame).filter(([k]) => !(frame.type === "message.finalize" && ["finalText", "usage", "model"].includes(k)));
+    // own way; tests/e2e/turn_records.test.mjs checks it), are not the script's shape; nor is the
+    // turn's user message on its create (protocol 5: checked in deployRun).
+    const dropped = { "message.finalize": ["finalText", "usage", "model"], "message.create": ["message", "siblings"] }[frame.type] ?? [];
+    const kept = Object.entries(frame).filter(([k]) => !dropped.includes(k));
     const f = Object.fromEntries(kept.map(([k, v]) => [k, ids.get(v) ?? v]));
     const last = out.at(-1);
     if (f.type === "message.part.text-delta" && last?.type === f.type) last.delta += f.delta;
@@ -113,6 +115,7 @@ async function deployRun(worker, prompt, target, answer, expected) {
   const session = sessionId("deploy");
   const { frames, question } = await askDeploy(worker, session, prompt);
   const ids = { turnId: frames[0].turnId, callId: question.toolCallId, questionId: question.questionId };
+  assert.deepEqual(frames[0].message?.parts, [{ type: "text", text: prompt }], "the create carries the turn's user message");
   assert.notEqual(ids.questionId, ids.callId, "the questionId is not the callId");
   assert.deepEqual(shape(frames, ids), asked(target));
   const { init, frames: rest } = await answerDeploy(worker, session, question.questionId, answer);

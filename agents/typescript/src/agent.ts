@@ -8,8 +8,9 @@ export type { Turn } from "../../../packages/session-agent/src/index";
 
 export interface Env extends ModelEnv {
   /** "minimal": an agent that keeps only the MUSTs of the contract (no `requestId` echo, no turn
-   * in flight in `init`, errors without `code`, no protocol said, nothing taken back: an agent of
-   * protocol 3 or older), to see how the adapter degrades. */
+   * in flight in `init`, errors without `code`, no protocol said, its own ids for user messages,
+   * every turn appended, no branches or pages: an agent of protocol 3 or older), to see how the
+   * adapter degrades. */
   AGENT_MODE?: string;
 }
 

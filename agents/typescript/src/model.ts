@@ -111,8 +111,9 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
       await pause(24 * 3600 * 1000, signal);
       return { done: true };
     case "/seen":
-      // What this model is given, said back: each message's id, role and text (for the tests of
-      // a regenerate, an edit and a fork: the messages taken back are not in it).
+      // What this model is given, said back: each message's id, role and text, exactly the turn's
+      // branch to its user message (for the tests of a regenerate, an edit, a fork and a stale
+      // device: what another branch holds is not in it).
       emit.status("streaming");
       emit.text(JSON.stringify(input.history.map((m) => ({ id: m.id, role: m.role, text: textOf(m) }))));
       return { done: true };

@@ -13,13 +13,11 @@
 //!   client holds (for a client that says its branch), and the current branch is that path;
 //! - at most one message of a branch is a given reply (replies are never moved or copied).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use proptest::prelude::*;
 use session_agent_core::session::Role;
-use session_agent_core::tree::{
-    attach, page, siblings, Attach, MemTree, Node, Place, TreeRead, Want,
-};
+use session_agent_core::tree::{page, siblings, Attach, MemTree, Node, Place, TreeRead, Want};
 
 /// How a client says where its message goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,41 +86,26 @@ impl Client {
     }
 }
 
-/// The session as the agent keeps it: the tree and each user message's text.
+/// The session as the agent keeps it.
 #[derive(Default)]
 struct Agent {
     tree: MemTree,
-    text: HashMap<String, String>,
-    turns: usize,
 }
 
 impl Agent {
     /// One turn: attached by the rules (checked against the model), stored; the reply's node.
     fn turn(&mut self, message_id: &str, branch: &[String], text: &str) -> Node {
+        let expected = model_attach(&self.tree, message_id, branch, text);
         let place = Place {
             message_id: Some(message_id),
             branch: Some(branch),
         };
-        let texts = &self.text;
-        let attached = attach(&self.tree, place, |node| {
-            texts.get(&node.key).map(String::as_str) == Some(text)
-        });
-        let expected = model_attach(&self.tree, texts, message_id, branch, text);
-        assert_eq!(attached, expected, "the rules and the model disagree");
-        let user = match attached {
-            Attach::Existing(node) => node.key,
-            Attach::New { parent } => {
-                let key = format!("k{}", self.tree.len() + 1);
-                self.tree
-                    .insert(&key, message_id, Role::User, parent.as_deref());
-                self.text.insert(key.clone(), text.to_owned());
-                key
-            }
-        };
-        self.turns += 1;
-        let reply = format!("r{}", self.turns);
-        self.tree
-            .insert(&reply, &reply, Role::Assistant, Some(&user))
+        let turned = self.tree.turn(place, text);
+        assert_eq!(
+            turned.attached, expected,
+            "the rules and the model disagree"
+        );
+        turned.reply
     }
 
     /// The messages of `end`'s branch, oldest first.
@@ -133,7 +116,7 @@ impl Agent {
     }
 
     fn msg(&self, node: &Node) -> Msg {
-        let text = self.text.get(&node.key).cloned().unwrap_or_default();
+        let text = self.tree.said(&node.key).unwrap_or_default().to_owned();
         Msg {
             id: node.id.clone(),
             role: node.role,
@@ -161,13 +144,7 @@ impl Agent {
 }
 
 /// The contract's rule as docs/agent-protocol.md words it, on each message's whole path.
-fn model_attach(
-    tree: &MemTree,
-    texts: &HashMap<String, String>,
-    message_id: &str,
-    branch: &[String],
-    text: &str,
-) -> Attach {
+fn model_attach(tree: &MemTree, message_id: &str, branch: &[String], text: &str) -> Attach {
     let nodes = tree.nodes();
     fn path_of<'a>(nodes: &'a [Node], node: &'a Node) -> Vec<&'a Node> {
         let mut path = vec![];
@@ -230,7 +207,7 @@ fn model_attach(
         n.parent == parent
             && n.role == Role::User
             && n.id == message_id
-            && texts.get(&n.key).map(String::as_str) == Some(text)
+            && tree.said(&n.key) == Some(text)
     });
     match own {
         Some(node) => Attach::Existing(node.clone()),
@@ -294,6 +271,14 @@ fn ambiguous(agent: &Agent, branch: &[String]) -> bool {
     full > 1
 }
 
+/// The place in `list` of the user message at the fraction `at` of its user messages.
+fn user_at(list: &[Msg], at: u8) -> Option<usize> {
+    let users: Vec<usize> = (0..list.len())
+        .filter(|&i| list[i].role == Role::User)
+        .collect();
+    (!users.is_empty()).then(|| users[frac(at, users.len())])
+}
+
 fn frac(at: u8, len: usize) -> usize {
     (at as usize * len) / 256
 }
@@ -351,24 +336,16 @@ fn run(ops: Vec<(usize, Op)>) {
                 }
             }
             Op::Edit { at, text } => {
-                let users: Vec<usize> = (0..client.list.len())
-                    .filter(|&i| client.list[i].role == Role::User)
-                    .collect();
-                if users.is_empty() {
+                let Some(i) = user_at(&client.list, at) else {
                     continue;
-                }
-                let i = users[frac(at, users.len())];
+                };
                 client.list.truncate(i + 1);
                 client.list[i].text = texts[text as usize].to_owned();
             }
             Op::Fork { at, text } => {
-                let users: Vec<usize> = (0..client.list.len())
-                    .filter(|&i| client.list[i].role == Role::User)
-                    .collect();
-                if users.is_empty() {
+                let Some(i) = user_at(&client.list, at) else {
                     continue;
-                }
-                let i = users[frac(at, users.len())];
+                };
                 client.list.truncate(i);
                 // A fork of the first message reads as a client that sends only its last one: it
                 // goes on the current branch (docs/agent-protocol.md, "Branches").

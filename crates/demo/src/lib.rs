@@ -46,6 +46,7 @@ pub mod tree_store;
 
 // A real SQLite behind `sql::Sql`, for the stores' native tests.
 #[cfg(test)]
+#[path = "sqlite_tests.rs"]
 mod sqlite_tests;
 
 // The Durable Object itself (wasm32 only).

@@ -9,26 +9,9 @@
 //! stored is the one the turn follows (every message after it is taken back); else nothing is
 //! taken back (the turn is appended). Pure: no storage, no clock.
 
-use std::collections::HashMap;
-
-/// How many of `stored` (the stored messages' ids, oldest first) stay for a prompt with
-/// `message_id` and `branch` (the ids of the client's messages before the new one, oldest first).
-pub fn kept(stored: &[&str], message_id: Option<&str>, branch: Option<&[String]>) -> usize {
-    // An id stored twice (not made by this rule, which keeps ids unique) counts where it is last.
-    let at: HashMap<&str, usize> = stored.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    if let Some(i) = message_id.and_then(|id| at.get(id)) {
-        return *i;
-    }
-    let newest = branch
-        .unwrap_or_default()
-        .iter()
-        .rev()
-        .find_map(|id| at.get(id.as_str()));
-    match newest {
-        Some(i) => i + 1,
-        None => stored.len(),
-    }
-}
+/// The rule itself is the core's, the one the adapter checks an agent of protocol 4 against
+/// (`session_agent_core::protocol4`), so the persona deletes exactly what the adapter expects.
+pub use session_agent_core::protocol4::kept;
 
 #[cfg(test)]
 #[path = "proto4_tests.rs"]

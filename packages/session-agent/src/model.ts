@@ -13,7 +13,9 @@
 import type { Message, Question, ToolStatus, Usage } from "./protocol.js";
 
 export interface ModelInput {
-  /** The session's finished messages, oldest first, then the user's new message. */
+  /** The turn's branch of the conversation, oldest first: from its first message to the turn's user
+   * message (the last), nothing another branch holds (a regenerate's, an edit's or a fork's earlier
+   * replies, another device's turns: docs/agent-protocol.md, "Branches"). */
   history: Message[];
   /** The user's text (the last message). */
   prompt: string;

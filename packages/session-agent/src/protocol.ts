@@ -1,8 +1,8 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
-// and the few helpers that build and read them. Protocol 4.
+// and the few helpers that build and read them. Protocol 5.
 
 /** The protocol this agent keeps, said in its `init` and on its upgrade's answer (R-protocol). */
-export const PROTOCOL = 4;
+export const PROTOCOL = 5;
 
 /** The header of the upgrade's answer in which the agent says its protocol (from protocol 4). */
 export const PROTOCOL_HEADER = "X-Agent-Protocol";
@@ -45,6 +45,12 @@ export interface Message {
   createdAt?: string;
   /** When its turn ended (an assistant's, once finished): what a reloaded reply's "worked for" is read from. */
   completedAt?: string;
+  /** Protocol 5, as a client reads it (never stored in the body): its key in the session's tree,
+   * the key of the message it follows (null: the conversation's first), and the keys of its
+   * siblings and its own, oldest first, when there are two or more (./tree.ts). */
+  ref?: string;
+  parent?: string | null;
+  siblings?: string[];
 }
 
 export interface Attachment {
@@ -66,9 +72,11 @@ export type Incoming =
       /** The id the client gave the user message (protocol 4): the message is stored under it. */
       messageId?: string;
       /** The ids of the client's messages before it, oldest first (protocol 4): where the turn
-       * attaches (./branch.ts). */
+       * attaches (./tree.ts). */
       branch?: string[];
     }
+  /** Protocol 5: one page of one branch (`leaf`), or the page before a message (`before`). */
+  | { type: "history"; requestId?: string; leaf?: string; before?: string; limit?: number }
   | { type: "abort"; requestId?: string }
   | { type: "answer"; questionId: string; answer: unknown; onDisconnect?: OnDisconnect };
 
@@ -95,6 +103,11 @@ export function parseIncoming(text: string): Incoming | null {
       const branch = Array.isArray(f.branch) && f.branch.every((id) => typeof id === "string") ? (f.branch as string[]) : undefined;
       return { type: "prompt", content: str(f.content) ?? "", requestId: str(f.requestId), onDisconnect: policy(f.onDisconnect), attachments, context, messageId, branch };
     }
+    case "history": {
+      // A limit that is no number asks for nothing in particular: the page's bound (./tree.ts).
+      const limit = typeof f.limit === "number" ? f.limit : undefined;
+      return { type: "history", requestId: str(f.requestId), leaf: str(f.leaf), before: str(f.before), limit };
+    }
     case "abort":
       return { type: "abort", requestId: str(f.requestId) };
     case "answer": {
@@ -120,8 +133,21 @@ export function readApproval(answer: unknown, options?: string[]): { approved: b
 /** A turn event or session frame this agent sends, ready for `JSON.stringify`. */
 export type Outgoing = { type: string } & Record<string, unknown>;
 
+/** A new id of the library's: `prefix` and 16 hex digits of a random UUID (a turn's id, a question's,
+ * a user message's ref). */
+export const newId = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
 export const frames = {
-  create: (turnId: string, requestId?: string): Outgoing => ({ type: "message.create", turnId, ...(requestId ? { requestId } : {}) }),
+  /** A turn starts; from protocol 5 with its user message as `init` lists it, and the refs of the
+   * reply's siblings when it has any (a regenerate's). */
+  create: (turnId: string, requestId?: string, message?: Message, siblings?: string[]): Outgoing => ({
+    type: "message.create",
+    turnId,
+    ...(requestId ? { requestId } : {}),
+    ...(message ? { message } : {}),
+    ...(siblings?.length ? { siblings } : {}),
+  }),
+  history: (requestId: string | undefined, messages: Message[]): Outgoing => ({ type: "history", ...(requestId !== undefined ? { requestId } : {}), messages }),
   text: (turnId: string, delta: string): Outgoing => ({ type: "message.part.text-delta", turnId, delta }),
   reasoning: (turnId: string, delta: string): Outgoing => ({ type: "message.part.reasoning-delta", turnId, delta }),
   finalize: (turnId: string, reason: FinishReason, error?: string, cost?: { usage?: Usage; model?: string }): Outgoing => ({

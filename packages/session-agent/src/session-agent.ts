@@ -1,8 +1,9 @@
 // The SessionAgent Durable Object: one per chat session, as a class to extend. It keeps the
-// contract of docs/agent-protocol.md (protocol 4) on the hibernatable WebSocket API; a subclass
+// contract of docs/agent-protocol.md (protocol 5) on the hibernatable WebSocket API; a subclass
 // supplies the model only (`respond`, ./model.ts):
 //
-// - every socket gets `init` (the history, then the turn in flight) and every turn event;
+// - every socket gets `init` (the newest page of the current branch, the turn in flight at its end)
+//   and every turn event; a `history` frame gets the page it asks for (./pages.ts);
 // - one turn at a time (`busy` otherwise); `abort` stops it; a question pauses it until `answer`;
 // - a question that gates a tool call (`toolCallId`) is an approval: a denied call is ended
 //   `error` here, and never runs, whatever the model does next (R-approval);
@@ -12,18 +13,22 @@
 //   one, so no memo outlives its waiting turn;
 // - a prompt or answer whose `onDisconnect` is `abort` makes its socket the turn's owner: that
 //   socket closing before the turn ends stops the turn (R-close-abort);
-// - a prompt says where its turn goes in the conversation (protocol 4): its user message is stored
-//   under the client's id, and what the turn does not follow is taken back first (./branch.ts:
-//   a regenerate, an edit, a fork), so the model is given exactly the client's branch;
-// - the history lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
+// - every message is kept, as a tree (protocol 5, ./tree.ts): a prompt says where its turn goes
+//   (`messageId`, `branch`), and what the turn does not follow stays as another branch; the user
+//   message, the reply's first save and the check of the session's cap are one transaction; the
+//   model is given exactly the turn's branch, from the conversation's first message to its user
+//   message;
+// - the tree lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
 //
 // A running turn keeps the object awake (its model's timers or I/O); a turn waiting on a question
 // does not, so its state is saved in storage and rebuilt from there after a wake (`current()`).
 
 import { DurableObject } from "cloudflare:workers";
 import type { Emit, ModelInput, ModelResult } from "./model.js";
-import { frames, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
-import { MAX_INIT_MESSAGES, Store } from "./store.js";
+import { listed, listPage, sameContent, withoutRefs } from "./pages.js";
+import { frames, newId, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
+import { TreeStore } from "./store.js";
+import { attach, MAX_SESSION_MESSAGES, roomFor, siblingKeys, type Place } from "./tree.js";
 
 /** What survives hibernation per socket (`serializeAttachment`). */
 interface SocketState {
@@ -45,17 +50,19 @@ export interface Turn {
 }
 
 const INTERRUPTED = "The agent restarted during this turn.";
+/** What a prompt past the session's cap gets (code `session_full`, docs/agent-protocol.md). */
+const FULL = `This conversation is full (${MAX_SESSION_MESSAGES.toLocaleString("en-US")} messages): start a new one.`;
 
-const newId = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+type Prompt = Extract<Incoming, { type: "prompt" }>;
 
 export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
-  private store: Store;
+  private store: TreeStore;
   private turn: Turn | null = null;
   private minimal: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new Store(ctx.storage.sql);
+    this.store = new TreeStore(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
     this.minimal = this.keepsOnlyTheMusts();
     this.recoverInterrupted();
   }
@@ -65,8 +72,9 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
 
   /**
    * Whether the agent keeps only the MUSTs of the contract (no `requestId` echo, no turn in flight
-   * in `init`, errors without `code`, no protocol said, nothing taken back: an agent of protocol 3
-   * or older), to see how an adapter degrades. No agent in production wants it: false.
+   * in `init`, errors without `code`, no protocol said, its own ids for user messages, every turn
+   * appended, no branches, pages or refs: an agent of protocol 3 or older), to see how an adapter
+   * degrades. No agent in production wants it: false.
    */
   protected keepsOnlyTheMusts(): boolean {
     return false;
@@ -90,9 +98,7 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
     const [client, server] = Object.values(new WebSocketPair());
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ id: crypto.randomUUID() } satisfies SocketState);
-    const inFlight = this.minimal ? null : this.current()?.message;
-    const history = this.finished(MAX_INIT_MESSAGES - (inFlight ? 1 : 0));
-    const messages = inFlight ? [...history, inFlight] : history;
+    const messages = this.initMessages();
     // `protocol` promises the turn in flight is listed whenever one runs (the minimal mode leaves
     // it out, so it says nothing).
     this.reply(server, this.minimal ? { type: "init", messages } : { type: "init", protocol: PROTOCOL, messages });
@@ -103,7 +109,24 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
   async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
     if (typeof data !== "string") return;
     const frame = parseIncoming(data);
-    if (frame) this.handle(ws, frame);
+    if (!frame) return;
+    try {
+      this.handle(ws, frame);
+    } catch (err) {
+      // Storage failed (a message too large for a row, a full disk): the frame is refused, nothing
+      // half-written (the prompt's writes are one transaction), and the socket stays open.
+      const error = err instanceof Error ? err.message : String(err);
+      console.error(JSON.stringify({ event: "session_agent.frame_failed", frame: frame.type, error }));
+      this.reply(ws, frames.error(`The agent could not do this: ${error}`));
+    }
+  }
+
+  /** What `init` lists: the newest page of the current branch, with the turn in flight as it is now
+   * (R-current, R-init-bounds, R-init-in-flight). The minimal mode lists finished messages only,
+   * without the tree's fields. */
+  private initMessages(): Message[] {
+    const messages = listPage(this.store, {}, undefined, this.minimal ? undefined : this.current()?.message) ?? [];
+    return this.minimal ? messages.filter((m) => m.role === "user" || m.parts.some((p) => p.type === "finish")).map(withoutRefs) : messages;
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -134,7 +157,20 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
           return this.reply(ws, this.error("There is no pending question with that id.", "question_not_pending"));
         }
         return this.resume(ws, turn, frame.answer, frame.onDisconnect);
+      case "history":
+        // An agent of protocol 3 knows no such frame, and ignores it.
+        if (!this.minimal) this.sendPage(ws, frame);
+        return;
     }
+  }
+
+  /** Answers a `history` frame on its socket: the page it asks for, or `not_found` (R-history-request);
+   * never `busy`. */
+  private sendPage(ws: WebSocket, frame: Extract<Incoming, { type: "history" }>): void {
+    const want = frame.before !== undefined ? { before: frame.before } : frame.leaf !== undefined ? { leaf: frame.leaf } : {};
+    const messages = listPage(this.store, want, frame.limit, this.current()?.message);
+    if (!messages) return this.reply(ws, { ...this.error("No message of this session has that ref.", "not_found"), ...(frame.requestId !== undefined ? { requestId: frame.requestId } : {}) });
+    this.reply(ws, frames.history(frame.requestId, messages));
   }
 
   /** The running turn, or the one waiting on a question (rebuilt from storage after a wake).
@@ -148,41 +184,46 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
     return this.turn;
   }
 
-  private start(ws: WebSocket, prompt: Extract<Incoming, { type: "prompt" }>): void {
+  private start(ws: WebSocket, prompt: Prompt): void {
     const createdAt = new Date().toISOString();
-    const files: Part[] = (prompt.attachments ?? []).map((a) => ({ type: "file", ...a }));
-    // An agent of protocol 3 (the minimal mode) knows neither field: its ids are its own, and it
-    // appends every turn.
-    const clientId = this.minimal ? undefined : prompt.messageId;
-    if (!this.minimal) this.takeBack(prompt.messageId, prompt.branch);
-    const user: Message = { id: clientId ?? newId("user_"), role: "user", parts: [{ type: "text", text: prompt.content }, ...files], createdAt };
-    const history = [...this.modelHistory(), user];
-    this.store.save(user, true);
     const message: Message = { id: this.newTurnId(), role: "assistant", parts: [], createdAt };
-    this.store.save(message, false);
+    const user = this.storeTurn(prompt, message);
+    if (user === null) return this.reply(ws, this.error(FULL, "session_full"));
     const owner = prompt.onDisconnect === "abort" ? socketId(ws) : null;
     const turn: Turn = { message, requestId: prompt.requestId, owner, controller: new AbortController() };
     this.turn = turn;
-    this.broadcast(frames.create(message.id, this.minimal ? undefined : prompt.requestId));
-    void this.run(turn, { history, prompt: prompt.content, context: prompt.context });
+    if (this.minimal) this.broadcast(frames.create(message.id));
+    else {
+      // The turn's user message as `init` lists it, and the reply's siblings (a regenerate's).
+      const [listedUser] = listed(this.store, [this.store.node(user)!]);
+      const replies = siblingKeys(this.store.childKeys([user]).get(user) ?? []);
+      this.broadcast(frames.create(message.id, prompt.requestId, listedUser, replies));
+    }
+    void this.run(turn, { history: this.store.branchTo(user), prompt: prompt.content, context: prompt.context });
   }
 
-  /** The newest `limit` finished messages, oldest first: what `init` lists. Protected for the
-   * tests' faults. */
-  protected finished(limit?: number): Message[] {
-    return this.store.finished(limit);
-  }
-
-  /** The conversation the model is given (the turn's own user message after it): the finished
-   * messages, none of those taken back. Protected for the tests' faults. */
-  protected modelHistory(): Message[] {
-    return this.finished();
-  }
-
-  /** Takes back what a turn storing `messageId` after `branch` does not follow (R-branch).
-   * Protected for the tests' faults. */
-  protected takeBack(messageId?: string, branch?: string[]): void {
-    this.store.takeBack(messageId, branch);
+  /** Stores a prompt's turn where the tree's rules put it (R-attach), all or nothing: its user
+   * message when it is a new one (under the client's `messageId`, R-message-id), then `reply`, the
+   * turn's message; or nothing when the session is full. Returns the user message's ref (null:
+   * full). An agent of protocol 3 (the minimal mode) knows neither field: its ids are its own,
+   * and it appends every turn. */
+  private storeTurn(prompt: Prompt, reply: Message): string | null {
+    const files: Part[] = (prompt.attachments ?? []).map((a) => ({ type: "file", ...a }));
+    const parts: Part[] = [{ type: "text", text: prompt.content }, ...files];
+    const place: Place = this.minimal ? {} : { messageId: prompt.messageId, branch: prompt.branch };
+    return this.store.transaction(() => {
+      const attached = attach(this.store, place, (node) => sameContent(this.store.bodies([node.key]).get(node.key)?.parts, parts));
+      if (!roomFor(this.store.count(), attached)) return null;
+      let user: string;
+      if (attached.existing) user = attached.existing.key;
+      else {
+        user = newId("u_");
+        const id = (this.minimal ? undefined : prompt.messageId) ?? newId("user_");
+        this.store.insert(user, attached.parent, { id, role: "user", parts, createdAt: reply.createdAt }, true);
+      }
+      this.store.insert(reply.id, user, reply, false);
+      return user;
+    });
   }
 
   /** A new turn's id, unique for good (R-turn-id). Protected for the tests' faults. */
@@ -206,7 +247,10 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
     const memo = this.store.memo(turn.message.id);
     this.store.dropMemos();
     const kept = memo === undefined ? {} : { memo };
-    void this.run(turn, { history: this.modelHistory(), prompt: "", answer: { questionId, text, answer, ...gated, ...kept } });
+    // The turn's branch, to its user message (the message the waiting reply follows).
+    const user = this.store.node(turn.message.id)?.parent;
+    const history = user ? this.store.branchTo(user) : [];
+    void this.run(turn, { history, prompt: "", answer: { questionId, text, answer, ...gated, ...kept } });
   }
 
   /** Ends a call the user denied (`error`, with the reason when one came) and keeps it ended. */

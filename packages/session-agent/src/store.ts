@@ -1,74 +1,180 @@
-// The session's history in the Durable Object's SQLite storage: one row per message, in order.
-// A row whose message is not finished is the turn in flight as it was last saved: saved when the
-// turn starts (so a restart mid-turn can tell that the turn died) and when it waits on a question
-// (so the question survives hibernation, when memory is gone). A prompt that takes messages back
-// (protocol 4) deletes the rows after the point its turn attaches (./branch.ts). Beside the
-// messages, a waiting turn's memo (what its model keeps across a question, ./model.ts): one row
-// per waiting turn, never part of a message, so no client ever reads it.
+// The session's messages in the Durable Object's SQLite storage, as a tree (protocol 5, ./tree.ts):
+// one row per message ever stored, with its `ref` (the key a client names it by), its `id`, its
+// role, the ref of the message it follows (`parent`) and its body; nothing is ever deleted. The
+// rows answer the questions of the tree's rules (`TreeRead`), each in one query. A row whose
+// message is not finished is the turn in flight as it was last saved: saved when the turn starts
+// (so a restart mid-turn can tell that the turn died) and when it waits on a question (so the
+// question survives hibernation, when memory is gone). Beside the messages, a waiting turn's memo
+// (what its model keeps across a question, ./model.ts): one row per waiting turn, never part of a
+// message, so no client ever reads it.
+//
+// The tables' names carry the library's prefix, so that an agent's own tables (a `messages` of its
+// own) never meet them. An object that kept a protocol-4 history (the library's former `messages`
+// and `memos` tables) has it copied in on its first start (./legacy.ts).
 
-import { kept } from "./branch.js";
+import { migrateProtocol4 } from "./legacy.js";
 import type { Message } from "./protocol.js";
+import { MAX_SESSION_MESSAGES, type Role, type TreeNode, type TreeRead } from "./tree.js";
 
-/** Most messages an `init` carries: the newest ones. */
-export const MAX_INIT_MESSAGES = 200;
+/** The messages' table. */
+export const MESSAGES_TABLE = "session_agent_messages";
+/** The waiting turns' memos. */
+export const MEMOS_TABLE = "session_agent_memos";
 
-export class Store {
-  constructor(private sql: SqlStorage) {
-    sql.exec(`CREATE TABLE IF NOT EXISTS messages (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-      id TEXT NOT NULL UNIQUE,
-      finished INTEGER NOT NULL,
-      body TEXT NOT NULL
-    )`);
-    sql.exec(`CREATE TABLE IF NOT EXISTS memos (turn_id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+/** Runs `fn` as one transaction of the object's storage (`ctx.storage.transactionSync`): all of its
+ * writes, or none of them when it throws. */
+export type Transaction = <T>(fn: () => T) => T;
+
+type NodeRow = { ref: string; id: string; role: string; parent: string | null; seq: number };
+const NODE_COLUMNS = "ref, id, role, parent, seq";
+
+const toNode = (row: NodeRow): TreeNode => ({ key: row.ref, id: row.id, role: row.role as Role, parent: row.parent, seq: row.seq });
+
+export class TreeStore implements TreeRead {
+  constructor(
+    private readonly sql: SqlStorage,
+    readonly transaction: Transaction,
+  ) {
+    const exists = sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, MESSAGES_TABLE).toArray().length > 0;
+    if (exists) return;
+    transaction(() => {
+      sql.exec(`CREATE TABLE ${MESSAGES_TABLE} (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        ref TEXT NOT NULL UNIQUE,
+        id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        parent TEXT,
+        finished INTEGER NOT NULL,
+        body TEXT NOT NULL
+      )`);
+      sql.exec(`CREATE INDEX ${MESSAGES_TABLE}_by_id ON ${MESSAGES_TABLE} (id)`);
+      sql.exec(`CREATE INDEX ${MESSAGES_TABLE}_by_parent ON ${MESSAGES_TABLE} (parent)`);
+      sql.exec(`CREATE TABLE IF NOT EXISTS ${MEMOS_TABLE} (turn_id TEXT PRIMARY KEY, body TEXT NOT NULL)`);
+      migrateProtocol4(sql, (key, parent, message, finished) => this.insert(key, parent, message, finished), (turnId, memo) => this.saveMemo(turnId, memo));
+    });
   }
 
-  /** Keeps `memo` for the waiting turn `turnId` (replacing the one it had). */
-  saveMemo(turnId: string, memo: unknown): void {
-    this.sql.exec(`INSERT OR REPLACE INTO memos (turn_id, body) VALUES (?, ?)`, turnId, JSON.stringify(memo));
+  private nodes(where: string, ...bindings: SqlStorageValue[]): TreeNode[] {
+    return this.sql.exec<NodeRow>(`SELECT ${NODE_COLUMNS} FROM ${MESSAGES_TABLE} ${where}`, ...bindings).toArray().map(toNode);
   }
 
-  /** The memo kept for `turnId`, if any. */
-  memo(turnId: string): unknown {
-    const row = this.sql.exec<{ body: string }>(`SELECT body FROM memos WHERE turn_id = ?`, turnId).toArray()[0];
-    return row ? JSON.parse(row.body) : undefined;
+  node(key: string): TreeNode | undefined {
+    return this.nodes(`WHERE ref = ?`, key)[0];
   }
 
-  /** Drops every memo: a turn's memo lives only while the turn waits, and at most one turn does. */
-  dropMemos(): void {
-    this.sql.exec(`DELETE FROM memos`);
+  newest(): TreeNode | undefined {
+    return this.nodes(`ORDER BY seq DESC LIMIT 1`)[0];
   }
 
-  /** Inserts or replaces `message` (its order is that of its first save). */
-  save(message: Message, finished: boolean): void {
+  withId(id: string): TreeNode[] {
+    return this.nodes(`WHERE id = ? ORDER BY seq`, id);
+  }
+
+  children(parent: string | null): TreeNode[] {
+    return parent === null ? this.nodes(`WHERE parent IS NULL ORDER BY seq`) : this.nodes(`WHERE parent = ? ORDER BY seq`, parent);
+  }
+
+  newestUnder(key: string): TreeNode | undefined {
+    const rows = this.sql.exec<NodeRow>(
+      `WITH RECURSIVE under(ref) AS (
+         SELECT ref FROM ${MESSAGES_TABLE} WHERE ref = ?
+         UNION SELECT m.ref FROM ${MESSAGES_TABLE} m JOIN under u ON m.parent = u.ref
+       )
+       SELECT ${NODE_COLUMNS} FROM ${MESSAGES_TABLE} WHERE ref IN (SELECT ref FROM under) ORDER BY seq DESC LIMIT 1`,
+      key,
+    );
+    return rows.toArray().map(toNode)[0];
+  }
+
+  lineage(key: string, limit: number): TreeNode[] {
+    if (limit < 1) return [];
+    const rows = this.sql.exec<NodeRow & { depth: number }>(
+      `WITH RECURSIVE up(ref, id, role, parent, seq, depth) AS (
+         SELECT ${NODE_COLUMNS}, 1 FROM ${MESSAGES_TABLE} WHERE ref = ?
+         UNION ALL SELECT m.ref, m.id, m.role, m.parent, m.seq, up.depth + 1 FROM ${MESSAGES_TABLE} m JOIN up ON m.ref = up.parent WHERE up.depth < ?
+       )
+       SELECT ${NODE_COLUMNS}, depth FROM up ORDER BY depth`,
+      key,
+      Math.min(limit, Number.MAX_SAFE_INTEGER),
+    );
+    return rows.toArray().map(toNode);
+  }
+
+  /** How many messages the session holds. */
+  count(): number {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${MESSAGES_TABLE}`).one().n;
+  }
+
+  /** Stores `message` under `key` after `parent` (its id and role are the message's). */
+  insert(key: string, parent: string | null, message: Message, finished: boolean): void {
     this.sql.exec(
-      `INSERT INTO messages (id, finished, body) VALUES (?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET finished = excluded.finished, body = excluded.body`,
+      `INSERT INTO ${MESSAGES_TABLE} (ref, id, role, parent, finished, body) VALUES (?, ?, ?, ?, ?, ?)`,
+      key,
       message.id,
+      message.role,
+      parent,
       finished ? 1 : 0,
       JSON.stringify(message),
     );
   }
 
-  /** The newest `limit` finished messages, oldest first. */
-  finished(limit = MAX_INIT_MESSAGES): Message[] {
-    const rows = this.sql
-      .exec<{ body: string }>(`SELECT body FROM messages WHERE finished = 1 ORDER BY seq DESC LIMIT ?`, limit)
-      .toArray();
-    return rows.reverse().map((row) => JSON.parse(row.body) as Message);
+  /** Saves again a message stored under its id (an assistant message: its ref is its id). */
+  save(message: Message, finished: boolean): void {
+    this.sql.exec(`UPDATE ${MESSAGES_TABLE} SET finished = ?, body = ? WHERE ref = ?`, finished ? 1 : 0, JSON.stringify(message), message.id);
   }
 
-  /** Deletes the messages a turn that stores `messageId` after `branch` does not follow
-   * (./branch.ts). Called only when no turn is in flight. */
-  takeBack(messageId?: string, branch?: string[]): void {
-    const rows = this.sql.exec<{ seq: number; id: string }>(`SELECT seq, id FROM messages ORDER BY seq`).toArray();
-    const keep = kept(rows.map((row) => row.id), messageId, branch);
-    if (keep < rows.length) this.sql.exec(`DELETE FROM messages WHERE seq >= ?`, rows[keep].seq);
+  /** The bodies of the messages `keys`, by key (a key not stored is left out). */
+  bodies(keys: string[]): Map<string, Message> {
+    const rows = this.sql.exec<{ ref: string; body: string }>(`SELECT ref, body FROM ${MESSAGES_TABLE} WHERE ref IN (SELECT value FROM json_each(?))`, JSON.stringify(keys));
+    return new Map(rows.toArray().map((row) => [row.ref, JSON.parse(row.body) as Message]));
   }
 
-  /** The unfinished message, if any: the turn in flight as last saved. */
+  /** The keys of the messages that follow each of `parents` (null: the roots), oldest first. */
+  childKeys(parents: (string | null)[]): Map<string | null, string[]> {
+    const found = new Map<string | null, string[]>(parents.map((parent) => [parent, []]));
+    const keys = parents.filter((parent): parent is string => parent !== null);
+    const rows = this.sql.exec<{ ref: string; parent: string | null }>(
+      `SELECT ref, parent FROM ${MESSAGES_TABLE} WHERE parent IN (SELECT value FROM json_each(?))${parents.includes(null) ? " OR parent IS NULL" : ""} ORDER BY seq`,
+      JSON.stringify(keys),
+    );
+    for (const row of rows.toArray()) found.get(row.parent)?.push(row.ref);
+    return found;
+  }
+
+  /** The messages of `key`'s branch, from the conversation's first to `key`, oldest first: what a
+   * turn's model is given. */
+  branchTo(key: string): Message[] {
+    const rows = this.sql.exec<{ body: string }>(
+      `WITH RECURSIVE up(ref, parent, body, depth) AS (
+         SELECT ref, parent, body, 1 FROM ${MESSAGES_TABLE} WHERE ref = ?
+         UNION ALL SELECT m.ref, m.parent, m.body, up.depth + 1 FROM ${MESSAGES_TABLE} m JOIN up ON m.ref = up.parent WHERE up.depth < ?
+       )
+       SELECT body FROM up ORDER BY depth DESC`,
+      key,
+      MAX_SESSION_MESSAGES,
+    );
+    return rows.toArray().map((row) => JSON.parse(row.body) as Message);
+  }
+
+  /** The newest unfinished message, if any: the turn in flight as last saved. */
   unfinished(): Message | null {
-    const row = this.sql.exec<{ body: string }>(`SELECT body FROM messages WHERE finished = 0 ORDER BY seq DESC LIMIT 1`).toArray()[0];
+    const row = this.sql.exec<{ body: string }>(`SELECT body FROM ${MESSAGES_TABLE} WHERE finished = 0 ORDER BY seq DESC LIMIT 1`).toArray()[0];
     return row ? (JSON.parse(row.body) as Message) : null;
+  }
+
+  /** Keeps `memo` for the waiting turn `turnId` (replacing the one it had). */
+  saveMemo(turnId: string, memo: unknown): void {
+    this.sql.exec(`INSERT OR REPLACE INTO ${MEMOS_TABLE} (turn_id, body) VALUES (?, ?)`, turnId, JSON.stringify(memo));
+  }
+
+  /** The memo kept for `turnId`, if any. */
+  memo(turnId: string): unknown {
+    const row = this.sql.exec<{ body: string }>(`SELECT body FROM ${MEMOS_TABLE} WHERE turn_id = ?`, turnId).toArray()[0];
+    return row ? JSON.parse(row.body) : undefined;
+  }
+
+  /** Drops every memo: a turn's memo lives only while the turn waits, and at most one turn does. */
+  dropMemos(): void {
+    this.sql.exec(`DELETE FROM ${MEMOS_TABLE}`);
   }
 }

@@ -6,7 +6,7 @@
 // session's history as the model's messages; a tool that needs approval (approved: it runs and
 // the model hears its result; denied: it never runs and the model hears the denial); a tool
 // without execute as a free question; two calls waiting in one step; an abort mid-tool; what the
-// model is given after a branch cut.
+// model is given after an edit (the turn's branch of the tree).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -19,9 +19,7 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const out = path.join(mkdtempSync(path.join(os.tmpdir(), "ai-sdk-bridge-")), "ai-sdk.mjs");
 buildSync({ entryPoints: [path.join(root, "packages/session-agent/src/ai-sdk.ts")], outfile: out, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
 const { streamTextModel, toModelMessages, modelFailure } = await import(pathToFileURL(out).href);
-const branchOut = path.join(path.dirname(out), "branch.mjs");
-buildSync({ entryPoints: [path.join(root, "packages/session-agent/src/branch.ts")], outfile: branchOut, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
-const { kept } = await import(pathToFileURL(branchOut).href);
+const { Session, tree } = await import("./tree_support.mjs");
 
 /** An `emit` that records what it is given, in order. */
 function recorder() {
@@ -309,11 +307,18 @@ for (const pkg of ["ai", "ai-v7"]) {
     assert.deepEqual(events, [["tool", { callId: "c1", toolName: "slow", status: "running", args: {} }]]);
   });
 
-  test(`${pkg}: after a branch cut (an edit) the model is given the client's branch, nothing taken back`, async () => {
+  test(`${pkg}: after an edit the model is given the client's branch, nothing of the branch set aside`, async () => {
     const reply = (id, text) => ({ id, role: "assistant", parts: [{ type: "text", text }, { type: "finish", reason: "end_turn" }] });
-    const stored = [user("u1", "one"), reply("a1", "ONE"), user("u2", "two"), reply("a2", "TWO")];
-    // The client edits "two" into "three": u2 and all after it are taken back (the library's rule).
-    const history = [...stored.slice(0, kept(stored.map((m) => m.id), "u2", ["u1", "a1"])), user("u2", "three")];
+    // u1 "one" (a1 "ONE"), u2 "two" (a2 "TWO"); then the client edits "two" into "three": a new u2
+    // beside the old one (the library's tree), and the model is given the path to it.
+    const session = new Session();
+    const said = { a1: "ONE", a2: "TWO" };
+    session.turn("u1", [], "one");
+    session.turn("u2", ["u1", "a1"], "two");
+    const { user: edited } = session.turn("u2", ["u1", "a1"], "three");
+    const path = tree.lineage(session.tree, edited, 200).reverse();
+    const history = path.map((n) => (n.role === "user" ? user(n.id, session.text.get(n.key)) : reply(n.id, said[n.id])));
+    assert.deepEqual(history.map((m) => m.id), ["u1", "a1", "u2"]);
     const model = new MockLanguageModelV3({ doStream: stream({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "THREE" }, { type: "text-end", id: "t" }, finish("stop")) });
     await streamTextModel(ai.streamText, () => ({ model }))(input(history), recorder().emit, new AbortController().signal);
     const given = model.doStreamCalls[0].prompt.map((m) => `${m.role}:${m.content.map((p) => p.text).join("")}`);

@@ -1,6 +1,7 @@
 //! Reading what the agent says first on a socket (its `init`, or a turn event), within a wait:
 //! the socket, the timer and the log. What a frame means is the core's rule (`hydration`).
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use futures::future::{select, Either};
@@ -50,14 +51,13 @@ pub(crate) async fn read_history(
 ) -> Result<(Vec<Message>, Option<String>), Refusal> {
     let mut deadline = Box::pin(Delay::from(Duration::from_millis(INIT_WAIT_MS)));
     loop {
-        let text = match select(events.next(), deadline.as_mut()).await {
-            Either::Left((Some(SocketEvent::Text(text)), _)) => text,
-            Either::Left((Some(SocketEvent::Binary), _)) => continue,
-            Either::Left((Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None, _)) => {
+        let text = match next_text(events, deadline.as_mut()).await {
+            Next::Text(text) => text,
+            Next::Closed => {
                 log::warn("history_unanswered", Some(request_id), "the socket closed");
                 return Err(Refusal::history_unanswered());
             }
-            Either::Right(_) => {
+            Next::TimedOut => {
                 log::warn("history_unanswered", Some(request_id), "no page in time");
                 return Err(Refusal::history_timeout());
             }
@@ -82,13 +82,10 @@ async fn read_until(
 ) -> Hydration {
     let mut deadline = Box::pin(Delay::from(Duration::from_millis(wait_ms)));
     loop {
-        let text = match select(events.next(), deadline.as_mut()).await {
-            Either::Left((Some(SocketEvent::Text(text)), _)) => text,
-            Either::Left((Some(SocketEvent::Binary), _)) => continue,
-            Either::Left((Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None, _)) => {
-                return Hydration::Unknown
-            }
-            Either::Right(_) => {
+        let text = match next_text(events, deadline.as_mut()).await {
+            Next::Text(text) => text,
+            Next::Closed => return Hydration::Unknown,
+            Next::TimedOut => {
                 if want_init {
                     log::warn(
                         "init_missing",
@@ -111,5 +108,26 @@ async fn read_until(
             FirstFrame::MalformedInit(why) => log::warn("init_malformed", Some(request_id), &why),
             FirstFrame::PassedOver => {}
         }
+    }
+}
+
+/// What came first: a text frame, the socket's end, or the deadline.
+enum Next {
+    Text(String),
+    Closed,
+    TimedOut,
+}
+
+/// The socket's next text frame (binary ones passed over), or its end, or `deadline`.
+async fn next_text(events: &mut SocketEvents, mut deadline: Pin<&mut Delay>) -> Next {
+    loop {
+        return match select(events.next(), deadline.as_mut()).await {
+            Either::Left((Some(SocketEvent::Text(text)), _)) => Next::Text(text),
+            Either::Left((Some(SocketEvent::Binary), _)) => continue,
+            Either::Left((Some(SocketEvent::Closed { .. } | SocketEvent::Failed) | None, _)) => {
+                Next::Closed
+            }
+            Either::Right(_) => Next::TimedOut,
+        };
     }
 }

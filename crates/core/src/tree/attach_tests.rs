@@ -1,18 +1,14 @@
 //! The attach rule case by case: the operations of a stock AI SDK client and of stale devices,
 //! each leaving every message stored and the turn where the client's list says.
 
-use std::collections::HashMap;
-
 use super::{attach, Attach, Place};
 use crate::session::Role;
 use crate::tree::{page, MemTree, TreeRead, Want};
 
-/// A session: the tree, each user message's text, and a counter for keys.
+/// A session: the tree as an agent stores its turns.
 #[derive(Default)]
 struct Session {
     tree: MemTree,
-    text: HashMap<String, String>,
-    turns: usize,
 }
 
 impl Session {
@@ -24,29 +20,8 @@ impl Session {
             message_id: Some(message_id),
             branch: Some(&branch),
         };
-        self.turn_at(place, message_id, text)
-    }
-
-    fn turn_at(&mut self, place: Place<'_>, message_id: &str, text: &str) -> (String, String) {
-        let text_of = self.text.clone();
-        let attached = attach(&self.tree, place, |node| {
-            text_of.get(&node.key).map(String::as_str) == Some(text)
-        });
-        let user = match attached {
-            Attach::Existing(node) => node.key,
-            Attach::New { parent } => {
-                let key = format!("k{}", self.tree.len() + 1);
-                self.tree
-                    .insert(&key, message_id, Role::User, parent.as_deref());
-                self.text.insert(key.clone(), text.to_owned());
-                key
-            }
-        };
-        self.turns += 1;
-        let reply = format!("a{}", self.turns);
-        self.tree
-            .insert(&reply, &reply, Role::Assistant, Some(&user));
-        (user, reply)
+        let turned = self.tree.turn(place, text);
+        (turned.user.key, turned.reply.key)
     }
 
     /// The current branch as `id` (user messages) and reply ids.
@@ -208,7 +183,7 @@ fn of_two_edits_with_one_id_the_one_the_branch_shows_is_followed() {
     let (_, reply) = s.turn("u5", &["u1", "a1", "u2"], "after u2");
     let user = s.tree.node(&reply).unwrap().parent.unwrap();
     let follows = s.tree.node(&user).unwrap().parent.unwrap();
-    assert_eq!(s.text[&follows], "second");
+    assert_eq!(s.tree.said(&follows), Some("second"));
 }
 
 #[test]
@@ -224,7 +199,8 @@ fn ancestors_decide_between_messages_of_one_id() {
     let user = s.tree.node(&reply).unwrap().parent.unwrap();
     let follows = s.tree.node(&user).unwrap().parent.unwrap();
     assert_eq!(
-        s.text[&follows], "two",
+        s.tree.said(&follows),
+        Some("two"),
         "the \"2\" after a1, though the other is newer"
     );
 }

@@ -1,13 +1,27 @@
 //! A tree in memory: the rules' plainest store, for the tests (and for any caller that keeps a
-//! session in memory). Every question is a scan: fine for the few thousand messages of a test.
+//! session in memory), with the turns an agent stores in it ([`MemTree::turn`]). Every question
+//! is a scan: fine for the few thousand messages of a test.
 
+use std::collections::HashMap;
+
+use super::attach::{attach, Attach, Place};
 use super::store::{Node, TreeRead};
 use crate::session::Role;
 
-/// Messages in the order they were stored.
+/// Messages in the order they were stored, and what each user message said.
 #[derive(Debug, Clone, Default)]
 pub struct MemTree {
     nodes: Vec<Node>,
+    said: HashMap<String, String>,
+    turns: usize,
+}
+
+/// One turn [`MemTree::turn`] stored: where the rules attached it, its user message and its reply.
+#[derive(Debug, Clone)]
+pub struct Turned {
+    pub attached: Attach,
+    pub user: Node,
+    pub reply: Node,
 }
 
 impl MemTree {
@@ -40,6 +54,39 @@ impl MemTree {
     /// Every message, oldest first.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
+    }
+
+    /// What the user message `key` said, as [`MemTree::turn`] stored it.
+    pub fn said(&self, key: &str) -> Option<&str> {
+        self.said.get(key).map(String::as_str)
+    }
+
+    /// One turn of a prompt at `place` saying `text`, as an agent stores it: attached by the rules
+    /// (a stored user message says the same when its text is `text`), its user message stored
+    /// when it is a new one (key `k<n>`, `n` the messages stored before it, plus one), then its
+    /// reply (`a<n>`, `n` the turns so far: its id and its key).
+    pub fn turn(&mut self, place: Place<'_>, text: &str) -> Turned {
+        let said = &self.said;
+        let attached = attach(self, place, |node| {
+            said.get(&node.key).map(String::as_str) == Some(text)
+        });
+        let user = match &attached {
+            Attach::Existing(node) => node.clone(),
+            Attach::New { parent } => {
+                let key = format!("k{}", self.nodes.len() + 1);
+                let id = place.message_id.unwrap_or(&key).to_owned();
+                self.said.insert(key.clone(), text.to_owned());
+                self.insert(&key, &id, Role::User, parent.as_deref())
+            }
+        };
+        self.turns += 1;
+        let id = format!("a{}", self.turns);
+        let reply = self.insert(&id, &id, Role::Assistant, Some(&user.key));
+        Turned {
+            attached,
+            user,
+            reply,
+        }
     }
 }
 

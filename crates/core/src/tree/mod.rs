@@ -20,7 +20,7 @@ mod page;
 mod store;
 
 pub use attach::{attach, Attach, Place};
-pub use mem::MemTree;
+pub use mem::{MemTree, Turned};
 pub use page::{page, siblings, Page, Want, MAX_PAGE_BYTES, MAX_PAGE_MESSAGES};
 pub use store::{Node, TreeRead};
 
