@@ -1,6 +1,6 @@
 // check-agent's long session (protocol 5, R-init-bounds): a conversation longer than a page, built
-// fast by turns aborted as soon as they start (a turn stores its user message and its reply
-// whatever ends it): 101 small ones (202 messages, one turn more than a page holds), then 8 of
+// fast by turns of the --long-prompt aborted as soon as they start (a turn stores its user message
+// and its reply whatever ends it): 101 small ones (202 messages, one turn more than a page holds), then 8 of
 // 450,000 characters (3.6 MB of user messages, more than a page's 3 MiB). After the small ones and
 // again after the big ones, a new socket's init must hold at most 200 messages and 3 MiB of them,
 // the newest of the branch (a chain ending with the newest reply); so must a history answer that
@@ -27,7 +27,9 @@ export async function bounds(ctx) {
   try {
     const state = { branch: [], waitComplete: true };
     for (let i = 0; i < SMALL_TURNS + BIG_TURNS; i++) {
-      const content = i < SMALL_TURNS ? ctx.prompts.short : `${ctx.prompts.short}\n${"x".repeat(BIG_CHARS)}`;
+      // The --long-prompt's turn, so that its abort always comes before its end: a short turn
+      // can end by itself first.
+      const content = i < SMALL_TURNS ? ctx.prompts.long : `${ctx.prompts.long}\n${"x".repeat(BIG_CHARS)}`;
       const stopped = await abortedTurn(ctx, a, state, content, i + 1);
       if (stopped !== true) return ctx.judge("R-init-bounds", "skip", { arrived: `a long session could not be built fast: turn ${i + 1} ${stopped}` });
       if (i === SMALL_TURNS - 1) await judgePages(ctx, state, `${2 * SMALL_TURNS} messages`);
