@@ -125,6 +125,9 @@ export function followSession(chat, options = {}) {
         const kept = keptFor(chat.messages, event.branch);
         if (event.message && kept >= 0) chat.messages = [...chat.messages.slice(0, kept), event.message];
         else await loadHistory();
+        // The history holds the turn's reply only once the turn ended (before the page was read):
+        // there is nothing to resume, and its reply stays where it is.
+        if (chat.messages.at(-1)?.id === event.turnId) return;
         resume(event.turnId);
         return;
       }

@@ -106,6 +106,11 @@ describe("older pages in the panel", () => {
     // b's turn follows 600 messages a has never seen: a loads the newest page, and can go back.
     await sendPrompt(b, "/grow 300");
     await until(async () => /^Grew the conversation/.test((await texts(a)).at(-1)) && (await panel(a).send.count()) === 1, "the turn in a");
+    // The turn had ended when a read the page: its reply stays (a resume would take it out first).
+    await a.waitForTimeout(300);
+    assert.deepEqual((await texts(a)).slice(-3, -1), ["r300", "/grow 300"], "the turn's message after the messages it follows");
+    assert.match((await texts(a)).at(-1), /^Grew the conversation/, "and its reply still there");
+    assert.deepEqual((await texts(a)).slice(-3, -1), ["r300", "/grow 300"], "the turn's message after the messages it follows");
     await until(async () => (await older.count()) === 1, "Load older messages in a");
     const shown = (await texts(a)).length;
     await older.click();

@@ -65,3 +65,39 @@ test("a sync naming a turn that waits on a question this chat shows resumes noth
   const seen = await follow([{ ...SYNC, turn: { turnId: "a1", questionId: "q1" } }], "ready");
   assert.deepEqual(seen, { resumes: 0, loads: 0, messages: [USER, SHOWN] });
 });
+
+test("a turn-start whose turn ended before the history was read: the history's reply stays, nothing resumed", async () => {
+  // The chat holds another branch; the feed read the session again and found the turn over.
+  const chat = { messages: [{ id: "x1", role: "user", parts: [] }], status: "ready", resumes: 0, resumeStream: async () => (chat.resumes += 1) };
+  const shown = [];
+  let loads = 0;
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) {
+      loads += 1;
+      return Response.json([{ id: "p1" }, { id: "p2" }, USER, WHOLE]);
+    }
+    const events = [
+      { type: "turn-start", turnId: "a1", message: USER, branch: ["p1", "p2"] },
+      { type: "turn-end", turnId: "a1", reason: "end_turn" },
+    ];
+    const text = events.map((event, i) => `id: ${String(i + 1).padStart(16, "0")}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+    return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(text)) }));
+  };
+  let done;
+  const all = new Promise((resolve) => (done = resolve));
+  let applied = 0;
+  const feed = followSession(chat, {
+    url: "https://worker.example/api/sessions/s/events",
+    fetch,
+    shareTabs: false,
+    onEvent: () => {
+      shown.push(chat.messages.map((m) => m.id));
+      if (++applied === 2) done();
+    },
+  });
+  await all;
+  feed.close();
+  assert.equal(chat.resumes, 0, "nothing to resume");
+  assert.deepEqual(shown, [["p1", "p2", "u1", "a1"], ["p1", "p2", "u1", "a1"]], "the reply never leaves the chat");
+  assert.equal(loads, 1);
+});
