@@ -1,54 +1,21 @@
 // check-agent, the conformance checker for anyone's agent (docs/check-agent.md): it passes the
 // demo agent and the reference TypeScript agent on every rule; on the TypeScript agent's minimal
 // mode it fails exactly the SHOULDs that mode leaves out and exits 0; a run that cannot drive a
-// MUST (no question prompt, turns too fast to abort) exits 3 and says what to give; and every
-// broken agent of tests/fixtures/agents/mutants.mjs fails exactly the one rule it breaks (exit 1
-// for a MUST, 0 for a SHOULD). The command line runs on the TypeScript agent's own wrangler.toml
-// (wrangler dev, restarted mid-run), and on a URL with a token: right, wrong, and nobody there.
+// MUST (no question prompt, turns too fast to abort) exits 3 and says what to give. The command
+// line runs on the TypeScript agent's own wrangler.toml (wrangler dev, restarted mid-run), and on a
+// URL with a token: right, wrong, and nobody there. Every broken agent, caught as exactly its
+// rule: tests/e2e/check_agent_mutants.test.mjs.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import WebSocket from "ws";
 import { startWorker, root } from "./harness.mjs";
-import { checkAgent } from "../../check-agent/check.mjs";
 import { RULES } from "../../check-agent/rules.mjs";
-import { MUTANTS } from "../fixtures/agents/mutants.mjs";
+import { AT_ONCE, PROMPTS, check, failed, unpassed } from "./check_agent.mjs";
 
 const run = promisify(execFile);
-/** The scripted agents' commands: a turn that ends, one of 3 s (a tool for 1.5 s, then text),
- * a question, a tool call that waits for the user's approval, what the model is given. */
-const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?", approve: "/deploy", seen: "/seen" };
-
-/** Checks `agent` (with `agentVars`) through the probe, restarting its worker when the checker
- * asks; resolves to { byId, exitCode, results }. */
-async function check(agent, agentVars = {}, prompts = PROMPTS, declares = {}) {
-  const persist = mkdtempSync(path.join(os.tmpdir(), "check-agent-test-"));
-  const worker = await startWorker({ agent, agentVars, probe: true, persist });
-  try {
-    const { results, exitCode } = await checkAgent({
-      connect: (session) => new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`),
-      prompts,
-      declares,
-      restart: () => worker.restart(),
-    });
-    return { byId: Object.fromEntries(results.map((r) => [r.id, r])), exitCode, results };
-  } finally {
-    await worker.dispose();
-    rmSync(persist, { recursive: true, force: true });
-  }
-}
-
-const failed = (results) => results.filter((r) => r.status === "fail").map((r) => r.id).sort();
-const unpassed = (results) => results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.status} ${r.arrived ?? ""}`);
-
-/** Checks at once: each starts a worker of its own (its own workerd and storage), and most of a
- * check is waiting on the agent's timers, so a few run side by side even on 2 cores. */
-const AT_ONCE = Number(process.env.CHECK_AGENT_CONCURRENCY ?? 4);
 
 describe("check-agent", { concurrency: AT_ONCE }, () => {
   for (const agent of ["demo", "typescript"]) {
@@ -92,17 +59,6 @@ describe("check-agent", { concurrency: AT_ONCE }, () => {
     assert.equal(byId["R-abort-other"].status, "skip");
     assert.match(byId["R-abort-other"].give, /--long-prompt/);
   });
-
-  for (const [fault, { rule, does }] of Object.entries(MUTANTS)) {
-    const { level } = RULES.find((r) => r.id === rule);
-    test(`${rule} (${level}): an agent that ${does} fails exactly it, exit ${level === "MUST" ? 1 : 0}`, { timeout: 120_000 }, async () => {
-      const { byId, exitCode, results } = await check("typescript", { AGENT_FAULT: fault });
-      assert.deepEqual(failed(results), [rule], unpassed(results).join("\n"));
-      assert.ok(byId[rule].arrived.length > 10, "says what arrived");
-      assert.ok(byId[rule].impact.length > 20, "says what a chat client sees");
-      assert.equal(exitCode, level === "MUST" ? 1 : 0, unpassed(results).join("\n"));
-    });
-  }
 });
 
 describe("check-agent's command line", { concurrency: false }, () => {

@@ -264,7 +264,7 @@ describe("docs: the tests' settings", () => {
     const rows = [...read("tests/README.md").matchAll(/^\| `([A-Z0-9_]+_CONCURRENCY)` \| (\d+) \|/gm)].map((m) => [m[1], m[2]]);
     assert.deepEqual(rows.map(([name]) => name).sort(), ["BROWSER_CONCURRENCY", "CHECK_AGENT_CONCURRENCY", "E2E_CONCURRENCY"]);
     const testSh = read("scripts/test.sh");
-    const checkAgent = read("tests/e2e/check_agent.test.mjs");
+    const checkAgent = read("tests/e2e/check_agent.mjs");
     for (const [name, fallback] of rows) {
       const read = testSh.includes(`\${${name}:-${fallback}}`) || checkAgent.includes(`process.env.${name} ?? ${fallback})`);
       assert.ok(read, `${name} defaults to ${fallback} where it is read`);

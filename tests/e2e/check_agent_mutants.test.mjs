@@ -1,0 +1,22 @@
+// check-agent against every broken agent of tests/fixtures/agents/mutants.mjs: each fails exactly
+// the one rule it breaks (exit 1 for a MUST, 0 for a SHOULD), and says what arrived and what a
+// chat client sees. A file of its own, beside tests/e2e/check_agent.test.mjs, so that the two run
+// at once (the e2e files run a few at a time: tests/README.md).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { RULES } from "../../check-agent/rules.mjs";
+import { MUTANTS } from "../fixtures/agents/mutants.mjs";
+import { AT_ONCE, check, failed, unpassed } from "./check_agent.mjs";
+
+describe("check-agent on the broken agents", { concurrency: AT_ONCE }, () => {
+  for (const [fault, { rule, does }] of Object.entries(MUTANTS)) {
+    const { level } = RULES.find((r) => r.id === rule);
+    test(`${rule} (${level}): an agent that ${does} fails exactly it, exit ${level === "MUST" ? 1 : 0}`, { timeout: 120_000 }, async () => {
+      const { byId, exitCode, results } = await check("typescript", { AGENT_FAULT: fault });
+      assert.deepEqual(failed(results), [rule], unpassed(results).join("\n"));
+      assert.ok(byId[rule].arrived.length > 10, "says what arrived");
+      assert.ok(byId[rule].impact.length > 20, "says what a chat client sees");
+      assert.equal(exitCode, level === "MUST" ? 1 : 0, unpassed(results).join("\n"));
+    });
+  }
+});
