@@ -54,7 +54,7 @@ node --test --test-concurrency=2 tests/js/*/*.test.mjs
 step "AI SDK conformance (tests/sdk)"
 node --test --test-concurrency=2 tests/sdk/*.test.mjs
 step "end to end in workerd (tests/e2e)"
-node --test --test-concurrency="${E2E_CONCURRENCY:-3}" tests/e2e/*.test.mjs
+node --test --test-concurrency="${E2E_CONCURRENCY:-4}" tests/e2e/*.test.mjs
 step "the chat panel in headless Chromium (tests/browser)"
 node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" tests/browser/*.test.mjs
 step "the benchmark's smoke form (bench/run.mjs --smoke: its conformance step and one short run of each measure; no figure asserted)"
