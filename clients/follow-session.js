@@ -19,6 +19,17 @@ import { keptFor, loadPage } from "./branches.js";
 const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
 
 /**
+ * How often a history load that found the chat sending looks again whether it is idle: a chat has
+ * no status event of its own in every AI SDK version (a tenth of a second is below what a reader
+ * sees, and a send is seconds).
+ */
+const IDLE_POLL_MS = 100;
+
+/** What a history load compares before and after its read: each message's id, role and parts' types and states. */
+const shape = (messages) =>
+  JSON.stringify((messages ?? []).map((m) => [m.id, m.role, (m.parts ?? []).map((p) => [p.type, p.state])]));
+
+/**
  * Follows the session feed at `url` with `chat` (an AI SDK `Chat`, or anything with its
  * `messages` (get and set), `status` and `resumeStream()`). Returns `{ close, reconnect }`:
  * `close()` stops following; `reconnect()` connects again now (an app back from the background).
@@ -59,10 +70,23 @@ export function followSession(chat, options = {}) {
   const busy = () => chat.status === "submitted" || chat.status === "streaming";
   const headersNow = async () => ({ ...(typeof headers === "function" ? await headers() : headers) });
 
-  /** The newest page of the current branch, in place of the chat's messages. */
+  /**
+   * The newest page of the current branch, in place of the chat's messages. A page read while the
+   * chat moved (a send of its own began, or ran to its end) is older than the chat: it is read
+   * again once the chat is idle, and never put over a message the chat holds and it lacks.
+   */
   async function loadHistory() {
-    const at = typeof historyUrl === "function" ? historyUrl() : historyUrl;
-    chat.messages = (await loadPage(at, { headers: headersNow, fetch: fetchFn })).messages;
+    while (!closed) {
+      while (busy() && !closed) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+      const before = shape(chat.messages);
+      const at = typeof historyUrl === "function" ? historyUrl() : historyUrl;
+      const { messages } = await loadPage(at, { headers: headersNow, fetch: fetchFn });
+      if (closed) return;
+      if (!busy() && shape(chat.messages) === before) {
+        chat.messages = messages;
+        return;
+      }
+    }
   }
 
   /** Resumes turn `turnId` (its reply, if this chat has one, is taken out first: the resume brings it whole). */
@@ -71,9 +95,22 @@ export function followSession(chat, options = {}) {
     ahead = undefined;
     if (chat.messages.at(-1)?.id === turnId) chat.messages = chat.messages.slice(0, -1);
     Promise.resolve(chat.resumeStream()).then(
-      () => settle(turnId),
+      () => {
+        unstick();
+        return settle(turnId);
+      },
       (error) => onError?.(error),
     );
+  }
+
+  /**
+   * ai 5.0.0 and 5.0.1 leave a chat whose resume found nothing in flight (a 204: the turn ended
+   * before the resume reached the worker) `submitted` for good; 5.0.2 set it back `ready`
+   * (vercel/ai#7685). A resume that returned and left the chat `submitted` is that: it is set
+   * back with the chat's own `setStatus`, which those versions have.
+   */
+  function unstick() {
+    if (chat.status === "submitted" && typeof chat.setStatus === "function") chat.setStatus({ status: "ready" });
   }
 
   /**

@@ -80,8 +80,18 @@ test("a turn from another device reaches a followed Chat that holds the newest p
     if (String(url).includes("/messages")) loads += 1;
     return fetch(url, init);
   };
-  const feed = followSession(chat, { url: `${worker.base}/api/sessions/${session}/events`, fetch: counting, shareTabs: false });
+  let synced;
+  const sync = new Promise((resolve) => (synced = resolve));
+  const feed = followSession(chat, {
+    url: `${worker.base}/api/sessions/${session}/events`,
+    fetch: counting,
+    shareTabs: false,
+    onEvent: (event) => event.type === "sync" && synced(),
+  });
   try {
+    // Following before the other device sends (a feed that connects after the turn ended has
+    // only a `sync` to go by, and loads the history, as it should).
+    await sync;
     // Another device: a send after the conversation's newest message.
     const last = chat.messages.at(-1);
     const body = JSON.parse(chatBody("/slow 3 5"));

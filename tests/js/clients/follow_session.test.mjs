@@ -101,3 +101,99 @@ test("a turn-start whose turn ended before the history was read: the history's r
   assert.deepEqual(shown, [["p1", "p2", "u1", "a1"], ["p1", "p2", "u1", "a1"]], "the reply never leaves the chat");
   assert.equal(loads, 1);
 });
+
+test("a history page read while this chat sent a message of its own is never put over it: it is read again once the chat is idle", async () => {
+  // The feed says the turn this chat showed was stopped: the chat loads the history. While that
+  // read is slow, the chat sends its next message and streams its reply.
+  const ASKED = { id: "u2", role: "user", parts: [{ type: "text", text: "Which region?" }] };
+  const REPLY = { id: "a2", role: "assistant", parts: [{ type: "text", text: "Pick one", state: "done" }] };
+  const chat = { status: "ready", resumeStream: async () => {}, set: [] };
+  let held = [USER, SHOWN];
+  Object.defineProperty(chat, "messages", {
+    get: () => held,
+    set: (messages) => {
+      held = messages;
+      chat.set.push(messages.map((m) => m.id));
+    },
+  });
+  const pages = [];
+  let read;
+  const first = new Promise((resolve) => (read = resolve));
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) {
+      const page = new Promise((resolve) => pages.push(resolve));
+      if (pages.length === 1) read();
+      return page;
+    }
+    const event = { type: "turn-end", turnId: "a1", reason: "canceled" };
+    const text = `id: 0000000000000001\ndata: ${JSON.stringify(event)}\n\n`;
+    return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(text)) }));
+  };
+  let applied;
+  const done = new Promise((resolve) => (applied = resolve));
+  const feed = followSession(chat, { url: "https://worker.example/api/sessions/s/events", fetch, shareTabs: false, onEvent: () => applied() });
+  await first;
+  // The chat's own send, then its reply, while the first read is under way.
+  chat.status = "submitted";
+  held = [USER, SHOWN, ASKED];
+  pages[0](Response.json([USER, WHOLE]));
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  assert.deepEqual(chat.set, [], "the page read before the send is not put over it");
+  assert.equal(pages.length, 1, "no second read while the chat sends");
+  held = [USER, SHOWN, ASKED, REPLY];
+  chat.status = "ready";
+  while (pages.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  pages[1](Response.json([USER, WHOLE, ASKED, REPLY]));
+  await done;
+  feed.close();
+  assert.deepEqual(chat.set, [["u1", "a1", "u2", "a2"]], "the second read, once the chat was idle, is the chat's");
+  assert.deepEqual(held[1], WHOLE);
+});
+
+test("a resume that finds the turn over (a 204) and leaves the chat submitted, as ai 5.0.0 and 5.0.1 do, is set back ready and the history loaded", async () => {
+  // The answer's continuation ended before this chat's resume reached the worker.
+  let turnEnded;
+  const ended = new Promise((resolve) => (turnEnded = resolve));
+  const chat = {
+    messages: [USER, SHOWN],
+    status: "ready",
+    resumes: 0,
+    // ai 5.0.0's resumeStream on a 204: `submitted`, and back without a stream or a status.
+    async resumeStream() {
+      chat.resumes += 1;
+      chat.status = "submitted";
+      await ended;
+    },
+    setStatus({ status }) {
+      chat.status = status;
+    },
+  };
+  let loads = 0;
+  const events = [
+    { type: "turn-continue", turnId: "a1" },
+    { type: "turn-end", turnId: "a1", reason: "end_turn" },
+  ];
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) {
+      loads += 1;
+      return Response.json([USER, WHOLE]);
+    }
+    const text = events.map((event, i) => `id: ${String(i + 1).padStart(16, "0")}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+    return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(text)) }));
+  };
+  let applied = 0;
+  const feed = followSession(chat, {
+    url: "https://worker.example/api/sessions/s/events",
+    fetch,
+    shareTabs: false,
+    onEvent: () => ++applied === 2 && turnEnded(),
+  });
+  await ended;
+  // The history is loaded once the chat is idle: a chat left submitted would never be.
+  for (let i = 0; i < 100 && loads === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  feed.close();
+  assert.equal(chat.resumes, 1);
+  assert.equal(chat.status, "ready", "not left submitted");
+  assert.deepEqual(chat.messages, [USER, WHOLE], "the turn, whole, from the history");
+});
