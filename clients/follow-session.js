@@ -19,6 +19,13 @@ import { keptFor, loadPage } from "./branches.js";
 const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
 
 /**
+ * How long a feed that answered 204 (a session with nothing to follow: its agent keeps no
+ * `init`) waits before it asks again: an agent that comes to keep one (a deploy) is followed
+ * within a minute, and a session that never has one costs a request a minute.
+ */
+const NOTHING_TO_FOLLOW_MS = 60_000;
+
+/**
  * How often a history load that found the chat sending looks again whether it is idle: a chat has
  * no status event of its own in every AI SDK version (a tenth of a second is below what a reader
  * sees, and a send is seconds).
@@ -48,7 +55,10 @@ export function followSession(chat, options = {}) {
   const shareTabs =
     options.shareTabs ?? (page !== undefined && globalThis.navigator?.locks !== undefined && typeof BroadcastChannel === "function");
   let closed = false;
-  /** The feed answered 204: this session has nothing to follow, and no connection is made again. */
+  /**
+   * The feed answered 204: this session has nothing to follow yet (its agent keeps no `init`).
+   * The next connection is made a minute later (`NOTHING_TO_FOLLOW_MS`), or at `reconnect()`.
+   */
   let nothingToFollow = false;
   /** Set by `reconnect()`: the next connection is made at once, not after a wait. */
   let immediate = false;
@@ -247,7 +257,7 @@ export function followSession(chat, options = {}) {
 
   /** Reads the feed, connecting again after each end, until `stillLeading()` says no more. */
   async function lead(stillLeading) {
-    while (stillLeading() && !nothingToFollow) {
+    while (stillLeading()) {
       let retryAfterMs;
       try {
         await connect();
@@ -256,12 +266,13 @@ export function followSession(chat, options = {}) {
         if (error?.name !== "AbortError") onError?.(error);
         retryAfterMs = error?.retryAfterMs;
       }
-      if (!stillLeading() || nothingToFollow) return;
+      if (!stillLeading()) return;
       if (immediate) {
         immediate = false;
         continue;
       }
-      const wait = retryAfterMs ?? RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+      const wait = nothingToFollow ? NOTHING_TO_FOLLOW_MS : (retryAfterMs ?? RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
+      nothingToFollow = false;
       attempt += 1;
       await new Promise((resolve) => {
         wake = resolve;

@@ -255,3 +255,33 @@ describe("rendering", () => {
     assert.deepEqual(shown.map(squashed), ["Hi", "Hello.", "Count", "one two"]);
   });
 });
+
+test("a history the worker refuses for now (503 agent_not_ready, Retry-After) shows why, never an empty conversation, and loads by itself", async () => {
+  const page = await setup.browser.newPage();
+  const history = [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "Hi" }] },
+    { id: "a1", role: "assistant", parts: [{ type: "text", text: "Hello." }] },
+  ];
+  let asked = 0;
+  await page.route(/\/api\/sessions\/[^/]+\/messages(\?.*)?$/, (route) => {
+    asked += 1;
+    if (asked > 1) return route.fulfill({ json: history });
+    return route.fulfill({
+      status: 503,
+      headers: { "retry-after": "0", "content-type": "application/json" },
+      body: JSON.stringify({ error: { code: "agent_not_ready", message: "The agent closed the connection before it said what this conversation holds (it may be restarting). Try again in a moment." } }),
+    });
+  });
+  await page.route(/\/api\/sessions\/[^/]+\/events$/, (route) => route.abort());
+  await page.goto(`${setup.worker.base}/?session=${sessionId("render-not-ready")}`);
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /The agent is not ready yet\. Trying again in a moment…/);
+  assert.equal(await panel(page).message.count(), 0, "no conversation (and no message box) while the history is not loaded");
+  assert.equal(await page.locator(".message").count(), 0);
+  // Asked again by itself (no click): the conversation, and the alert gone.
+  await page.getByText("Hello.").waitFor({ timeout: 10_000 });
+  await panel(page).message.waitFor();
+  assert.equal(asked, 2);
+  assert.equal(await page.getByRole("alert").count(), 0);
+});

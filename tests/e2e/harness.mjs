@@ -28,7 +28,8 @@ export const DEMO_ENV = "demo";
  * worker), or the reference TypeScript agent (agents/typescript) in a worker of its own, bound by
  * `scriptName` as in production: `"typescript"`, or `"typescript-minimal"` (its AGENT_MODE
  * "minimal"); or `"ai-sdk"`, the AI SDK example agent (examples/ai-sdk-agent) with its mock model
- * (no recorder: no `/demo/sessions/:id/…` logs). The TypeScript agent runs with the test recorder (tests/fixtures/agents), so the
+ * (no recorder: no `/demo/sessions/:id/…` logs); or `"failing"`, an agent that fails on purpose
+ * as its session id's prefix says (tests/fixtures/agents/failing.js). The TypeScript agent runs with the test recorder (tests/fixtures/agents), so the
  * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …; with
  * AGENT_TOKEN its own worker is served too, at `agentOrigin`).
  *
@@ -72,6 +73,10 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
     agentAt = { scriptName: AI_SDK_AGENT_NAME, className: "ChatAgent" };
     adapter.durableObjects = { ...adapter.durableObjects, SESSION_AGENT: agentAt };
     agentWorkers.push(await aiSdkAgentWorker(workerOptions, { MODEL: "mock", ...agentVars }));
+  } else if (agent === "failing") {
+    agentAt = { scriptName: FAILING_AGENT_NAME, className: "FailingAgent" };
+    adapter.durableObjects = { ...adapter.durableObjects, SESSION_AGENT: agentAt };
+    agentWorkers.push(await agentWorker(workerOptions, { entry: "tests/fixtures/agents/failing.js", name: FAILING_AGENT_NAME, className: "FailingAgent" }, {}));
   } else if (agent !== "demo") {
     const mode = { typescript: {}, "typescript-minimal": { AGENT_MODE: "minimal" } }[agent];
     if (!mode) throw new Error(`unknown agent ${agent}`);
@@ -134,6 +139,9 @@ const ADAPTER_NAME = "session-agent-chat";
 /** The TypeScript agent's worker name (agents/typescript/wrangler.toml's `name`). */
 const TS_AGENT_NAME = "session-agent";
 const PROBE_NAME = "agent-probe";
+
+/** The failing agent's worker name (tests/fixtures/agents/failing.js). */
+const FAILING_AGENT_NAME = "failing-agent";
 
 /** The AI SDK example agent's worker name (examples/ai-sdk-agent/wrangler.toml's `name`). */
 const AI_SDK_AGENT_NAME = "ai-sdk-agent";

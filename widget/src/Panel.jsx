@@ -22,22 +22,44 @@ function useTraceMode(fallback, switchable, max) {
 }
 
 /**
+ * Waits before the panel asks again for a history the worker said to ask for later
+ * (`Retry-After`, as a failing agent's `503 agent_not_ready` says), by attempt: never sooner than
+ * the worker said, and never more often than every 30 s after a few.
+ */
+const HISTORY_RETRY_MS = [2_000, 5_000, 10_000, 30_000];
+
+/**
  * The session's history, shown in the trace mode the panel opened with (a change of mode
- * applies to the turns after it, as it does to a stream), and the worker's TRACE_MAX.
+ * applies to the turns after it, as it does to a stream), and the worker's TRACE_MAX. A history
+ * the worker refused for now (its answer says `Retry-After`) is asked for again by itself, later
+ * and later; the error shows meanwhile, never an empty conversation.
  */
 function useHistory(config, trace) {
   const traceAtLoad = useRef(trace);
   const [state, setState] = useState({ loading: true });
   const [attempt, setAttempt] = useState(0);
+  const waited = useRef(0);
   useEffect(() => {
     let current = true;
-    setState({ loading: true });
+    let timer;
+    if (attempt === 0 || state.error === undefined) setState({ loading: true });
     loadHistory(config, traceAtLoad.current).then(
-      (loaded) => current && setState(loaded),
-      (error) => current && setState({ error }),
+      (loaded) => {
+        waited.current = 0;
+        if (current) setState(loaded);
+      },
+      (error) => {
+        if (!current) return;
+        setState({ error });
+        if (error.retryAfterMs === undefined) return;
+        const backoff = HISTORY_RETRY_MS[Math.min(waited.current, HISTORY_RETRY_MS.length - 1)];
+        waited.current += 1;
+        timer = setTimeout(() => setAttempt((n) => n + 1), Math.max(error.retryAfterMs, backoff));
+      },
     );
     return () => {
       current = false;
+      clearTimeout(timer);
     };
   }, [config, attempt]);
   return { ...state, retry: () => setAttempt((n) => n + 1) };

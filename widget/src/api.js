@@ -58,13 +58,25 @@ const historyUrl = (config, trace) => `${sessionBase(config)}/messages?trace=${e
  */
 export async function loadHistory(config, trace) {
   const response = await config.fetch(historyUrl(config, trace), { headers: QUESTIONS_HEADERS });
-  if (!response.ok) throw new Error(await response.text());
+  if (!response.ok) throw refused(response, await response.text());
   const traceMax = response.headers.get(TRACE_MAX_HEADER);
   return {
     messages: await response.json(),
     older: response.headers.get(OLDER_HEADER) !== null,
     traceMax: isTraceMode(traceMax) ? traceMax : null,
   };
+}
+
+/**
+ * The error of a request the worker refused: its JSON error body as the message (describeError
+ * reads it), with `retryAfterMs` when the worker said when to come back (`Retry-After`: a
+ * `503 agent_not_ready` does).
+ */
+function refused(response, text) {
+  const error = new Error(text);
+  const seconds = Number(response.headers.get("retry-after"));
+  if (response.headers.has("retry-after") && Number.isFinite(seconds) && seconds >= 0) error.retryAfterMs = seconds * 1000;
+  return error;
 }
 
 /**
@@ -102,6 +114,7 @@ const SENTENCES = {
   agent_bad_response: "unavailable",
   agent_connection_failed: "unavailable",
   agent_unavailable: "unavailable",
+  agent_not_ready: "notReady",
   auth_unavailable: "unavailable",
   agent_timeout: "unavailable",
   agent_cannot_take_back: "cannotTakeBack",

@@ -59,6 +59,7 @@ const en = {
   tooMany: "Too many messages at once. Wait a moment, then try again.",
   tooLong: "This message is too long to send. Shorten it and try again.",
   unavailable: "The agent is unavailable right now. Try again in a moment.",
+  notReady: "The agent is not ready yet. Trying again in a moment…",
   cannotTakeBack: "This agent cannot redo an answer or edit a message. Send a new message instead.",
   staleConversation: "This conversation has changed in another tab or on another device. Reload the page, then send again.",
   editMessage: "Edit message",
@@ -137,6 +138,7 @@ const fr = {
   nextVersion: "Version suivante",
   loadOlder: "Charger les messages précédents",
   unavailable: "L’agent est indisponible pour le moment. Réessayez dans un instant.",
+  notReady: "L’agent n’est pas encore prêt. Nouvel essai dans un instant…",
 };
 
 const ar = {
@@ -219,6 +221,7 @@ const ar = {
   nextVersion: "النسخة التالية",
   loadOlder: "حمّل الرسائل الأقدم",
   unavailable: "المساعد غير متاح حاليًا. أعد المحاولة بعد قليل.",
+  notReady: "المساعد ليس جاهزًا بعد. ستُعاد المحاولة بعد قليل…",
 };
 
 /** The locales shipped, by their BCP 47 language subtag. */

@@ -77,5 +77,32 @@ fn only_an_init_that_lists_the_turn_in_flight_can_say_none_runs() {
         turn_id: "t7".into(),
     };
     assert!(event.may_have_turn_in_flight());
-    assert!(Hydration::Unknown.may_have_turn_in_flight());
+    for silence in [Silence::TimedOut, Silence::Closed, Silence::Malformed] {
+        assert!(Hydration::Unknown(silence).may_have_turn_in_flight());
+    }
+}
+
+#[test]
+fn a_failing_agent_is_told_from_one_that_keeps_no_init() {
+    // Silent past the wait: an agent that promised no `init` keeps none; one that promised it is
+    // slow.
+    assert!(Silence::TimedOut.failure(false).is_none());
+    let slow = Silence::TimedOut
+        .failure(true)
+        .expect("a promised init that never came");
+    // A closed socket or an unreadable `init` is a failure whatever the agent promised.
+    for promised in [false, true] {
+        for (silence, words) in [
+            (Silence::Closed, "closed the connection"),
+            (Silence::Malformed, "could not be read"),
+        ] {
+            let refusal = silence.failure(promised).expect("a failure");
+            assert_eq!(refusal.kind.pair(), (503, "agent_not_ready"));
+            assert!(refusal.message.contains(words), "{}", refusal.message);
+            assert!(refusal.headers.contains(&("retry-after", "5".into())));
+        }
+    }
+    assert_eq!(slow.kind.pair(), (503, "agent_not_ready"));
+    assert!(slow.message.contains("in time"), "{}", slow.message);
+    assert!(slow.headers.contains(&("retry-after", "5".into())));
 }

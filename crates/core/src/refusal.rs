@@ -82,10 +82,29 @@ catalogue! {
     AGENT_BAD_RESPONSE = 502 "agent_bad_response";
     AGENT_CONNECTION_FAILED = 502 "agent_connection_failed";
     AGENT_UNAVAILABLE = 503 "agent_unavailable";
+    /// The agent accepted the socket but did not say what the session holds: slow past the
+    /// wait for its `init`, closed (restarting), or unreadable. `Retry-After`.
+    AGENT_NOT_READY = 503 "agent_not_ready";
     AUTH_UNAVAILABLE = 503 "auth_unavailable";
     /// A session feed past `MAX_FEEDS` open in one isolate.
     FEEDS_FULL = 503 "feeds_full";
     AGENT_TIMEOUT = 504 "agent_timeout";
+}
+
+/// The `Retry-After` of `agent_not_ready`: 5 s, one wait for an `init`
+/// (`INIT_WAIT_MS` in the adapter): a Durable Object that restarts is back well within it, and
+/// a client that comes back sooner would meet the same wait.
+pub const AGENT_RETRY_AFTER_S: u64 = 5;
+
+/// Why the agent was not ready (`agent_not_ready`), as its message says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotReady {
+    /// No `init` within the wait, from an agent that promised one.
+    Slow,
+    /// The socket closed before the agent said anything usable.
+    Closed,
+    /// Its `init` could not be read.
+    Malformed,
 }
 
 /// The `Retry-After` of a feed refused at a cap: 30 s, the feed's keep-alive period
@@ -304,6 +323,18 @@ impl Refusal {
     /// No answer from the agent within the connect timeout.
     pub fn agent_timeout() -> Self {
         Refusal::new(AGENT_TIMEOUT, "The agent did not answer in time.")
+    }
+
+    /// The agent accepted the socket but did not say what the session holds
+    /// ([`AGENT_NOT_READY`]): the message says how, and that trying again may serve.
+    pub fn agent_not_ready(why: NotReady) -> Self {
+        let message = match why {
+            NotReady::Slow => "The agent did not say what this conversation holds in time. Try again in a moment.",
+            NotReady::Closed => "The agent closed the connection before it said what this conversation holds (it may be restarting). Try again in a moment.",
+            NotReady::Malformed => "The agent's account of this conversation could not be read. Try again in a moment.",
+        };
+        Refusal::new(AGENT_NOT_READY, message)
+            .with_header("retry-after", AGENT_RETRY_AFTER_S.to_string())
     }
 
     pub fn agent_unavailable() -> Self {

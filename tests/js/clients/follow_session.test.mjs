@@ -197,3 +197,24 @@ test("a resume that finds the turn over (a 204) and leaves the chat submitted, a
   assert.equal(chat.status, "ready", "not left submitted");
   assert.deepEqual(chat.messages, [USER, WHOLE], "the turn, whole, from the history");
 });
+
+test("a session that had nothing to follow (204) is followed again at reconnect(), not before", async () => {
+  const chat = { messages: [USER, SHOWN], status: "ready", resumeStream: async () => {} };
+  const asked = [];
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) return Response.json([USER, WHOLE]);
+    asked.push(url);
+    if (asked.length === 1) return new Response(null, { status: 204 });
+    const event = { type: "sync", messageIds: ["u1", "a1"], turn: null };
+    return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(`id: 0000000000000001\ndata: ${JSON.stringify(event)}\n\n`)) }));
+  };
+  let synced;
+  const sync = new Promise((resolve) => (synced = resolve));
+  const feed = followSession(chat, { url: "https://worker.example/api/sessions/s/events", fetch, shareTabs: false, onEvent: (e) => e.type === "sync" && synced() });
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  assert.equal(asked.length, 1, "a 204 is not asked again at once, as a failure would be (0.5 s)");
+  feed.reconnect();
+  await sync;
+  feed.close();
+  assert.equal(asked.length, 2, "followed again");
+});

@@ -14,7 +14,7 @@ use crate::refusal::Refusal;
 use crate::session::Message;
 
 pub(crate) use crate::hydration::Hydration;
-use crate::hydration::{read_first_frame, FirstFrame};
+use crate::hydration::{read_first_frame, FirstFrame, Silence};
 use crate::platform::socket::{SocketEvent, SocketEvents};
 
 /// How long the agent may take to send `init` after it accepted the socket. It sends it at
@@ -37,7 +37,7 @@ pub(crate) async fn next_turn_event(
 ) -> Option<(String, String)> {
     match read_until(events, request_id, wait_ms, false).await {
         Hydration::TurnEvent { frame, turn_id } => Some((frame, turn_id)),
-        Hydration::Init(_) | Hydration::Unknown => None,
+        Hydration::Init(_) | Hydration::Unknown(_) => None,
     }
 }
 
@@ -81,10 +81,23 @@ async fn read_until(
     want_init: bool,
 ) -> Hydration {
     let mut deadline = Box::pin(Delay::from(Duration::from_millis(wait_ms)));
+    // An `init` that did not parse: the silence that follows it is that.
+    let mut malformed = false;
     loop {
         let text = match next_text(events, deadline.as_mut()).await {
             Next::Text(text) => text,
-            Next::Closed => return Hydration::Unknown,
+            Next::Closed if malformed => return Hydration::Unknown(Silence::Malformed),
+            Next::Closed => {
+                if want_init {
+                    log::warn(
+                        "init_missing",
+                        Some(request_id),
+                        "the agent's socket closed before its init",
+                    );
+                }
+                return Hydration::Unknown(Silence::Closed);
+            }
+            Next::TimedOut if malformed => return Hydration::Unknown(Silence::Malformed),
             Next::TimedOut => {
                 if want_init {
                     log::warn(
@@ -93,7 +106,7 @@ async fn read_until(
                         "no init from the agent in time",
                     );
                 }
-                return Hydration::Unknown;
+                return Hydration::Unknown(Silence::TimedOut);
             }
         };
         match read_first_frame(text, want_init) {
@@ -105,7 +118,10 @@ async fn read_until(
                 return Hydration::Init(init);
             }
             FirstFrame::Decided(hydration) => return hydration,
-            FirstFrame::MalformedInit(why) => log::warn("init_malformed", Some(request_id), &why),
+            FirstFrame::MalformedInit(why) => {
+                malformed = true;
+                log::warn("init_malformed", Some(request_id), &why);
+            }
             FirstFrame::PassedOver => {}
         }
     }

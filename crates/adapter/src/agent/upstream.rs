@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::{Env, WebSocket};
 
+use crate::hydration::INIT_PROMISED;
 use crate::refusal::Refusal;
 
 use crate::config::Config;
@@ -31,6 +32,9 @@ const CLIENT_NAME: &str = "ai-sdk-adapter";
 pub(crate) struct AgentSocket {
     pub(crate) socket: WebSocket,
     pub(crate) events: SocketEvents,
+    /// Its upgrade's answer said `X-Agent-Protocol` [`INIT_PROMISED`] or later: its `init` is
+    /// promised, and one that does not come is a failure (`crate::hydration::Silence`).
+    pub(crate) promised_init: bool,
 }
 
 /// Why the socket could not be opened.
@@ -83,21 +87,41 @@ pub(crate) async fn connect(
     session_id: &str,
     user_id: Option<&str>,
 ) -> Result<AgentSocket, UpstreamError> {
-    let socket = match open(env, config, session_id, user_id, Accept::Later, 0).await {
-        Ok(socket) | Err(Unopened::Older { socket, .. }) => socket,
+    // Opened as for a prompt that needs [`INIT_PROMISED`]: an agent that says an older protocol
+    // comes back with its socket all the same, and says so.
+    let opened = open(
+        env,
+        config,
+        session_id,
+        user_id,
+        Accept::Later,
+        INIT_PROMISED,
+    )
+    .await;
+    let (socket, promised_init) = match opened {
+        Ok(socket) => (socket, true),
+        Err(Unopened::Older { socket, .. }) => (socket, false),
         Err(Unopened::Failed(err)) => return Err(err),
     };
-    listening(socket)
+    listening(socket, promised_init)
 }
 
-/// Accepts `socket`, listening from before `accept()` on.
-pub(crate) fn listening(socket: WebSocket) -> Result<AgentSocket, UpstreamError> {
+/// Accepts `socket`, listening from before `accept()` on; `promised_init` as its upgrade's answer
+/// said.
+pub(crate) fn listening(
+    socket: WebSocket,
+    promised_init: bool,
+) -> Result<AgentSocket, UpstreamError> {
     let events = SocketEvents::listen(&socket)
         .map_err(|e| fail(UpstreamError::SocketFailed, "listen", format!("{e:?}")))?;
     socket
         .accept()
         .map_err(|e| fail(UpstreamError::SocketFailed, "accept", e))?;
-    Ok(AgentSocket { socket, events })
+    Ok(AgentSocket {
+        socket,
+        events,
+        promised_init,
+    })
 }
 
 /// The socket of a prompt, as its agent answered the upgrade.

@@ -128,14 +128,18 @@ async fn older_agent(
         socket.accept().map_err(|_| UpstreamError::SocketFailed)?;
         return Ok(Handoff::Accepted(socket));
     }
-    let mut agent = upstream::listening(socket)?;
+    let mut agent = upstream::listening(socket, true)?;
     let checked = match read_init(&mut agent.events, request_id).await {
         Hydration::Init(init) if init.in_flight().is_some() => Ok(()),
         Hydration::Init(init) => {
             let stored: Vec<&str> = init.messages.iter().map(|m| m.id.as_str()).collect();
             protocol4::check(&stored, &chat.place, Intent::of(chat))
         }
-        Hydration::TurnEvent { .. } | Hydration::Unknown => Err(Refusal::older_agent_unchecked()),
+        // Protocol 4 promised its `init`: one that does not come is a failing agent (a `503`).
+        Hydration::Unknown(silence) => Err(silence
+            .failure(true)
+            .unwrap_or_else(Refusal::older_agent_unchecked)),
+        Hydration::TurnEvent { .. } => Err(Refusal::older_agent_unchecked()),
     };
     match checked {
         Ok(()) => Ok(Handoff::Listening(agent)),

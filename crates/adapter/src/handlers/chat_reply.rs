@@ -34,7 +34,7 @@ pub(crate) async fn reply_plan(
 ) -> Result<(Handoff, Plan), Failure> {
     let request_id = cx.exchange.request_id().to_owned();
     let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
-    let found = waiting(&mut agent.events, reply, &request_id).await;
+    let found = waiting(&mut agent.events, agent.promised_init, reply, &request_id).await;
     let (waiting, answer, protocol) = match found {
         Ok(found) => found,
         Err(refusal) => {
@@ -72,6 +72,7 @@ pub(crate) async fn reply_plan(
 /// and the protocol the `init` said (for the turn's record).
 async fn waiting(
     events: &mut SocketEvents,
+    promised_init: bool,
     reply: &Reply,
     request_id: &str,
 ) -> Result<(Waiting, Answer, Option<u64>), Refusal> {
@@ -84,6 +85,9 @@ async fn waiting(
         Hydration::TurnEvent { frame, turn_id } => {
             Ok((Waiting::TurnEvent { turn_id, frame }, newest(reply), None))
         }
-        Hydration::Unknown => Err(Refusal::answer_turn_unknown()),
+        // A failing agent is said to be one (`503`); a silent one that keeps no `init`, `502`.
+        Hydration::Unknown(silence) => Err(silence
+            .failure(promised_init)
+            .unwrap_or_else(Refusal::answer_turn_unknown)),
     }
 }

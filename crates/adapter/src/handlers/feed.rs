@@ -32,12 +32,18 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
     let request_id = cx.exchange.request_id().to_owned();
     let init = match read_init(&mut agent.events, &request_id).await {
         Hydration::Init(init) => init,
-        // An agent that keeps no `init` gives a feed nothing to tell a client by (no message, no
-        // user message at a turn): `204`, which tells a feed's client to stop (as an
-        // `EventSource` does), and the place is given back.
-        Hydration::TurnEvent { .. } | Hydration::Unknown => {
+        // A failing agent (slow, closed, unreadable): `503 agent_not_ready`, and the client
+        // tries again. An agent that keeps no `init` gives a feed nothing to tell a client by (no
+        // message, no user message at a turn): `204`, which tells a feed's client that nothing
+        // is to follow yet. Either way the place is given back.
+        other => {
             close_done(&agent.socket);
             drop(slot);
+            if let Hydration::Unknown(silence) = other {
+                if let Some(refusal) = silence.failure(agent.promised_init) {
+                    return Err(refusal.into());
+                }
+            }
             return Ok(cx.exchange.nothing(Disposition::NothingToFollow)?.into());
         }
     };

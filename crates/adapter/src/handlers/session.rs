@@ -42,7 +42,8 @@ use crate::v2::{abort_frame, TREE_PROTOCOL};
 use futures::FutureExt;
 
 /// The agent's socket and what it said first, for a request that passed the guard; else the
-/// refusal.
+/// refusal: a failing agent's (slow, closed, unreadable: `503 agent_not_ready`), never an empty
+/// answer. What comes back as `Hydration::Unknown` is an agent that keeps no `init`.
 async fn open(
     cx: &mut RouteContext<'_>,
     session_id: &str,
@@ -51,6 +52,12 @@ async fn open(
     let user_id = principal.user_id.as_deref();
     let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
     let hydration = read_init(&mut agent.events, cx.exchange.request_id()).await;
+    if let Hydration::Unknown(silence) = &hydration {
+        if let Some(refusal) = silence.failure(agent.promised_init) {
+            close_done(&agent.socket);
+            return Err(refusal.into());
+        }
+    }
     Ok((agent, hydration))
 }
 
@@ -87,7 +94,7 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
             TurnStream::continuing(&turn_id, turn_id.clone(), now_ms),
             Some(frame),
         ),
-        Hydration::Unknown => return nothing_to_resume(&agent.socket, exchange),
+        Hydration::Unknown(_) => return nothing_to_resume(&agent.socket, exchange),
     };
     let turn = turn.with_agent_protocol(protocol);
     // A resume that streams is a turn's: its line holds the turn's record, made at its end or at
@@ -179,7 +186,7 @@ pub(crate) async fn messages(
             (init.messages, None)
         }
         // An agent without `init` keeps no history the adapter can read.
-        Hydration::TurnEvent { .. } | Hydration::Unknown => {
+        Hydration::TurnEvent { .. } | Hydration::Unknown(_) => {
             close_done(&agent.socket);
             (Vec::new(), None)
         }

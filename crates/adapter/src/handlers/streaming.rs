@@ -65,7 +65,7 @@ pub(crate) fn start(cx: RouteContext<'_>, agent: Handoff, plan: Plan) -> Result<
         ..
     } = cx;
     let (socket, events) = match agent {
-        Handoff::Listening(AgentSocket { socket, events }) => (socket, Some(events)),
+        Handoff::Listening(AgentSocket { socket, events, .. }) => (socket, Some(events)),
         Handoff::Accepted(socket) => (socket, None),
     };
     let (client, response) = open_body(&socket, exchange.request_id())?;
