@@ -86,28 +86,11 @@ async fn read_until(
     loop {
         let text = match next_text(events, deadline.as_mut()).await {
             Next::Text(text) => text,
-            Next::Closed if malformed => return Hydration::Unknown(Silence::Malformed),
-            Next::Closed => {
-                if want_init {
-                    log::warn(
-                        "init_missing",
-                        Some(request_id),
-                        "the agent's socket closed before its init",
-                    );
-                }
-                return Hydration::Unknown(Silence::Closed);
+            Next::Closed | Next::TimedOut if malformed => {
+                return Hydration::Unknown(Silence::Malformed)
             }
-            Next::TimedOut if malformed => return Hydration::Unknown(Silence::Malformed),
-            Next::TimedOut => {
-                if want_init {
-                    log::warn(
-                        "init_missing",
-                        Some(request_id),
-                        "no init from the agent in time",
-                    );
-                }
-                return Hydration::Unknown(Silence::TimedOut);
-            }
+            Next::Closed => return silent(Silence::Closed, want_init, request_id),
+            Next::TimedOut => return silent(Silence::TimedOut, want_init, request_id),
         };
         match read_first_frame(text, want_init) {
             FirstFrame::Decided(Hydration::Init(init)) => {
@@ -125,6 +108,18 @@ async fn read_until(
             FirstFrame::PassedOver => {}
         }
     }
+}
+
+/// Nothing usable came: `silence`, logged where an `init` was wanted.
+fn silent(silence: Silence, want_init: bool, request_id: &str) -> Hydration {
+    if want_init {
+        let why = match silence {
+            Silence::Closed => "the agent's socket closed before its init",
+            Silence::TimedOut | Silence::Malformed => "no init from the agent in time",
+        };
+        log::warn("init_missing", Some(request_id), why);
+    }
+    Hydration::Unknown(silence)
 }
 
 /// What came first: a text frame, the socket's end, or the deadline.
