@@ -17,6 +17,7 @@ import { Miniflare, Log, LogLevel } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { root, startWorker, sessionId, chatBody, postChat, readAll, chunksOf } from "./harness.mjs";
 import { jwt, nowSecs } from "../reliability/lib.mjs";
+import { PRODUCTION_WASM_GZIP_BUDGET } from "../../bench/budget.mjs";
 
 const run = promisify(execFile);
 const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
@@ -126,6 +127,17 @@ test("the production build serves a turn from the TypeScript agent in its own wo
   } finally {
     await worker.dispose();
   }
+});
+
+test("the production wasm is within its size budget (bench/budget.mjs), in bytes of GNU gzip -9", { timeout: 180_000 }, async () => {
+  await run("bash", [path.join(root, "scripts/build.sh"), "--production"], { cwd: root, timeout: 170_000 });
+  const wasm = path.join(root, "build/production/index_bg.wasm");
+  const { stdout } = await promisify(execFile)("gzip", ["-9", "-c", wasm], { encoding: "buffer", maxBuffer: 16 * 1024 * 1024 });
+  const size = stdout.length;
+  assert.ok(
+    size <= PRODUCTION_WASM_GZIP_BUDGET,
+    `the production wasm is ${size} bytes gzip -9, over its budget of ${PRODUCTION_WASM_GZIP_BUDGET} (bench/budget.mjs): make it smaller, or raise the budget there on purpose with the reason in bench/README.md ("The size budget")`,
+  );
 });
 
 test("the production build's stand-in DemoSessionAgent answers every request 404 demo_agent_off", { timeout: 180_000 }, async () => {

@@ -271,3 +271,15 @@ describe("docs: the tests' settings", () => {
     }
   });
 });
+
+describe("docs: the README's length", () => {
+  /** README.md's rule: a page a newcomer reads whole; what is longer goes to docs/. */
+  const README_MAX_LINES = 250;
+
+  test(`README.md is ${README_MAX_LINES} lines or fewer`, () => {
+    const lines = read("README.md").split("\n");
+    // A file's final newline ends its last line; it opens none.
+    const count = lines.at(-1) === "" ? lines.length - 1 : lines.length;
+    assert.ok(count <= README_MAX_LINES, `README.md is ${count} lines, over ${README_MAX_LINES}: move detail to docs/`);
+  });
+});
