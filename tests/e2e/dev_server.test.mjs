@@ -5,66 +5,12 @@
 // and a chat turn from the demo agent.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chatBody, chunksOf, postChat, readAll, sessionId, sleep } from "./harness.mjs";
+import { chatBody, chunksOf, postChat, readAll, sessionId } from "./harness.mjs";
+import { freePort, accepts, devServer } from "./dev.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** A TCP port free on every loopback address at the time of asking. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "0.0.0.0", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Whether something accepts a TCP connection at `host:port`. */
-function accepts(host, port) {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, host);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
-/** Starts scripts/dev.sh with `env`, waits until `host:port` answers, and resolves to a function that stops it. */
-async function devServer(env, host, port) {
-  const child = spawn("bash", ["scripts/dev.sh"], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port) },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const stop = () => {
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  };
-  const deadline = Date.now() + 90_000;
-  while (!(await accepts(host, port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      stop();
-      throw new Error(`scripts/dev.sh did not listen on ${host}:${port}:\n${output.slice(-2000)}`);
-    }
-    await sleep(250);
-  }
-  return stop;
-}
 
 /** The playground and one chat turn from the server at `base`. */
 async function servesTheDemo(base) {

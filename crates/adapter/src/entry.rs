@@ -55,7 +55,8 @@ pub(crate) async fn run(
     let path = head.map_or("", |head| path_of_url(head.url()));
     let route = Route::match_path(path);
     let demo = cfg!(feature = "demo") && settings.as_ref().as_ref().is_ok_and(|c| c.demo_agent);
-    if mount == Mount::Routes && incoming.is_some() && !route.answered_by(demo) {
+    let playground = settings.as_ref().as_ref().is_ok_and(|c| c.playground);
+    if mount == Mount::Routes && incoming.is_some() && !route.answered_by(demo, playground) {
         return Ok(None);
     }
     let method = Method::from(head.map_or("", RequestHead::method).to_owned());
@@ -248,10 +249,11 @@ fn dispatch<'a>(
                 handlers::demo::forward(cx, session, log).await
             });
         }
-        Route::Playground if demo && method == Method::Get => {
-            playground::page(cx.exchange).map_err(Into::into)
+        Route::Playground if (demo || cx.config.playground) && method == Method::Get => {
+            playground::page(cx.exchange, demo).map_err(Into::into)
         }
-        Route::DemoLog { .. } | Route::Playground if !demo => Err(Refusal::not_found().into()),
+        Route::DemoLog { .. } if !demo => Err(Refusal::not_found().into()),
+        Route::Playground if !demo && !cx.config.playground => Err(Refusal::not_found().into()),
         route => Err(Refusal::method_not_allowed(route.allow()).into()),
     };
     future::ready(answer.map(Into::into)).boxed_local()

@@ -64,6 +64,10 @@ pub struct Config {
     pub agent_path: String,
     /// Serve the embedded demo agent and its routes (`DEMO_AGENT = "on"`).
     pub demo_agent: bool,
+    /// Serve the playground, `GET /`, for the agent bound as `SESSION_AGENT` (`PLAYGROUND =
+    /// "on"`: a local adapter in front of a team's own agent, `npm start -- --agent`). Only
+    /// with `AUTH_MODE = "none"`: the page's panel sends no credentials.
+    pub playground: bool,
     /// What a client's going away does to its turn, unless its body says (`ON_DISCONNECT`).
     pub on_disconnect: OnDisconnect,
     /// For an agent whose `init` leaves out the turn in flight: how long a resume waits for a
@@ -197,6 +201,16 @@ impl Config {
                 )),
                 Some(_) => return Err(ConfigError("DEMO_AGENT must be \"on\" or \"off\"".into())),
             };
+        let playground = match text("PLAYGROUND")?.as_deref() {
+            None | Some("off") => false,
+            Some("on") if auth == AuthMode::None => true,
+            Some("on") => {
+                return Err(ConfigError(
+                    "PLAYGROUND is \"on\" but AUTH_MODE is not \"none\": the playground is for a local adapter, whose page sends no credentials".into(),
+                ))
+            }
+            Some(_) => return Err(ConfigError("PLAYGROUND must be \"on\" or \"off\"".into())),
+        };
         let on_disconnect = match text("ON_DISCONNECT")?.as_deref() {
             None => OnDisconnect::default(),
             Some(value) => OnDisconnect::parse(value).ok_or_else(|| {
@@ -248,6 +262,7 @@ impl Config {
             idle_timeout_ms: number("IDLE_TIMEOUT_MS", DEFAULT_IDLE_TIMEOUT_MS)?,
             agent_path,
             demo_agent,
+            playground,
             on_disconnect,
             trace_max,
             trace: Trace {

@@ -372,3 +372,32 @@ fn a_head_reads_the_headers_these_settings_use() {
         }
     }
 }
+
+#[test]
+fn the_playground_of_the_agent_bound_only_without_auth() {
+    let with = |playground: &'static str, auth: &'static str| {
+        Config::from_vars(
+            move |name| match name {
+                "PLAYGROUND" => Some(playground.into()),
+                "AUTH_MODE" => Some(auth.into()),
+                "AUTH_SECRET" => Some("a-secret-of-at-least-32-bytes-long!!".into()),
+                _ => None,
+            },
+            false,
+        )
+    };
+    assert!(with("on", "none").unwrap().playground);
+    assert!(!with("off", "none").unwrap().playground);
+    let refused = with("on", "token").unwrap_err().0;
+    assert!(
+        refused.contains("PLAYGROUND") && refused.contains("AUTH_MODE"),
+        "{refused}"
+    );
+    assert!(with("yes", "none")
+        .unwrap_err()
+        .0
+        .contains("PLAYGROUND must be"));
+    // Unset: off, whatever the auth.
+    let unset = Config::from_vars(|name| (name == "AUTH_MODE").then(|| "none".into()), false);
+    assert!(!unset.unwrap().playground);
+}

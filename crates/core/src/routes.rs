@@ -41,7 +41,7 @@ pub enum Route<'a> {
     /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
     /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
     DemoLog { session: &'a str, log: &'static str },
-    /// `/`: the playground page (the chat panel with the demo agent).
+    /// `/`: the playground page (the chat panel, with the demo agent or the agent bound).
     Playground,
     /// Anything else.
     NotFound,
@@ -85,12 +85,14 @@ impl<'a> Route<'a> {
         }
     }
 
-    /// Whether the adapter answers this route: every route but [`Route::NotFound`], and the demo
-    /// agent's (its logs, the playground) only while `demo` (they are on).
-    pub fn answered_by(&self, demo: bool) -> bool {
+    /// Whether the adapter answers this route: every route but [`Route::NotFound`], the demo
+    /// agent's logs only while `demo` (they are on), and the playground while `demo` or
+    /// `playground` (`PLAYGROUND = "on"`) is.
+    pub fn answered_by(&self, demo: bool, playground: bool) -> bool {
         match self {
             Route::NotFound => false,
-            Route::DemoLog { .. } | Route::Playground => demo,
+            Route::DemoLog { .. } => demo,
+            Route::Playground => demo || playground,
             _ => true,
         }
     }

@@ -102,21 +102,24 @@ fn a_mounted_adapter_answers_its_routes_and_leaves_the_rest() {
     ] {
         let route = Route::match_path(path);
         assert!(
-            route.answered_by(false) && route.answered_by(true),
+            route.answered_by(false, false) && route.answered_by(true, false),
             "{path}"
         );
     }
     for path in ["/", "/demo/sessions/s/received"] {
         let route = Route::match_path(path);
         assert!(
-            !route.answered_by(false) && route.answered_by(true),
+            !route.answered_by(false, false) && route.answered_by(true, false),
             "{path}"
         );
     }
+    // `PLAYGROUND = "on"`: the page, and still none of the demo's logs.
+    assert!(Route::match_path("/").answered_by(false, true));
+    assert!(!Route::match_path("/demo/sessions/s/received").answered_by(false, true));
     for path in ["/health", "/api/sessions/s/other", "/api/users"] {
         let route = Route::match_path(path);
         assert!(
-            !route.answered_by(false) && !route.answered_by(true),
+            !route.answered_by(false, false) && !route.answered_by(true, true),
             "{path}"
         );
     }

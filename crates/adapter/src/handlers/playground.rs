@@ -1,13 +1,15 @@
-//! The playground, `GET /` (only with `DEMO_AGENT = "on"`): the chat panel of `/widget.js` (a
-//! static asset) full-size on a page with a note on the demo agent's commands, so that
-//! `npm start` opens onto something a person can use.
+//! The playground, `GET /` (with `DEMO_AGENT = "on"`, or `PLAYGROUND = "on"`): the chat panel of
+//! `/widget.js` (a static asset) full-size on a page with a note on the demo agent's commands, or
+//! on the agent bound (a team's own, `npm start -- --agent`), so that `npm start` opens onto
+//! something a person can use.
 
 use worker::Response;
 
 use crate::exchange::Exchange;
 use crate::request_log::Disposition;
 
-const PAGE: &str = include_str!("playground.html");
+const DEMO_PAGE: &str = include_str!("playground.html");
+const AGENT_PAGE: &str = include_str!("agent_playground.html");
 
 /// The page loads only its own script and talks only to this worker; the panel renders the
 /// agent's Markdown, so images from elsewhere stay out too.
@@ -15,9 +17,10 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-pub(crate) fn page(exchange: &mut Exchange) -> worker::Result<Response> {
+/// The page: the demo agent's while `demo` is on, else the one of the agent bound.
+pub(crate) fn page(exchange: &mut Exchange, demo: bool) -> worker::Result<Response> {
     exchange.log.answered(Disposition::Playground);
-    let mut response = Response::from_html(PAGE)?;
+    let mut response = Response::from_html(if demo { DEMO_PAGE } else { AGENT_PAGE })?;
     let headers = response.headers_mut();
     headers.set("content-security-policy", CONTENT_SECURITY_POLICY)?;
     headers.set("cache-control", "no-cache")?;
