@@ -184,6 +184,56 @@ describe("errors before the first byte are JSON", { concurrency: true }, () => {
   });
 });
 
+// What docs/endpoint.md promises to refuse, refused before the agent is touched, each with a
+// message that names the field and says why (issue 66).
+describe("inputs the docs refuse", { concurrency: true }, () => {
+  /** Sends `head` (a POST's head, without its body) on a raw socket; the answer within 5 s. */
+  async function rawHead(head) {
+    const url = new URL(worker.base);
+    const socket = net.connect(Number(url.port), url.hostname);
+    let answer = "";
+    socket.on("data", (data) => (answer += data));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(head);
+    const started = Date.now();
+    // Answered when the head and its body came (as long as its Content-Length); the request's
+    // body is never sent.
+    const whole = () => {
+      const [head, rest] = answer.split("\r\n\r\n");
+      const length = /content-length: *(\d+)/i.exec(head ?? "");
+      return rest !== undefined && length !== null && Buffer.byteLength(rest) >= Number(length[1]);
+    };
+    while (!whole() && Date.now() - started < 5_000) {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+    socket.destroy();
+    return answer;
+  }
+
+  for (const length of ["5000000", "4194305", "99999999999999999999999"]) {
+    test(`a Content-Length of ${length} is a 413 before any byte of the body`, { timeout: 30_000 }, async () => {
+      const answer = await rawHead(
+        `POST /api/sessions/${sessionId("declared")}/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${length}\r\n\r\n`,
+      );
+      const [head, json] = answer.split("\r\n\r\n");
+      assert.match(head ?? "", /^HTTP\/1\.1 413 /, answer || "no answer within 5 s");
+      assert.equal(JSON.parse(json).error.code, "body_too_large");
+    });
+  }
+
+  // The runtime answers such a request itself, before the worker (workerd: a 500 that closes the
+  // connection; the edge: a 400); the worker would answer a 400 body_unreadable (core's
+  // request::length).
+  test("a Content-Length that is no number is refused before any byte of the body", { timeout: 30_000 }, async () => {
+    const answer = await rawHead(
+      `POST /api/sessions/${sessionId("declared")}/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        "Content-Length: 1e12\r\n\r\n",
+    );
+    assert.match(answer, /^HTTP\/1\.1 [45]\d\d /, answer || "no answer within 5 s");
+  });
+});
+
 describe("with DEMO_AGENT off", () => {
   let off;
   before(async () => {

@@ -14,10 +14,13 @@
 //! in that message.
 //! Of the earlier messages only the ids are read ([`messages`]). The body may also carry
 //! `onDisconnect` (`"abort"` or `"detach"`): what the client's going away does to the turn.
+//! A body whose `Content-Length` declares more than the limit is refused before it is read
+//! ([`length`]).
 //! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
 //! sentence saying what is wrong.
 
 mod answers;
+mod length;
 mod messages;
 
 use serde::Deserialize;
@@ -25,6 +28,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use answers::Answer;
+pub use length::ContentLength;
+use length::LengthFault;
 pub use messages::MAX_MESSAGE_ID_JSON_BYTES;
 use messages::{is_message_id, Element, Messages};
 
@@ -143,6 +148,8 @@ pub enum RequestError {
     },
     /// The runtime could not read the body to its end: the connection, not the client's JSON.
     Unreadable,
+    /// The `Content-Length` is not a number: the body cannot be framed ([`length`]).
+    BadLength,
     NotJson(String),
     NotObject,
     InvalidField(String),
@@ -180,7 +187,7 @@ impl RequestError {
     pub fn kind(&self) -> Code {
         match self {
             RequestError::TooLarge { .. } => refusal::BODY_TOO_LARGE,
-            RequestError::Unreadable => refusal::BODY_UNREADABLE,
+            RequestError::Unreadable | RequestError::BadLength => refusal::BODY_UNREADABLE,
             RequestError::NotJson(_) => refusal::INVALID_JSON,
             RequestError::NotObject => refusal::INVALID_BODY,
             RequestError::InvalidField(_) => refusal::INVALID_FIELD,
@@ -206,6 +213,10 @@ impl RequestError {
                 format!("The request body is larger than the limit of {limit} bytes.")
             }
             RequestError::Unreadable => "The request body could not be read to its end.".into(),
+            RequestError::BadLength => {
+                "The request's `Content-Length` is not a number of bytes: its body cannot be read."
+                    .into()
+            }
             RequestError::NotJson(why) => format!("The request body is not valid JSON: {why}."),
             RequestError::NotObject => "The request body must be a JSON object.".into(),
             RequestError::InvalidField(why) => format!("The request body is malformed: {why}."),
@@ -304,6 +315,19 @@ impl LastMessage {
             .map_err(|_| malformed("its `parts` is not an array"))?;
         Ok(LastMessage { id, role, parts })
     }
+}
+
+/// What the request's `Content-Length` (`header`) says of its body, read against `max`, the body
+/// limit, before the body: a length over it is [`RequestError::TooLarge`], a value that is no
+/// number [`RequestError::BadLength`] ([`length`]).
+pub fn declared_body_length(
+    header: Option<&str>,
+    max: usize,
+) -> Result<ContentLength, RequestError> {
+    length::read_length(header, max).map_err(|fault| match fault {
+        LengthFault::Over => RequestError::TooLarge { limit: max },
+        LengthFault::NotANumber => RequestError::BadLength,
+    })
 }
 
 /// Parses a chat POST body.

@@ -416,3 +416,23 @@ fn an_assistant_message_with_an_answered_question_is_an_answer() {
     let system = body(approved, r#""id":"t1","#).replace("assistant", "system");
     assert_eq!(code(&system), (422, "last_message_not_from_user"));
 }
+
+#[test]
+fn a_declared_length_is_refused_before_the_body() {
+    let max = Limits::default().max_body_bytes;
+    for value in ["5000000", "4194305", "99999999999999999999999"] {
+        let err = declared_body_length(Some(value), max).unwrap_err();
+        assert_eq!(err.kind().pair(), (413, "body_too_large"), "{value}");
+        assert_eq!(
+            err.message(),
+            "The request body is larger than the limit of 4194304 bytes."
+        );
+    }
+    let err = declared_body_length(Some("1e12"), max).unwrap_err();
+    assert_eq!(err.kind().pair(), (400, "body_unreadable"));
+    assert_eq!(
+        declared_body_length(Some("4194304"), max),
+        Ok(ContentLength::Declared(max))
+    );
+    assert_eq!(declared_body_length(None, max), Ok(ContentLength::Absent));
+}
