@@ -269,8 +269,7 @@ fn file_urls_must_be_https_or_data() {
         "HTTPS://files.example/a.png",
         "hTtPs://x",
         "data:image/png;base64,AA==",
-        "DATA:,hi",
-        "data:text/plain,a:b",
+        "DATA:text/plain;BASE64,aGk=",
     ] {
         let req = parse(&body(good)).unwrap_or_else(|e| panic!("{good}: {e}"));
         assert_eq!(req.attachments[0].url, good, "forwarded as sent");
@@ -295,13 +294,20 @@ fn file_urls_must_be_https_or_data() {
         "https//x",
         "httpsx://x",
         "data",
+        "DATA:,hi",
+        "data:text/plain,a:b",
     ] {
         let err = parse(&body(bad)).unwrap_err();
-        assert_eq!(err, RequestError::InvalidAttachment { part: 1 }, "{bad:?}");
+        assert!(
+            matches!(err, RequestError::InvalidAttachment { part: 1, .. }),
+            "{bad:?}"
+        );
         assert_eq!(err.kind().pair(), (400, "invalid_attachment"));
-        assert_eq!(
-            err.message(),
-            "File part 1 of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
+        assert!(
+            err.message()
+                .starts_with("File part 1 of the last message may not go to the agent: its `url` "),
+            "{}",
+            err.message()
         );
     }
     // Only the last message is read: an old message's file is never forwarded, so never checked.
