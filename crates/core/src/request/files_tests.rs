@@ -111,3 +111,30 @@ fn media_types_and_filenames_are_bounded() {
         "its `filename` is 256 bytes of UTF-8, over the limit of 255"
     );
 }
+
+/// The cases the SessionAgent library is tested with too (tests/js/agent/file_urls.test.mjs):
+/// both sides accept and refuse the same URLs.
+#[test]
+fn the_shared_cases_are_accepted_and_refused_as_the_library_does() {
+    let cases: serde_json::Value =
+        serde_json::from_str(include_str!("../../../../tests/fixtures/file-urls.json"))
+            .expect("tests/fixtures/file-urls.json is JSON");
+    let list = |name: &str| -> Vec<String> {
+        cases[name]
+            .as_array()
+            .map(|urls| {
+                urls.iter()
+                    .filter_map(|u| u.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (accepted, refused) = (list("accepted"), list("refused"));
+    assert!(accepted.len() > 10 && refused.len() > 50);
+    for url in &accepted {
+        assert_eq!(check_url(url), Ok(()), "{url:?}");
+    }
+    for url in &refused {
+        assert!(check_url(url).is_err(), "{url:?}");
+    }
+}
