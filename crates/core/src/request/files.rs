@@ -115,16 +115,19 @@ pub fn check_url(url: &str) -> Result<(), UrlFault> {
 /// An `https:` URL after its scheme: `//`, then `host[:port]`, then a path, query or fragment.
 fn check_https(rest: &str) -> Result<(), UrlFault> {
     let after = rest.strip_prefix("//").ok_or(UrlFault::NoAuthority)?;
-    let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+    // Byte scans, not `str`'s pattern searches: the same, in less of the wasm.
+    let end = after
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(after.len());
     let authority = &after[..end];
-    if authority.contains('@') {
+    if authority.bytes().any(|b| b == b'@') {
         return Err(UrlFault::UserInfo);
     }
     // An IPv6 literal has colons of its own: the port comes after its `]`.
-    let split_at = match authority.rfind(']') {
-        Some(close) => authority[close..].find(':').map(|i| close + i),
-        None => authority.find(':'),
-    };
+    let close = authority.bytes().rposition(|b| b == b']').unwrap_or(0);
+    let split_at = authority.bytes().skip(close).position(|b| b == b':');
+    let split_at = split_at.map(|i| close + i);
     let (host, port) = match split_at {
         Some(colon) => (&authority[..colon], Some(&authority[colon + 1..])),
         None => (authority, None),
@@ -151,7 +154,7 @@ fn check_data(rest: &str) -> Result<(), UrlFault> {
         Some(at) if header.is_char_boundary(at) => header.split_at(at),
         _ => return Err(UrlFault::DataHeader),
     };
-    let media_type = params.split(';').next().unwrap_or("");
+    let media_type = params.split(';').next().unwrap_or_default();
     if !marker.eq_ignore_ascii_case(";base64") || !is_media_type(media_type) {
         return Err(UrlFault::DataHeader);
     }

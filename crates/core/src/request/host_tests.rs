@@ -98,3 +98,37 @@ fn what_a_parser_could_read_as_another_address_is_refused() {
     }
     assert_eq!(check_host(""), Err(HostFault::Empty));
 }
+
+mod against_std {
+    //! The addresses read here are those `std::net` reads (less IPv6 zone ids, which it refuses
+    //! too): every text of the characters addresses are made of, and every address as `std`
+    //! writes it.
+    use super::super::{parse_v4, parse_v6};
+    use proptest::prelude::*;
+    use std::net::{Ipv4Addr, Ipv6Addr};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        #[test]
+        fn any_text_reads_as_std_reads_it(text in "[0-9a-fA-F:.]{0,41}") {
+            prop_assert_eq!(parse_v6(&text).map(Ipv6Addr::from), text.parse::<Ipv6Addr>().ok(), "{}", text);
+            prop_assert_eq!(parse_v4(&text).map(Ipv4Addr::from), text.parse::<Ipv4Addr>().ok(), "{}", text);
+        }
+
+        #[test]
+        fn near_addresses_read_as_std_reads_them(text in "([0-9a-f]{0,5}:){0,9}(([0-9]{1,4}\\.){0,4}[0-9]{0,4}|[0-9a-f]{0,5})") {
+            prop_assert_eq!(parse_v6(&text).map(Ipv6Addr::from), text.parse::<Ipv6Addr>().ok(), "{}", text);
+        }
+
+        #[test]
+        fn every_address_reads_back(bits: u128, v4: u32) {
+            let ip = Ipv6Addr::from(bits);
+            prop_assert_eq!(parse_v6(&ip.to_string()).map(Ipv6Addr::from), Some(ip));
+            let mapped = format!("::ffff:{}", Ipv4Addr::from(v4));
+            prop_assert_eq!(parse_v6(&mapped).map(Ipv6Addr::from), mapped.parse::<Ipv6Addr>().ok());
+            let ip4 = Ipv4Addr::from(v4);
+            prop_assert_eq!(parse_v4(&ip4.to_string()).map(Ipv4Addr::from), Some(ip4));
+        }
+    }
+}

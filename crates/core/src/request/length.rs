@@ -27,14 +27,19 @@ pub fn read_length(header: Option<&str>, max: usize) -> Result<ContentLength, Le
     let Some(value) = header else {
         return Ok(ContentLength::Absent);
     };
-    let digits = value.trim_matches([' ', '\t']);
+    let digits = value.trim_ascii();
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(LengthFault::NotANumber);
     }
-    // All digits: what does not fit a usize is over any limit.
-    match digits.parse::<usize>() {
-        Ok(len) if len <= max => Ok(ContentLength::Declared(len)),
-        _ => Err(LengthFault::Over),
+    // All digits: what does not fit a usize (saturated) is over any limit.
+    let len = digits.bytes().fold(0usize, |len, digit| {
+        len.saturating_mul(10)
+            .saturating_add(usize::from(digit - b'0'))
+    });
+    if len <= max {
+        Ok(ContentLength::Declared(len))
+    } else {
+        Err(LengthFault::Over)
     }
 }
 
