@@ -272,3 +272,18 @@ fn the_sdk_file_parts_still_pass() {
         assert_eq!(req.attachments[0].url, url, "forwarded as sent");
     }
 }
+
+#[test]
+fn a_data_url_counts_toward_the_body_limit_not_the_prompt() {
+    // 200,000 characters of base64: twice the prompt's limit, well within the body's.
+    let url = format!("data:text/plain;base64,{}", "QUFB".repeat(50_000));
+    let req = parse(&with_file(json!({ "mediaType": "text/plain", "url": url }))).unwrap();
+    assert_eq!(req.attachments[0].url.len(), url.len());
+    let limits = Limits {
+        max_body_bytes: 100_000,
+        ..Limits::default()
+    };
+    let body = with_file(json!({ "mediaType": "text/plain", "url": url }));
+    let err = parse_chat_request(body.as_bytes(), &limits).unwrap_err();
+    assert_eq!(err.kind().pair(), (413, "body_too_large"));
+}
