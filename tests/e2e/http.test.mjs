@@ -184,6 +184,126 @@ describe("errors before the first byte are JSON", { concurrency: true }, () => {
   });
 });
 
+// What docs/endpoint.md promises to refuse, refused before the agent is touched, each with a
+// message that names the field and says why (issue 66).
+describe("inputs the docs refuse", { concurrency: true }, () => {
+  const base = () => worker.base;
+  /** A body of one user message, `hi`, and `extra`; with a file part of `file`'s fields, if any. */
+  const body = (extra = {}, file = null) => {
+    const parsed = JSON.parse(chatBody("hi", extra));
+    if (file) parsed.messages[0].parts.push({ type: "file", mediaType: "image/png", url: "https://files.example/a.png", ...file });
+    return JSON.stringify(parsed);
+  };
+  const nested = (depth) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  const deepParts = JSON.stringify({
+    trigger: "submit-message",
+    messages: [{ id: "u-deep", role: "user", parts: [{ type: "text", text: "hi" }, { type: "data-x", data: "@" }] }],
+  }).replace('"@"', `${"[".repeat(200)}${"]".repeat(200)}`);
+  const cases = [
+    ["a trigger the AI SDK never sends", body({ trigger: "foo" }), "invalid_field", "`trigger` must be"],
+    ["an empty trigger", body({ trigger: "" }), "invalid_field", "`trigger` must be"],
+    ["an empty messageId", body({ messageId: "" }), "invalid_field", "`messageId` is empty"],
+    ["a messageId of 10,000 characters", body({ messageId: "x".repeat(10_000) }), "invalid_field", "`messageId` is 10000 bytes of UTF-8, over the limit of 256"],
+    ["a messageId that is not Unicode", body({ messageId: "\ud800" }), "invalid_field", "`messageId` is not valid Unicode"],
+    ["a branch id that is not Unicode", JSON.stringify({
+      trigger: "submit-message",
+      messages: [
+        { id: "\ud800", role: "user", parts: [{ type: "text", text: "a" }] },
+        { id: "u-2", role: "user", parts: [{ type: "text", text: "b" }] },
+      ],
+    }), "invalid_message", "Message 0 of `messages` (counted from 0) has an `id` that is not valid Unicode"],
+    ["a context nested 127 levels", body({ context: JSON.parse(nested(127)) }), "invalid_field", "`context` nests deeper than the limit of 64 levels"],
+    ["parts nested 200 levels", deepParts, "invalid_message", "its `parts` nest deeper than the limit of 64 levels"],
+    ["a file URL of https: alone", body({}, { url: "https:" }), "invalid_attachment", "its `url` is an https: URL without `//` and a host"],
+    ["a file URL https:javascript:", body({}, { url: "https:javascript:alert(1)" }), "invalid_attachment", "its `url` is an https: URL without `//` and a host"],
+    ["a file URL of the cloud metadata address", body({}, { url: "https://169.254.169.254/latest/meta-data/" }), "invalid_attachment", "has a host that is an IP address that is not public"],
+    ["a file URL of the worker's own loopback", body({}, { url: "https://127.0.0.1:8787/api" }), "invalid_attachment", "has a host that is an IP address that is not public"],
+    ["a file URL of localhost", body({}, { url: "https://localhost/a.png" }), "invalid_attachment", "has a host that is `localhost`"],
+    ["a file URL with a password", body({}, { url: "https://u:p@files.example/a.png" }), "invalid_attachment", "has a user name or password"],
+    ["a data: URL of HTML, not base64", body({}, { url: "DATA:text/html,<script>alert(1)</script>" }), "invalid_attachment", "is a data: URL without a media type and `;base64`"],
+    ["a media type over 255 bytes", body({}, { mediaType: `image/${"p".repeat(300)}` }), "invalid_attachment", "its `mediaType` is 306 bytes, over the limit of 255"],
+    ["a filename over 255 bytes", body({}, { filename: "n".repeat(10_000) }), "invalid_attachment", "its `filename` is 10000 bytes of UTF-8, over the limit of 255"],
+  ];
+  for (const [name, text, code, says] of cases) {
+    test(`${name} → 400 ${code}`, { timeout: 30_000 }, async () => {
+      const response = await postChat(base(), sessionId("inputs"), text);
+      // Today's answer to some was a 200 whose turn never came: not read, so no wait.
+      if (response.status === 200) await response.body.cancel();
+      const error = (await assertJsonError(response, 400, code)).error;
+      assert.ok(error.message.includes(says), error.message);
+    });
+  }
+
+  test("ids are counted in decoded bytes: fifty é written as \\u00e9 (100 bytes) pass", { timeout: 30_000 }, async () => {
+    const id = "\\u00e9".repeat(50);
+    const text = JSON.stringify({
+      trigger: "submit-message",
+      messages: [{ id: "@", role: "user", parts: [{ type: "text", text: "/slow 1 1" }] }],
+    }).replace('"@"', `"${id}"`);
+    const response = await postChat(base(), sessionId("decoded"), text);
+    assert.equal(response.status, 200, await response.clone().text());
+    await readAll(response);
+  });
+
+  test("the AI SDK's file parts, https: and base64 data:, still pass", { timeout: 30_000 }, async () => {
+    const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const parsed = JSON.parse(chatBody("/slow 1 1"));
+    parsed.messages[0].parts.push(
+      { type: "file", mediaType: "image/png", url: png, filename: "dot.png" },
+      { type: "file", mediaType: "image/png", url: "https://files.example/a.png" },
+    );
+    const response = await postChat(base(), sessionId("files"), JSON.stringify(parsed));
+    assert.equal(response.status, 200);
+    await readAll(response);
+  });
+
+  /** Sends `head` (a POST's head, without its body) on a raw socket; the answer within 5 s. */
+  async function rawHead(head) {
+    const url = new URL(worker.base);
+    const socket = net.connect(Number(url.port), url.hostname);
+    let answer = "";
+    socket.on("data", (data) => (answer += data));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.write(head);
+    const started = Date.now();
+    // Answered when the head and its body came (as long as its Content-Length); the request's
+    // body is never sent.
+    const whole = () => {
+      const [head, rest] = answer.split("\r\n\r\n");
+      const length = /content-length: *(\d+)/i.exec(head ?? "");
+      return rest !== undefined && length !== null && Buffer.byteLength(rest) >= Number(length[1]);
+    };
+    while (!whole() && Date.now() - started < 5_000) {
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
+    socket.destroy();
+    return answer;
+  }
+
+  for (const length of ["5000000", "4194305", "99999999999999999999999"]) {
+    test(`a Content-Length of ${length} is a 413 before any byte of the body`, { timeout: 30_000 }, async () => {
+      const answer = await rawHead(
+        `POST /api/sessions/${sessionId("declared")}/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${length}\r\n\r\n`,
+      );
+      const [head, json] = answer.split("\r\n\r\n");
+      assert.match(head ?? "", /^HTTP\/1\.1 413 /, answer || "no answer within 5 s");
+      assert.equal(JSON.parse(json).error.code, "body_too_large");
+    });
+  }
+
+  // The runtime answers such a request itself, before the worker (workerd: a 500 that closes the
+  // connection; the edge: a 400); the worker would answer a 400 body_unreadable (core's
+  // request::length).
+  test("a Content-Length that is no number is refused before any byte of the body", { timeout: 30_000 }, async () => {
+    const answer = await rawHead(
+      `POST /api/sessions/${sessionId("declared")}/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        "Content-Length: 1e12\r\n\r\n",
+    );
+    assert.match(answer, /^HTTP\/1\.1 [45]\d\d /, answer || "no answer within 5 s");
+  });
+});
+
 describe("with DEMO_AGENT off", () => {
   let off;
   before(async () => {

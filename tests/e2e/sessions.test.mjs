@@ -93,6 +93,24 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.deepEqual((await received(session)).filter((f) => f.type === "abort"), [], "detached: no abort");
     });
 
+    test(`${pkg}: a message with an https: and a base64 data: file part is answered, its files the prompt's attachments`, { timeout: 30_000 }, async () => {
+      const session = sessionId("files");
+      const { chat, errors } = await chatOf(pkg, session);
+      const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+      const files = [
+        { type: "file", mediaType: "image/png", url: "https://files.example/a.png" },
+        { type: "file", mediaType: "image/png", url: png, filename: "dot.png" },
+      ];
+      await chat.sendMessage({ text: "/slow 1 1", files });
+      assert.deepEqual(errors, []);
+      assert.equal(chat.status, "ready");
+      assert.equal(chat.messages.at(-1).role, "assistant");
+      if (agent === "demo") {
+        const prompt = (await received(session)).find((f) => f.type === "prompt");
+        assert.deepEqual(prompt.attachments.map((a) => a.url), files.map((f) => f.url));
+      }
+    });
+
     test(`${pkg}: stop from a second client ends the first client's stream with abort; one abort reaches the agent`, { timeout: 30_000 }, async () => {
       const session = sessionId("stop");
       const first = await chatOf(pkg, session);

@@ -15,9 +15,10 @@ use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::guard::{self, rate_limiter};
 use crate::handlers::{self, chat, playground};
-use crate::inbound::{body, drain, incoming};
+use crate::inbound::{drain, incoming};
 use crate::platform::settings;
 use crate::refusal::Refusal;
+use crate::request::declared_body_length;
 use crate::request_head::{Field, HeaderSet, RequestHead};
 use crate::request_log::Disposition;
 use crate::routes::{path_of_url, Route};
@@ -145,9 +146,10 @@ pub(crate) async fn run(
                 .as_ref()
                 .map_or(DRAIN_DEFAULT_BYTES, |c| c.limits.max_body_bytes);
             let declared = head.and_then(|head| head.header(Field::ContentLength));
-            drain::drain(req, body::declared_length(declared), limit)
-                .boxed_local()
-                .await;
+            // A body declared over the limit, or of no number, is not waited for.
+            if let Ok(length) = declared_body_length(declared, limit) {
+                drain::drain(req, length, limit).boxed_local().await;
+            }
             (response.into(), true)
         }
     };

@@ -4,8 +4,8 @@
 //! `{ id, messages: UIMessage[], trigger, messageId?, …extra }` with the whole chat
 //! history. The Durable Object keeps its own history, so only the latest message
 //! matters: it must come from the user, and its text parts (joined by newlines) become
-//! the prompt, its file parts (`https:` or `data:` URLs only, [`is_forwardable_url`]) the
-//! prompt's attachments, its `id` the id the agent stores it under, and the ids of the messages
+//! the prompt, its file parts (an `https:` URL of a public host or a base64 `data:` URL,
+//! [`files`]) the prompt's attachments, its `id` the id the agent stores it under, and the ids of the messages
 //! before it the branch it continues ([`Place`]: where the turn attaches, which is how a
 //! regenerate, an edit or a fork takes messages back) — unless it carries a `data-answer` part (`{ questionId, answer }`),
 //! which makes the request an answer to the agent's pending question instead of a prompt. The
@@ -14,10 +14,18 @@
 //! in that message.
 //! Of the earlier messages only the ids are read ([`messages`]). The body may also carry
 //! `onDisconnect` (`"abort"` or `"detach"`): what the client's going away does to the turn.
+//! Ids are 1 to 256 bytes of valid Unicode ([`ids`]); the JSON forwarded to the agent (`context`,
+//! the last message's `parts`) nests at most [`MAX_JSON_DEPTH`] levels ([`depth`]); a body whose
+//! `Content-Length` declares more than the limit is refused before it is read ([`length`]).
 //! Every bad shape is a [`RequestError`] that carries its HTTP status, a stable code and a
 //! sentence saying what is wrong.
 
 mod answers;
+mod depth;
+mod files;
+mod host;
+mod ids;
+mod length;
 mod messages;
 
 use serde::Deserialize;
@@ -25,8 +33,15 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use answers::Answer;
-pub use messages::MAX_MESSAGE_ID_JSON_BYTES;
-use messages::{is_message_id, Element, Messages};
+pub use depth::{nesting_depth, MAX_JSON_DEPTH};
+pub use files::{
+    check_file, check_url, FileFault, UrlFault, MAX_FILENAME_BYTES, MAX_MEDIA_TYPE_BYTES,
+};
+pub use host::HostFault;
+pub use ids::{read_id, IdFault, MAX_ID_BYTES};
+pub use length::ContentLength;
+use length::LengthFault;
+use messages::{Element, Messages};
 
 use crate::refusal::{self, Code, Refusal};
 use crate::trace::TraceMode;
@@ -93,6 +108,11 @@ pub struct Place {
 /// The trigger of a regenerate (`chat.regenerate()`).
 pub const REGENERATE: &str = "regenerate-message";
 
+/// The trigger of a send or an edit (`chat.sendMessage()`). With [`REGENERATE`], the only
+/// `trigger` a POST of ai 5, 6 and 7 carries (`DefaultChatTransport`; their third,
+/// `resume-stream`, is the resume's GET).
+pub const SUBMIT: &str = "submit-message";
+
 /// What the agent is asked, and the request's bookkeeping fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatRequest {
@@ -143,6 +163,8 @@ pub enum RequestError {
     },
     /// The runtime could not read the body to its end: the connection, not the client's JSON.
     Unreadable,
+    /// The `Content-Length` is not a number: the body cannot be framed ([`length`]).
+    BadLength,
     NotJson(String),
     NotObject,
     InvalidField(String),
@@ -153,12 +175,15 @@ pub enum RequestError {
     },
     InvalidMessage(String),
     /// The message at this position (from 0) has an `id` that is not a string of 1 to
-    /// [`MAX_MESSAGE_ID_JSON_BYTES`] bytes.
+    /// [`MAX_ID_BYTES`] bytes of valid Unicode.
     InvalidMessageId {
         index: usize,
+        fault: IdFault,
     },
+    /// The last message's part at this position (from 0) is a file the agent may not be given.
     InvalidAttachment {
         part: usize,
+        fault: FileFault,
     },
     LastNotUser {
         role: String,
@@ -180,7 +205,7 @@ impl RequestError {
     pub fn kind(&self) -> Code {
         match self {
             RequestError::TooLarge { .. } => refusal::BODY_TOO_LARGE,
-            RequestError::Unreadable => refusal::BODY_UNREADABLE,
+            RequestError::Unreadable | RequestError::BadLength => refusal::BODY_UNREADABLE,
             RequestError::NotJson(_) => refusal::INVALID_JSON,
             RequestError::NotObject => refusal::INVALID_BODY,
             RequestError::InvalidField(_) => refusal::INVALID_FIELD,
@@ -206,6 +231,10 @@ impl RequestError {
                 format!("The request body is larger than the limit of {limit} bytes.")
             }
             RequestError::Unreadable => "The request body could not be read to its end.".into(),
+            RequestError::BadLength => {
+                "The request's `Content-Length` is not a number of bytes: its body cannot be read."
+                    .into()
+            }
             RequestError::NotJson(why) => format!("The request body is not valid JSON: {why}."),
             RequestError::NotObject => "The request body must be a JSON object.".into(),
             RequestError::InvalidField(why) => format!("The request body is malformed: {why}."),
@@ -217,12 +246,13 @@ impl RequestError {
                 format!("`messages` has more than the limit of {limit} messages.")
             }
             RequestError::InvalidMessage(why) => format!("The last message is malformed: {why}."),
-            RequestError::InvalidMessageId { index } => format!(
-                "Message {index} of `messages` (counted from 0) has an `id` that is not a string of 1 to {} bytes.",
-                MAX_MESSAGE_ID_JSON_BYTES - 2
+            RequestError::InvalidMessageId { index, fault } => format!(
+                "Message {index} of `messages` (counted from 0) has an `id` that {}: an id is a string of 1 to {MAX_ID_BYTES} bytes.",
+                fault.says()
             ),
-            RequestError::InvalidAttachment { part } => format!(
-                "File part {part} of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
+            RequestError::InvalidAttachment { part, fault } => format!(
+                "File part {part} of the last message may not go to the agent: {}.",
+                fault.says()
             ),
             RequestError::LastNotUser { role } => format!(
                 "The last message must come from the user (or be the assistant's, with the agent's question answered on its tool part), not `{role}`."
@@ -260,8 +290,8 @@ struct Body<'a> {
     id: Option<String>,
     #[serde(default)]
     trigger: Option<String>,
-    #[serde(default, rename = "messageId")]
-    message_id: Option<String>,
+    #[serde(default, rename = "messageId", borrow)]
+    message_id: Option<&'a RawValue>,
     #[serde(default, borrow)]
     messages: Option<Messages<'a>>,
     #[serde(default, rename = "onDisconnect")]
@@ -288,11 +318,9 @@ impl LastMessage {
         }
         let id = match element.id.filter(|id| id.get() != "null") {
             None => None,
-            Some(raw) if is_message_id(raw) => Some(
-                serde_json::from_str::<String>(raw.get())
-                    .map_err(|_| RequestError::InvalidMessageId { index })?,
+            Some(raw) => Some(
+                read_id(raw).map_err(|fault| RequestError::InvalidMessageId { index, fault })?,
             ),
-            Some(_) => return Err(RequestError::InvalidMessageId { index }),
         };
         let role = element.role.ok_or_else(|| malformed("it has no `role`"))?;
         let role = serde_json::from_str::<String>(role.get())
@@ -300,10 +328,29 @@ impl LastMessage {
         let parts = element
             .parts
             .ok_or_else(|| malformed("it has no `parts`"))?;
+        // Checked first: serde_json refuses what nests past 128 levels as if it were no array.
+        if nesting_depth(parts.get()) > MAX_JSON_DEPTH {
+            return Err(RequestError::InvalidMessage(format!(
+                "its `parts` nest deeper than the limit of {MAX_JSON_DEPTH} levels of arrays and objects"
+            )));
+        }
         let parts = serde_json::from_str::<Vec<Value>>(parts.get())
             .map_err(|_| malformed("its `parts` is not an array"))?;
         Ok(LastMessage { id, role, parts })
     }
+}
+
+/// What the request's `Content-Length` (`header`) says of its body, read against `max`, the body
+/// limit, before the body: a length over it is [`RequestError::TooLarge`], a value that is no
+/// number [`RequestError::BadLength`] ([`length`]).
+pub fn declared_body_length(
+    header: Option<&str>,
+    max: usize,
+) -> Result<ContentLength, RequestError> {
+    length::read_length(header, max).map_err(|fault| match fault {
+        LengthFault::Over => RequestError::TooLarge { limit: max },
+        LengthFault::NotANumber => RequestError::BadLength,
+    })
 }
 
 /// Parses a chat POST body.
@@ -334,6 +381,24 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
                 })?,
         ),
     };
+    let trigger = match parsed.trigger {
+        None => None,
+        Some(trigger) if trigger == SUBMIT || trigger == REGENERATE => Some(trigger),
+        Some(_) => {
+            return Err(RequestError::InvalidField(format!(
+                "`trigger` must be \"{SUBMIT}\" or \"{REGENERATE}\""
+            )))
+        }
+    };
+    let target_id = match parsed.message_id.filter(|raw| raw.get() != "null") {
+        None => None,
+        Some(raw) => Some(read_id(raw).map_err(|fault| {
+            RequestError::InvalidField(format!(
+                "`messageId` {}: an id is a string of 1 to {MAX_ID_BYTES} bytes",
+                fault.says()
+            ))
+        })?),
+    };
     let context = read_context(parsed.context)?;
     let Some(Messages::Array {
         count,
@@ -348,8 +413,8 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
             limit: limits.max_messages,
         });
     }
-    if let Some(index) = branch.bad_id {
-        return Err(RequestError::InvalidMessageId { index });
+    if let Some((index, fault)) = branch.bad_id {
+        return Err(RequestError::InvalidMessageId { index, fault });
     }
     let last = last.ok_or(RequestError::NoMessages)?;
     let last = LastMessage::read(last, count - 1)?;
@@ -384,8 +449,8 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     }
     Ok(ChatRequest {
         chat_id: parsed.id,
-        trigger: parsed.trigger,
-        target_id: parsed.message_id,
+        trigger,
+        target_id,
         place: Place {
             message_id,
             branch: branch.json,
@@ -422,7 +487,7 @@ fn read_answered(last: LastMessage) -> Result<AnsweredMessage, RequestError> {
 }
 
 /// The body's `context`: absent or `null` is none; anything but an object, or one over
-/// [`MAX_CONTEXT_BYTES`], is refused.
+/// [`MAX_CONTEXT_BYTES`] or nested deeper than [`MAX_JSON_DEPTH`], is refused.
 fn read_context(raw: Option<&serde_json::value::RawValue>) -> Result<Option<String>, RequestError> {
     let Some(raw) = raw else { return Ok(None) };
     let text = raw.get();
@@ -438,6 +503,11 @@ fn read_context(raw: Option<&serde_json::value::RawValue>) -> Result<Option<Stri
         return Err(RequestError::InvalidField(format!(
             "`context` is {} bytes of JSON, over the limit of {MAX_CONTEXT_BYTES}",
             text.len()
+        )));
+    }
+    if nesting_depth(text) > MAX_JSON_DEPTH {
+        return Err(RequestError::InvalidField(format!(
+            "`context` nests deeper than the limit of {MAX_JSON_DEPTH} levels of arrays and objects"
         )));
     }
     Ok(Some(text.to_owned()))
@@ -490,13 +560,13 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer
                         "file part {i} needs string `mediaType` and `url`"
                     )));
                 };
-                if !is_forwardable_url(url) {
-                    return Err(RequestError::InvalidAttachment { part: i });
-                }
+                let filename = field("filename");
+                check_file(media_type, url, filename)
+                    .map_err(|fault| RequestError::InvalidAttachment { part: i, fault })?;
                 files.push(Attachment {
                     media_type: media_type.to_owned(),
                     url: url.to_owned(),
-                    filename: field("filename").map(str::to_owned),
+                    filename: filename.map(str::to_owned),
                 });
             }
             Some(ANSWER_PART) => {
@@ -532,22 +602,12 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer
     Ok((texts.join("\n"), files, answer))
 }
 
-/// Whether a file part's `url` may go to the agent, which may fetch it: only an `https:` or a
-/// `data:` URL (the scheme compared case-insensitively, RFC 3986 section 3.1). `http:`, `file:`,
-/// `ftp:`, `blob:`, `javascript:`, relative references and every other scheme are refused: they
-/// would let a client point the agent at what only the agent can reach (SSRF), or at nothing it
-/// can read. Anything accepted starts with `https:` or `data:` literally, so no parser on the
-/// agent's side can read another scheme into it. A `data:` URL carries its bytes in the request
-/// body, so it is bounded by the body limit (`MAX_BODY_BYTES`, [`Limits::max_body_bytes`]).
-pub fn is_forwardable_url(url: &str) -> bool {
-    url.split_once(':').is_some_and(|(scheme, _)| {
-        scheme.eq_ignore_ascii_case("https") || scheme.eq_ignore_ascii_case("data")
-    })
-}
-
 #[cfg(test)]
 #[path = "request_context_tests.rs"]
 mod context_tests;
+#[cfg(test)]
+#[path = "request_inputs_tests.rs"]
+mod inputs_tests;
 #[cfg(test)]
 #[path = "request_place_tests.rs"]
 mod place_tests;

@@ -269,8 +269,7 @@ fn file_urls_must_be_https_or_data() {
         "HTTPS://files.example/a.png",
         "hTtPs://x",
         "data:image/png;base64,AA==",
-        "DATA:,hi",
-        "data:text/plain,a:b",
+        "DATA:text/plain;BASE64,aGk=",
     ] {
         let req = parse(&body(good)).unwrap_or_else(|e| panic!("{good}: {e}"));
         assert_eq!(req.attachments[0].url, good, "forwarded as sent");
@@ -295,13 +294,20 @@ fn file_urls_must_be_https_or_data() {
         "https//x",
         "httpsx://x",
         "data",
+        "DATA:,hi",
+        "data:text/plain,a:b",
     ] {
         let err = parse(&body(bad)).unwrap_err();
-        assert_eq!(err, RequestError::InvalidAttachment { part: 1 }, "{bad:?}");
+        assert!(
+            matches!(err, RequestError::InvalidAttachment { part: 1, .. }),
+            "{bad:?}"
+        );
         assert_eq!(err.kind().pair(), (400, "invalid_attachment"));
-        assert_eq!(
-            err.message(),
-            "File part 1 of the last message has a `url` the agent may not fetch: only https: and data: URLs are accepted."
+        assert!(
+            err.message()
+                .starts_with("File part 1 of the last message may not go to the agent: its `url` "),
+            "{}",
+            err.message()
         );
     }
     // Only the last message is read: an old message's file is never forwarded, so never checked.
@@ -415,4 +421,24 @@ fn an_assistant_message_with_an_answered_question_is_an_answer() {
     assert_eq!(code(&body(approved, "")), (400, "invalid_message"));
     let system = body(approved, r#""id":"t1","#).replace("assistant", "system");
     assert_eq!(code(&system), (422, "last_message_not_from_user"));
+}
+
+#[test]
+fn a_declared_length_is_refused_before_the_body() {
+    let max = Limits::default().max_body_bytes;
+    for value in ["5000000", "4194305", "99999999999999999999999"] {
+        let err = declared_body_length(Some(value), max).unwrap_err();
+        assert_eq!(err.kind().pair(), (413, "body_too_large"), "{value}");
+        assert_eq!(
+            err.message(),
+            "The request body is larger than the limit of 4194304 bytes."
+        );
+    }
+    let err = declared_body_length(Some("1e12"), max).unwrap_err();
+    assert_eq!(err.kind().pair(), (400, "body_unreadable"));
+    assert_eq!(
+        declared_body_length(Some("4194304"), max),
+        Ok(ContentLength::Declared(max))
+    );
+    assert_eq!(declared_body_length(None, max), Ok(ContentLength::Absent));
 }

@@ -1,6 +1,8 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
 // and the few helpers that build and read them. Protocol 5.
 
+import { fileFault } from "./file-url.js";
+
 /** The protocol this agent keeps, said in its `init` and on its upgrade's answer (R-protocol). */
 export const PROTOCOL = 5;
 
@@ -95,8 +97,13 @@ export function parseIncoming(text: string): Incoming | null {
   const policy = (v: unknown) => (v === "abort" || v === "detach" ? v : undefined);
   switch (f.type) {
     case "prompt": {
+      // A file the adapter would have refused (./file-url.ts) is left out: never stored, never
+      // given to the model.
       const attachments = Array.isArray(f.attachments)
-        ? f.attachments.filter((a): a is Attachment => typeof a?.mediaType === "string" && typeof a?.url === "string")
+        ? f.attachments.filter(
+            (a): a is Attachment =>
+              typeof a?.mediaType === "string" && typeof a?.url === "string" && (a.filename === undefined || typeof a.filename === "string") && fileFault(a) === null,
+          )
         : undefined;
       const context = typeof f.context === "object" && f.context !== null && !Array.isArray(f.context) ? (f.context as Record<string, unknown>) : undefined;
       const messageId = str(f.messageId) || undefined;

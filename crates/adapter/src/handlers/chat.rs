@@ -20,7 +20,7 @@ use crate::failure::Failure;
 use crate::guard::admit;
 use crate::handlers::chat_reply::reply_plan;
 use crate::handlers::streaming::{start, Handoff, Plan};
-use crate::inbound::body::{declared_length, read_request};
+use crate::inbound::body::read_request;
 use crate::inbound::incoming::RequestIn;
 use crate::outcome::Outcome;
 use crate::platform::clock::now_ms;
@@ -29,7 +29,9 @@ use crate::protocol4::{self, Intent};
 use crate::pump::AbortRule;
 use crate::questions::QuestionParts;
 use crate::refusal::Refusal;
-use crate::request::{parse_chat_request, ChatRequest, RequestError};
+use crate::request::{
+    declared_body_length, parse_chat_request, ChatRequest, ContentLength, RequestError,
+};
 use crate::request_head::Field;
 use crate::routes::is_json_content_type;
 use crate::turn_record::Trigger;
@@ -150,20 +152,22 @@ async fn older_agent(
     }
 }
 
-/// How far past the size limit an oversized body is still read (and dropped) before the 413:
-/// an HTTP/1.1 client still uploading when the answer comes may see a reset connection instead
-/// of the answer. 16 MiB covers any body a chat client sends by mistake (a few large files);
-/// past it the runtime may cut the connection, which is fine for anything larger.
+/// How far past the size limit a body of no declared length (chunked) is still read (and
+/// dropped) before the 413: an HTTP/1.1 client still uploading when the answer comes may see a
+/// reset connection instead of the answer. 16 MiB covers any body a chat client sends by mistake
+/// (a few large files); past it the runtime may cut the connection, which is fine for anything
+/// larger. A body that declares its length over the limit is refused before it is read.
 const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 
-/// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`], and one the
-/// runtime could not read to its end a [`RequestError::Unreadable`].
+/// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`] (at once, unread,
+/// when its `Content-Length` says so: [`declared_body_length`]), and one the runtime could not
+/// read to its end a [`RequestError::Unreadable`].
 async fn read_body(req: &RequestIn<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
     let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
-    let declared = declared_length(req.header(Field::ContentLength));
-    if declared.is_some_and(|len| len > drain_limit) {
-        return Err(RequestError::TooLarge { limit: max });
-    }
+    let declared = match declared_body_length(req.header(Field::ContentLength), max)? {
+        ContentLength::Declared(len) => Some(len),
+        ContentLength::Absent => None,
+    };
     let read = read_request(req.raw, declared, max, max, drain_limit).await;
     if read.failed {
         Err(RequestError::Unreadable)

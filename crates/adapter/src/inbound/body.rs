@@ -61,7 +61,7 @@ pub(crate) async fn read_capped(body: web_sys::ReadableStream, keep: usize, limi
 }
 
 /// Reads `req`'s body, keeping its first `keep` bytes: in one call when its `Content-Length`
-/// declares (`declared`, [`declared_length`]) at most `whole_up_to` bytes, as the runtime then
+/// declares (`declared`, [`crate::request::declared_body_length`]) at most `whole_up_to` bytes, as the runtime then
 /// holds it to that length (a reader would cost a round trip a chunk); else chunk by chunk, with
 /// [`read_capped`]'s `limit`. No body at all reads as empty.
 pub(crate) async fn read_request(
@@ -106,9 +106,4 @@ pub(crate) async fn read_request(
     // Its own future (boxed): a chat client declares its body's length, so this rarely runs,
     // and a first request that does not need it does not compile it.
     read_capped(body, keep, limit).boxed_local().await
-}
-
-/// The body's length as its `Content-Length` declares it, if it does (and the value is a number).
-pub(crate) fn declared_length(content_length: Option<&str>) -> Option<usize> {
-    content_length?.trim().parse().ok()
 }

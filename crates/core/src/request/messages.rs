@@ -11,11 +11,7 @@ use std::marker::PhantomData;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-/// The longest message `id` accepted, in bytes of its JSON text as the body writes it (quotes
-/// included). The AI SDK's `generateId` makes ids of 16 characters, a UUID is 36: 258 leaves room
-/// for any prefixed scheme of the AI SDK's `generateId` option, and keeps the 1,000 ids of a
-/// chat at the message limit within 258 KB of a `prompt`.
-pub const MAX_MESSAGE_ID_JSON_BYTES: usize = 258;
+use super::ids::{read_id, IdFault};
 
 /// What `messages` holds.
 #[derive(Debug)]
@@ -48,16 +44,9 @@ pub(super) struct Branch {
     /// Their ids as a JSON array, each as the body wrote it (`["m1","m2"]`): copied into the
     /// `prompt` as they are. `None` once a message without an `id` came (the agent then appends).
     pub(super) json: Option<String>,
-    /// The position of the first message before the last whose `id` is not a JSON string of 1 to
-    /// [`MAX_MESSAGE_ID_JSON_BYTES`] bytes (a malformed request).
-    pub(super) bad_id: Option<usize>,
-}
-
-/// Whether `id` (JSON text) is a message id the parser accepts: a non-empty string, at most
-/// [`MAX_MESSAGE_ID_JSON_BYTES`] bytes as written.
-pub(super) fn is_message_id(id: &RawValue) -> bool {
-    let text = id.get();
-    text.starts_with('"') && text.len() > 2 && text.len() <= MAX_MESSAGE_ID_JSON_BYTES
+    /// The position of the first message before the last whose `id` is no id
+    /// ([`read_id`]: a malformed request), and why.
+    pub(super) bad_id: Option<(usize, IdFault)>,
 }
 
 impl Branch {
@@ -67,8 +56,8 @@ impl Branch {
             self.json = None;
             return;
         };
-        if !is_message_id(id) {
-            self.bad_id.get_or_insert(index);
+        if let Err(fault) = read_id(id) {
+            self.bad_id.get_or_insert((index, fault));
             return;
         }
         if let Some(json) = self.json.as_mut() {

@@ -2,6 +2,7 @@
 // conversation, built from the agent's history only, so that it is the conversation every client
 // shows, with the clients' ids.
 
+import { fileFault } from "../file-url.js";
 import type { Message, Part } from "../protocol.js";
 
 /** The name of the client's tool a free question is shown as (the adapter's `tool-askUser`). */
@@ -34,7 +35,7 @@ export function toModelMessages(history: Message[]): ModelMessage[] {
     if (message.role === "user") {
       const content = message.parts.flatMap((part): UserContent[] => {
         if (part.type === "text" && part.text) return [{ type: "text", text: part.text }];
-        if (part.type === "file") return [{ type: "file", data: new URL(part.url), mediaType: part.mediaType, ...(part.filename ? { filename: part.filename } : {}) }];
+        if (part.type === "file") return fileContent(part);
         return [];
       });
       if (content.length > 0) messages.push({ role: "user", content });
@@ -76,4 +77,17 @@ export function answerOutput(answer: unknown): ToolOutput {
 
 function outputOf(part: Extract<Part, { type: "tool-call" }>): ToolOutput {
   return part.status === "error" ? { type: "error-text", value: part.error ?? "The tool failed." } : { type: "json", value: (part.result ?? null) as JSONValue };
+}
+
+/** A stored file part as the model's: left out when the adapter would refuse it now
+ * (../file-url.ts: a history stored before it checked, a prompt from another client), so that
+ * no turn gives the model's provider an internal address, and no URL `new URL` throws on ends
+ * every later turn of the session. */
+function fileContent(part: Extract<Part, { type: "file" }>): UserContent[] {
+  if (fileFault(part) !== null) return [];
+  try {
+    return [{ type: "file", data: new URL(part.url), mediaType: part.mediaType, ...(part.filename ? { filename: part.filename } : {}) }];
+  } catch {
+    return [];
+  }
 }

@@ -1,0 +1,189 @@
+//! The file parts of the last message: what the agent may be given to fetch or read. A `url` is
+//! `https:` with a public host ([`host`](super::host)), port optional, no user name or password;
+//! or `data:` with a media type and `;base64`. Anything else could point an agent that fetches
+//! its files at what only the agent can reach (SSRF, OWASP API7), or at nothing it can read. The
+//! URL is checked as written, and what a WHATWG parser would read differently from it (spaces,
+//! control characters, `\`, an `https:` without `//`) is refused, not repaired: the agent gets
+//! the `url` exactly as the client sent it. A `data:` URL carries its bytes in the body, so it is
+//! bounded by the body limit (`MAX_BODY_BYTES`, [`Limits::max_body_bytes`](super::Limits)), not
+//! by the prompt's. The `mediaType` and `filename` are text the agent shows or stores: bounded.
+
+use super::host::{check_host, HostFault};
+
+/// The longest `mediaType`, in bytes: RFC 6838 section 4.2 bounds a type name and a subtype name
+/// to 127 characters each, so `type/subtype` is at most 127 + 1 + 127.
+pub const MAX_MEDIA_TYPE_BYTES: usize = 255;
+
+/// The longest `filename`, in bytes of UTF-8: the most a file's name may have on the common
+/// filesystems (ext4, XFS, APFS: 255 bytes; NTFS: 255 UTF-16 units).
+pub const MAX_FILENAME_BYTES: usize = 255;
+
+/// Why a file part is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileFault {
+    Url(UrlFault),
+    MediaTypeTooLong { bytes: usize },
+    FilenameTooLong { bytes: usize },
+}
+
+/// Why a file part's `url` is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlFault {
+    /// Neither `https:` nor `data:`.
+    Scheme,
+    /// A space, a control character or a backslash: what a WHATWG parser strips or reads as `/`.
+    Spacing,
+    /// `https:` without `//` and a host.
+    NoAuthority,
+    /// A user name or password (`user@host`).
+    UserInfo,
+    /// A port that is not a number from 1 to 65535.
+    Port,
+    Host(HostFault),
+    /// A `data:` URL without a media type and `;base64` before its comma.
+    DataHeader,
+    /// A `data:` URL whose data is not base64.
+    DataPayload,
+}
+
+impl FileFault {
+    /// What is wrong, as a clause that names the field ("its `url` …").
+    pub fn says(&self) -> String {
+        match self {
+            FileFault::Url(fault) => format!("its `url` {}", fault.says()),
+            FileFault::MediaTypeTooLong { bytes } => format!(
+                "its `mediaType` is {bytes} bytes, over the limit of {MAX_MEDIA_TYPE_BYTES} (RFC 6838: a type and a subtype of at most 127 characters each)"
+            ),
+            FileFault::FilenameTooLong { bytes } => format!(
+                "its `filename` is {bytes} bytes of UTF-8, over the limit of {MAX_FILENAME_BYTES}"
+            ),
+        }
+    }
+}
+
+impl UrlFault {
+    /// What is wrong, as the end of "its `url` …".
+    pub fn says(&self) -> String {
+        match self {
+            UrlFault::Scheme => "is neither https: nor data:, the only URLs accepted".into(),
+            UrlFault::Spacing => "has a space, a control character or a backslash".into(),
+            UrlFault::NoAuthority => "is an https: URL without `//` and a host".into(),
+            UrlFault::UserInfo => "has a user name or password (`@`)".into(),
+            UrlFault::Port => "has a port that is not a number from 1 to 65535".into(),
+            UrlFault::Host(fault) => format!("has a host that {}", fault.says()),
+            UrlFault::DataHeader => {
+                "is a data: URL without a media type and `;base64` before its comma".into()
+            }
+            UrlFault::DataPayload => "is a data: URL whose data is not base64".into(),
+        }
+    }
+}
+
+/// Checks a file part's fields.
+pub fn check_file(media_type: &str, url: &str, filename: Option<&str>) -> Result<(), FileFault> {
+    check_url(url).map_err(FileFault::Url)?;
+    if media_type.len() > MAX_MEDIA_TYPE_BYTES {
+        return Err(FileFault::MediaTypeTooLong {
+            bytes: media_type.len(),
+        });
+    }
+    match filename {
+        Some(name) if name.len() > MAX_FILENAME_BYTES => {
+            Err(FileFault::FilenameTooLong { bytes: name.len() })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks a file part's `url` (the scheme compared case-insensitively, RFC 3986 section 3.1).
+pub fn check_url(url: &str) -> Result<(), UrlFault> {
+    if url.bytes().any(|b| b <= b' ' || b == 0x7f || b == b'\\') {
+        return Err(UrlFault::Spacing);
+    }
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return Err(UrlFault::Scheme);
+    };
+    if scheme.eq_ignore_ascii_case("https") {
+        check_https(rest)
+    } else if scheme.eq_ignore_ascii_case("data") {
+        check_data(rest)
+    } else {
+        Err(UrlFault::Scheme)
+    }
+}
+
+/// An `https:` URL after its scheme: `//`, then `host[:port]`, then a path, query or fragment.
+fn check_https(rest: &str) -> Result<(), UrlFault> {
+    let after = rest.strip_prefix("//").ok_or(UrlFault::NoAuthority)?;
+    // Byte scans, not `str`'s pattern searches: the same, in less of the wasm.
+    let end = after
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(after.len());
+    let authority = &after[..end];
+    if authority.bytes().any(|b| b == b'@') {
+        return Err(UrlFault::UserInfo);
+    }
+    // An IPv6 literal has colons of its own: the port comes after its `]`.
+    let close = authority.bytes().rposition(|b| b == b']').unwrap_or(0);
+    let split_at = authority.bytes().skip(close).position(|b| b == b':');
+    let split_at = split_at.map(|i| close + i);
+    let (host, port) = match split_at {
+        Some(colon) => (&authority[..colon], Some(&authority[colon + 1..])),
+        None => (authority, None),
+    };
+    if port.is_some_and(|port| !is_port(port)) {
+        return Err(UrlFault::Port);
+    }
+    check_host(host).map_err(UrlFault::Host)
+}
+
+/// Whether `port` is a decimal number from 1 to 65535.
+fn is_port(port: &str) -> bool {
+    !port.is_empty()
+        && port.len() <= 5
+        && port.bytes().all(|b| b.is_ascii_digit())
+        && port.parse::<u32>().is_ok_and(|n| (1..=65_535).contains(&n))
+}
+
+/// A `data:` URL after its scheme: `type/subtype[;parameters];base64,` and base64 (RFC 2397).
+fn check_data(rest: &str) -> Result<(), UrlFault> {
+    let (header, payload) = rest.split_once(',').ok_or(UrlFault::DataHeader)?;
+    let base64_at = header.len().checked_sub(";base64".len());
+    let (params, marker) = match base64_at {
+        Some(at) if header.is_char_boundary(at) => header.split_at(at),
+        _ => return Err(UrlFault::DataHeader),
+    };
+    let media_type = params.split(';').next().unwrap_or_default();
+    if !marker.eq_ignore_ascii_case(";base64") || !is_media_type(media_type) {
+        return Err(UrlFault::DataHeader);
+    }
+    if payload
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    {
+        Ok(())
+    } else {
+        Err(UrlFault::DataPayload)
+    }
+}
+
+/// Whether `text` is `type/subtype`, each a name of RFC 6838's characters (section 4.2).
+fn is_media_type(text: &str) -> bool {
+    let name = |part: &str| {
+        !part.is_empty()
+            && part.bytes().all(|b| {
+                b.is_ascii_alphanumeric()
+                    || matches!(
+                        b,
+                        b'!' | b'#' | b'$' | b'&' | b'-' | b'^' | b'_' | b'.' | b'+'
+                    )
+            })
+    };
+    text.split_once('/')
+        .is_some_and(|(kind, subtype)| name(kind) && name(subtype))
+}
+
+#[cfg(test)]
+#[path = "files_tests.rs"]
+mod tests;

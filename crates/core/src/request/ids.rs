@@ -1,0 +1,60 @@
+//! The ids a body names (each message's `id`, the ids of the branch before the last message,
+//! the body's `messageId`): strings of 1 to [`MAX_ID_BYTES`] bytes of UTF-8, counted decoded
+//! (`"\u00e9"` is the two bytes of `é`, not the six characters written), and valid Unicode (a
+//! lone surrogate escape such as `"\ud800"` is no text an agent can store or compare).
+
+use serde_json::value::RawValue;
+
+/// The longest id accepted, in bytes of UTF-8 (docs/endpoint.md, docs/agent-protocol.md: "1 to
+/// 256 bytes"). The AI SDK's `generateId` makes ids of 16 characters, a UUID is 36: 256 leaves
+/// room for any prefixed scheme of the AI SDK's `generateId` option, and keeps the 1,000 ids of a
+/// chat at the message limit within 256 KB of a `prompt`, before JSON's escapes.
+pub const MAX_ID_BYTES: usize = 256;
+
+/// Why a value is not an id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdFault {
+    NotString,
+    /// A string with a lone surrogate escape (`"\ud800"`): not valid Unicode.
+    NotUnicode,
+    Empty,
+    /// A string of this many bytes of UTF-8, over [`MAX_ID_BYTES`].
+    TooLong {
+        bytes: usize,
+    },
+}
+
+impl IdFault {
+    /// What is wrong, as the end of a sentence that names the field ("`messageId` …").
+    pub fn says(&self) -> String {
+        match self {
+            IdFault::NotString => "is not a string".into(),
+            IdFault::NotUnicode => {
+                "is not valid Unicode (it has a lone surrogate escape such as \\ud800)".into()
+            }
+            IdFault::Empty => "is empty".into(),
+            IdFault::TooLong { bytes } => {
+                format!("is {bytes} bytes of UTF-8, over the limit of {MAX_ID_BYTES}")
+            }
+        }
+    }
+}
+
+/// The id `raw` (JSON text the body's pass read) holds, decoded, or why it is none.
+pub fn read_id(raw: &RawValue) -> Result<String, IdFault> {
+    let text = raw.get();
+    if !text.starts_with('"') {
+        return Err(IdFault::NotString);
+    }
+    // The text is JSON the body's pass read: a string that does not decode has a lone surrogate.
+    let id = serde_json::from_str::<String>(text).map_err(|_| IdFault::NotUnicode)?;
+    match id.len() {
+        0 => Err(IdFault::Empty),
+        bytes if bytes > MAX_ID_BYTES => Err(IdFault::TooLong { bytes }),
+        _ => Ok(id),
+    }
+}
+
+#[cfg(test)]
+#[path = "ids_tests.rs"]
+mod tests;
