@@ -247,12 +247,10 @@ impl RequestError {
             }
             RequestError::InvalidMessage(why) => format!("The last message is malformed: {why}."),
             RequestError::InvalidMessageId { index, fault } => format!(
-                "Message {index} of `messages` (counted from 0) has an `id` that {}: an id is a string of 1 to {MAX_ID_BYTES} bytes.",
-                fault.says()
+                "Message {index} of `messages` (counted from 0) has an `id` that {fault}: an id is a string of 1 to {MAX_ID_BYTES} bytes."
             ),
             RequestError::InvalidAttachment { part, fault } => format!(
-                "File part {part} of the last message may not go to the agent: {}.",
-                fault.says()
+                "File part {part} of the last message may not go to the agent: {fault}."
             ),
             RequestError::LastNotUser { role } => format!(
                 "The last message must come from the user (or be the assistant's, with the agent's question answered on its tool part), not `{role}`."
@@ -394,8 +392,7 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
         None => None,
         Some(raw) => Some(read_id(raw).map_err(|fault| {
             RequestError::InvalidField(format!(
-                "`messageId` {}: an id is a string of 1 to {MAX_ID_BYTES} bytes",
-                fault.says()
+                "`messageId` {fault}: an id is a string of 1 to {MAX_ID_BYTES} bytes"
             ))
         })?),
     };

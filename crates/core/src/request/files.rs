@@ -8,6 +8,8 @@
 //! bounded by the body limit (`MAX_BODY_BYTES`, [`Limits::max_body_bytes`](super::Limits)), not
 //! by the prompt's. The `mediaType` and `filename` are text the agent shows or stores: bounded.
 
+use std::fmt;
+
 use super::host::{check_host, HostFault};
 
 /// The longest `mediaType`, in bytes: RFC 6838 section 4.2 bounds a type name and a subtype name
@@ -49,33 +51,49 @@ pub enum UrlFault {
 impl FileFault {
     /// What is wrong, as a clause that names the field ("its `url` …").
     pub fn says(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// Written straight into the refusal's sentence (no text made on the way: less of the wasm).
+impl fmt::Display for FileFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FileFault::Url(fault) => format!("its `url` {}", fault.says()),
-            FileFault::MediaTypeTooLong { bytes } => format!(
+            FileFault::Url(fault) => {
+                f.write_str("its `url` ")?;
+                fault.fmt(f)
+            }
+            FileFault::MediaTypeTooLong { bytes } => write!(
+                f,
                 "its `mediaType` is {bytes} bytes, over the limit of {MAX_MEDIA_TYPE_BYTES} (RFC 6838: a type and a subtype of at most 127 characters each)"
             ),
-            FileFault::FilenameTooLong { bytes } => format!(
+            FileFault::FilenameTooLong { bytes } => write!(
+                f,
                 "its `filename` is {bytes} bytes of UTF-8, over the limit of {MAX_FILENAME_BYTES}"
             ),
         }
     }
 }
 
-impl UrlFault {
-    /// What is wrong, as the end of "its `url` …".
-    pub fn says(&self) -> String {
-        match self {
-            UrlFault::Scheme => "is neither https: nor data:, the only URLs accepted".into(),
-            UrlFault::Spacing => "has a space, a control character or a backslash".into(),
-            UrlFault::NoAuthority => "is an https: URL without `//` and a host".into(),
-            UrlFault::UserInfo => "has a user name or password (`@`)".into(),
-            UrlFault::Port => "has a port that is not a number from 1 to 65535".into(),
-            UrlFault::Host(fault) => format!("has a host that {}", fault.says()),
-            UrlFault::DataHeader => {
-                "is a data: URL without a media type and `;base64` before its comma".into()
+/// What is wrong, as the end of "its `url` …".
+impl fmt::Display for UrlFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = match self {
+            UrlFault::Host(fault) => {
+                f.write_str("has a host that ")?;
+                fault.says()
             }
-            UrlFault::DataPayload => "is a data: URL whose data is not base64".into(),
-        }
+            UrlFault::Scheme => "is neither https: nor data:, the only URLs accepted",
+            UrlFault::Spacing => "has a space, a control character or a backslash",
+            UrlFault::NoAuthority => "is an https: URL without `//` and a host",
+            UrlFault::UserInfo => "has a user name or password (`@`)",
+            UrlFault::Port => "has a port that is not a number from 1 to 65535",
+            UrlFault::DataHeader => {
+                "is a data: URL without a media type and `;base64` before its comma"
+            }
+            UrlFault::DataPayload => "is a data: URL whose data is not base64",
+        };
+        f.write_str(text)
     }
 }
 
@@ -140,10 +158,12 @@ fn check_https(rest: &str) -> Result<(), UrlFault> {
 
 /// Whether `port` is a decimal number from 1 to 65535.
 fn is_port(port: &str) -> bool {
-    !port.is_empty()
-        && port.len() <= 5
-        && port.bytes().all(|b| b.is_ascii_digit())
-        && port.parse::<u32>().is_ok_and(|n| (1..=65_535).contains(&n))
+    // Counted only once known to be at most five digits.
+    if !(1..=5).contains(&port.len()) || !port.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let value = port.bytes().fold(0u32, |n, b| n * 10 + u32::from(b - b'0'));
+    (1..=65_535).contains(&value)
 }
 
 /// A `data:` URL after its scheme: `type/subtype[;parameters];base64,` and base64 (RFC 2397).

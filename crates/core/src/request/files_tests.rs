@@ -138,3 +138,14 @@ fn the_shared_cases_are_accepted_and_refused_as_the_library_does() {
         assert!(check_url(url).is_err(), "{url:?}");
     }
 }
+
+proptest::proptest! {
+    /// No text makes the checks panic (each is read before it is counted).
+    #[test]
+    fn no_url_panics(url in "(https?|data|DATA):[ -~é１]{0,60}", tail in "[0-9a-fA-F:.\\[\\]@%/;,=+]{0,40}") {
+        let _ = check_url(&url);
+        let _ = check_url(&format!("https://{tail}"));
+        let _ = check_url(&format!("https://[{tail}]:{tail}"));
+        let _ = check_file(&tail, &url, Some(&tail));
+    }
+}

@@ -132,3 +132,13 @@ mod against_std {
         }
     }
 }
+
+proptest::proptest! {
+    /// No host makes the check panic: any text, and any of the characters hosts are made of.
+    #[test]
+    fn no_host_panics(any in "\\PC{0,24}", near in "[0-9a-zA-Z.:\\[\\]%é-]{0,24}") {
+        let _ = check_host(&any);
+        let _ = check_host(&near);
+        let _ = check_host(&format!("[{near}]"));
+    }
+}

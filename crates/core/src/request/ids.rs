@@ -3,6 +3,8 @@
 //! (`"\u00e9"` is the two bytes of `é`, not the six characters written), and valid Unicode (a
 //! lone surrogate escape such as `"\ud800"` is no text an agent can store or compare).
 
+use std::fmt;
+
 use serde_json::value::RawValue;
 
 /// The longest id accepted, in bytes of UTF-8 (docs/endpoint.md, docs/agent-protocol.md: "1 to
@@ -27,14 +29,24 @@ pub enum IdFault {
 impl IdFault {
     /// What is wrong, as the end of a sentence that names the field ("`messageId` …").
     pub fn says(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// Written straight into the refusal's sentence (no text made on the way: less of the wasm).
+impl fmt::Display for IdFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IdFault::NotString => "is not a string".into(),
+            IdFault::NotString => f.write_str("is not a string"),
             IdFault::NotUnicode => {
-                "is not valid Unicode (it has a lone surrogate escape such as \\ud800)".into()
+                f.write_str("is not valid Unicode (it has a lone surrogate escape such as \\ud800)")
             }
-            IdFault::Empty => "is empty".into(),
+            IdFault::Empty => f.write_str("is empty"),
             IdFault::TooLong { bytes } => {
-                format!("is {bytes} bytes of UTF-8, over the limit of {MAX_ID_BYTES}")
+                write!(
+                    f,
+                    "is {bytes} bytes of UTF-8, over the limit of {MAX_ID_BYTES}"
+                )
             }
         }
     }
