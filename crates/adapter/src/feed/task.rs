@@ -38,7 +38,8 @@ use crate::watchdog;
 /// How early a wake-up may come and still do what is due then, in ms: the keep-alive's time
 /// counts from the last write, the socket's check from the last frame, which come within
 /// milliseconds of each other at a turn's end (its `finalize`, then `complete`); 1 s lets the two
-/// share one wake-up. Far inside both periods.
+/// share one wake-up. Far inside both periods at their defaults; for the check, never more than a
+/// quarter of its period (a test's short one), so that a pong always has most of a period.
 const WAKE_SLACK_MS: u64 = 1_000;
 
 #[wasm_bindgen(module = "/src/feed/gone.js")]
@@ -108,8 +109,8 @@ impl LiveFeed {
                 Wake::ClientGone => break FeedEnd::ClientGone,
                 Wake::KeepAlive if self.expired() => break FeedEnd::Expired,
                 Wake::KeepAlive => {
-                    let now = now_ms().saturating_add(WAKE_SLACK_MS);
-                    if now >= self.keep_alive_at {
+                    let now = now_ms();
+                    if now.saturating_add(WAKE_SLACK_MS) >= self.keep_alive_at {
                         self.write(KEEP_ALIVE);
                         if self.client.check_progress().stalled_out(UNREAD_KEEP_ALIVES) {
                             break FeedEnd::ClientGone;
@@ -154,9 +155,15 @@ impl LiveFeed {
         Delay::from(std::time::Duration::from_millis(wait))
     }
 
-    /// The socket's check (`crate::liveness`) at `now`: a ping, or `Some` when the socket is dead.
+    /// The socket's check (`crate::liveness`) at `now`, or a little before it is due (counted as
+    /// at its due time, so the checks keep their period): a ping, or `Some` when the socket is
+    /// dead.
     fn check_socket(&mut self, now: u64) -> Option<FeedEnd> {
-        match self.liveness.check(now) {
+        let slack = WAKE_SLACK_MS.min(self.ping_ms / 4);
+        if !self.liveness.due(now.saturating_add(slack)) {
+            return None;
+        }
+        match self.liveness.check(now.max(self.liveness.next_at())) {
             Check::Quiet => None,
             Check::Ping => {
                 // A send that fails finds a closed socket, whose close event comes next.
