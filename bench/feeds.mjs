@@ -2,8 +2,9 @@
 // seconds cost the worker's workerd (the adapter and the demo agents, collections included: CPU
 // from /proc), against the same workerd idle with none, second by second; and what a feed costs
 // at a turn of its session (it reads the session again on a new socket), against the same turns
-// with no feed. The claim: an idle feed wakes for its keep-alive (every 30 s) and costs nothing
-// between; CPU is read from /proc in clock ticks (10 ms), so the figures are sums over many feeds.
+// with no feed. The claim: an idle feed wakes for its keep-alive (every 30 s, when it also pings
+// its socket to the agent, whose pong wakes it once more) and costs nothing between; CPU is read
+// from /proc in clock ticks (10 ms), so the figures are sums over many feeds.
 //
 //   node bench/feeds.mjs [--smoke] [--feeds N] [--window S] [--turns N] [--per-session K]
 //

@@ -21,6 +21,8 @@ export class Conn {
   constructor(ws) {
     this.ws = ws;
     this.frames = [];
+    /** Each frame of `frames` as it came, its text. */
+    this.texts = [];
     /** When each frame of `frames` arrived (ms since the epoch). */
     this.at = [];
     this.bad = [];
@@ -44,6 +46,7 @@ export class Conn {
       if (typeof frame !== "object" || frame === null || Array.isArray(frame) || typeof frame.type !== "string") this.bad.push(text.slice(0, 200));
       else {
         this.frames.push(frame);
+        this.texts.push(text);
         this.at.push(Date.now());
       }
       this.wake();
@@ -78,6 +81,15 @@ export class Conn {
   send(frame) {
     try {
       this.ws.send(JSON.stringify(frame));
+    } catch {
+      // closed: what the agent did is judged from what arrived
+    }
+  }
+
+  /** Sends `text` as it is (a frame whose bytes matter: the ping). */
+  sendText(text) {
+    try {
+      this.ws.send(text);
     } catch {
       // closed: what the agent did is judged from what arrived
     }

@@ -7,6 +7,11 @@
  * sooner, and the abort may simply have crossed its end). */
 export const WAIT = { init: 3000, create: 30_000, turn: 180_000, reply: 5000, settle: 600, late: 500, quiet: 1000 };
 
+/** The adapter's ping and the agent's pong, exactly these bytes (docs/agent-protocol.md, R-pong;
+ * `PING` and `PONG` of crates/core/src/v2.rs). */
+export const PING = '{"type":"ping"}';
+export const PONG = '{"type":"pong"}';
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A turn event (docs/agent-protocol.md): `message.create`, `message.part.*`, `message.finalize`

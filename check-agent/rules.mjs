@@ -100,4 +100,7 @@ export const RULES = [
     expected: "`code` on busy, question_not_pending and not_found errors", impact: "the client sees the agent's text but cannot tell the error's kind" },
   { id: "R-close-abort", level: "SHOULD", rule: "stops the turn when the socket of an abort-policy prompt closes or fails",
     expected: "message.finalize canceled seen from another socket", impact: "a turn whose adapter request ended without its code running (eviction, crash) runs on for nobody" },
+  { id: "R-pong", level: "SHOULD", rule: "answers the adapter's ping with the pong, exactly those bytes, on that socket",
+    expected: '{"type":"pong"}, byte for byte, within 5 s of {"type":"ping"}, on the socket that sent it',
+    impact: "a socket that dies without a close frame is not found: a feed on it stays open and silent (its tab misses every later turn until it reloads), a turn on it waits 300 s for the idle timeout" },
 ];

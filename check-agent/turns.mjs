@@ -1,8 +1,9 @@
-// check-agent's turn scenarios. `basics`: the first socket (init, protocol, an unknown frame and
-// field, two short turns, the history on a later socket). `watch`: a long turn watched by sockets
+// check-agent's turn scenarios. `basics`: the first socket (init, protocol, the ping's pong, an
+// unknown frame and field, two short turns, the history on a later socket). `watch`: a long turn watched by sockets
 // that join mid-tool and mid-text (their init's snapshot, continued exactly), a second prompt
 // during it (no second turn, `busy` on that socket only), every event on every socket.
 import { endOn, judgeBusy, judgeTurn, judgeUsageKept } from "./turn_end.mjs";
+import { judgePong } from "./pong.mjs";
 import { applyFrames, difference, finalizeOf, finishOf, LONGER, liveTurn, messageIn, ofTurn, show, sleep, snapshotTurn, WAIT } from "./frames.mjs";
 
 /** Waits for the `message.create` of a prompt just sent on `conn` (from index `from`); judges
@@ -54,6 +55,7 @@ export async function basics(ctx, first) {
     arrived: first.init === null ? `the first frame was ${show(first.frames[0]?.type)}, not init` : `no frame within ${WAIT.init / 1000} s of the socket opening`,
   });
   if (first.init) judgeProtocol(ctx, first.init.protocol, first.protocolHeader);
+  await judgePong(ctx, first);
   first.send({ type: "check-agent.unknown", detail: "an unknown frame type: to be ignored" });
   const from = first.frames.length;
   ctx.prompt(first, ctx.prompts.short, "check-b1", { checkAgentExtra: "an unknown field: to be ignored" });

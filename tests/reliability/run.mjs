@@ -36,13 +36,14 @@ import { malformed } from "./malformed.mjs";
 import { faults } from "./faults.mjs";
 import { detach } from "./detach.mjs";
 import { bursts, BURSTS } from "./bursts.mjs";
+import { liveness } from "./liveness.mjs";
 import { rsaKey, ecKey, startJwksServer } from "../e2e/jwks.mjs";
 
 const FORMS = {
-  quick: { disconnects: 20, disconnectConcurrency: 10, bursts: BURSTS.quick, streams: 30, detaches: 10, deadlineMs: 180_000 },
-  full: { disconnects: 200, disconnectConcurrency: 10, bursts: BURSTS.full, streams: 200, detaches: 100, deadlineMs: 900_000 },
+  quick: { disconnects: 20, disconnectConcurrency: 10, bursts: BURSTS.quick, streams: 30, detaches: 10, frozen: 5, deadlineMs: 180_000 },
+  full: { disconnects: 200, disconnectConcurrency: 10, bursts: BURSTS.full, streams: 200, detaches: 100, frozen: 20, deadlineMs: 900_000 },
 };
-const SECTIONS = ["disconnects", "bursts", "concurrency", "malformed", "faults", "detach"];
+const SECTIONS = ["disconnects", "bursts", "concurrency", "malformed", "faults", "detach", "liveness"];
 
 function parseArgs(argv) {
   const args = { quick: false, seed: null, only: SECTIONS, out: null, log: false };
@@ -68,7 +69,7 @@ function parseArgs(argv) {
 function usage(problem) {
   const out = problem ? process.stderr : process.stdout;
   if (problem) out.write(`run.mjs: ${problem}\n`);
-  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,bursts,concurrency,malformed,faults,detach] [--out FILE] [--log]\n");
+  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,bursts,concurrency,malformed,faults,detach,liveness] [--out FILE] [--log]\n");
   process.exit(problem ? 2 : 0);
 }
 
@@ -108,11 +109,13 @@ const WORKERS = {
   token: { AUTH_MODE: "token", AUTH_SECRET: SECRET },
   jwksDown: { AUTH_MODE: "jwt", JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE },
   faults: { FIRST_EVENT_TIMEOUT_MS: "1000", IDLE_TIMEOUT_MS: "1000", MAX_FRAME_BYTES: "65536", MAX_PROMPT_CHARS: "2000000" },
+  // The failing fixture agent's `frozen-` sockets, pinged every 500 ms (the default is 30 s).
+  liveness: { LIVENESS_PING_MS: "500" },
 };
 /** The agent behind a worker, where it is not the embedded demo (tests/e2e/harness.mjs). */
-const AGENT_OF = { burstsTs: "typescript" };
+const AGENT_OF = { burstsTs: "typescript", liveness: "failing" };
 /** Which workers each section needs. */
-const NEEDS = { disconnects: ["disconnects"], bursts: ["bursts", "burstsTs"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"] };
+const NEEDS = { disconnects: ["disconnects"], bursts: ["bursts", "burstsTs"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"], liveness: ["liveness"] };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -193,6 +196,8 @@ async function main() {
           });
         } else if (name === "faults") {
           result = await faults({ ...common, worker: workers.faults, vars: WORKERS.faults });
+        } else if (name === "liveness") {
+          result = await liveness({ ...common, worker: workers.liveness, vars: WORKERS.liveness }, { trials: size.frozen });
         } else {
           result = await detach({ ...common, worker: workers.default }, { count: size.detaches, concurrency: size.disconnectConcurrency });
         }

@@ -9,6 +9,7 @@
 use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
+use crate::liveness::{DEFAULT_PING_MS, MAX_PING_MS, MIN_PING_MS};
 use crate::questions::{QuestionParts, QuestionView};
 use crate::request::{Limits, OnDisconnect};
 use crate::request_head::{Field, HeaderSet};
@@ -92,6 +93,9 @@ pub struct Config {
     pub max_session_feeds: usize,
     /// Most session feeds one isolate holds open in all (`MAX_FEEDS`).
     pub max_feeds: usize,
+    /// How often each socket to the agent is pinged, in ms (`LIVENESS_PING_MS`): see
+    /// [`crate::liveness`].
+    pub liveness_ping_ms: u64,
 }
 
 /// A setting that cannot be used.
@@ -299,6 +303,14 @@ impl Config {
             },
             max_session_feeds: size("MAX_SESSION_FEEDS", DEFAULT_MAX_SESSION_FEEDS)?,
             max_feeds: size("MAX_FEEDS", DEFAULT_MAX_FEEDS)?,
+            liveness_ping_ms: match number("LIVENESS_PING_MS", DEFAULT_PING_MS)? {
+                ms @ MIN_PING_MS..=MAX_PING_MS => ms,
+                _ => {
+                    return Err(ConfigError(format!(
+                        "LIVENESS_PING_MS must be from {MIN_PING_MS} to {MAX_PING_MS} (ms)"
+                    )))
+                }
+            },
         })
     }
 }

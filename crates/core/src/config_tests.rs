@@ -120,6 +120,7 @@ fn defaults_when_nothing_is_set() {
     assert!(!c.origins.allows("https://a.example"));
     assert_eq!(c.rate_limit_period_secs, 60);
     assert_eq!(c.stream_padding, 0, "no padding unless asked");
+    assert_eq!(c.liveness_ping_ms, crate::liveness::DEFAULT_PING_MS);
 }
 
 #[test]
@@ -180,8 +181,10 @@ fn values_are_read() {
         ("MAX_TOOL_JSON_CHARS", "99"),
         ("MAX_SESSION_FEEDS", "2"),
         ("MAX_FEEDS", "50"),
+        ("LIVENESS_PING_MS", "500"),
     ])
     .unwrap();
+    assert_eq!(c.liveness_ping_ms, 500);
     assert_eq!((c.max_session_feeds, c.max_feeds), (2, 50));
     assert_eq!(
         c.trace,
@@ -246,6 +249,9 @@ fn bad_values_are_errors_not_defaults() {
         ("DEMO_AGENT", "yes"),
         ("ON_DISCONNECT", "ignore"),
         ("RESUME_WAIT_MS", "soon"),
+        ("LIVENESS_PING_MS", "99"),
+        ("LIVENESS_PING_MS", "60001"),
+        ("LIVENESS_PING_MS", "often"),
         ("TRACE", "verbose"),
         ("MAX_TOOL_JSON_CHARS", "0"),
         ("AGENT_PATH", "ws"),

@@ -22,6 +22,7 @@ pub mod feed;
 pub mod history;
 pub mod hydration;
 mod json_out;
+pub mod liveness;
 pub mod pacing;
 pub mod pages;
 pub mod protocol4;

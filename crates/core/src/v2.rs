@@ -39,6 +39,14 @@ pub const INIT: &str = "init";
 /// `history` frame of the same name ([`crate::session::parse_history`] reads it).
 pub const HISTORY: &str = "history";
 
+/// The adapter's liveness check of a socket (`docs/agent-protocol.md`, R-pong): exactly these
+/// bytes, which the runtime's WebSocket auto-response matches whole ([`crate::liveness`]).
+/// `packages/session-agent/src/protocol.ts` holds a copy (tests/js/worker/wire_constants.test.mjs).
+pub const PING: &str = r#"{"type":"ping"}"#;
+
+/// The agent's answer to [`PING`], exactly these bytes.
+pub const PONG: &str = r#"{"type":"pong"}"#;
+
 /// One frame received from the Durable Object.
 #[derive(Debug, Clone)]
 pub enum Frame {

@@ -9,6 +9,12 @@ export const PROTOCOL = 5;
 /** The header of the upgrade's answer in which the agent says its protocol (from protocol 4). */
 export const PROTOCOL_HEADER = "X-Agent-Protocol";
 
+/** The adapter's liveness check of a socket and the agent's answer, exactly these bytes (R-pong):
+ * the runtime's WebSocket auto-response matches the whole string, and answers it without waking a
+ * hibernated object. (`PING` and `PONG` of crates/core/src/v2.rs; tests/js/worker/wire_constants.test.mjs.) */
+export const PING = '{"type":"ping"}';
+export const PONG = '{"type":"pong"}';
+
 /** A tool call's lifecycle. */
 export type ToolStatus = "pending" | "running" | "completed" | "error";
 export type FinishReason = "end_turn" | "error" | "canceled";

@@ -18,7 +18,9 @@
 //   message, the reply's first save and the check of the session's cap are one transaction; the
 //   model is given exactly the turn's branch, from the conversation's first message to its user
 //   message;
-// - the tree lives in SQLite storage (./store.ts), so it survives hibernation and restarts.
+// - the tree lives in SQLite storage (./store.ts), so it survives hibernation and restarts;
+// - the adapter's `ping` is answered `pong` by the runtime (its WebSocket auto-response), never by
+//   this code: it costs the object no wake-up, and a hibernated session stays hibernated (R-pong).
 //
 // A running turn keeps the object awake (its model's timers or I/O); a turn waiting on a question
 // does not, so its state is saved in storage and rebuilt from there after a wake (`current()`).
@@ -26,7 +28,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Emit, ModelInput, ModelResult } from "./model.js";
 import { listed, listPage, sameContent, withoutRefs } from "./pages.js";
-import { frames, newId, parseIncoming, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
+import { frames, newId, parseIncoming, PING, PONG, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
 import { TreeStore } from "./store.js";
 import { attach, MAX_SESSION_MESSAGES, roomFor, siblingKeys, type Place } from "./tree.js";
 
@@ -64,7 +66,15 @@ export abstract class SessionAgent<Env = unknown> extends DurableObject<Env> {
     super(ctx, env);
     this.store = new TreeStore(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
     this.minimal = this.keepsOnlyTheMusts();
+    this.answerPings();
     this.recoverInterrupted();
+  }
+
+  /** Has the runtime answer the adapter's ping with the pong, on every socket, without waking the
+   * object (R-pong). Protected, and run from the constructor, for the tests' faults (an agent
+   * that answers no ping). */
+  protected answerPings(): void {
+    this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
   /** The model: one turn, from its input to its result (./model.ts says what each may do). */

@@ -38,3 +38,13 @@ test("the upstream failure kinds: upstream.js and upstream.rs name the same numb
   assert.equal(Object.keys(js).length, 8);
   assert.deepEqual(rustConstants("crates/adapter/src/agent/upstream.rs"), js);
 });
+
+test("the ping and the pong (R-pong) are the same bytes in the core, the SessionAgent library, check-agent and the fixture agent", () => {
+  const read = (file) => readFileSync(path.join(root, file), "utf8");
+  const rust = Object.fromEntries([...read("crates/core/src/v2.rs").matchAll(/^pub const (PING|PONG): &str = r#"(.*)"#;/gm)].map(([, name, value]) => [name, value]));
+  assert.deepEqual(rust, { PING: '{"type":"ping"}', PONG: '{"type":"pong"}' });
+  for (const file of ["packages/session-agent/src/protocol.ts", "check-agent/frames.mjs", "tests/fixtures/agents/failing.js"]) {
+    const js = Object.fromEntries([...read(file).matchAll(/^(?:export )?const (PING|PONG) = '(.*)';/gm)].map(([, name, value]) => [name, value]));
+    assert.deepEqual(js, rust, file);
+  }
+});

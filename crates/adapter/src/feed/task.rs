@@ -2,12 +2,14 @@
 //! `feed`): its socket to the agent, read again at a turn it cannot place, its body, its
 //! keep-alive, its place in the isolate ([`super::place`]) and its end.
 //!
-//! One task per feed, which sleeps between wake-ups: a frame of the agent, the keep-alive timer
-//! ([`KEEP_ALIVE_MS`]), the client's going away ([`gone.js`](gone.js)). An idle feed costs the
-//! worker nothing but its keep-alive. The task ends when the client goes, when the agent's socket
-//! closes (the client comes back with its `Last-Event-ID`), or when the worker would refuse its
-//! caller's token (its `exp`, with the clock skew allowed),
-//! and its log line is written then.
+//! One task per feed, which sleeps between wake-ups: a frame of the agent, the feed's one timer
+//! (its keep-alive, [`KEEP_ALIVE_MS`], and the check of its socket, `crate::liveness`, which
+//! ride on one wake-up at the default period), the client's going away ([`gone.js`](gone.js)).
+//! An idle feed costs the worker nothing but its keep-alive and its socket's ping. The task ends
+//! when the client goes, when the agent's socket closes or stops answering (the client comes back
+//! with its `Last-Event-ID`), or when the worker would refuse its caller's token (its `exp`, with
+//! the clock skew allowed), and its log line is written then. Should the instance be lost, the
+//! watchdog (`crate::watchdog`) ends the body in this task's place.
 
 use futures::future::FutureExt;
 use futures::{select_biased, StreamExt};
@@ -22,6 +24,7 @@ use super::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
 use crate::agent::hydrate::{read_init, Hydration};
 use crate::agent::upstream::{self, AgentSocket};
 use crate::exchange::Exchange;
+use crate::liveness::{Check, Liveness};
 use crate::platform::clock::now_ms;
 use crate::platform::log;
 use crate::platform::settings;
@@ -29,6 +32,15 @@ use crate::platform::socket::{close_done, SocketEvent};
 use crate::pump::client::ClientStream;
 use crate::request_log::Disposition;
 use crate::sse::KEEP_ALIVE;
+use crate::v2::PING;
+use crate::watchdog;
+
+/// How early a wake-up may come and still do what is due then, in ms: the keep-alive's time
+/// counts from the last write, the socket's check from the last frame, which come within
+/// milliseconds of each other at a turn's end (its `finalize`, then `complete`); 1 s lets the two
+/// share one wake-up. Far inside both periods at their defaults; for the check, never more than a
+/// quarter of its period (a test's short one), so that a pong always has most of a period.
+const WAKE_SLACK_MS: u64 = 1_000;
 
 #[wasm_bindgen(module = "/src/feed/gone.js")]
 extern "C" {
@@ -56,6 +68,11 @@ pub(crate) struct LiveFeed {
     pub(crate) exchange: Exchange,
     /// Something was written since the keep-alive's timer was set: it starts again.
     pub(crate) wrote: bool,
+    /// When the next keep-alive is due (ms since the epoch): a period after the last write.
+    pub(crate) keep_alive_at: u64,
+    /// The agent's socket's liveness, in ms since the epoch, and its period (`LIVENESS_PING_MS`).
+    pub(crate) liveness: Liveness,
+    pub(crate) ping_ms: u64,
 }
 
 /// What woke the task.
@@ -76,6 +93,7 @@ impl LiveFeed {
 
     async fn run(mut self) {
         let mut gone = JsFuture::from(client_gone(self.client.writer(), &self.request)).fuse();
+        watchdog::watch(self.client.writer(), &self.agent.socket, self.ping_ms);
         let mut keep_alive = self.timer().fuse();
         let end = loop {
             if self.expired() {
@@ -86,16 +104,27 @@ impl LiveFeed {
                 event = self.agent.events.next().fuse() => Wake::Agent(event),
                 () = keep_alive => Wake::KeepAlive,
             };
+            let timer_woke = matches!(wake, Wake::KeepAlive);
             match wake {
                 Wake::ClientGone => break FeedEnd::ClientGone,
                 Wake::KeepAlive if self.expired() => break FeedEnd::Expired,
                 Wake::KeepAlive => {
-                    self.write(KEEP_ALIVE);
-                    if self.client.check_progress().stalled_out(UNREAD_KEEP_ALIVES) {
-                        break FeedEnd::ClientGone;
+                    let now = now_ms();
+                    if now.saturating_add(WAKE_SLACK_MS) >= self.keep_alive_at {
+                        self.write(KEEP_ALIVE);
+                        if self.client.check_progress().stalled_out(UNREAD_KEEP_ALIVES) {
+                            break FeedEnd::ClientGone;
+                        }
+                    }
+                    if let Some(end) = self.check_socket(now) {
+                        break end;
                     }
                 }
                 Wake::Agent(Some(SocketEvent::Text(text))) => {
+                    self.liveness.heard(text.as_bytes(), now_ms());
+                    if Liveness::is_pong(text.as_bytes()) {
+                        continue;
+                    }
                     if let Some(end) = self.on_frame(&text).await {
                         break end;
                     }
@@ -108,18 +137,45 @@ impl LiveFeed {
             // The keep-alive counts from the last write, not from the agent's last frame: a turn
             // whose deltas the feed does not tell leaves its client with nothing for minutes.
             if std::mem::take(&mut self.wrote) {
+                self.keep_alive_at = now_ms().saturating_add(KEEP_ALIVE_MS);
+                keep_alive = self.timer().fuse();
+            } else if timer_woke {
                 keep_alive = self.timer().fuse();
             }
         };
         self.finish(end);
     }
 
-    /// The feed's one timer: the keep-alive's, or the credentials' end when it comes first.
+    /// The feed's one timer: the keep-alive's, the socket's check or the credentials' end,
+    /// whichever comes first.
     fn timer(&self) -> Delay {
-        let wait = self.expires_at_ms.map_or(KEEP_ALIVE_MS, |at| {
-            KEEP_ALIVE_MS.min(at.saturating_sub(now_ms()))
-        });
+        let due = self.keep_alive_at.min(self.liveness.next_at());
+        let due = self.expires_at_ms.map_or(due, |at| due.min(at));
+        let wait = due.saturating_sub(now_ms());
         Delay::from(std::time::Duration::from_millis(wait))
+    }
+
+    /// The socket's check (`crate::liveness`) at `now`, or a little before it is due (counted as
+    /// at its due time, so the checks keep their period): a ping, or `Some` when the socket is
+    /// dead.
+    fn check_socket(&mut self, now: u64) -> Option<FeedEnd> {
+        let slack = WAKE_SLACK_MS.min(self.ping_ms / 4);
+        if !self.liveness.due(now.saturating_add(slack)) {
+            return None;
+        }
+        match self.liveness.check(now.max(self.liveness.next_at())) {
+            Check::Quiet => None,
+            Check::Ping => {
+                // A send that fails finds a closed socket, whose close event comes next.
+                let _ = self.agent.socket.send_with_str(PING);
+                None
+            }
+            Check::Dead => {
+                let why = "the agent's socket answered no ping for a whole period: ending the feed";
+                log::warn("agent_silent", Some(self.exchange.request_id()), why);
+                Some(FeedEnd::AgentGone)
+            }
+        }
     }
 
     fn expired(&self) -> bool {
@@ -168,6 +224,8 @@ impl LiveFeed {
         self.write(&bytes);
         let old = std::mem::replace(&mut self.agent, agent);
         close_done(&old.socket);
+        self.liveness = Liveness::new(self.ping_ms, now_ms());
+        watchdog::watch(self.client.writer(), &self.agent.socket, self.ping_ms);
         None
     }
 
@@ -192,6 +250,7 @@ impl LiveFeed {
             ..
         } = self;
         close_done(&agent.socket);
+        watchdog::unwatch(client.writer());
         client.finish();
         drop(slot);
         exchange.log.answered(Disposition::Feed(end));

@@ -12,9 +12,11 @@ use crate::exchange::Exchange;
 use crate::failure::Failure;
 use crate::feed::place;
 use crate::feed::task::LiveFeed;
-use crate::feed::{Feed, RESPONSE_HEADERS};
+use crate::feed::{Feed, KEEP_ALIVE_MS, RESPONSE_HEADERS};
 use crate::guard::admit;
+use crate::liveness::Liveness;
 use crate::outcome::Outcome;
+use crate::platform::clock::now_ms;
 use crate::platform::socket::{close_done, close_failed};
 use crate::pump::client::{ok_init, ClientStream};
 use crate::refusal::Refusal;
@@ -75,6 +77,9 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
         slot,
         exchange: Exchange::handed_off(exchange),
         wrote: false,
+        keep_alive_at: now_ms().saturating_add(KEEP_ALIVE_MS),
+        liveness: Liveness::new(cx.config.liveness_ping_ms, now_ms()),
+        ping_ms: cx.config.liveness_ping_ms,
     };
     Ok(Outcome::Feed {
         response,

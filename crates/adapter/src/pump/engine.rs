@@ -11,7 +11,11 @@
 //! * each write carries the ending a crash would need at that point ([`EndCause::Crashed`]) when
 //!   it changed, for `wiring.js` to send should the engine be lost before the turn is done;
 //!   before the turn opens, that ending is every stream's, which `wiring.js` gets once for all
-//!   ([`unopened_crash_ending`]).
+//!   ([`unopened_crash_ending`]);
+//! * the agent's socket is pinged after `LIVENESS_PING_MS` of silence, counted in ticks (the
+//!   core's `liveness`): a socket that answered a pong and then sent nothing for a whole period
+//!   after a ping ends the stream as a lost socket ([`EndCause::SocketClosed`]); a tick that
+//!   checks it is never quiet.
 
 use std::cell::Cell;
 
@@ -25,11 +29,12 @@ use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
 use crate::delivery::{Delivery, Next};
 use crate::exchange::Exchange;
+use crate::liveness::{Check, Liveness};
 use crate::pacing::{log_outcome, Silence, Tick};
 use crate::platform::socket::{close_done, SocketEvent};
 use crate::sse::{write_padding, KEEP_ALIVE};
 use crate::turn_stream::{EndCause, FrameOutcome, TurnStream};
-use crate::v2::abort_frame;
+use crate::v2::{abort_frame, PING};
 
 /// The delivery buffer's first capacity: a stream's opening (`start` with its metadata,
 /// `start-step`, ~150 bytes) and a burst of some fifty small deltas (~75 bytes each) fit without
@@ -59,6 +64,10 @@ pub(crate) struct Engine {
     /// The turn's silence, counted in ticks, and whether anything was written since the last.
     silence: Silence,
     send_abort: bool,
+    /// The agent's socket's liveness, in ticks since the stream began ([`Engine::ticks`]).
+    liveness: Liveness,
+    /// Ticks since the stream began, quiet ones included.
+    ticks: u64,
     /// Stops the wiring (which settles the promise the request waits for).
     stop_wiring: Option<Function>,
 }
@@ -78,6 +87,8 @@ impl Engine {
             turn,
             abort,
             silence: Silence::new(limits.first_event_ticks, limits.idle_ticks),
+            liveness: Liveness::new(limits.ping_ticks, 0),
+            ticks: 0,
             limits,
             out: Vec::with_capacity(OUT_CAPACITY),
             crash_ending: Vec::new(),
@@ -129,6 +140,10 @@ impl Engine {
         let Some(open) = self.open.as_mut() else {
             return;
         };
+        self.liveness.heard(text.as_bytes(), self.ticks);
+        if Liveness::is_pong(text.as_bytes()) {
+            return;
+        }
         match handle_text(
             &mut self.turn,
             text,
@@ -168,10 +183,28 @@ impl Engine {
             .as_ref()
             .is_some_and(|open| open.client.has_read());
         let (done, started) = (self.turn.is_done(), self.turn.turn_started());
-        self.silence.next_tick_is_quiet(reading, done, started)
+        !self.liveness.due(self.ticks + 1)
+            && self.silence.next_tick_is_quiet(reading, done, started)
     }
 
     fn tick(&mut self) {
+        self.ticks += 1;
+        match self.liveness.check(self.ticks) {
+            Check::Quiet => {}
+            Check::Ping => {
+                // A send that fails finds a closed socket, whose close event comes next.
+                let _ = self.socket.send_with_str(PING);
+            }
+            Check::Dead => {
+                log::warn(
+                    "agent_silent",
+                    Some(self.request_id()),
+                    "the agent's socket answered no ping for a whole period: ending the stream",
+                );
+                self.end(EndCause::SocketClosed);
+                return;
+            }
+        }
         let stalled = self.open.as_mut().map(|open| open.client.check_progress());
         if stalled.is_some_and(|progress| progress.stalled_out(STALL_TICKS)) {
             let request_id = self.request_id();
@@ -281,7 +314,10 @@ impl Receiver for Engine {
         while !self.turn.is_done() {
             match delivery.next(&mut self.turn, &mut self.out) {
                 None => break,
-                Some(Next::Streamed) => self.silence.heard(),
+                Some(Next::Streamed) => {
+                    self.silence.heard();
+                    self.liveness.heard(b"", self.ticks);
+                }
                 // TextEncoder's output is UTF-8 (it replaces a lone surrogate): a frame that is
                 // not would come from a broken runtime, and is skipped like any unreadable one.
                 Some(Next::Frame(frame)) => match std::str::from_utf8(frame) {
@@ -301,6 +337,7 @@ impl Receiver for Engine {
     }
 
     fn absorb_ticks(&mut self, count: u32) {
+        self.ticks += u64::from(count);
         for _ in 0..count {
             self.silence.quiet_tick();
         }

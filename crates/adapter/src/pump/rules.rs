@@ -1,5 +1,6 @@
-//! What a pump is held to: its clock ([`TICK_MS`]), its limits ([`PumpLimits`], [`STALL_TICKS`])
-//! and when it sends the agent `abort` ([`AbortRule`], the core's `pacing` rule).
+//! What a pump is held to: its clock ([`TICK_MS`]), its limits ([`PumpLimits`], [`STALL_TICKS`],
+//! the agent's socket's ping period), and when it sends the agent `abort` ([`AbortRule`], the
+//! core's `pacing` rule).
 
 use crate::config::Config;
 pub(crate) use crate::pacing::AbortRule;
@@ -31,6 +32,9 @@ pub(crate) struct PumpLimits {
     pub(super) idle_ticks: u64,
     /// The opening padding's bytes (`STREAM_PADDING`; 0: none).
     pub(super) padding: usize,
+    /// The ping period of the agent's socket, in ticks (`LIVENESS_PING_MS`, the core's
+    /// `liveness`).
+    pub(super) ping_ticks: u64,
 }
 
 impl From<&Config> for PumpLimits {
@@ -41,6 +45,7 @@ impl From<&Config> for PumpLimits {
             first_event_ticks: config.first_event_timeout_ms.div_ceil(TICK_MS),
             idle_ticks: config.idle_timeout_ms.div_ceil(TICK_MS),
             padding: config.stream_padding,
+            ping_ticks: config.liveness_ping_ms.div_ceil(TICK_MS),
         }
     }
 }

@@ -17,6 +17,7 @@ use super::session::Session;
 use crate::client_frame::{self, ClientFrame};
 use crate::platform::log;
 use crate::platform::socket::{SocketEvent, SocketEvents};
+use crate::v2::PING;
 
 /// An accepted socket, already in the session's broadcast.
 pub(crate) struct Connection {
@@ -48,8 +49,15 @@ impl Connection {
         self.session.leave(self.id);
     }
 
-    /// Logs one text frame, then acts on it; a frame the agent does not know is ignored.
+    /// Logs one text frame, then acts on it; a frame the agent does not know is ignored. The
+    /// adapter's ping is answered at once and not logged: this agent's sockets are not
+    /// hibernatable (`accept()`), so the runtime's auto-response, which answers a hibernatable
+    /// socket's ping without the object seeing it, does not apply (R-pong).
     async fn handle(&self, text: &str) {
+        if text == PING {
+            self.session.pong(self.id);
+            return;
+        }
         if let Err(err) = self.session.logs.received(self.id, text).await {
             log::warn("demo_agent", None, &format!("could not log a frame: {err}"));
         }

@@ -44,7 +44,7 @@ use crate::record::Record;
 use crate::script::{self, Script};
 use crate::session::{Message, Part};
 use crate::tree::MAX_SESSION_MESSAGES;
-use crate::v2::OnDisconnect;
+use crate::v2::{OnDisconnect, PONG};
 
 mod events;
 
@@ -171,6 +171,16 @@ impl Session {
             .map(|live| live.seq);
         if let Some(seq) = owned {
             self.stop(seq);
+        }
+    }
+
+    /// Answers the adapter's ping on connection `conn` (R-pong), unlogged, as the runtime's
+    /// auto-response would.
+    pub(crate) fn pong(&self, conn: u32) {
+        let peers = self.peers.borrow();
+        if let Some(peer) = peers.iter().find(|peer| peer.conn == conn) {
+            // A socket that cannot be sent to is closing: its close event takes it out.
+            let _ = peer.socket.send_with_str(PONG);
         }
     }
 
