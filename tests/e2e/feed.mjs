@@ -1,5 +1,6 @@
 // A session feed's client for the end-to-end tests: `GET /api/sessions/:id/events` read as it
 // streams, its events parsed (`id:`, `data:`) and its comments counted.
+import net from "node:net";
 import { sleep } from "./harness.mjs";
 
 /**
@@ -63,4 +64,39 @@ export async function openFeed(base, session, { headers = {}, lastEventId } = {}
     }
   })();
   return feed;
+}
+
+/**
+ * Opens the feed of `session` on `base` over a bare TCP socket, as a browser's connection is: the
+ * request written by hand, the answer's head and first bytes read. Returns { status, socket,
+ * text() }: `text()` is everything read so far. The test then stops reading (`socket.pause()`),
+ * sends FIN (`socket.end()`) or resets the connection (`socket.resetAndDestroy()`): what a tab
+ * that closes, a phone that loses its network or a reload does.
+ */
+export function openSocketFeed(base, session, { headers = {} } = {}) {
+  const { hostname, port } = new URL(base);
+  const lines = [`GET /api/sessions/${session}/events HTTP/1.1`, `host: ${hostname}:${port}`, "accept: text/event-stream"];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    let received = "";
+    const feed = { socket, status: 0, text: () => received };
+    socket.setEncoding("utf8");
+    socket.on("error", () => {});
+    socket.on("data", (chunk) => {
+      received += chunk;
+      const head = received.indexOf("\r\n\r\n");
+      if (feed.status === 0 && head >= 0) {
+        feed.status = Number(received.slice(9, 12));
+        // A feed: once its opening comment came. A refusal: at once.
+        if (feed.status !== 200 || received.indexOf(":", head) >= 0) resolve(feed);
+      } else if (feed.status === 200 && received.indexOf(":", head) >= 0) resolve(feed);
+    });
+    socket.on("close", () => resolve(feed));
+    socket.on("connect", () => socket.write(`${lines.join("\r\n")}\r\n\r\n`));
+    socket.setTimeout(20_000, () => reject(new Error("feed: no answer in 20 s")));
+  }).then((feed) => {
+    feed.socket.setTimeout(0);
+    return feed;
+  });
 }

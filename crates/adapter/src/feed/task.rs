@@ -4,7 +4,9 @@
 //!
 //! One task per feed, which sleeps between wake-ups: a frame of the agent, the keep-alive timer
 //! ([`KEEP_ALIVE_MS`]), the client's going away ([`gone.js`](gone.js)). An idle feed costs the
-//! worker nothing but its keep-alive. The task ends when the client goes, when the agent's socket
+//! worker nothing but its keep-alive, which is also how a client's going is found out (workerd
+//! learns it only when it writes). A client that does not read makes the feed fall behind
+//! (`backlog`): nothing more is written until it has read, then one `sync`. The task ends when the client goes, when the agent's socket
 //! closes (the client comes back with its `Last-Event-ID`), or when the worker would refuse its
 //! caller's token (its `exp`, with the clock skew allowed),
 //! and its log line is written then.
@@ -17,8 +19,9 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use worker::{Delay, Env};
 
+use super::backlog::{Admit, Backlog};
 use super::place::Slot;
-use super::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
+use super::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, PING, UNREAD_KEEP_ALIVES};
 use crate::agent::hydrate::{read_init, Hydration};
 use crate::agent::upstream::{self, AgentSocket};
 use crate::exchange::Exchange;
@@ -28,7 +31,6 @@ use crate::platform::settings;
 use crate::platform::socket::{close_done, SocketEvent};
 use crate::pump::client::ClientStream;
 use crate::request_log::Disposition;
-use crate::sse::KEEP_ALIVE;
 
 #[wasm_bindgen(module = "/src/feed/gone.js")]
 extern "C" {
@@ -56,6 +58,8 @@ pub(crate) struct LiveFeed {
     pub(crate) exchange: Exchange,
     /// Something was written since the keep-alive's timer was set: it starts again.
     pub(crate) wrote: bool,
+    /// Whether the client fell behind ([`Backlog`]).
+    pub(crate) backlog: Backlog,
 }
 
 /// What woke the task.
@@ -86,11 +90,12 @@ impl LiveFeed {
                 event = self.agent.events.next().fuse() => Wake::Agent(event),
                 () = keep_alive => Wake::KeepAlive,
             };
+            let ticked = matches!(wake, Wake::KeepAlive);
             match wake {
                 Wake::ClientGone => break FeedEnd::ClientGone,
                 Wake::KeepAlive if self.expired() => break FeedEnd::Expired,
                 Wake::KeepAlive => {
-                    self.write(KEEP_ALIVE);
+                    self.write(PING);
                     if self.client.check_progress().stalled_out(UNREAD_KEEP_ALIVES) {
                         break FeedEnd::ClientGone;
                     }
@@ -105,9 +110,15 @@ impl LiveFeed {
                     break FeedEnd::AgentGone;
                 }
             }
+            // A client that fell behind and has read since: the session as it is now.
+            if self.backlog.is_behind() && self.backlog.caught_up(self.client.queued_bytes()) {
+                let sync = self.feed.sync();
+                self.write(&sync);
+            }
             // The keep-alive counts from the last write, not from the agent's last frame: a turn
-            // whose deltas the feed does not tell leaves its client with nothing for minutes.
-            if std::mem::take(&mut self.wrote) {
+            // whose deltas the feed does not tell leaves its client with nothing for minutes. A
+            // feed behind writes no keep-alive, and its timer still runs: it checks the backlog.
+            if std::mem::take(&mut self.wrote) || ticked {
                 keep_alive = self.timer().fuse();
             }
         };
@@ -171,9 +182,14 @@ impl LiveFeed {
         None
     }
 
-    /// Writes `bytes` to the client, counted in the log line.
+    /// Writes `bytes` to the client, counted in the log line; drops them when the client is
+    /// behind ([`Backlog::admit`]: its queued bytes would pass the bound).
     fn write(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
+            return;
+        }
+        let queued = self.client.queued_bytes();
+        if self.backlog.admit(queued, bytes.len()) == Admit::Drop {
             return;
         }
         self.client.write(bytes, None);
