@@ -50,10 +50,11 @@ pub const UNREAD_KEEP_ALIVES: u32 = 2;
 /// How often an idle feed writes a keep-alive comment ([`PING`]): after 5 s without a write. It
 /// is the feed's only timer, so an idle feed costs the worker one wake-up and 3 bytes in 5 s,
 /// nothing between (bench/README.md, "Idle feeds"). The period is set by the client's going, not
-/// by proxies (whose shortest idle limit, 60 s, any period under it keeps): workerd learns that
-/// a client is gone only when it writes to it (no `request.signal`, no `writer.closed` before:
-/// tried in workerd), so the keep-alive is how a feed whose client sent FIN or RST is found out
-/// and its place freed, within [`GONE_WITHIN_MS`]. 5 s keeps that to seconds (a reload finds its
+/// by proxies (whose shortest idle limit, 60 s, any period under it keeps): workerd sees a client
+/// that reset its connection (RST) at once, but one that closed it (FIN, as a closed tab does)
+/// only when it next writes to it (tried in workerd 1.20260730: `request.signal` and the body's
+/// writer say nothing before). The keep-alive is that write, so a feed whose client left is found
+/// out and its place freed within [`GONE_WITHIN_MS`]: 5 s keeps it to seconds (a reload finds its
 /// place) for 12 wake-ups a minute, each a few microseconds of the isolate.
 pub const KEEP_ALIVE_MS: u64 = 5_000;
 
@@ -63,9 +64,10 @@ pub const KEEP_ALIVE_MS: u64 = 5_000;
 pub const PING: &[u8] = b":\n\n";
 
 /// How soon a feed whose client went away (FIN or RST) gives its place back, at most: two
-/// keep-alives, 10 s. An RST fails the next write; after a FIN the next write still goes out
-/// (the client's system answers it with an RST), and the one after fails. A body never read
-/// ([`UNREAD_KEEP_ALIVES`]) is given up within the same two.
+/// keep-alives, 10 s. An RST is seen at once; after a FIN the next write goes out and the
+/// client's system answers it with an RST (seen within a keep-alive, tried in workerd), or, at
+/// worst, the write after that fails. A body never read ([`UNREAD_KEEP_ALIVES`]) is given up
+/// within the same two.
 pub const GONE_WITHIN_MS: u64 = 2 * KEEP_ALIVE_MS;
 
 /// Why a feed ended: its log line's `outcome`. A client reconnects after any of them with its
