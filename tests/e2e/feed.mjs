@@ -4,8 +4,8 @@ import net from "node:net";
 import { sleep } from "./harness.mjs";
 
 /**
- * Opens the feed of `session` on `base`. Returns { response, status, events, comments, lastId,
- * ended, until(predicate, what, ms), close() }: `events` fills as they arrive (each `{ id, data,
+ * Opens the feed of `session` on `base`. Returns { response, status, events, comments, bytes,
+ * lastId, ended, until(predicate, what, ms), close() }: `events` fills as they arrive (each `{ id, data,
  * at }`, `data` parsed), `until` resolves with the first event from `from` on (default: any)
  * that `predicate` holds of.
  */
@@ -18,6 +18,7 @@ export async function openFeed(base, session, { headers = {}, lastEventId } = {}
     status: response.status,
     events: [],
     comments: 0,
+    bytes: 0,
     lastId: lastEventId,
     ended: false,
     close: () => controller.abort(),
@@ -37,6 +38,7 @@ export async function openFeed(base, session, { headers = {}, lastEventId } = {}
     let buffer = "";
     try {
       for await (const bytes of response.body) {
+        feed.bytes += bytes.length;
         buffer += decoder.decode(bytes, { stream: true });
         let end;
         while ((end = buffer.indexOf("\n\n")) >= 0) {
