@@ -3,7 +3,8 @@
 // whatever turns carry; a feed whose client sent FIN or RST frees its place within seconds, not
 // at the next minute's write (bursts of 100+ clients, since workerd learns of a client's going
 // only when it writes to it); and places are capped per caller as well as per session and per
-// isolate, so that one user never holds another's.
+// isolate, so that one user never holds another's; and a feed whose client stops reading falls
+// behind (64 KiB queued), then sends one sync once its client reads again.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "./harness.mjs";
@@ -173,5 +174,52 @@ describe("feeds whose clients stopped reading, and turns that carry images (the 
     const written = worker.logs.filter((l) => l.path === path).map((l) => l.bytes);
     assert.equal(written.length, 8, "every feed ended");
     for (const bytes of written) assert.ok(bytes < 64 * 1024, `a stalled feed was written ${bytes} bytes`);
+  });
+});
+
+describe("a feed whose client stops reading falls behind", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({});
+  });
+  after(() => worker?.dispose());
+
+  /** Turns whose turn-starts carry a user message just under the 16 KiB a feed carries whole:
+   * enough of them to pass what the kernel's buffers between workerd and the client absorb
+   * (about 4 MB on loopback), then the bound on what waits in the worker (64 KiB). */
+  const TURNS = 400;
+  const PAD = "x".repeat(15_000);
+
+  test(`${TURNS} turns of 15 KB turn-starts while it reads nothing: it drops what it cannot hold, and once it reads, one sync of the session as it is`, { timeout: 120_000 }, async () => {
+    const session = sessionId("feed-behind");
+    const feed = await openSocketFeed(worker.base, session);
+    feed.socket.pause();
+    for (let i = 0; i < TURNS; i++) await readAll(await postChat(worker.base, session, chatBody(`/slow 1 1 ${PAD}`)));
+    const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
+    feed.socket.resume();
+    // The sync goes out at the feed's next wake-up once the client has read: its keep-alive's.
+    // Whole events only (one may still be on its way); each write is one HTTP chunk, so an event
+    // is never cut by the chunk's framing.
+    const events = () =>
+      feed
+        .text()
+        .slice(0, feed.text().lastIndexOf("\n\n"))
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice(6)));
+    const deadline = Date.now() + 20_000;
+    const caughtUp = (seen) => seen.length > 1 && seen.at(-1).type === "sync";
+    while (!caughtUp(events()) && Date.now() < deadline) await sleep(100);
+    const seen = events();
+    const starts = seen.filter((e) => e.type === "turn-start").length;
+    assert.ok(starts > 0, "it read the turns that went out before it fell behind");
+    assert.ok(starts < TURNS, `every turn-start was written (${starts}): the feed never fell behind`);
+    const syncs = seen.filter((e) => e.type === "sync");
+    assert.equal(syncs.length, 2, "the opening sync and one when it read again");
+    const last = seen.at(-1);
+    assert.equal(last.type, "sync");
+    assert.equal(last.turn, null);
+    assert.deepEqual(last.messageIds.slice(-history.length), history.map((m) => m.id), "the session as it is");
+    feed.socket.destroy();
   });
 });
