@@ -220,6 +220,9 @@ describe("a feed whose client stops reading falls behind", () => {
     assert.equal(last.type, "sync");
     assert.equal(last.turn, null);
     assert.deepEqual(last.messageIds.slice(-history.length), history.map((m) => m.id), "the session as it is");
+    // Its log says both, once each.
+    const told = worker.diagnostics.filter((d) => d.event === "feed_behind" || d.event === "feed_caught_up").map((d) => d.event);
+    assert.deepEqual(told, ["feed_behind", "feed_caught_up"]);
     feed.socket.destroy();
   });
 });

@@ -114,6 +114,9 @@ impl LiveFeed {
             if self.backlog.is_behind() && self.backlog.caught_up(self.client.queued_bytes()) {
                 let sync = self.feed.sync();
                 self.write(&sync);
+                let dropped = self.backlog.dropped();
+                let detail = format!("{dropped} writes dropped in all; a sync sent");
+                log::info("feed_caught_up", Some(self.exchange.request_id()), &detail);
             }
             // The keep-alive counts from the last write, not from the agent's last frame: a turn
             // whose deltas the feed does not tell leaves its client with nothing for minutes. A
@@ -189,7 +192,12 @@ impl LiveFeed {
             return;
         }
         let queued = self.client.queued_bytes();
+        let was_behind = self.backlog.is_behind();
         if self.backlog.admit(queued, bytes.len()) == Admit::Drop {
+            if !was_behind {
+                let detail = format!("{queued} bytes wait for the client: nothing more is written until it has read them, then one sync");
+                log::warn("feed_behind", Some(self.exchange.request_id()), &detail);
+            }
             return;
         }
         self.client.write(bytes, None);
