@@ -6,7 +6,7 @@
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
 # in Chromium (tests/browser/), the benchmark's smoke forms (bench/run.mjs --smoke, bench/feeds.mjs
-# --smoke, bench/pages.mjs --smoke) and the reliability suite's quick form (tests/reliability/).
+# --smoke, bench/stalled_feeds.mjs --smoke, bench/pages.mjs --smoke) and the reliability suite's quick form (tests/reliability/).
 # Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +61,8 @@ step "the benchmark's smoke form (bench/run.mjs --smoke: its conformance step an
 node bench/run.mjs --smoke --no-build
 step "idle session feeds, smoke form (bench/feeds.mjs --smoke; the full form: node bench/feeds.mjs)"
 node bench/feeds.mjs --smoke
+step "stalled feeds, smoke form (bench/stalled_feeds.mjs --smoke; the full form: node bench/stalled_feeds.mjs)"
+node bench/stalled_feeds.mjs --smoke
 step "long sessions, smoke form (bench/pages.mjs --smoke; the full form: node bench/pages.mjs)"
 node bench/pages.mjs --smoke
 step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"

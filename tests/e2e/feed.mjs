@@ -1,10 +1,11 @@
 // A session feed's client for the end-to-end tests: `GET /api/sessions/:id/events` read as it
 // streams, its events parsed (`id:`, `data:`) and its comments counted.
+import net from "node:net";
 import { sleep } from "./harness.mjs";
 
 /**
- * Opens the feed of `session` on `base`. Returns { response, status, events, comments, lastId,
- * ended, until(predicate, what, ms), close() }: `events` fills as they arrive (each `{ id, data,
+ * Opens the feed of `session` on `base`. Returns { response, status, events, comments, bytes,
+ * lastId, ended, until(predicate, what, ms), close() }: `events` fills as they arrive (each `{ id, data,
  * at }`, `data` parsed), `until` resolves with the first event from `from` on (default: any)
  * that `predicate` holds of.
  */
@@ -17,6 +18,7 @@ export async function openFeed(base, session, { headers = {}, lastEventId } = {}
     status: response.status,
     events: [],
     comments: 0,
+    bytes: 0,
     lastId: lastEventId,
     ended: false,
     close: () => controller.abort(),
@@ -36,6 +38,7 @@ export async function openFeed(base, session, { headers = {}, lastEventId } = {}
     let buffer = "";
     try {
       for await (const bytes of response.body) {
+        feed.bytes += bytes.length;
         buffer += decoder.decode(bytes, { stream: true });
         let end;
         while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -63,4 +66,39 @@ export async function openFeed(base, session, { headers = {}, lastEventId } = {}
     }
   })();
   return feed;
+}
+
+/**
+ * Opens the feed of `session` on `base` over a bare TCP socket, as a browser's connection is: the
+ * request written by hand, the answer's head and first bytes read. Returns { status, socket,
+ * text() }: `text()` is everything read so far. The test then stops reading (`socket.pause()`),
+ * sends FIN (`socket.end()`) or resets the connection (`socket.resetAndDestroy()`): what a tab
+ * that closes, a phone that loses its network or a reload does.
+ */
+export function openSocketFeed(base, session, { headers = {} } = {}) {
+  const { hostname, port } = new URL(base);
+  const lines = [`GET /api/sessions/${session}/events HTTP/1.1`, `host: ${hostname}:${port}`, "accept: text/event-stream"];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    let received = "";
+    const feed = { socket, status: 0, text: () => received };
+    socket.setEncoding("utf8");
+    socket.on("error", () => {});
+    socket.on("data", (chunk) => {
+      received += chunk;
+      const head = received.indexOf("\r\n\r\n");
+      if (feed.status === 0 && head >= 0) {
+        feed.status = Number(received.slice(9, 12));
+        // A feed: once its opening comment came. A refusal: at once.
+        if (feed.status !== 200 || received.indexOf(":", head) >= 0) resolve(feed);
+      } else if (feed.status === 200 && received.indexOf(":", head) >= 0) resolve(feed);
+    });
+    socket.on("close", () => resolve(feed));
+    socket.on("connect", () => socket.write(`${lines.join("\r\n")}\r\n\r\n`));
+    socket.setTimeout(20_000, () => reject(new Error("feed: no answer in 20 s")));
+  }).then((feed) => {
+    feed.socket.setTimeout(0);
+    return feed;
+  });
 }

@@ -112,16 +112,16 @@ for (const agent of AGENTS) {
     });
 
     // The keep-alive is the adapter's: one agent is enough.
-    if (agent === "demo") test("a turn longer than the keep-alive's period: its feed, which tells none of its deltas, still writes a keep-alive 30 s after its last event", { timeout: 60_000 }, async () => {
+    if (agent === "demo") test("a turn longer than the keep-alive's period: its feed, which tells none of its deltas, still writes a keep-alive 5 s after its last event", { timeout: 60_000 }, async () => {
       const session = sessionId("feed-long");
       const feed = await openFeed(worker.base, session);
       await feed.until((e) => e.type === "sync", "sync");
-      const turn = postChat(worker.base, session, chatBody("/slow 340 100"));
+      const turn = postChat(worker.base, session, chatBody("/slow 80 100"));
       const start = await feed.until((e) => e.type === "turn-start", "turn-start");
       const comments = feed.comments;
       await readAll(await turn);
       const end = await feed.until((e) => e.type === "turn-end", "turn-end");
-      assert.ok(end.at - start.at >= 33_000, `the turn lasted ${end.at - start.at} ms`);
+      assert.ok(end.at - start.at >= 6_000, `the turn lasted ${end.at - start.at} ms`);
       assert.ok(feed.comments > comments, "a keep-alive went out while the agent streamed its deltas");
       feed.close();
     });
@@ -195,7 +195,7 @@ describe("the feed's caps", () => {
   // A worker of its own: a feed whose client left holds its place until the feed next writes.
   let worker;
   before(async () => {
-    worker = await startWorker({ vars: { AUTH_MODE: "jwt", AUTH_SECRET: SECRET, MAX_SESSION_FEEDS: "2", MAX_FEEDS: "3" } });
+    worker = await startWorker({ vars: { AUTH_MODE: "jwt", AUTH_SECRET: SECRET, MAX_SESSION_FEEDS: "2", MAX_USER_FEEDS: "2", MAX_FEEDS: "3" } });
   });
   after(() => worker?.dispose());
 
@@ -207,13 +207,15 @@ describe("the feed's caps", () => {
     assert.deepEqual(open.map((f) => f.status), [200, 200]);
     const third = await openFeed(worker.base, a, { headers });
     assert.equal(third.status, 429);
-    assert.equal(third.response.headers.get("retry-after"), "30");
+    assert.equal(third.response.headers.get("retry-after"), "10");
     assert.equal((await third.response.json()).error.code, "too_many_feeds");
-    open.push(await openFeed(worker.base, b, { headers }));
+    // Another user: u-1 holds MAX_USER_FEEDS already, and the isolate's last place is another's.
+    const other = bearer({ sub: "u-2", sessions: "*" });
+    open.push(await openFeed(worker.base, b, { headers: other }));
     assert.equal(open[2].status, 200);
-    const full = await openFeed(worker.base, b, { headers });
+    const full = await openFeed(worker.base, b, { headers: bearer({ sub: "u-3", sessions: "*" }) });
     assert.equal(full.status, 503);
-    assert.equal(full.response.headers.get("retry-after"), "30");
+    assert.equal(full.response.headers.get("retry-after"), "10");
     assert.equal((await full.response.json()).error.code, "feeds_full");
     // One client of session a goes; a turn there makes its feed write, and find it gone.
     await open[0].until((e) => e.type === "sync", "sync");
@@ -238,7 +240,8 @@ describe("a burst of clients gone", () => {
   const FEEDS = 120;
   let worker;
   before(async () => {
-    worker = await startWorker({ vars: { MAX_SESSION_FEEDS: String(FEEDS), MAX_FEEDS: String(FEEDS) } });
+    // One client's address opens them all: its cap (MAX_USER_FEEDS) is the session's.
+    worker = await startWorker({ vars: { MAX_SESSION_FEEDS: String(FEEDS), MAX_USER_FEEDS: String(FEEDS), MAX_FEEDS: String(FEEDS + 1) } });
   });
   after(() => worker?.dispose());
 

@@ -39,11 +39,13 @@ export const DEMO_ENV = "demo";
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
  * and every socket is new (`base` may change: read it again).
  *
+ * `inspectorPort` opens workerd's V8 inspector there (bench/lib/inspector.mjs: one isolate's heap).
+ *
  * `probe: true` adds check-agent's probe worker (check-agent/probe.js), bound to the same agent
  * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
  * agent's socket as the adapter does.
  */
-export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false } = {}) {
+export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort } = {}) {
   const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
   const turns = [];
@@ -104,6 +106,7 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
   const options = {
     ...workers,
     ...(persist ? { durableObjectsPersist: persist } : {}),
+    ...(inspectorPort ? { inspectorPort } : {}),
     host: "127.0.0.1",
     port: 0,
     // No request.cf lookup: the tests run offline.

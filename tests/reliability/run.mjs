@@ -3,11 +3,13 @@
 // the end-to-end harness and prints a table of figures, each with its count.
 //
 //   node tests/reliability/run.mjs            full form (≥ 200 disconnects, bursts of 100, 200 and
-//                                             200 at random, 200 concurrent streams)
+//                                             200 at random, 200 concurrent streams, 1,000 feeds
+//                                             reset, 100 stalled feeds over 20 image turns)
 //   node tests/reliability/run.mjs --quick    short form for `npm test` (20 disconnects, a burst of
-//                                             100, 30 streams)
+//                                             100, 30 streams, 200 feeds reset, 20 stalled feeds
+//                                             over 5 image turns)
 //   options: --seed N (the disconnect schedule), --only a,b (disconnects|bursts|concurrency|
-//            malformed|faults|detach), --out FILE (default results/latest.json, or results/latest-quick.json for
+//            malformed|faults|detach|liveness|feeds), --out FILE (default results/latest.json, or results/latest-quick.json for
 //            --quick, so `npm test` does not overwrite the full form's figures), --log (echo
 //            Miniflare's console to stderr; E2E_LOG=1 shows workerd's own output)
 //
@@ -21,7 +23,9 @@
 // 3. malformed requests (bodies, headers, routes, tokens, CORS) → status and code, zero 5xx;
 // 4. faults of the agent (no WebSocket, throw, drop, hang, no message.create, garbage and
 //    oversized frames) → a valid stream or a JSON error within its bound;
-// 5. drops of detached turns → no abort, every turn completes and resumes whole.
+// 5. drops of detached turns → no abort, every turn completes and resumes whole;
+// 6. session feeds: a burst of clients gone (FIN or RST) → every place free within the bound;
+//    stalled feeds while turns carry images → a few bytes queued each, the isolate's memory flat.
 // What must hold is asserted (exit 1 otherwise); timings are reported, never asserted.
 // Everything runs on 127.0.0.1; every loop is bounded in count and time.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -37,13 +41,14 @@ import { faults } from "./faults.mjs";
 import { detach } from "./detach.mjs";
 import { bursts, BURSTS } from "./bursts.mjs";
 import { liveness } from "./liveness.mjs";
+import { feeds, FEEDS } from "./feeds.mjs";
 import { rsaKey, ecKey, startJwksServer } from "../e2e/jwks.mjs";
 
 const FORMS = {
-  quick: { disconnects: 20, disconnectConcurrency: 10, bursts: BURSTS.quick, streams: 30, detaches: 10, frozen: 5, deadlineMs: 180_000 },
-  full: { disconnects: 200, disconnectConcurrency: 10, bursts: BURSTS.full, streams: 200, detaches: 100, frozen: 20, deadlineMs: 900_000 },
+  quick: { disconnects: 20, disconnectConcurrency: 10, bursts: BURSTS.quick, streams: 30, detaches: 10, frozen: 5, feeds: FEEDS.quick, deadlineMs: 240_000 },
+  full: { disconnects: 200, disconnectConcurrency: 10, bursts: BURSTS.full, streams: 200, detaches: 100, frozen: 20, feeds: FEEDS.full, deadlineMs: 1_000_000 },
 };
-const SECTIONS = ["disconnects", "bursts", "concurrency", "malformed", "faults", "detach", "liveness"];
+const SECTIONS = ["disconnects", "bursts", "concurrency", "malformed", "faults", "detach", "liveness", "feeds"];
 
 function parseArgs(argv) {
   const args = { quick: false, seed: null, only: SECTIONS, out: null, log: false };
@@ -69,7 +74,7 @@ function parseArgs(argv) {
 function usage(problem) {
   const out = problem ? process.stderr : process.stdout;
   if (problem) out.write(`run.mjs: ${problem}\n`);
-  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,bursts,concurrency,malformed,faults,detach,liveness] [--out FILE] [--log]\n");
+  out.write("usage: node tests/reliability/run.mjs [--quick] [--seed N] [--only disconnects,bursts,concurrency,malformed,faults,detach,liveness,feeds] [--out FILE] [--log]\n");
   process.exit(problem ? 2 : 0);
 }
 
@@ -115,7 +120,7 @@ const WORKERS = {
 /** The agent behind a worker, where it is not the embedded demo (tests/e2e/harness.mjs). */
 const AGENT_OF = { burstsTs: "typescript", liveness: "failing" };
 /** Which workers each section needs. */
-const NEEDS = { disconnects: ["disconnects"], bursts: ["bursts", "burstsTs"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"], liveness: ["liveness"] };
+const NEEDS = { disconnects: ["disconnects"], bursts: ["bursts", "burstsTs"], concurrency: ["default"], malformed: ["jwt", "token", "default", "jwksDown"], faults: ["faults"], detach: ["default"], liveness: ["liveness"], feeds: [] };
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -194,6 +199,8 @@ async function main() {
             ...common, workers, secret: SECRET, origin: ORIGIN, limits: LIMITS, session: () => sessionId("rel-bad"),
             issuer: ISSUER, audience: AUDIENCE, keys: KEYS,
           });
+        } else if (name === "feeds") {
+          result = await feeds(common, size.feeds);
         } else if (name === "faults") {
           result = await faults({ ...common, worker: workers.faults, vars: WORKERS.faults });
         } else if (name === "liveness") {

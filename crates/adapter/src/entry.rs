@@ -13,7 +13,7 @@ use crate::platform::log;
 use crate::config::{Config, ConfigError};
 use crate::context::RouteContext;
 use crate::failure::Failure;
-use crate::guard::{self, rate_limiter};
+use crate::guard;
 use crate::handlers::{self, chat, playground};
 use crate::inbound::{drain, incoming};
 use crate::platform::settings;
@@ -51,7 +51,7 @@ pub(crate) async fn run(
     mount: Mount,
 ) -> worker::Result<Option<web_sys::Response>> {
     let settings = settings::load(env);
-    let incoming = RequestIn::read(req, headers_read(env, &settings));
+    let incoming = RequestIn::read(req, headers_read(&settings));
     let head = incoming.as_ref().map(|incoming| &incoming.head);
     let path = head.map_or("", |head| path_of_url(head.url()));
     let route = Route::match_path(path);
@@ -190,13 +190,13 @@ thread_local! {
 
 /// The headers a request's head is read with: those the settings use
 /// ([`Config::headers_read`]); every one when the settings do not load.
-fn headers_read(env: &Env, settings: &Result<Config, ConfigError>) -> HeaderSet {
+fn headers_read(settings: &Result<Config, ConfigError>) -> HeaderSet {
     let Ok(config) = settings else {
         return HeaderSet::ALL;
     };
     HEADERS_READ.with(|cell| {
         cell.get().unwrap_or_else(|| {
-            let read = config.headers_read(rate_limiter::binding(env).is_some());
+            let read = config.headers_read();
             cell.set(Some(read));
             read
         })

@@ -51,6 +51,12 @@ pub const DEFAULT_MAX_SESSION_FEEDS: usize = 8;
 /// so a thousand stay far inside it.
 pub const DEFAULT_MAX_FEEDS: usize = 1_000;
 
+/// Default most session feeds one isolate holds open for one caller (the JWT's `sub`, else the
+/// client's address): 16, two sessions' worth of `MAX_SESSION_FEEDS`, a person's tabs and
+/// devices on the few sessions he follows at once. With `MAX_FEEDS` at 1,000, 63 callers at
+/// their cap are needed to fill an isolate: one never can.
+pub const DEFAULT_MAX_USER_FEEDS: usize = 16;
+
 /// Everything the edge shell needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -91,6 +97,9 @@ pub struct Config {
     pub rate_limit_period_secs: u64,
     /// Most session feeds one isolate holds open for one session (`MAX_SESSION_FEEDS`).
     pub max_session_feeds: usize,
+    /// Most session feeds one isolate holds open for one caller (`MAX_USER_FEEDS`): below
+    /// `max_feeds`, so that one caller never holds every place.
+    pub max_user_feeds: usize,
     /// Most session feeds one isolate holds open in all (`MAX_FEEDS`).
     pub max_feeds: usize,
     /// How often each socket to the agent is pinged, in ms (`LIVENESS_PING_MS`): see
@@ -109,21 +118,18 @@ impl std::fmt::Display for ConfigError {
 }
 
 impl Config {
-    /// The headers a request's head is read with under these settings (`rate_limited`: the
-    /// `RATE_LIMITER` binding is there): every one a route may read, less `Origin` when no
-    /// origin is allowed (CORS answers nothing to any), `Authorization` under `AUTH_MODE =
-    /// "none"` (no credentials are checked) and `CF-Connecting-IP` without a rate limit (the
-    /// limit's key is all it serves). A route that starts to read a header must keep it here.
-    pub fn headers_read(&self, rate_limited: bool) -> HeaderSet {
+    /// The headers a request's head is read with under these settings: every one a route may
+    /// read, less `Origin` when no origin is allowed (CORS answers nothing to any) and
+    /// `Authorization` under `AUTH_MODE = "none"` (no credentials are checked).
+    /// `CF-Connecting-IP` is always read: it keys the rate limit and a feed's caller
+    /// (`MAX_USER_FEEDS`). A route that starts to read a header must keep it here.
+    pub fn headers_read(&self) -> HeaderSet {
         let mut read = HeaderSet::ALL;
         if self.origins.is_none() {
             read = read.without(Field::Origin);
         }
         if self.auth == AuthMode::None {
             read = read.without(Field::Authorization);
-        }
-        if !rate_limited {
-            read = read.without(Field::ClientIp);
         }
         read
     }
@@ -249,6 +255,17 @@ impl Config {
         if !agent_path.starts_with('/') {
             return Err(ConfigError("AGENT_PATH must start with /".into()));
         }
+        let max_feeds = size("MAX_FEEDS", DEFAULT_MAX_FEEDS)?;
+        // Below `MAX_FEEDS` by default too, when that is set lower than 17 (an isolate of one
+        // place has nothing to share).
+        let user_default = DEFAULT_MAX_USER_FEEDS.min(max_feeds - 1).max(1);
+        let max_user_feeds = size("MAX_USER_FEEDS", user_default)?;
+        if max_user_feeds >= max_feeds && max_feeds > 1 {
+            return Err(ConfigError(
+                "MAX_USER_FEEDS must be less than MAX_FEEDS (one caller must not hold every place)"
+                    .into(),
+            ));
+        }
         Ok(Config {
             auth,
             origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS")?.unwrap_or_default()),
@@ -302,7 +319,8 @@ impl Config {
                 }
             },
             max_session_feeds: size("MAX_SESSION_FEEDS", DEFAULT_MAX_SESSION_FEEDS)?,
-            max_feeds: size("MAX_FEEDS", DEFAULT_MAX_FEEDS)?,
+            max_user_feeds,
+            max_feeds,
             liveness_ping_ms: match number("LIVENESS_PING_MS", DEFAULT_PING_MS)? {
                 ms @ MIN_PING_MS..=MAX_PING_MS => ms,
                 _ => {

@@ -111,7 +111,10 @@ fn defaults_when_nothing_is_set() {
     assert_eq!(c.max_buffered_bytes, DEFAULT_MAX_BUFFERED_BYTES);
     assert_eq!(c.first_event_timeout_ms, DEFAULT_FIRST_EVENT_TIMEOUT_MS);
     assert_eq!(c.idle_timeout_ms, DEFAULT_IDLE_TIMEOUT_MS);
-    assert_eq!((c.max_session_feeds, c.max_feeds), (8, 1_000));
+    assert_eq!(
+        (c.max_session_feeds, c.max_user_feeds, c.max_feeds),
+        (8, 16, 1_000)
+    );
     assert_eq!(c.agent_path, "/ws");
     assert!(!c.demo_agent);
     assert_eq!(c.on_disconnect, OnDisconnect::Abort);
@@ -180,12 +183,16 @@ fn values_are_read() {
         ("TRACE", "minimal"),
         ("MAX_TOOL_JSON_CHARS", "99"),
         ("MAX_SESSION_FEEDS", "2"),
+        ("MAX_USER_FEEDS", "4"),
         ("MAX_FEEDS", "50"),
         ("LIVENESS_PING_MS", "500"),
     ])
     .unwrap();
     assert_eq!(c.liveness_ping_ms, 500);
-    assert_eq!((c.max_session_feeds, c.max_feeds), (2, 50));
+    assert_eq!(
+        (c.max_session_feeds, c.max_user_feeds, c.max_feeds),
+        (2, 4, 50)
+    );
     assert_eq!(
         c.trace,
         Trace {
@@ -348,15 +355,9 @@ fn a_head_reads_the_headers_these_settings_use() {
     let all = HeaderSet::ALL;
     let open = config(&[("AUTH_MODE", "none")]).unwrap();
     assert_eq!(
-        open.headers_read(false),
-        all.without(Field::Origin)
-            .without(Field::Authorization)
-            .without(Field::ClientIp),
-        "no CORS, no credentials, no rate limit: none of their headers"
-    );
-    assert_eq!(
-        open.headers_read(true),
-        all.without(Field::Origin).without(Field::Authorization)
+        open.headers_read(),
+        all.without(Field::Origin).without(Field::Authorization),
+        "no CORS, no credentials: none of their headers; the address keys a feed's caller"
     );
     let guarded = config(&[
         ("AUTH_MODE", "token"),
@@ -364,15 +365,15 @@ fn a_head_reads_the_headers_these_settings_use() {
         ("ALLOWED_ORIGINS", "https://app.example"),
     ])
     .unwrap();
-    assert_eq!(guarded.headers_read(true), all);
-    assert_eq!(guarded.headers_read(false), all.without(Field::ClientIp));
+    assert_eq!(guarded.headers_read(), all);
     let any_origin = config(&[("AUTH_MODE", "none"), ("ALLOWED_ORIGINS", "*")]).unwrap();
-    assert!(any_origin.headers_read(false).contains(Field::Origin));
-    for read in [open.headers_read(false), guarded.headers_read(false)] {
+    assert!(any_origin.headers_read().contains(Field::Origin));
+    for read in [open.headers_read(), guarded.headers_read()] {
         for field in [
             Field::ContentType,
             Field::ContentLength,
             Field::AccessControlRequestHeaders,
+            Field::ClientIp,
         ] {
             assert!(read.contains(field), "{field:?} is always read");
         }
@@ -406,4 +407,26 @@ fn the_playground_of_the_agent_bound_only_without_auth() {
     // Unset: off, whatever the auth.
     let unset = Config::from_vars(|name| (name == "AUTH_MODE").then(|| "none".into()), false);
     assert!(!unset.unwrap().playground);
+}
+
+#[test]
+fn one_caller_may_not_hold_every_feed_place() {
+    let refused = ConfigError(
+        "MAX_USER_FEEDS must be less than MAX_FEEDS (one caller must not hold every place)".into(),
+    );
+    for (user, total) in [("10", "10"), ("11", "10")] {
+        assert_eq!(
+            config(&[("MAX_USER_FEEDS", user), ("MAX_FEEDS", total)]).unwrap_err(),
+            refused
+        );
+    }
+    // Unset, it stays below a MAX_FEEDS set lower than its default.
+    let low = |total: &str| config(&[("MAX_FEEDS", total)]).unwrap().max_user_feeds;
+    assert_eq!((low("3"), low("17"), low("18")), (2, 16, 16));
+    // One place has nothing to share.
+    assert_eq!(low("1"), 1);
+    assert_eq!(
+        config(&[("MAX_USER_FEEDS", "0")]).unwrap_err(),
+        ConfigError("MAX_USER_FEEDS must be a positive integer".into())
+    );
 }

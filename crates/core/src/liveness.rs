@@ -18,10 +18,10 @@
 
 use crate::v2::PONG;
 
-/// How often a socket to the agent is pinged, in ms (`LIVENESS_PING_MS`): 30 s, the period of
-/// a session feed's keep-alive (`crate::feed::KEEP_ALIVE_MS`), so that a feed's ping rides on
-/// the wake-up its keep-alive costs already; two periods, 60 s, bound the time to find a dead
-/// socket.
+/// How often a socket to the agent is pinged, in ms (`LIVENESS_PING_MS`): 30 s, six periods of a
+/// session feed's keep-alive (`crate::feed::KEEP_ALIVE_MS`, 5 s), so that a feed's ping rides on
+/// a wake-up its keep-alive costs already; two periods, 60 s, bound the time to find a dead
+/// socket (the bound), and a socket costs its agent one auto-answered frame in 30 s.
 pub const DEFAULT_PING_MS: u64 = 30_000;
 
 /// The shortest ping period a setting may ask for, in ms: 100 ms, under which a socket would be

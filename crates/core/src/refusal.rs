@@ -75,7 +75,8 @@ catalogue! {
     LAST_MESSAGE_NOT_FROM_USER = 422 "last_message_not_from_user";
     EMPTY_MESSAGE = 422 "empty_message";
     RATE_LIMITED = 429 "rate_limited";
-    /// A session feed past `MAX_SESSION_FEEDS` open for its session in one isolate.
+    /// A session feed past `MAX_SESSION_FEEDS` open for its session, or past `MAX_USER_FEEDS`
+    /// open for its caller, in one isolate.
     TOO_MANY_FEEDS = 429 "too_many_feeds";
     MISCONFIGURED = 500 "misconfigured";
     INTERNAL_ERROR = 500 "internal_error";
@@ -107,10 +108,10 @@ pub enum NotReady {
     Malformed,
 }
 
-/// The `Retry-After` of a feed refused at a cap: 30 s, the feed's keep-alive period
+/// The `Retry-After` of a feed refused at a cap: 10 s, two of the feed's keep-alive periods
 /// ([`crate::feed::KEEP_ALIVE_MS`]), within which a feed whose client went away is found out and
-/// its place freed.
-pub const FEED_RETRY_AFTER_S: u64 = 30;
+/// its place freed ([`crate::feed::GONE_WITHIN_MS`]).
+pub const FEED_RETRY_AFTER_S: u64 = crate::feed::GONE_WITHIN_MS / 1_000;
 
 /// The message of a `404 not_found`.
 pub const NOT_FOUND_MESSAGE: &str = "There is nothing at this path.";
@@ -286,6 +287,16 @@ impl Refusal {
         Refusal::new(
             TOO_MANY_FEEDS,
             format!("This session has {max} feeds open already, the most it may have."),
+        )
+        .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
+    }
+
+    /// A session feed past its caller's cap (`MAX_USER_FEEDS`): the same code as the session's
+    /// cap, and the same remedy.
+    pub fn too_many_caller_feeds(max: usize) -> Self {
+        Refusal::new(
+            TOO_MANY_FEEDS,
+            format!("You have {max} feeds open already, the most one caller may have."),
         )
         .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
     }

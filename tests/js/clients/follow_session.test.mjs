@@ -218,3 +218,26 @@ test("a session that had nothing to follow (204) is followed again at reconnect(
   feed.close();
   assert.equal(asked.length, 2, "followed again");
 });
+
+test("a turn-start whose user message is null (its JSON over 16 KiB, an image: the feed carries none) loads the history page, which holds it, and resumes the turn", async () => {
+  const PIC = { id: "u2", role: "user", parts: [{ type: "file", mediaType: "image/png", url: `data:image/png;base64,${"A".repeat(20_000)}` }] };
+  const chat = { messages: [USER, WHOLE], status: "ready", resumes: 0, resumeStream: async () => (chat.resumes += 1) };
+  let loads = 0;
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) {
+      loads += 1;
+      return Response.json([USER, WHOLE, PIC]);
+    }
+    const event = { type: "turn-start", turnId: "a2", message: null, branch: ["u1", "a1"] };
+    const text = `id: ${"1".padStart(16, "0")}\ndata: ${JSON.stringify(event)}\n\n`;
+    return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(text)) }));
+  };
+  let done;
+  const applied = new Promise((resolve) => (done = resolve));
+  const feed = followSession(chat, { url: "https://worker.example/api/sessions/s/events", fetch, shareTabs: false, onEvent: () => done() });
+  await applied;
+  feed.close();
+  assert.equal(loads, 1, "the history page, for the message the feed did not carry");
+  assert.deepEqual(chat.messages, [USER, WHOLE, PIC]);
+  assert.equal(chat.resumes, 1, "the turn's stream resumed");
+});

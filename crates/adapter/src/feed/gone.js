@@ -1,7 +1,8 @@
 // The sign that a session feed's client went away (crates/adapter/src/feed/task.rs), as one
 // promise: the body's writer closed or errored (a failed write, a cancelled body), or the
-// request's signal (compatibility flag `enable_request_signal`). workerd learns of either only
-// when it next writes to the client: the feed's keep-alive is that write.
+// request's signal (compatibility flag `enable_request_signal`). workerd learns of a client that
+// reset its connection (RST) at once, of one that closed it (FIN) only when it next writes to it:
+// the feed's keep-alive, every 5 s, is that write.
 
 /** A promise that resolves once `writer` (the body's) is closed or errored, or `request`'s signal fires. */
 export function clientGone(writer, request) {

@@ -7,5 +7,6 @@ pub(crate) mod place;
 pub(crate) mod task;
 
 pub(crate) use session_agent_core::feed::{
-    slots, Feed, FeedEnd, Step, KEEP_ALIVE_MS, RESPONSE_HEADERS, UNREAD_KEEP_ALIVES,
+    backlog, slots, Feed, FeedEnd, Step, HEARTBEAT, KEEP_ALIVE_MS, RESPONSE_HEADERS,
+    UNREAD_KEEP_ALIVES,
 };

@@ -15,22 +15,33 @@ thread_local! {
 /// A feed's place, held while it is open.
 pub(crate) struct Slot {
     session: String,
+    caller: Option<String>,
 }
 
-/// A place for a feed of `session`, or the refusal of a cap (`MAX_SESSION_FEEDS`, `MAX_FEEDS`).
-pub(crate) fn reserve(config: &Config, session: &str) -> Result<Slot, Refusal> {
+/// A place for a feed of `session` opened by `caller` (`slots::caller`), or the refusal of a cap
+/// (`MAX_SESSION_FEEDS`, `MAX_USER_FEEDS`, `MAX_FEEDS`).
+pub(crate) fn reserve(
+    config: &Config,
+    session: &str,
+    caller: Option<String>,
+) -> Result<Slot, Refusal> {
     let caps = Caps {
         per_session: config.max_session_feeds,
+        per_caller: config.max_user_feeds,
         total: config.max_feeds,
     };
-    OPEN.with(|open| open.borrow_mut().take(session, caps))?;
+    OPEN.with(|open| open.borrow_mut().take(session, caller.as_deref(), caps))?;
     Ok(Slot {
         session: session.to_owned(),
+        caller,
     })
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        OPEN.with(|open| open.borrow_mut().give_back(&self.session));
+        OPEN.with(|open| {
+            open.borrow_mut()
+                .give_back(&self.session, self.caller.as_deref())
+        });
     }
 }

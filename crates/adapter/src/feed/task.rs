@@ -4,8 +4,11 @@
 //!
 //! One task per feed, which sleeps between wake-ups: a frame of the agent, the feed's one timer
 //! (its keep-alive, [`KEEP_ALIVE_MS`], and the check of its socket, `crate::liveness`, which
-//! ride on one wake-up at the default period), the client's going away ([`gone.js`](gone.js)).
-//! An idle feed costs the worker nothing but its keep-alive and its socket's ping. The task ends
+//! shares a keep-alive's wake-up at the default periods), the client's going away
+//! ([`gone.js`](gone.js)). An idle feed costs the worker nothing but its keep-alive, which is also
+//! how a client's going is found out (workerd learns it only when it writes), and its socket's
+//! ping. A client that does not read makes the feed fall behind (`backlog`): nothing more is
+//! written until it has read, then one `sync`. The task ends
 //! when the client goes, when the agent's socket closes or stops answering (the client comes back
 //! with its `Last-Event-ID`), or when the worker would refuse its caller's token (its `exp`, with
 //! the clock skew allowed), and its log line is written then. Should the instance be lost, the
@@ -19,8 +22,9 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use worker::{Delay, Env};
 
+use super::backlog::{Admit, Backlog};
 use super::place::Slot;
-use super::{Feed, FeedEnd, Step, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
+use super::{Feed, FeedEnd, Step, HEARTBEAT, KEEP_ALIVE_MS, UNREAD_KEEP_ALIVES};
 use crate::agent::hydrate::{read_init, Hydration};
 use crate::agent::upstream::{self, AgentSocket};
 use crate::exchange::Exchange;
@@ -31,7 +35,6 @@ use crate::platform::settings;
 use crate::platform::socket::{close_done, SocketEvent};
 use crate::pump::client::ClientStream;
 use crate::request_log::Disposition;
-use crate::sse::KEEP_ALIVE;
 use crate::v2::PING;
 use crate::watchdog;
 
@@ -73,6 +76,8 @@ pub(crate) struct LiveFeed {
     /// The agent's socket's liveness, in ms since the epoch, and its period (`LIVENESS_PING_MS`).
     pub(crate) liveness: Liveness,
     pub(crate) ping_ms: u64,
+    /// Whether the client fell behind ([`Backlog`]).
+    pub(crate) backlog: Backlog,
 }
 
 /// What woke the task.
@@ -111,7 +116,10 @@ impl LiveFeed {
                 Wake::KeepAlive => {
                     let now = now_ms();
                     if now.saturating_add(WAKE_SLACK_MS) >= self.keep_alive_at {
-                        self.write(KEEP_ALIVE);
+                        // Due, written or not (a feed behind writes nothing): the next one is a
+                        // period on, and the timer never spins.
+                        self.keep_alive_at = now.saturating_add(KEEP_ALIVE_MS);
+                        self.write(HEARTBEAT);
                         if self.client.check_progress().stalled_out(UNREAD_KEEP_ALIVES) {
                             break FeedEnd::ClientGone;
                         }
@@ -134,8 +142,17 @@ impl LiveFeed {
                     break FeedEnd::AgentGone;
                 }
             }
+            // A client that fell behind and has read since: the session as it is now.
+            if self.backlog.is_behind() && self.backlog.caught_up(self.client.queued_bytes()) {
+                let sync = self.feed.sync();
+                self.write(&sync);
+                let dropped = self.backlog.dropped();
+                let detail = format!("{dropped} writes dropped in all; a sync sent");
+                log::info("feed_caught_up", Some(self.exchange.request_id()), &detail);
+            }
             // The keep-alive counts from the last write, not from the agent's last frame: a turn
-            // whose deltas the feed does not tell leaves its client with nothing for minutes.
+            // whose deltas the feed does not tell leaves its client with nothing for minutes. A
+            // feed behind writes no keep-alive, and its timer still runs: it checks the backlog.
             if std::mem::take(&mut self.wrote) {
                 self.keep_alive_at = now_ms().saturating_add(KEEP_ALIVE_MS);
                 keep_alive = self.timer().fuse();
@@ -229,9 +246,19 @@ impl LiveFeed {
         None
     }
 
-    /// Writes `bytes` to the client, counted in the log line.
+    /// Writes `bytes` to the client, counted in the log line; drops them when the client is
+    /// behind ([`Backlog::admit`]: its queued bytes would pass the bound).
     fn write(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
+            return;
+        }
+        let queued = self.client.queued_bytes();
+        let was_behind = self.backlog.is_behind();
+        if self.backlog.admit(queued, bytes.len()) == Admit::Drop {
+            if !was_behind {
+                let detail = format!("{queued} bytes wait for the client: nothing more is written until it has read them, then one sync");
+                log::warn("feed_behind", Some(self.exchange.request_id()), &detail);
+            }
             return;
         }
         self.client.write(bytes, None);

@@ -1,5 +1,5 @@
 //! `GET /api/sessions/:id/events`: the session feed. The guard's checks, as for the history; a
-//! place in the isolate (`MAX_SESSION_FEEDS`, `MAX_FEEDS`); the agent's socket and its `init`
+//! place in the isolate (`MAX_SESSION_FEEDS`, `MAX_USER_FEEDS`, `MAX_FEEDS`); the agent's socket and its `init`
 //! (`204` from an agent that sends none); then `200` and the feed's events from the state the
 //! client last saw (`Last-Event-ID`), kept up by [`crate::feed::task`] until the client goes.
 
@@ -10,8 +10,9 @@ use crate::agent::upstream;
 use crate::context::RouteContext;
 use crate::exchange::Exchange;
 use crate::failure::Failure;
-use crate::feed::place;
+use crate::feed::backlog::Backlog;
 use crate::feed::task::LiveFeed;
+use crate::feed::{place, slots};
 use crate::feed::{Feed, KEEP_ALIVE_MS, RESPONSE_HEADERS};
 use crate::guard::admit;
 use crate::liveness::Liveness;
@@ -28,7 +29,8 @@ use crate::sse::KEEP_ALIVE;
 pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<Outcome, Failure> {
     let principal = admit(&mut cx, session_id).await?;
     // Before the agent is touched: a feed past a cap costs it nothing.
-    let slot = place::reserve(cx.config, session_id)?;
+    let caller = slots::caller(principal.user_id.as_deref(), cx.req.header(Field::ClientIp));
+    let slot = place::reserve(cx.config, session_id, caller)?;
     let user_id = principal.user_id.as_deref();
     let mut agent = upstream::connect(cx.env, cx.config, session_id, user_id).await?;
     let request_id = cx.exchange.request_id().to_owned();
@@ -80,6 +82,7 @@ pub(crate) async fn open(mut cx: RouteContext<'_>, session_id: &str) -> Result<O
         keep_alive_at: now_ms().saturating_add(KEEP_ALIVE_MS),
         liveness: Liveness::new(cx.config.liveness_ping_ms, now_ms()),
         ping_ms: cx.config.liveness_ping_ms,
+        backlog: Backlog::default(),
     };
     Ok(Outcome::Feed {
         response,

@@ -5,7 +5,7 @@
 //! | type | wire example | the client |
 //! | --- | --- | --- |
 //! | `sync` | `{"type":"sync","messageIds":["u1","msg_a1"],"turn":null}` | holds these messages (else it loads the history); resumes the turn, if one runs (`"turn":{"turnId":"msg_a2","questionId":"q1"}`) |
-//! | `turn-start` | `{"type":"turn-start","turnId":"msg_a2","message":{"id":"u2","role":"user","parts":[{"type":"text","text":"Hi"}]},"branch":["u1","msg_a1"]}` | keeps the messages of `branch`, adds `message`, and resumes the turn's stream |
+//! | `turn-start` | `{"type":"turn-start","turnId":"msg_a2","message":{"id":"u2","role":"user","parts":[{"type":"text","text":"Hi"}]},"branch":["u1","msg_a1"]}` | keeps the messages of `branch`, adds `message`, and resumes the turn's stream; `message` is `null` when its JSON is over 16 KiB (a file's data: `super::MAX_MESSAGE_BYTES`) or the agent's `init` has none: the client reads the history page |
 //! | `turn-waiting` | `{"type":"turn-waiting","turnId":"msg_a2","questionId":"q1"}` | the turn asks the user (its stream showed the question, and ended) |
 //! | `turn-continue` | `{"type":"turn-continue","turnId":"msg_a2"}` | the question was answered (here or elsewhere): the turn goes on; resume it |
 //! | `turn-end` | `{"type":"turn-end","turnId":"msg_a2","reason":"end_turn"}` | the turn ended (`end_turn`, `error` or `canceled`) |
@@ -21,8 +21,8 @@ use crate::v2::FinishReason;
 pub enum FeedEvent {
     /// The session as it is now.
     Sync(SessionState),
-    /// A turn started: its user message (`None` when the agent's `init` has none before it) and
-    /// the ids of the messages the turn follows.
+    /// A turn started: its user message (`None` when the agent's `init` has none before it, or
+    /// its JSON is over [`super::MAX_MESSAGE_BYTES`]) and the ids of the messages the turn follows.
     TurnStart {
         turn_id: String,
         message: Option<Value>,

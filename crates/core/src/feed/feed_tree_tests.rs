@@ -135,3 +135,79 @@ fn a_create_while_the_feed_follows_a_turn_reads_the_session_again() {
         Step::Nothing
     );
 }
+
+#[test]
+fn a_user_message_over_the_cap_goes_as_null_and_the_feed_still_follows_its_turn() {
+    let (mut feed, _) = Feed::open(&conversation(), None);
+    let mut big = msg("u3", "user", Some("a2"), false);
+    let image = format!("data:image/png;base64,{}", "A".repeat(MAX_MESSAGE_BYTES));
+    big["parts"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "file", "mediaType": "image/png", "url": image}));
+    let frame = json!({"type": "message.create", "turnId": "a3", "requestId": "r", "message": big});
+    let events = written(feed.on_frame(&frame.to_string()).unwrap());
+    assert_eq!(events[0]["type"], "turn-start");
+    assert_eq!(events[0]["message"], Value::Null, "no image in the feed");
+    assert_eq!(events[0]["branch"], json!(["u1", "a1", "u2", "a2"]));
+    let end = r#"{"type":"message.finalize","turnId":"a3","reason":"end_turn"}"#;
+    assert_eq!(written(feed.on_frame(end).unwrap())[0]["type"], "turn-end");
+    assert_eq!(
+        feed.state().ids,
+        ["u1", "a1", "u2", "a2", "u3", "a3"].map(String::from),
+        "the message is held by id, as a client that reads the history holds it"
+    );
+    // A message just under the cap goes whole; every event of the turn stays small.
+    let (mut feed, _) = Feed::open(&conversation(), None);
+    let mut text = msg("u3", "user", Some("a2"), false);
+    text["parts"][0]["text"] = json!("a".repeat(MAX_MESSAGE_BYTES - 200));
+    let frame =
+        json!({"type": "message.create", "turnId": "a3", "requestId": "r", "message": text});
+    let Step::Write(bytes) = feed.on_frame(&frame.to_string()).unwrap() else {
+        panic!("a turn-start")
+    };
+    assert!(bytes.len() < MAX_MESSAGE_BYTES + 200, "{}", bytes.len());
+    let start: Value = serde_json::from_str(
+        std::str::from_utf8(&bytes)
+            .unwrap()
+            .split_once("\ndata: ")
+            .unwrap()
+            .1
+            .trim_end(),
+    )
+    .unwrap();
+    assert_eq!(start["message"]["id"], "u3");
+}
+
+#[test]
+fn a_turn_read_from_the_session_again_drops_a_user_message_over_the_cap_too() {
+    let (mut feed, _) = Feed::open(&conversation(), None);
+    let mut big = msg("u3", "user", Some("a2"), false);
+    big["parts"][0]["text"] = json!("a".repeat(MAX_MESSAGE_BYTES + 1));
+    let messages = json!([
+        msg("u1", "user", None, false),
+        msg("a1", "assistant", Some("ku1"), true),
+        msg("u2", "user", Some("a1"), false),
+        msg("a2", "assistant", Some("ku2"), true),
+        big,
+        msg("a3", "assistant", Some("ku3"), false),
+    ]);
+    let init = parse_init(
+        &json!({"type": "init", "protocol": 5, "messages": messages, "turn": {"turnId": "a3"}})
+            .to_string(),
+    )
+    .unwrap();
+    let bytes = feed.rehydrated(&init, "a3");
+    let start = written(Step::Write(bytes))
+        .into_iter()
+        .find(|e| e["type"] == "turn-start")
+        .expect("a turn-start");
+    assert_eq!(start["message"], Value::Null);
+    assert_eq!(start["turnId"], "a3");
+}
+
+#[test]
+fn a_sync_names_the_state_the_feed_holds() {
+    let (feed, opening) = Feed::open(&conversation(), None);
+    assert_eq!(feed.sync(), opening, "the same event a new feed opens with");
+}

@@ -16,9 +16,12 @@
 //! with the name of the state the session is in sends nothing until the next change (no repeat),
 //! else it opens with a `sync` of the session as it is (no gap).
 
+pub mod backlog;
 pub mod event;
 pub mod slots;
 pub mod state;
+
+use serde_json::Value;
 
 use crate::history::{is_listed, user_message};
 use crate::session::{parse_message, Init, Message, Role};
@@ -38,17 +41,34 @@ pub const RESPONSE_HEADERS: [(&str, &str); 4] = [
 ];
 
 /// How many keep-alives in a row a body nobody ever read may wait before its client counts as
-/// gone: 2 (60 s). A client that left before the response's headers went out leaves this sign
-/// only (`crates/adapter/src/pump/client.rs`); one that reads takes the opening comment at once.
+/// gone: 2 (10 s, [`GONE_WITHIN_MS`]). A client that left before the response's headers went out
+/// leaves this sign only (`crates/adapter/src/pump/client.rs`); once they went out, workerd takes
+/// the opening comment from the body at once, whatever the client's link, so a body still unread
+/// after two keep-alives has nobody behind it.
 pub const UNREAD_KEEP_ALIVES: u32 = 2;
 
-/// How often an idle feed writes a keep-alive comment (`: keep-alive`): every 30 s. It is the
-/// feed's only timer, so an idle feed costs the worker one wake-up in 30 s, nothing between
-/// (bench/README.md, "Idle feeds"). 30 s is half the shortest idle limit of the proxies a feed
-/// may cross (60 s: nginx's `proxy_read_timeout`, AWS ALB's idle timeout; Cloudflare's is 100
-/// s), and workerd learns that a client is gone only when it writes to it: a feed whose client
-/// left is found out, and its place freed, within two keep-alives.
-pub const KEEP_ALIVE_MS: u64 = 30_000;
+/// How often an idle feed writes a keep-alive comment ([`HEARTBEAT`]): after 5 s without a write. It
+/// is the feed's only timer, so an idle feed costs the worker one wake-up and 3 bytes in 5 s,
+/// nothing between (bench/README.md, "Idle feeds"). The period is set by the client's going, not
+/// by proxies (whose shortest idle limit, 60 s, any period under it keeps): workerd sees a client
+/// that reset its connection (RST) at once, but one that closed it (FIN, as a closed tab does)
+/// only when it next writes to it (tried in workerd 1.20260730: `request.signal` and the body's
+/// writer say nothing before). The keep-alive is that write, so a feed whose client left is found
+/// out and its place freed within [`GONE_WITHIN_MS`]: 5 s keeps it to seconds (a reload finds its
+/// place) for 12 wake-ups a minute, each a few microseconds of the isolate.
+pub const KEEP_ALIVE_MS: u64 = 5_000;
+
+/// The keep-alive comment: the shortest an SSE parser skips (a line that starts with `:`), since
+/// an idle feed writes it every [`KEEP_ALIVE_MS`]. The body's first bytes are the longer
+/// `: keep-alive` of every stream (`crate::sse::KEEP_ALIVE`).
+pub const HEARTBEAT: &[u8] = b":\n\n";
+
+/// How soon a feed whose client went away (FIN or RST) gives its place back, at most: two
+/// keep-alives, 10 s. An RST is seen at once; after a FIN the next write goes out and the
+/// client's system answers it with an RST (seen within a keep-alive, tried in workerd), or, at
+/// worst, the write after that fails. A body never read ([`UNREAD_KEEP_ALIVES`]) is given up
+/// within the same two.
+pub const GONE_WITHIN_MS: u64 = 2 * KEEP_ALIVE_MS;
 
 /// Why a feed ended: its log line's `outcome`. A client reconnects after any of them with its
 /// `Last-Event-ID`, and misses nothing.
@@ -112,6 +132,12 @@ impl Feed {
     /// The state the client was last told.
     pub fn state(&self) -> &SessionState {
         &self.state
+    }
+
+    /// A `sync` of the state the feed holds now: what a client that fell behind
+    /// ([`backlog::Backlog`]) is sent once it reads again, in place of every event it missed.
+    pub fn sync(&self) -> Vec<u8> {
+        written(vec![self.named(FeedEvent::Sync(self.state.clone()))])
     }
 
     /// One text frame from the agent. An error is a frame the feed cannot read: skipped (the
@@ -201,7 +227,7 @@ impl Feed {
         });
         self.events(FeedEvent::TurnStart {
             turn_id: turn_id.to_owned(),
-            message: listed.then(|| user_message(&user)).flatten(),
+            message: listed.then(|| carried(&user, message.len())).flatten(),
             branch,
         })
     }
@@ -290,7 +316,7 @@ impl Feed {
         });
         out.push(self.named(FeedEvent::TurnStart {
             turn_id: turn_id.to_owned(),
-            message: user.and_then(user_message),
+            message: user.and_then(|user| carried(user, 0)),
             branch,
         }));
         let message = &init.messages[at];
@@ -316,6 +342,26 @@ impl Feed {
     fn events(&self, event: FeedEvent) -> Step {
         Step::Write(written(vec![self.named(event)]))
     }
+}
+
+/// The most bytes of a user message's JSON that a `turn-start` carries: 16 KiB. A typed prompt
+/// fits whole (a page of text is 3 KB); a message with a file's data (an image, a PDF: megabytes)
+/// does not, and goes as `null`: its client reads it from the history page, as it does for a
+/// turn whose message the feed does not have. Every feed of a session writes its own copy, and
+/// a feed whose client stopped reading keeps it: the cap keeps a turn-start small whatever the
+/// turn carries (issue 66: 1.9 MB images grew workerd by 43 MB a turn with 8 stalled feeds).
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+
+/// The user message `user` as a `turn-start` carries it: the history's form, unless its JSON is
+/// over [`MAX_MESSAGE_BYTES`] (`raw_len`: the length of the frame's text of it, which, when
+/// already over, spares building a copy of a large message only to drop it).
+fn carried(user: &Message, raw_len: usize) -> Option<Value> {
+    if raw_len > MAX_MESSAGE_BYTES {
+        return None;
+    }
+    let message = user_message(user)?;
+    let len = serde_json::to_string(&message).map_or(usize::MAX, |json| json.len());
+    (len <= MAX_MESSAGE_BYTES).then_some(message)
 }
 
 /// Named events as SSE.
