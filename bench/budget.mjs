@@ -4,5 +4,9 @@
 // drift: a change that needs more raises the budget here, on purpose, and says why in
 // bench/README.md ("The size budget").
 
-/** 192 KiB: the size at 401bcba (192,746 bytes, after issue 65's branches and pages) and 2% for the round's small changes. */
-export const PRODUCTION_WASM_GZIP_BUDGET = 196_608;
+/**
+ * 200 KiB: the size at 441d78e (199,804 bytes: issue 66's input checks, feed bounds and socket
+ * liveness, on 192,746 after issue 65) and 2.5% for small changes. Raised from 192 KiB on
+ * purpose: bench/README.md, "The size budget".
+ */
+export const PRODUCTION_WASM_GZIP_BUDGET = 204_800;
