@@ -102,3 +102,11 @@ fn a_place_given_back_is_taken_again() {
     }
     assert_eq!(count.take("v", None, CAPS).unwrap_err().kind, FEEDS_FULL);
 }
+
+#[test]
+fn a_refused_feed_is_told_to_come_back_when_a_gone_client_has_given_its_place_back() {
+    assert_eq!(
+        crate::refusal::FEED_RETRY_AFTER_S * 1_000,
+        crate::feed::GONE_WITHIN_MS
+    );
+}
