@@ -274,9 +274,14 @@ export function followSession(chat, options = {}) {
       const wait = nothingToFollow ? NOTHING_TO_FOLLOW_MS : (retryAfterMs ?? RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
       nothingToFollow = false;
       attempt += 1;
+      // Woken early (`reconnect()`, `close()`), the wait's timer goes with it: a timer left
+      // behind keeps a page's (or a Node process's) event loop busy for up to a minute.
       await new Promise((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, wait);
+        const timer = setTimeout(resolve, wait);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
   }
