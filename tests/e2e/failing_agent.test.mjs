@@ -48,14 +48,12 @@ describe("a failing agent: 503 agent_not_ready from every route that reads its i
 
 test("an agent that promised no init and sends none: the history is empty, nothing to resume or follow, the stop goes", async () => {
   const session = sessionId("legacy");
-  const history = await ROUTES.history(worker.base, session);
+  // Each waits out the 5 s for an init: asked at once.
+  const [history, resume, feed, stop] = await Promise.all(["history", "resume", "feed", "stop"].map((route) => ROUTES[route](worker.base, session)));
   assert.equal(history.status, 200);
   assert.deepEqual(await history.json(), []);
-  const resume = await ROUTES.resume(worker.base, session);
   assert.equal(resume.status, 204);
-  const feed = await ROUTES.feed(worker.base, session);
   assert.equal(feed.status, 204);
-  const stop = await ROUTES.stop(worker.base, session);
   assert.equal(stop.status, 202);
   assert.deepEqual(await stop.json(), { stopped: true });
 });
