@@ -56,7 +56,8 @@ pub(crate) async fn run(
     let path = head.map_or("", |head| path_of_url(head.url()));
     let route = Route::match_path(path);
     let demo = cfg!(feature = "demo") && settings.as_ref().as_ref().is_ok_and(|c| c.demo_agent);
-    let playground = settings.as_ref().as_ref().is_ok_and(|c| c.playground);
+    let playground =
+        cfg!(feature = "demo") && settings.as_ref().as_ref().is_ok_and(|c| c.playground);
     if mount == Mount::Routes && incoming.is_some() && !route.answered_by(demo, playground) {
         return Ok(None);
     }
@@ -251,11 +252,19 @@ fn dispatch<'a>(
                 handlers::demo::forward(cx, session, log).await
             });
         }
-        Route::Playground if (demo || cx.config.playground) && method == Method::Get => {
+        // The page is the local build's only (`cfg!`: a production build has none, and its
+        // settings never turn it on).
+        Route::Playground
+            if cfg!(feature = "demo")
+                && (demo || cx.config.playground)
+                && method == Method::Get =>
+        {
             playground::page(cx.exchange, demo).map_err(Into::into)
         }
         Route::DemoLog { .. } if !demo => Err(Refusal::not_found().into()),
-        Route::Playground if !demo && !cx.config.playground => Err(Refusal::not_found().into()),
+        Route::Playground if !(cfg!(feature = "demo") && (demo || cx.config.playground)) => {
+            Err(Refusal::not_found().into())
+        }
         route => Err(Refusal::method_not_allowed(route.allow()).into()),
     };
     future::ready(answer.map(Into::into)).boxed_local()

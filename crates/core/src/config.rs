@@ -213,6 +213,9 @@ impl Config {
             };
         let playground = match text("PLAYGROUND")?.as_deref() {
             None | Some("off") => false,
+            Some("on") if !demo_built => return Err(ConfigError(
+                "PLAYGROUND is \"on\" but this build has no playground (a production build: npm start -- --agent serves the local one)".into(),
+            )),
             Some("on") if auth == AuthMode::None => true,
             Some("on") => {
                 return Err(ConfigError(

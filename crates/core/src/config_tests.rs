@@ -382,7 +382,7 @@ fn a_head_reads_the_headers_these_settings_use() {
 
 #[test]
 fn the_playground_of_the_agent_bound_only_without_auth() {
-    let with = |playground: &'static str, auth: &'static str| {
+    let built = |playground: &'static str, auth: &'static str, demo_built: bool| {
         Config::from_vars(
             move |name| match name {
                 "PLAYGROUND" => Some(playground.into()),
@@ -390,9 +390,13 @@ fn the_playground_of_the_agent_bound_only_without_auth() {
                 "AUTH_SECRET" => Some("a-secret-of-at-least-32-bytes-long!!".into()),
                 _ => None,
             },
-            false,
+            demo_built,
         )
     };
+    let with = |playground, auth| built(playground, auth, true);
+    // A production build has no playground: turning it on is a mistake to name.
+    let production = built("on", "none", false).unwrap_err().0;
+    assert!(production.contains("no playground"), "{production}");
     assert!(with("on", "none").unwrap().playground);
     assert!(!with("off", "none").unwrap().playground);
     let refused = with("on", "token").unwrap_err().0;
