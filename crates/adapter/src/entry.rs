@@ -96,7 +96,7 @@ pub(crate) async fn run(
                 config,
                 exchange: &mut exchange,
             };
-            dispatch(cx, method, route, demo).await
+            dispatch(cx, method, route, demo, playground).await
         }
     };
     let outcome = match outcome {
@@ -210,14 +210,15 @@ fn headers_read(settings: &Result<Config, ConfigError>) -> HeaderSet {
 /// (`bench/first_turn.mjs`).
 type Handler<'a> = LocalBoxFuture<'a, Result<Outcome, Failure>>;
 
-/// The route's handler. `demo`: the demo's routes are on (a production build has no demo agent,
-/// and its settings never turn it on: `cfg!` lets the compiler leave the demo's routes and page
-/// out of it).
+/// The route's handler. `demo`: the demo's routes are on; `playground`: the playground of the
+/// agent bound is (a production build has neither, and its settings never turn them on: `cfg!`
+/// in `run` lets the compiler leave the demo's routes and the page out of it).
 fn dispatch<'a>(
     mut cx: RouteContext<'a>,
     method: Method,
     route: Route<'a>,
     demo: bool,
+    playground: bool,
 ) -> Handler<'a> {
     let answer = match route {
         Route::NotFound => Err(Refusal::not_found().into()),
@@ -252,19 +253,11 @@ fn dispatch<'a>(
                 handlers::demo::forward(cx, session, log).await
             });
         }
-        // The page is the local build's only (`cfg!`: a production build has none, and its
-        // settings never turn it on).
-        Route::Playground
-            if cfg!(feature = "demo")
-                && (demo || cx.config.playground)
-                && method == Method::Get =>
-        {
+        Route::Playground if (demo || playground) && method == Method::Get => {
             playground::page(cx.exchange, demo).map_err(Into::into)
         }
         Route::DemoLog { .. } if !demo => Err(Refusal::not_found().into()),
-        Route::Playground if !(cfg!(feature = "demo") && (demo || cx.config.playground)) => {
-            Err(Refusal::not_found().into())
-        }
+        Route::Playground if !demo && !playground => Err(Refusal::not_found().into()),
         route => Err(Refusal::method_not_allowed(route.allow()).into()),
     };
     future::ready(answer.map(Into::into)).boxed_local()
