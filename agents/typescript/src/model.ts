@@ -13,9 +13,9 @@
 // set MODEL = "workers-ai" and add `[ai] binding = "AI"` to wrangler.toml to use it.
 
 import type { Message, Usage } from "../../../packages/session-agent/src/protocol";
-import type { Emit, ModelInput, ModelResult } from "../../../packages/session-agent/src/model";
+import type { Emit, ModelInput, ModelResult, Respond } from "../../../packages/session-agent/src/model";
 
-export type { Emit, ModelInput, ModelResult };
+export type { Emit, ModelInput, ModelResult, Respond };
 
 /** The scripted model's name, as it reports it on a finished turn. */
 export const SCRIPTED_MODEL = "scripted";
