@@ -5,6 +5,7 @@
 // requests as it wrote them, signed where it signs them) wait in the question's memo, and the
 // answers go back to `streamText` as the AI SDK's `tool-approval-response` and `tool-result`.
 
+import type { InferToolInput, ToolSet } from "ai";
 import type { Emit, ModelInput } from "../model.js";
 import type { Question, Usage } from "../protocol.js";
 import { answerOutput } from "./messages.js";
@@ -28,21 +29,32 @@ export interface Memo {
   model?: string;
 }
 
-/** How a waiting call is asked: the agent's own words, or the defaults below. */
-export interface Asking {
+/** A waiting call of the agent's tools `TOOLS`, as its wording reads it: its `toolName` one of
+ * theirs, and its `args` that tool's input, typed from its `inputSchema` (the AI SDK's
+ * `InferToolInput`), so that a check of `toolName` narrows them. Tools of no known names (a
+ * `ToolSet` as such): a `Waiting`, whose args are `unknown`. (The input is the one the AI SDK
+ * parsed against the schema.) */
+export type CallOf<TOOLS extends ToolSet> = string extends keyof TOOLS
+  ? Waiting
+  : { [NAME in keyof TOOLS & string]: Omit<Waiting, "toolName" | "args"> & { toolName: NAME; args: InferToolInput<TOOLS[NAME]> } }[keyof TOOLS & string];
+
+/** How a waiting call of the tools `TOOLS` is asked: the agent's own words, or the defaults below. */
+export interface Asking<TOOLS extends ToolSet = ToolSet> {
   /** The text of the question that asks to approve `call` (default: "Allow <tool>?", or the
    * AI SDK's reason for asking). */
-  approval?: (call: Waiting) => string;
+  approval?: (call: CallOf<TOOLS>) => string;
   /** The question a client tool's call asks (default: its input's `question`, `text` or
    * `prompt`, and its `options`). */
-  question?: (call: Waiting) => { text: string; options?: string[] };
+  question?: (call: CallOf<TOOLS>) => { text: string; options?: string[] };
 }
 
 /** The options of an approval question: the first approves (docs/agent-protocol.md). */
 export const APPROVAL_OPTIONS = ["Approve", "Deny"];
 
 /** The question for the first waiting call of `memo`. */
-export function questionFor(memo: Memo, asking: Asking = {}): Omit<Question, "questionId"> {
+export function questionFor<TOOLS extends ToolSet>(memo: Memo, wording: Asking<TOOLS> = {}): Omit<Question, "questionId"> {
+  // The call is one of the agent's tools, its args as the AI SDK parsed them: what CallOf says.
+  const asking = wording as unknown as Asking;
   const call = memo.waiting[0];
   if (call.approval) {
     const text = asking.approval?.(call) ?? call.approval.reason ?? `Allow ${call.toolName}?`;

@@ -8,6 +8,7 @@
 import type { Emit, ModelInput, ModelResult, Respond } from "../model.js";
 import type { Usage } from "../protocol.js";
 import { toModelMessages, type ModelMessage } from "./messages.js";
+import type { ToolSet } from "ai";
 import { answerFor, memoOf, questionFor, type Asking, type Memo, type Waiting } from "./questions.js";
 
 /** The parts of `streamText`'s `fullStream` this bridge reads (ai 6 and 7 write them alike); any other is passed over. */
@@ -56,7 +57,7 @@ export interface StreamTextResult {
 export function streamTextModel<Settings extends object>(
   streamText: (options: StreamTextOptions<Settings>) => StreamTextResult,
   settings: (input: ModelInput) => Settings,
-  asking: Asking = {},
+  asking: Asking<ToolsOf<Settings>> = {},
 ): Respond {
   return async (input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> => {
     const memo = memoOf(input);
@@ -84,7 +85,10 @@ export function streamTextModel<Settings extends object>(
   };
 }
 
-function ask(memo: Memo, asking: Asking): ModelResult {
+/** The tools `Settings` give `streamText`, by name: what a question's wording is typed from. */
+export type ToolsOf<Settings> = Settings extends { tools?: infer TOOLS } ? (NonNullable<TOOLS> extends ToolSet ? NonNullable<TOOLS> : ToolSet) : ToolSet;
+
+function ask<TOOLS extends ToolSet>(memo: Memo, asking: Asking<TOOLS>): ModelResult {
   return { done: false, question: questionFor(memo, asking), memo };
 }
 
