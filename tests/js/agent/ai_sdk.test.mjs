@@ -2,11 +2,12 @@
 // the AI SDK's mock language model (ai 6 and ai 7, each with its own `streamText`): what each part
 // of `fullStream` becomes for the contract, in order; a multi-step turn with a server tool and the
 // model given the tool's result; a tool that fails; usage and the model's id; a provider's error
-// in words that hold nothing of the request, and nothing in the log; an abort mid-text; the
-// session's history as the model's messages; a tool that needs approval (approved: it runs and
-// the model hears its result; denied: it never runs and the model hears the denial); a tool
-// without execute as a free question; two calls waiting in one step; an abort mid-tool; what the
-// model is given after an edit (the turn's branch of the tree).
+// in words that hold nothing of the request, and nothing in the log, and the settings' own
+// `onError` called with it; an abort mid-text; the session's history as the model's messages; a
+// tool that needs approval (approved: it runs and the model hears its result; denied: it never
+// runs and the model hears the denial); a tool without execute as a free question; two calls
+// waiting in one step; an abort mid-tool; what the model is given after an edit (the turn's
+// branch of the tree).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -144,6 +145,20 @@ for (const pkg of ["ai", "ai-v7"]) {
     });
     assert.deepEqual(events, []);
     assert.deepEqual(logged.filter((line) => line.includes(secret) || line.includes("prompt")), [], "nothing of the request in the log");
+  });
+
+  test(`${pkg}: the settings' own onError is called with the provider's error, and the turn still fails in words`, async () => {
+    const failure = Object.assign(new Error("503 from the provider"), { statusCode: 503 });
+    const model = new MockLanguageModelV3({
+      doStream: async () => {
+        throw failure;
+      },
+    });
+    const heard = [];
+    const respond = streamTextModel(ai.streamText, () => ({ model, maxRetries: 0, onError: ({ error }) => heard.push(error) }));
+    const { emit } = recorder();
+    await assert.rejects(respond(input([user("u1", "Hi")]), emit, new AbortController().signal), /its provider said HTTP 503/);
+    assert.deepEqual(heard, [failure], "the agent's onError hears the error, once");
   });
 
   // The library's side of a question, as the SessionAgent does it: the memo stored as JSON, and

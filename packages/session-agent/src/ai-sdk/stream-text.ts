@@ -50,9 +50,11 @@ export interface StreamTextResult {
 /**
  * A `respond` that runs `streamText` (the agent's own, from `ai`) with what `settings(input)`
  * gives (its `model`, `system`, `tools`, `stopWhen`…), the session's conversation as `messages`
- * and the turn's abort signal. `streamText`'s own `onError` is replaced: its default writes the
- * error to the log, and a provider's error holds the request (the prompt) and may hold more.
- * `asking` words the questions of calls left waiting on the user (./questions.ts).
+ * and the turn's abort signal. `streamText`'s default `onError` is not used: it writes the error
+ * to the log, and a provider's error holds the request (the prompt) and may hold more. The
+ * settings' own `onError`, if they give one, is called with each error (what it does with the
+ * error is the agent's choice). `asking` words the questions of calls left waiting on the user
+ * (./questions.ts).
  */
 export function streamTextModel<Settings extends object>(
   streamText: (options: StreamTextOptions<Settings>) => StreamTextResult,
@@ -74,7 +76,7 @@ export function streamTextModel<Settings extends object>(
       ...options,
       messages: [...toModelMessages(input.history), ...messages] as ModelMessage[],
       abortSignal: signal,
-      onError: () => {},
+      onError: theirs(options),
     });
     const step = await read(result, emit, signal, tools(options));
     const usage = sum(memo?.usage, step.usage);
@@ -84,6 +86,24 @@ export function streamTextModel<Settings extends object>(
     return ask({ messages: [...messages, ...said], waiting: step.waiting, answers: [], ...(usage ? { usage } : {}), ...(model ? { model } : {}) }, asking);
   };
 }
+
+/** The `onError` this bridge gives `streamText`: the settings' own, if any, called with each error
+ * (one that throws is logged, as a JSON line with its words, never the model's error); else one
+ * that does nothing. */
+function theirs(options: object): (event: { error: unknown }) => void {
+  const { onError } = options as { onError?: (event: { error: unknown }) => unknown };
+  if (typeof onError !== "function") return () => {};
+  return (event) => {
+    try {
+      const done = onError(event);
+      if (done instanceof Promise) done.catch((err: unknown) => failed(err));
+    } catch (err) {
+      failed(err);
+    }
+  };
+}
+
+const failed = (err: unknown) => console.error(JSON.stringify({ event: "session_agent.on_error_failed", error: err instanceof Error ? err.message : String(err) }));
 
 /** The tools `Settings` give `streamText`, by name: what a question's wording is typed from. */
 export type ToolsOf<Settings> = Settings extends { tools?: infer TOOLS } ? (NonNullable<TOOLS> extends ToolSet ? NonNullable<TOOLS> : ToolSet) : ToolSet;
