@@ -8,8 +8,8 @@
 //   readable (`init`, the history route) and goes on;
 // - a storage failure ends what it touches with words and loses nothing stored before: a
 //   regenerate and an edit (a take-back) whose store throws get `error` and leave the tree as it
-//   was; a reply whose final save throws still ends (`message.finalize` `error`, `complete`); the
-//   next prompt works.
+//   was; a reply whose final save throws still ends (`message.finalize` `error`, `complete`), and
+//   so does a turn whose question, or whose answer, cannot be stored; the next prompt works.
 //
 // The store is broken on purpose by the test agent's `test.break-store` frame
 // (tests/fixtures/agents/recording.ts); the sessions are driven over check-agent's probe socket as
@@ -63,11 +63,11 @@ async function prompt(conn, content, messageId, branch) {
   return { turnId: answer.turnId, finalize };
 }
 
-/** The refs a new socket's init lists, and the size of its frame. */
+/** What a new socket's init lists (its messages and their refs), and the size of its frame. */
 async function init(session) {
   const conn = await open(session);
   conn.close();
-  return { refs: conn.init.messages.map((m) => m.ref), bytes: JSON.stringify(conn.init).length };
+  return { refs: conn.init.messages.map((m) => m.ref), messages: conn.init.messages, bytes: JSON.stringify(conn.init).length };
 }
 
 /** Breaks the session's store: of the next writes of `op`, `after` go through, then one throws. */
@@ -166,7 +166,39 @@ test("a reply whose final save throws still ends (finalize error, complete), kee
     assert.match(failed.finalize.error, /could not/);
     const after = await init(session);
     assert.deepEqual(after.refs.slice(0, kept.refs.length), kept.refs, "what was stored before is kept");
+    const ended = after.messages.find((m) => m.ref === failed.turnId);
+    assert.deepEqual(ended?.parts.at(-1), { type: "finish", reason: "error" }, "the reply is stored ended, in error");
+    assert.match(ended.parts.at(-2)?.message ?? "", /could not store/);
     const next = await prompt(conn, "/slow 2 5", "u3", ["u1", u1.turnId]);
+    assert.equal(next.finalize?.reason, "end_turn", "the next prompt works");
+  } finally {
+    conn.close();
+  }
+});
+
+test("a question whose save throws, and an answer whose save throws, end the turn in words (finalize error, complete); the session goes on", { timeout: 60_000 }, async () => {
+  const session = sessionId("ask-fails");
+  const conn = await open(session);
+  try {
+    await breakStore(conn, "save");
+    const asked = await prompt(conn, "/ask Go on?", "u1", []);
+    assert.equal(asked.finalize?.reason, "error", "the question is never asked: the turn ends");
+    assert.match(asked.finalize.error, /could not store its question/);
+    assert.ok(!conn.frames.some((f) => f.type === "question"), "no question sent");
+
+    const from = conn.frames.length;
+    conn.send({ type: "prompt", content: "/ask Go on?", requestId: "r-u2", messageId: "u2", branch: ["u1", asked.turnId] });
+    const question = await conn.waitFor((f) => f.type === "question", 10_000, from);
+    assert.ok(question, "a question asked when storage works");
+    await breakStore(conn, "save");
+    const at = conn.frames.length;
+    conn.send({ type: "answer", questionId: question.questionId, answer: "yes", onDisconnect: "abort" });
+    const finalize = await conn.waitFor((f) => f.type === "message.finalize", 10_000, at);
+    assert.equal(finalize?.reason, "error", "the answer's turn ends");
+    assert.match(finalize.error, /could not store the answer/);
+    assert.ok(await conn.waitFor((f) => f.type === "complete", 10_000, at));
+
+    const next = await prompt(conn, "/slow 2 5", "u3", []);
     assert.equal(next.finalize?.reason, "end_turn", "the next prompt works");
   } finally {
     conn.close();

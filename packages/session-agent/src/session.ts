@@ -308,21 +308,24 @@ export class Session {
     // A toolCallId that names no open call makes it a free question (docs/agent-protocol.md).
     const approval = toolCall ? readApproval(answer, question.options) : undefined;
     if (toolCall && approval?.approved === false) this.deny(turn, toolCall, approval.reason);
-    const memo = this.store.memo(turn.message.id);
+    let memo: unknown;
+    let history: Message[];
     try {
+      memo = this.store.memo(turn.message.id);
       this.store.transaction(() => {
         this.store.save(fitted(turn.message), false);
         this.store.dropMemos();
       });
+      // The turn's branch, to its user message (the message the waiting reply follows).
+      const user = this.store.node(turn.message.id)?.parent;
+      history = user ? this.store.branchTo(user) : [];
     } catch (err) {
+      // The turn no longer waits, and cannot run: it ends, in words.
       console.error(JSON.stringify({ event: "session_agent.save_failed", at: "answer", error: said(err) }));
       return this.finish(turn, "error", `The agent could not store the answer: ${said(err)}`);
     }
     const gated = toolCall ? { toolCall, approval } : {};
     const kept = memo === undefined ? {} : { memo };
-    // The turn's branch, to its user message (the message the waiting reply follows).
-    const user = this.store.node(turn.message.id)?.parent;
-    const history = user ? this.store.branchTo(user) : [];
     void this.run(turn, { history, prompt: "", answer: { questionId, text, answer, ...gated, ...kept } });
   }
 
@@ -395,7 +398,7 @@ export class Session {
 
   /** Ends `turn`: open tools closed, the message stored (shortened to fit, ./rows.ts), then the
    * finalize, idle, `complete`. A save that fails still ends the turn, in error: what was stored
-   * before stays, and the reply is stored as its ending alone when that can be. */
+   * before stays, and the reply as it was last stored is stored ended when that can be. */
   private finish(turn: Turn, reason: FinishReason, error?: string, cost?: { usage?: Usage; model?: string }): void {
     turn.controller.abort();
     this.turn = null;
@@ -416,8 +419,11 @@ export class Session {
     } catch (err) {
       console.error(JSON.stringify({ event: "session_agent.save_failed", at: "finish", error: said(err) }));
       [reason, error] = ["error", `The agent could not store this reply: ${said(err)}`];
+      // The reply as it was last stored (its start, or its question and answer), ended.
       message = { ...ended(reason, error), parts: [{ type: "error", message: error }, { type: "finish", reason }] };
       try {
+        const stored = this.store.bodies([id]).get(id);
+        if (stored) message = { ...message, parts: [...stored.parts, ...message.parts] };
         this.store.save(message, true);
       } catch (again) {
         // Left unfinished: the next start of the object ends it (recoverInterrupted).
