@@ -1,6 +1,7 @@
 // packages/session-agent builds as its package.json says it is published: `tsc -p
 // tsconfig.build.json` writes JavaScript and declarations for every entry of `exports`, the
-// JavaScript's relative imports name files that exist (ESM resolves no missing extension), and the
+// JavaScript's relative imports name files that exist (ESM resolves no missing extension), the
+// SessionAgent class declares `respond` and the Durable Object's entry points only, and the
 // `ai-sdk` entry, which imports nothing at run time, loads in Node and exports its functions. And
 // the AI SDK example (examples/ai-sdk-agent) asks for the versions the repository tests it with,
 // and builds out of the repository as docs/your-agent.md says: on the library as `npm pack`
@@ -35,6 +36,11 @@ test("the package builds to what its exports name, and its built modules load", 
       assert.ok(existsSync(path.join(out, path.dirname(file), spec)), `${file} imports ${spec}, which is built`);
     }
   }
+  // The class a team extends has `respond` and the Durable Object's entry points, nothing else:
+  // its machinery (src/session.ts) is no entry of `exports`.
+  const members = [...readFileSync(path.join(out, "session-agent.d.ts"), "utf8").matchAll(/^ {4}(?:(?:private|protected|public) )?(?:abstract )?(#?\w+)[;(]/gm)].map((m) => m[1]);
+  assert.deepEqual(members.sort(), ["#private", "fetch", "respond", "webSocketClose", "webSocketError", "webSocketMessage"]);
+  assert.ok(!Object.keys(pkg.exports).some((entry) => entry.includes("session")), "no entry exposes the machinery");
   const bridge = await import(pathToFileURL(path.join(out, "ai-sdk.js")).href);
   assert.equal(typeof bridge.streamTextModel, "function");
   assert.equal(typeof bridge.toModelMessages, "function");
