@@ -103,7 +103,7 @@ test("a finished turn: its record, its point, its usage in the client's finish a
   assert.equal(record["user.id"], "alice");
   assert.equal(record["gen_ai.conversation.id"], session);
   assert.equal(record["turn.id"], start.messageId);
-  assert.equal(record["turn.agent_protocol"], 5, "the demo agent's init says protocol 5");
+  assert.equal(record["turn.agent_protocol"], 6, "the demo agent's init says protocol 6");
   assert.equal(record["gen_ai.usage.input_tokens"], prompt.split(" ").length, "the demo counts the prompt's words");
   assert.equal(record["gen_ai.usage.output_tokens"], deltas, "and each delta it sent");
   assert.equal(record["gen_ai.response.model"], "demo-script");
