@@ -112,7 +112,7 @@ fn init_frames_parse_back() {
     });
     let frame = init_frame("s\"1", &[user, message_json(&turn)], Some(5));
     let init = parse_init(&frame).unwrap();
-    assert_eq!(init.protocol, 6);
+    assert_eq!(init.protocol, 5);
     assert_eq!(init.messages.len(), 2);
     assert_eq!(init.in_flight().map(|m| m.id.as_str()), Some("t1"));
     let value: Value = serde_json::from_str(&frame).unwrap();
