@@ -81,6 +81,8 @@ for (const agent of AGENTS) {
         assert.deepEqual(kept(stored), PARTS);
         assert.deepEqual(stored.metadata.app, live.metadata.app);
         assert.deepEqual(stored.metadata.usage, live.metadata.usage);
+        const { validateUIMessages } = await import(pkg);
+        if (validateUIMessages) await validateUIMessages({ messages: history });
         const reloaded = new Chat({ id: chat.id, messages: history, transport: new DefaultChatTransport({ api }) });
         assert.deepEqual(kept(reloaded.messages.at(-1)), PARTS);
       });

@@ -21,15 +21,17 @@
 //!   ([`Translator::answered_in`]): `start` with its id, `start-step`, the turn's calls taken on
 //!   where the client holds them.
 //! * **Parts.** Text and reasoning parts open lazily and close before any tool chunk,
-//!   question, part of the other kind, or the end ([`parts`]). Tool chunks follow
-//!   [`tools`].
+//!   question, part of the other kind, source, new persistent data part, or the end ([`parts`]).
+//!   Tool chunks follow [`tools`]. An agent's data parts, sources and metadata (protocol 6) go
+//!   out as `data-<name>`, `source-url` / `source-document` and `message-metadata` chunks.
 //! * **The end**, whatever causes it ([`Ending`]): open parts close first, every tool still
 //!   open gets `tool-output-error`, then `finish-step`, then exactly one ending:
 //!   `finish`; `error` + `finish`; or `abort`. Nothing is emitted after it.
 //! * **Metadata.** `start` carries `{ turnId, createdAt }` and `finish`
 //!   `{ turnId, durationMs, toolCalls, toolErrors, usage?, model? }`
 //!   ([`crate::ui::StartMetadata`]), timed by the translator's [`Clock`]; `usage` and `model` are
-//!   the finalize's, when it reports them.
+//!   the finalize's, when it reports them. The agent's own metadata (`message.metadata`) names
+//!   none of these keys ([`crate::v2::RESERVED_METADATA_KEYS`]), so the client's merge keeps both.
 
 mod asking;
 mod ending;
