@@ -191,7 +191,7 @@ test("stopped, aborted, detached and its resume", { timeout: 30_000 }, async () 
   assert.match((await readAll(resume)).text, /^data: \{"type":"start","messageId":"/);
   const resumed = await theRecord(worker, resume.headers.get("x-request-id"));
   assert.deepEqual([resumed["turn.trigger"], resumed["turn.outcome"], resumed["turn.id"]], ["resume", "finished", gone["turn.id"]]);
-  assert.equal(resumed["turn.agent_protocol"], 5, "from the init the resume read");
+  assert.equal(resumed["turn.agent_protocol"], 6, "from the init the resume read");
 });
 
 test("refused chat requests: a record with the refusal's code, no trigger before the body", { timeout: 30_000 }, async () => {
