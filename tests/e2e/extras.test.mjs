@@ -2,10 +2,11 @@
 // the reference TypeScript agent's, sent by the SessionAgent library's `emit.data`, `emit.source`
 // and `emit.metadata`) read by a stock `Chat` of ai 7, 6, 5 and 5.0.0: the transient part in
 // `onData` only, the data part replaced by its id, both sources, the agent's metadata merged beside
-// the adapter's; the same message in the history after a reload, and in a `Chat` opened on it.
+// the adapter's; the same message in the history after a reload, and in a `Chat` opened on it;
+// and (the demo agent's turn, slow enough) a reload mid-turn whose resume replays them.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, sessionId, demoLog } from "./harness.mjs";
+import { startWorker, sessionId, demoLog, until } from "./harness.mjs";
 import { loadSdk } from "./chat.mjs";
 
 const AGENTS = (process.env.E2E_AGENTS ?? "demo,typescript").split(",");
@@ -85,6 +86,28 @@ for (const agent of AGENTS) {
         if (validateUIMessages) await validateUIMessages({ messages: history });
         const reloaded = new Chat({ id: chat.id, messages: history, transport: new DefaultChatTransport({ api }) });
         assert.deepEqual(kept(reloaded.messages.at(-1)), PARTS);
+      });
+
+      if (agent !== "demo") continue; // the reference agent's turn is over before a reload could come
+      test(`${pkg}: a reload mid-turn resumes the data part, the sources and the metadata as they streamed`, { timeout: 60_000 }, async () => {
+        const { Chat, DefaultChatTransport } = await loadSdk(pkg);
+        const session = sessionId("extras-resume");
+        const api = `${worker.base}/api/sessions/${session}/chat`;
+        const first = new Chat({ transport: new DefaultChatTransport({ api, body: { onDisconnect: "detach" } }) });
+        const sending = first.sendMessage({ text: "/extras" });
+        await until(() => first.messages.at(-1)?.parts.some((p) => p.type === "data-weather"), "the first data part");
+        await first.stop();
+        await sending;
+        const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
+        assert.deepEqual(history.map((m) => m.role), ["user"], "the turn in flight is the resume's");
+        const errors = [];
+        const second = new Chat({ id: first.id, messages: history, transport: new DefaultChatTransport({ api }), onError: (e) => errors.push(e) });
+        await second.resumeStream();
+        assert.deepEqual(errors, []);
+        const resumed = second.messages.at(-1);
+        assert.equal(resumed.role, "assistant");
+        assert.deepEqual(kept(resumed), PARTS);
+        assert.deepEqual(resumed.metadata.app, { lang: "en", tone: "brief" });
       });
     }
   });
