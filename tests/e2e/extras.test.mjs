@@ -95,7 +95,9 @@ for (const agent of AGENTS) {
         const api = `${worker.base}/api/sessions/${session}/chat`;
         const first = new Chat({ transport: new DefaultChatTransport({ api, body: { onDisconnect: "detach" } }) });
         const sending = first.sendMessage({ text: "/extras" });
-        await until(() => first.messages.at(-1)?.parts.some((p) => p.type === "data-weather"), "the first data part");
+        // After the sources: the data part's last data is the replay's alone to show (the demo
+        // agent waits 1.5 s before its last text).
+        await until(() => first.messages.at(-1)?.parts.some((p) => p.type === "source-document"), "the sources");
         await first.stop();
         await sending;
         const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
