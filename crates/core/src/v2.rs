@@ -21,8 +21,9 @@ use serde_json::Value;
 
 pub use attachment::Attachment;
 pub use extras::{
-    merge_metadata, read_metadata, DataFields, Source, TurnPart, MAX_DATA_NAME_CHARS,
-    MAX_EXTRA_BYTES, MAX_PART_ID_BYTES, RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS,
+    merge_metadata, parse_data_part, parse_metadata_part, parse_source_part, read_metadata,
+    DataFields, Source, TurnPart, MAX_DATA_NAME_CHARS, MAX_EXTRA_BYTES, MAX_PART_ID_BYTES,
+    RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS,
 };
 pub use outgoing::{
     abort_frame, answer_frame, OnDisconnect, Prompt, TAKE_BACK_PROTOCOL, TREE_PROTOCOL,

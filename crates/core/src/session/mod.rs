@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::v2::{frame_type, typed, Attachment, FinishReason, FrameError, Question, ToolStatus};
-use crate::v2::{read_metadata, DataFields, Source};
+use crate::v2::{parse_data_part, parse_metadata_part, parse_source_part, DataFields, Source};
 use crate::v2::{read_raw_model, read_raw_usage, Usage};
 use crate::v2::{ToolUpdate, HISTORY, INIT};
 
@@ -170,20 +170,11 @@ impl Part {
             },
             "question" => Part::Question(typed(text)?),
             "file" => Part::File(typed(text)?),
-            "data" => Part::Data(DataFields {
-                transient: false,
-                ..typed::<DataFields>(text)?.checked()?
-            }),
-            "source" => Part::Source(typed::<Source>(text)?.checked()?),
-            "metadata" => {
-                #[derive(Deserialize)]
-                struct Fields {
-                    metadata: Box<RawValue>,
-                }
-                let Fields { metadata } = typed(text)?;
-                read_metadata(&metadata)?;
-                Part::Metadata { metadata }
-            }
+            "data" => Part::Data(parse_data_part(text)?),
+            "source" => Part::Source(parse_source_part(text)?),
+            "metadata" => Part::Metadata {
+                metadata: parse_metadata_part(text)?,
+            },
             other => return Err(FrameError(format!("unknown part type {other:?}"))),
         })
     }

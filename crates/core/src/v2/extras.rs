@@ -52,15 +52,16 @@ pub const RESERVED_METADATA_KEYS: [&str; 11] = [
 ];
 
 /// A data part's fields, in `message.part.data` (with `turnId`) and in a stored `data` part
-/// (without `transient`: a transient one is never stored).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+/// (without `transient`: a transient one is never stored). Read by [`parse_data`] and
+/// [`parse_data_part`].
+#[derive(Debug, Clone, Serialize)]
 pub struct DataFields {
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Any JSON, kept as the agent wrote it.
     pub data: Box<RawValue>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub transient: bool,
 }
 
@@ -92,19 +93,20 @@ impl DataFields {
 }
 
 /// A source: a web page (`url`, `title?`) or a document (`mediaType`, `title`, `filename?`), in
-/// `message.part.source` (with `turnId`) and in a stored `source` part. Read with
-/// [`Source::checked`], which keeps only the fields of its kind.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+/// `message.part.source` (with `turnId`) and in a stored `source` part. Read by
+/// [`parse_source`] and [`parse_source_part`], through [`Source::checked`], which keeps only the
+/// fields of its kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Source {
     pub source_id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub media_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
 }
 
@@ -187,62 +189,122 @@ pub struct TurnPart<T> {
     pub part: T,
 }
 
+/// The fields of the three frames, and of the stored parts (no `turnId`), in one struct: one
+/// reader in the wasm for all six (each frame names its own; the rest stay absent).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Fields {
+    #[serde(default)]
+    turn_id: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    id: Option<String>,
+    /// Present (`null` too: a value), or absent.
+    #[serde(default, deserialize_with = "present")]
+    data: Option<Box<RawValue>>,
+    #[serde(default)]
+    transient: Option<bool>,
+    #[serde(default)]
+    source_id: Option<String>,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    media_type: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    filename: Option<String>,
+    #[serde(default)]
+    metadata: Option<Box<RawValue>>,
+}
+
+/// A JSON value present in the frame, `null` included (serde's `Option` reads `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
+    Box::<RawValue>::deserialize(d).map(Some)
+}
+
+impl Fields {
+    fn read(text: &str) -> Result<Fields, FrameError> {
+        super::typed(text)
+    }
+
+    /// `T` of the turn the frame names: a frame without `turnId` is no turn event.
+    fn of_turn<T>(
+        self,
+        part: impl FnOnce(Fields) -> Result<T, FrameError>,
+    ) -> Result<TurnPart<T>, FrameError> {
+        let turn_id = self.turn_id.clone().ok_or_else(|| fault("no turnId"))?;
+        Ok(TurnPart {
+            turn_id,
+            part: part(self)?,
+        })
+    }
+
+    fn data(self) -> Result<DataFields, FrameError> {
+        // `"data": null` is a value; only an absent `data` is none.
+        let data = self.data.ok_or_else(|| fault("a data part without data"))?;
+        DataFields {
+            name: self
+                .name
+                .ok_or_else(|| fault("a data part without a name"))?,
+            id: self.id,
+            data,
+            transient: self.transient.unwrap_or(false),
+        }
+        .checked()
+    }
+
+    fn source(self) -> Result<Source, FrameError> {
+        Source {
+            source_id: self
+                .source_id
+                .ok_or_else(|| fault("a source without a sourceId"))?,
+            url: self.url,
+            media_type: self.media_type,
+            title: self.title,
+            filename: self.filename,
+        }
+        .checked()
+    }
+
+    fn metadata(self) -> Result<Box<RawValue>, FrameError> {
+        let metadata = self.metadata.ok_or_else(|| fault("no metadata"))?;
+        read_metadata(&metadata)?;
+        Ok(metadata)
+    }
+}
+
 /// `message.part.data`, read and checked ([`DataFields::checked`]).
 pub fn parse_data(text: &str) -> Result<TurnPart<DataFields>, FrameError> {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Frame {
-        turn_id: String,
-        name: String,
-        #[serde(default)]
-        id: Option<String>,
-        data: Box<RawValue>,
-        #[serde(default)]
-        transient: bool,
-    }
-    let frame: Frame = super::typed(text)?;
-    let part = DataFields {
-        name: frame.name,
-        id: frame.id,
-        data: frame.data,
-        transient: frame.transient,
-    };
-    Ok(TurnPart {
-        turn_id: frame.turn_id,
-        part: part.checked()?,
-    })
+    Fields::read(text)?.of_turn(Fields::data)
 }
 
 /// `message.part.source`, read and checked ([`Source::checked`]).
 pub fn parse_source(text: &str) -> Result<TurnPart<Source>, FrameError> {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Frame {
-        turn_id: String,
-        #[serde(flatten)]
-        source: Source,
-    }
-    let frame: Frame = super::typed(text)?;
-    Ok(TurnPart {
-        turn_id: frame.turn_id,
-        part: frame.source.checked()?,
-    })
+    Fields::read(text)?.of_turn(Fields::source)
 }
 
 /// `message.metadata`, checked ([`read_metadata`]) and kept as the agent wrote it.
 pub fn parse_metadata(text: &str) -> Result<TurnPart<Box<RawValue>>, FrameError> {
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Frame {
-        turn_id: String,
-        metadata: Box<RawValue>,
-    }
-    let frame: Frame = super::typed(text)?;
-    read_metadata(&frame.metadata)?;
-    Ok(TurnPart {
-        turn_id: frame.turn_id,
-        part: frame.metadata,
-    })
+    Fields::read(text)?.of_turn(Fields::metadata)
+}
+
+/// A stored `data` part: never transient (a `transient` it names is ignored).
+pub fn parse_data_part(text: &str) -> Result<DataFields, FrameError> {
+    let mut part = Fields::read(text)?.data()?;
+    part.transient = false;
+    Ok(part)
+}
+
+/// A stored `source` part.
+pub fn parse_source_part(text: &str) -> Result<Source, FrameError> {
+    Fields::read(text)?.source()
+}
+
+/// A stored `metadata` part's object, as the agent wrote it.
+pub fn parse_metadata_part(text: &str) -> Result<Box<RawValue>, FrameError> {
+    Fields::read(text)?.metadata()
 }
 
 fn check_id(id: Option<&str>, what: &str) -> Result<(), FrameError> {
