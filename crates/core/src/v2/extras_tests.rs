@@ -36,6 +36,20 @@ fn a_data_part_is_read_with_its_data_as_written() {
         panic!("not read");
     };
     assert!(part.part.transient && part.part.id.is_none());
+    let Ok(Frame::Data(part)) =
+        data(r#""name":"w","id":null,"data":[],"transient":null,"more":{"x":1}"#)
+    else {
+        panic!("null is absent, an unknown field ignored");
+    };
+    assert!(!part.part.transient && part.part.id.is_none());
+    assert!(
+        parse_frame(r#"{"type":"message.part.data","name":"w","data":1}"#).is_err(),
+        "no turnId"
+    );
+    assert!(
+        parse_frame(r#"{"type":"message.part.data","turnId":"t1","name":"w","data":1"#).is_err(),
+        "cut short"
+    );
 }
 
 #[test]
