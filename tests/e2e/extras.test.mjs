@@ -3,7 +3,8 @@
 // and `emit.metadata`) read by a stock `Chat` of ai 7, 6, 5 and 5.0.0: the transient part in
 // `onData` only, the data part replaced by its id, both sources, the agent's metadata merged beside
 // the adapter's; the same message in the history after a reload, and in a `Chat` opened on it;
-// and (the demo agent's turn, slow enough) a reload mid-turn whose resume replays them.
+// and (the demo agent's turn, slow enough) a reload mid-turn whose resume replays them. A garbled
+// one of each kind (a `/replay`) is skipped with one log line each, and the stream goes on.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startWorker, sessionId, demoLog, until } from "./harness.mjs";
@@ -89,6 +90,44 @@ for (const agent of AGENTS) {
       });
 
       if (agent !== "demo") continue; // the reference agent's turn is over before a reload could come
+      test(`${pkg}: a garbled data part, source and metadata are skipped, one log line each; the Chat shows the rest`, { timeout: 60_000 }, async () => {
+        const { Chat, DefaultChatTransport } = await loadSdk(pkg);
+        const session = sessionId("extras-garbled");
+        const turnId = `t-${session}`;
+        const frames = [
+          { type: "message.create", turnId },
+          { type: "message.part.text-delta", turnId, delta: "Hi" },
+          { type: "message.part.data", turnId, name: "status", data: 1 },
+          { type: "message.part.data", turnId, name: "ok", id: "i1", data: { n: 1 } },
+          { type: "message.part.source", turnId, sourceId: "s1", url: "javascript:alert(1)" },
+          { type: "message.metadata", turnId, metadata: { usage: { inputTokens: 1 } } },
+          { type: "message.part.text-delta", turnId, delta: " there" },
+          { type: "message.finalize", turnId, reason: "end_turn" },
+        ];
+        const text = `/replay\n${frames.map((f) => JSON.stringify(f)).join("\n")}`;
+        const errors = [];
+        let requestId;
+        const fetchId = async (input, init) => {
+          const response = await fetch(input, init);
+          requestId = response.headers.get("x-request-id");
+          return response;
+        };
+        const api = `${worker.base}/api/sessions/${session}/chat`;
+        const chat = new Chat({ transport: new DefaultChatTransport({ api, fetch: fetchId }), onError: (e) => errors.push(e) });
+        await chat.sendMessage({ text });
+        assert.deepEqual(errors, []);
+        assert.equal(chat.status, "ready");
+        assert.deepEqual(kept(chat.messages.at(-1)), [
+          { type: "text", text: "Hi" },
+          { type: "data-ok", id: "i1", data: { n: 1 } },
+          { type: "text", text: " there" },
+        ]);
+        await until(() => worker.logs.some((l) => l.requestId === requestId), "the request's line");
+        const skipped = worker.diagnostics.filter((d) => d.request === requestId && d.event === "frame_skipped");
+        assert.equal(skipped.length, 3, JSON.stringify(skipped));
+        assert.deepEqual(skipped.map((d) => /adapter writes|http\(s\) URL/.test(d.detail)), [true, true, true], JSON.stringify(skipped));
+      });
+
       test(`${pkg}: a reload mid-turn resumes the data part, the sources and the metadata as they streamed`, { timeout: 60_000 }, async () => {
         const { Chat, DefaultChatTransport } = await loadSdk(pkg);
         const session = sessionId("extras-resume");
