@@ -5,8 +5,7 @@
 // bench/README.md ("The size budget").
 
 /**
- * 200 KiB: the size at 441d78e (199,804 bytes: issue 66's input checks, feed bounds and socket
- * liveness, on 192,746 after issue 65) and 2.5% for small changes. Raised from 192 KiB on
- * purpose: bench/README.md, "The size budget".
+ * 206 KiB: the size with protocol 6's data parts, sources and metadata (206,104 bytes, on 198,311)
+ * and 2.3% for small changes. Raised from 200 KiB on purpose: bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 204_800;
+export const PRODUCTION_WASM_GZIP_BUDGET = 210_944;

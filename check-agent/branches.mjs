@@ -31,8 +31,8 @@ export async function branches(ctx) {
   const first = await ctx.join(SESSION);
   first.close();
   const protocol = first.init?.protocol;
-  ctx.keepsBranches = protocol === 5;
-  if (protocol === 5) return treeScenario(ctx);
+  ctx.keepsBranches = protocol >= 5;
+  if (protocol >= 5) return treeScenario(ctx);
   const said = first.init ? `the agent says protocol ${show(protocol)} in init` : "no init: the agent says no protocol (R-init)";
   if (protocol === 4) {
     const arrived = `${said}: it deletes what a turn does not follow and keeps no branches; the adapter checks each prompt against its init and refuses a stale send with 409 stale_conversation`;

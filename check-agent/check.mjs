@@ -7,7 +7,8 @@
 // agent of `session` (a `ws` WebSocket, not yet open); `prompts` are the texts sent as prompts:
 // `short` (a turn that ends), `long` (a turn of a few seconds, to abort and to join mid-way),
 // `ask` (a turn that asks a question), `approve` (a turn that asks before it runs a tool call),
-// `seen` (optional: a turn whose reply names the ids of the messages the model is given);
+// `seen` (optional: a turn whose reply names the ids of the messages the model is given),
+// `extras` (optional: a turn that sends data parts, sources and metadata, protocol 6);
 // `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false });
 // `restart` (optional) restarts the agent's worker and resolves once it serves again. The
 // scenarios run at once, each in a session of its own; a long session (protocol 5) follows them,
@@ -15,6 +16,7 @@
 // { results, exitCode }.
 import { Conn, Refused } from "./conn.mjs";
 import { aborts, closes } from "./aborts.mjs";
+import { extrasTurn, judgeExtras } from "./extras.mjs";
 import { bounds } from "./bounds.mjs";
 import { branches } from "./branches.mjs";
 import { checkQuestions } from "./questions.mjs";
@@ -62,11 +64,12 @@ export async function checkAgent({ connect, prompts, declares = {}, restart = nu
       return finish(verdicts);
     }
     verdicts.judge("R-open", "pass");
-    const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx)];
+    const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx), extrasTurn(ctx)];
     await Promise.all(scenarios.map((run) => run.catch((err) => refusedLater(verdicts, err))));
     // A long session (protocol 5) after the others, whose timings its load would blur.
     await bounds(ctx).catch((err) => refusedLater(verdicts, err));
     await restarts(ctx).catch((err) => refusedLater(verdicts, err));
+    judgeExtras(ctx, conns);
     verdicts.judge("R-json", conns.every((c) => c.bad.length === 0) ? "pass" : "fail",
       { arrived: `frame(s) that are not a JSON object with a string type: ${show(conns.flatMap((c) => c.bad)[0])}` });
     return finish(verdicts);

@@ -34,7 +34,7 @@ const START_TIMEOUT_MS = 60_000;
 
 const USAGE = `usage: check-agent (--config WRANGLER_TOML [--class NAME] [--env NAME] [--path P] | --url WSS_URL_WITH_{session} [--token T])
                    [--prompt TEXT] [--long-prompt TEXT] [--ask-prompt TEXT | --no-questions]
-                   [--approve-prompt TEXT | --no-approvals] [--seen-prompt TEXT] [--json]
+                   [--approve-prompt TEXT | --no-approvals] [--seen-prompt TEXT] [--extras-prompt TEXT] [--json]
 `;
 
 function usage(problem) {
@@ -46,7 +46,7 @@ function usage(problem) {
 function parseArgs(argv) {
   const args = { prompts: { ...DEFAULT_PROMPTS }, declares: {}, json: false };
   const names = { "--config": "config", "--class": "className", "--env": "env", "--path": "agentPath", "--url": "url", "--token": "token" };
-  const prompts = { "--prompt": "short", "--long-prompt": "long", "--ask-prompt": "ask", "--approve-prompt": "approve", "--seen-prompt": "seen" };
+  const prompts = { "--prompt": "short", "--long-prompt": "long", "--ask-prompt": "ask", "--approve-prompt": "approve", "--seen-prompt": "seen", "--extras-prompt": "extras" };
   const flags = { "--no-questions": () => (args.declares.questions = false), "--no-approvals": () => (args.declares.approvals = false), "--json": () => (args.json = true) };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -191,7 +191,7 @@ async function main() {
     connect = (session) => new WebSocket(`${local.origin.replace("http", "ws")}/sessions/${session}/agent${query}`);
   } else {
     // The adapter's own headers, for an agent route that passes them on to the object.
-    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "5" };
+    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "6" };
     if (args.token) headers.authorization = `Bearer ${args.token}`;
     agent = args.url;
     connect = (session) => new WebSocket(args.url.replace("{session}", encodeURIComponent(session)), { headers });

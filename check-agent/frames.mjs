@@ -14,9 +14,12 @@ export const PONG = '{"type":"pong"}';
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A turn event (docs/agent-protocol.md): `message.create`, `message.part.*`, `message.finalize`
- * (not the legacy `message.updated`, a session frame). */
-export const isTurnEvent = (f) => f.type === "message.create" || f.type.startsWith("message.part.") || f.type === "message.finalize";
+/** A turn event (docs/agent-protocol.md): `message.create`, `message.part.*`, `message.metadata`
+ * (protocol 6), `message.finalize` (not the legacy `message.updated`, a session frame). */
+export const isTurnEvent = (f) => f.type === "message.create" || isTurnPart(f) || f.type === "message.finalize";
+
+/** A turn event between a turn's `message.create` and its `message.finalize`: `message.part.*`, `message.metadata`. */
+export const isTurnPart = (f) => f.type.startsWith("message.part.") || f.type === "message.metadata";
 
 /** Matches the turn events of `turnId`. */
 export const ofTurn = (turnId) => (f) => isTurnEvent(f) && f.turnId === turnId;

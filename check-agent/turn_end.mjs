@@ -1,7 +1,7 @@
 // How check-agent judges a turn once it has ended, on a socket that saw it from its
 // `message.create`: one `message.finalize` (R-finalize), no event under another turn's id
 // (R-turn-id), every tool closed (R-tool-end), `complete` after it and not before (R-complete).
-import { finalizeOf, finishOf, isTurnEvent, LONGER, messageIn, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
+import { finalizeOf, finishOf, isTurnEvent, isTurnPart, LONGER, messageIn, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
 
 /** The largest token count a client holds exactly (JavaScript's Number.MAX_SAFE_INTEGER). */
 const MAX_TOKENS = Number.MAX_SAFE_INTEGER;
@@ -123,12 +123,12 @@ export async function judgeAbort(ctx, conn, turnId, sentAt, label) {
         give: LONGER,
       });
     }
-    const more = conn.frames.slice(conn.frames.indexOf(fin)).filter((f) => f.type.startsWith("message.part.") && f.turnId === turnId);
+    const more = conn.frames.slice(conn.frames.indexOf(fin)).filter((f) => isTurnPart(f) && f.turnId === turnId);
     return ctx.judge("R-abort", "fail", { arrived: `${label}: finalize ${show(fin.reason)} ${after} ms after the abort, then ${more.length} event(s)` });
   }
   const at = conn.frames.indexOf(fin);
   await sleep(WAIT.quiet);
-  const more = conn.since(at + 1, (f) => f.type.startsWith("message.part.") && f.turnId === turnId);
+  const more = conn.since(at + 1, (f) => isTurnPart(f) && f.turnId === turnId);
   ctx.judge("R-abort", more.length ? "fail" : "pass", { arrived: `${label}: finalize "canceled", then ${more.length} event(s) of the turn, e.g. ${show(more[0])}` });
 }
 

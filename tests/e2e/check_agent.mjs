@@ -10,7 +10,7 @@ import { checkAgent } from "../../check-agent/check.mjs";
 
 /** The scripted agents' commands: a turn that ends, one of 3 s (a tool for 1.5 s, then text),
  * a question, a tool call that waits for the user's approval, what the model is given. */
-export const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?", approve: "/deploy", seen: "/seen" };
+export const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?", approve: "/deploy", seen: "/seen", extras: "/extras" };
 
 /** Checks `agent` (with `agentVars`) through the probe, restarting its worker when the checker
  * asks; resolves to { byId, exitCode, results }. */

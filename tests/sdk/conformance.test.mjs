@@ -24,6 +24,17 @@ function same(actual, expected, what) {
 
 const dataParts = (parts) => parts.filter((p) => p.type.startsWith('data-')).map(({ type, id, data }) => ({ type, id, data }));
 
+/** Data chunks as the message keeps them: a later one of the same type and id replaces the earlier, in its place. */
+function replaced(chunks) {
+  const kept = [];
+  for (const chunk of chunks) {
+    const at = chunk.id === undefined ? -1 : kept.findIndex((k) => k.type === chunk.type && k.id === chunk.id);
+    if (at === -1) kept.push(chunk);
+    else kept[at] = chunk;
+  }
+  return kept;
+}
+
 let bin;
 before(() => {
   bin = cliPath();
@@ -64,7 +75,7 @@ for (const sc of scenarios) {
       same(chunks.filter((c) => c.type === 'error').map((c) => c.errorText), expect.error === null ? [] : [expect.error], 'error chunks');
       const start = chunks.find((c) => c.type === 'start');
       same(start?.messageId ?? null, expect.message?.id ?? null, 'start.messageId');
-      same(chunks.filter((c) => c.type === 'data-status').map((c) => c.data), expect.transient, 'data-status payloads');
+      same(chunks.filter((c) => c.transient === true).map((c) => c.data), expect.transient, 'transient data payloads (data-status, an agent\'s own)');
     });
 
     for (const sdk of sdks) {
@@ -99,7 +110,10 @@ for (const sc of scenarios) {
             same(meta.usage ?? null, expect.usage ?? null, 'metadata.usage');
             same(meta.model ?? null, expect.model ?? null, 'metadata.model');
           }
-          same(r.data.filter((d) => d.transient !== true).map(({ type, id, data }) => ({ type, id, data })), dataParts(assistants[0].parts), 'onData for persistent data parts');
+          // An agent's own metadata (protocol 6), merged beside the adapter's keys.
+          const own = Object.fromEntries(Object.entries(meta).filter(([k]) => !['turnId', 'createdAt', 'durationMs', 'toolCalls', 'toolErrors', 'stopped', 'usage', 'model'].includes(k)));
+          same(own, expect.agentMetadata ?? {}, "the agent's own metadata");
+          same(replaced(r.data.filter((d) => d.transient !== true)).map(({ type, id, data }) => ({ type, id, data })), dataParts(assistants[0].parts), 'onData for persistent data parts');
         }
         same(r.data.filter((d) => d.transient === true).map((d) => d.data), expect.transient, 'transient onData payloads');
 

@@ -58,6 +58,8 @@ export function normalizeParts(parts) {
     if (p.type === 'dynamic-tool') return pick(p, ['type', 'toolCallId', 'toolName', 'state', 'input', 'output', 'errorText', 'approval']);
     if (p.type.startsWith('tool-')) return pick(p, ['type', 'toolCallId', 'state', 'input', 'output', 'errorText']);
     if (p.type.startsWith('data-')) return pick(p, ['type', 'id', 'data']);
+    if (p.type === 'source-url') return pick(p, ['type', 'sourceId', 'url', 'title']);
+    if (p.type === 'source-document') return pick(p, ['type', 'sourceId', 'mediaType', 'title', 'filename']);
     return p; // anything else is unexpected and will not match
   });
 }

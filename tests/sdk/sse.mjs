@@ -22,7 +22,14 @@ const ALLOWED_KEYS = {
   abort: [],
   finish: ['messageMetadata'],
   'message-metadata': ['messageMetadata'],
+  // Protocol 6: an agent's sources.
+  'source-url': ['sourceId', 'url', 'title', 'providerMetadata'],
+  'source-document': ['sourceId', 'mediaType', 'title', 'filename', 'providerMetadata'],
 };
+/** The messageMetadata keys the adapter writes; an agent's own (protocol 6) name none of them. */
+const ADAPTER_METADATA = ['turnId', 'createdAt', 'durationMs', 'toolCalls', 'toolErrors', 'stopped', 'usage', 'model', 'error', 'ref', 'siblings'];
+/** Data part names the adapter writes itself; an agent's (protocol 6) are any other token. */
+const ADAPTER_DATA = new Set(['data-status', 'data-question', 'data-answer']);
 const DATA_KEYS = ['id', 'data', 'transient'];
 /** Keys whose value may legitimately be JSON null. */
 const NULLABLE = new Set(['input', 'output', 'data']);
@@ -100,8 +107,10 @@ function checkData(chunk, at, problems) {
     if (typeof chunk.data?.text !== 'string') problems.push(`${at}: data-question without text`);
     if (keys.some((k) => !['questionId', 'text', 'options'].includes(k)))
       problems.push(`${at}: data-question data keys ${keys}`);
-  } else {
+  } else if (ADAPTER_DATA.has(chunk.type) || !LABEL_RE.test(chunk.type.slice(5))) {
     problems.push(`${at}: unexpected data chunk ${chunk.type}`);
+  } else if ('transient' in chunk && chunk.transient !== true) {
+    problems.push(`${at}: transient given, and not true`);
   }
 }
 
@@ -137,6 +146,17 @@ export function checkSequence(chunks) {
       if (open) problems.push(`${at}: ${open.kind} part ${open.id} still open at finish-step`);
       for (const [id, t] of tools) if (t.stage < 2 && !t.waits) problems.push(`${at}: tool ${id} left without an output`);
       phase = 'ending';
+      return;
+    }
+    if (c.type === 'message-metadata' && phase === 'step') {
+      // An agent's own (protocol 6): none of the adapter's keys.
+      const taken = Object.keys(c.messageMetadata ?? {}).filter((k) => ADAPTER_METADATA.includes(k));
+      if (taken.length) problems.push(`${at}: an agent's metadata names the adapter's ${taken}`);
+      return;
+    }
+    if (c.type === 'source-url' || c.type === 'source-document') {
+      if (phase !== 'step') problems.push(`${at}: content outside start-step … finish-step`);
+      if (open) problems.push(`${at}: ${open.kind} part ${open.id} still open before a source`);
       return;
     }
     if (c.type === 'message-metadata') {

@@ -65,7 +65,9 @@ async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) 
  * user's approval: approved, it runs; denied, it does not), `/error TEXT` (the turn fails),
  * `/tool-error` (a tool whose result reports failure), `/hang` (streams nothing until aborted),
  * `/context` (the page's context, as JSON), `/seen` (the conversation this model is given, as
- * JSON: `[{ id, role, text }]`); anything else: a status, a tool call, a reply word by word. */
+ * JSON: `[{ id, role, text }]`), `/extras` (protocol 6: a transient `data-progress`, a
+ * `data-weather` of id `w1` sent twice, the second replacing the first, a web page and a document
+ * as sources, two metadata objects, between two texts); anything else: a status, a tool call, a reply word by word. */
 async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> {
   if (input.answer?.toolCall?.toolName === "deploy") return deployAnswered(input.answer.toolCall, input.answer.approval, emit, signal);
   if (input.answer) {
@@ -106,6 +108,19 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
       await pause(50, signal);
       emit.tool({ callId: "call_1", toolName: "read_file", status: "completed", result: { success: false, error: { message: "no such file" } } });
       await words("The file is missing.", 20, emit, signal);
+      return { done: true };
+    case "/extras":
+      emit.data("progress", { step: 1, of: 2 }, { transient: true });
+      emit.text("Looking it up. ");
+      emit.data("weather", { city: "Paris", temperature: null }, { id: "w1" });
+      await pause(50, signal);
+      emit.metadata({ app: { lang: "en" } });
+      emit.data("weather", { city: "Paris", temperature: 18 }, { id: "w1" });
+      emit.source({ sourceId: "s1", url: "https://example.com/paris", title: "Paris" });
+      emit.source({ sourceId: "s2", mediaType: "application/pdf", title: "Climate", filename: "climate.pdf" });
+      emit.metadata({ app: { tone: "brief" } });
+      await pause(50, signal);
+      emit.text("It is 18 degrees.");
       return { done: true };
     case "/hang":
       await pause(24 * 3600 * 1000, signal);

@@ -14,6 +14,9 @@
 //! | `tool-call` still open | `dynamic-tool` `output-error` `Interrupted` (`Canceled` for a canceled turn), as the stream ended it |
 //! | `question` (`QUESTIONS = "data"`) | `{ type: "data-question", id: questionId, data: { questionId, text, options?, answer? } }` |
 //! | `question` (`tools`, `approvals`) | `tool-askUser`, or for a question that gates a call `tool-approveToolCall` (`tools`) or the call's own part with its `approval` (`approvals`: `output-denied` when denied): as the stream showed it, with the answer as its output |
+//! | `data` (protocol 6) | `{ type: "data-<name>", id?, data }`; a later one of the same name and id replaces the earlier one's `data`, in its place |
+//! | `source` (protocol 6) | `{ type: "source-url", sourceId, url, title? }` or `{ type: "source-document", sourceId, mediaType, title, filename? }` |
+//! | `metadata` (protocol 6) | merged, in order, into the message's `metadata` (below) |
 //! | `finish`, `error` | nothing (the live stream sends them as its ending, not as parts) |
 //!
 //! An assistant message starts with `step-start`, as a streamed one does, and has the `metadata`
@@ -36,7 +39,7 @@ use crate::session::when::epoch_ms;
 use crate::session::{in_flight, Message, Part, Role, ToolCallPart};
 use crate::trace::Trace;
 use crate::translator::{tool_outcome, Ending, AGENT_ERROR};
-use crate::v2::{error_text, DeltaKind, FinishReason, Question};
+use crate::v2::{error_text, merge_metadata, DeltaKind, FinishReason, Question, Source};
 
 /// The finished messages of `messages` (an `init`'s, or a page's), oldest first, as `UIMessage`
 /// JSON values, shown as `trace` shows a stream: no reasoning and no tools in `minimal`, tools
@@ -160,6 +163,9 @@ fn ui_message(message: &Message, trace: &Trace, questions: &QuestionView) -> Opt
         // replay does (the SDK's `lastAssistantMessageIsComplete…` helpers look only after it).
         let answered_call =
             matches!(part, Part::Question(q) if q.answer.is_some()) && kind.starts_with("tool-");
+        if matches!(part, Part::Data(_)) && replaced_data(&mut parts, &value) {
+            continue;
+        }
         parts.push(value);
         if answered_call {
             parts.push(json!({"type": "step-start"}));
@@ -224,7 +230,16 @@ fn metadata(shown: &Shown<'_>) -> Map<String, Value> {
             errors += u64::from(!matches!(outcome, Some(Ok(()))) && !denied);
         }
     }
+    // The agent's own metadata first (protocol 6), merged in order as the client merged each
+    // `message-metadata`; the adapter's keys are none of its keys.
     let mut meta = Map::new();
+    for part in &message.parts {
+        if let Part::Metadata { metadata } = part {
+            if let Ok(Value::Object(map)) = serde_json::from_str(metadata.get()) {
+                merge_metadata(&mut meta, &map);
+            }
+        }
+    }
     let mut put = |key: &str, value: Option<Value>| {
         if let Some(value) = value {
             meta.insert(key.to_owned(), value);
@@ -281,6 +296,17 @@ fn ui_part(shown: &Shown<'_>, part: &Part) -> Option<Value> {
             Some(value)
         }
         Part::ToolCall(call) if assistant && trace.shows_tools() => Some(tool_part(shown, call)),
+        Part::Data(data) if assistant => {
+            let mut value = Map::new();
+            value.insert("type".into(), format!("data-{}", data.name).into());
+            if let Some(id) = &data.id {
+                value.insert("id".into(), id.as_str().into());
+            }
+            let data = serde_json::from_str(data.data.get()).unwrap_or(Value::Null);
+            value.insert("data".into(), data);
+            Some(Value::Object(value))
+        }
+        Part::Source(source) if assistant => Some(source_part(source)),
         Part::Question(question) if assistant => question_part(shown, question),
         _ => None,
     }
@@ -333,6 +359,53 @@ fn question_part(shown: &Shown<'_>, question: &Question) -> Option<Value> {
         }
     }
     Some(Value::Object(part))
+}
+
+/// Whether `value`, a data part with an `id`, replaces the data of an earlier part of `parts` of
+/// the same type and id, as the client does with a data chunk that comes again.
+fn replaced_data(parts: &mut [Value], value: &Value) -> bool {
+    let key = |part: &Value| (part.get("type").cloned(), part.get("id").cloned());
+    let (kind, id) = key(value);
+    if id.is_none() {
+        return false;
+    }
+    let Some(earlier) = parts
+        .iter_mut()
+        .find(|part| key(part) == (kind.clone(), id.clone()))
+    else {
+        return false;
+    };
+    if let (Some(slot), Some(data)) = (earlier.get_mut("data"), value.get("data")) {
+        *slot = data.clone();
+    }
+    true
+}
+
+/// A source as the stream's `source-url` or `source-document` chunk made it (the client's part
+/// of the same fields).
+fn source_part(source: &Source) -> Value {
+    let mut part = Map::new();
+    let mut put = |key: &str, value: &Option<String>| {
+        if let Some(value) = value {
+            part.insert(key.to_owned(), value.as_str().into());
+        }
+    };
+    match &source.url {
+        Some(_) => {
+            put("type", &Some("source-url".to_owned()));
+            put("sourceId", &Some(source.source_id.clone()));
+            put("url", &source.url);
+            put("title", &source.title);
+        }
+        None => {
+            put("type", &Some("source-document".to_owned()));
+            put("sourceId", &Some(source.source_id.clone()));
+            put("mediaType", &source.media_type);
+            put("title", &source.title);
+            put("filename", &source.filename);
+        }
+    }
+    Value::Object(part)
 }
 
 fn tool_part(shown: &Shown<'_>, call: &ToolCallPart) -> Value {

@@ -288,3 +288,37 @@ fn a_protocol_5_message_says_where_it_is_in_the_tree() {
         "an older agent's: as before"
     );
 }
+
+#[test]
+fn data_parts_sources_and_metadata_are_listed_as_the_stream_showed_them() {
+    let messages = r#"[{"id":"t1","role":"assistant","parts":[
+            {"type":"text","text":"Hi"},
+            {"type":"data","name":"weather","id":"w1","data":{"temp":null}},
+            {"type":"metadata","metadata":{"app":{"lang":"en","n":1}}},
+            {"type":"data","name":"note","data":"a"},
+            {"type":"data","name":"weather","id":"w1","data":{"temp":18}},
+            {"type":"data","name":"status","data":"reserved: left out"},
+            {"type":"source","sourceId":"s1","url":"https://e.com/p","title":"P"},
+            {"type":"source","sourceId":"s2","mediaType":"application/pdf","title":"C","filename":"c.pdf"},
+            {"type":"metadata","metadata":{"app":{"tone":"brief","n":2}}},
+            {"type":"metadata","metadata":{"usage":{"inputTokens":1}}},
+            {"type":"finish","reason":"end_turn","model":"m1"}]}]"#;
+    let shown = history(messages);
+    assert_eq!(
+        shown[0]["parts"],
+        json!([
+            {"type": "step-start"},
+            {"type": "text", "text": "Hi", "state": "done"},
+            {"type": "data-weather", "id": "w1", "data": {"temp": 18}},
+            {"type": "data-note", "data": "a"},
+            {"type": "source-url", "sourceId": "s1", "url": "https://e.com/p", "title": "P"},
+            {"type": "source-document", "sourceId": "s2", "mediaType": "application/pdf", "title": "C", "filename": "c.pdf"},
+        ])
+    );
+    assert_eq!(
+        shown[0]["metadata"],
+        json!({"app": {"lang": "en", "tone": "brief", "n": 2}, "turnId": "t1", "toolCalls": 0,
+            "toolErrors": 0, "model": "m1"}),
+        "the agent's metadata merged, a part naming the adapter's keys left out"
+    );
+}

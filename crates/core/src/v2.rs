@@ -6,6 +6,7 @@
 //! [`FrameError`]: the caller skips and logs it; nothing panics.
 
 mod attachment;
+mod extras;
 mod outgoing;
 mod plain;
 mod shape;
@@ -19,6 +20,11 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use attachment::Attachment;
+pub use extras::{
+    merge_metadata, parse_data_part, parse_metadata_part, parse_source_part, read_metadata,
+    DataFields, Source, TurnPart, MAX_DATA_NAME_CHARS, MAX_EXTRA_BYTES, MAX_PART_ID_BYTES,
+    RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS,
+};
 pub use outgoing::{
     abort_frame, answer_frame, OnDisconnect, Prompt, TAKE_BACK_PROTOCOL, TREE_PROTOCOL,
 };
@@ -59,6 +65,12 @@ pub enum Frame {
     ReasoningDelta(TurnDelta),
     /// A tool call's lifecycle step (`message.part.tool-update`).
     ToolUpdate(ToolUpdate),
+    /// An app's data part (`message.part.data`, protocol 6).
+    Data(TurnPart<DataFields>),
+    /// A source the turn cites (`message.part.source`, protocol 6).
+    Source(TurnPart<Source>),
+    /// The agent's metadata of the turn's message (`message.metadata`, protocol 6).
+    Metadata(TurnPart<Box<RawValue>>),
     /// A turn ended (`message.finalize`).
     Finalize(Finalize),
     /// The agent is idle and ready for the next prompt (`complete`).
@@ -86,6 +98,9 @@ impl Frame {
             Frame::TextDelta(f) | Frame::ReasoningDelta(f) => Some(&f.turn_id),
             Frame::ToolUpdate(f) => Some(&f.turn_id),
             Frame::Finalize(f) => Some(&f.turn_id),
+            Frame::Data(f) => Some(&f.turn_id),
+            Frame::Source(f) => Some(&f.turn_id),
+            Frame::Metadata(f) => Some(&f.turn_id),
             _ => None,
         }
     }
@@ -322,6 +337,9 @@ fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
         "message.part.reasoning-delta" => Frame::ReasoningDelta(typed(text)?),
         "message.part.tool-update" => Frame::ToolUpdate(typed(text)?),
         "message.finalize" => Frame::Finalize(typed(text)?),
+        "message.part.data" => Frame::Data(extras::parse_data(text)?),
+        "message.part.source" => Frame::Source(extras::parse_source(text)?),
+        "message.metadata" => Frame::Metadata(extras::parse_metadata(text)?),
         "agentStatus" => Frame::AgentStatus(typed(text)?),
         "chunk" => Frame::Chunk(typed(text)?),
         "question" => Frame::Question(typed(text)?),

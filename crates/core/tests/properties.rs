@@ -89,6 +89,22 @@ fn frame() -> impl Strategy<Value = String> {
             f.to_string()
         }),
         json_value().prop_map(|m| json!({"type": "error", "message": m}).to_string()),
+        // Protocol 6: data parts (names good, reserved, garbled; ids repeating), sources, metadata.
+        (turn_id(), prop::sample::select(vec!["w", "status", "a b", ""]), prop::option::of(prop::sample::select(vec!["i1", "i2"])), json_value(), any::<bool>())
+            .prop_map(|(t, name, id, data, transient)| {
+                let mut f = json!({"type": "message.part.data", "turnId": t, "name": name, "data": data});
+                if let Some(id) = id { f["id"] = json!(id); }
+                if transient { f["transient"] = json!(true); }
+                f.to_string()
+            }),
+        (turn_id(), prop::sample::select(vec![Some("https://e.com/a"), Some("javascript:x"), None]), prop::option::of(text()))
+            .prop_map(|(t, url, title)| {
+                let mut f = json!({"type": "message.part.source", "turnId": t, "sourceId": "s1", "mediaType": "text/plain"});
+                if let Some(url) = url { f["url"] = json!(url); }
+                if let Some(title) = title { f["title"] = json!(title); }
+                f.to_string()
+            }),
+        (turn_id(), json_value()).prop_map(|(t, m)| json!({"type": "message.metadata", "turnId": t, "metadata": m}).to_string()),
         Just(r#"{"type":"init","messages":[]}"#.to_owned()),
         Just(r#"{"type":"git-state","branch":"main"}"#.to_owned()),
         any::<String>(),

@@ -67,6 +67,37 @@ pub fn tool_update(turn: &str, call: &str, name: &str, status: &str, extra: Valu
     frame
 }
 
+/// `message.part.data` (protocol 6): the data part `name`, with `id` when given, transient when
+/// `transient`.
+pub fn data_part(turn: &str, name: &str, id: Option<&str>, data: Value, transient: bool) -> Value {
+    let mut frame = json!({"type": "message.part.data", "turnId": turn, "name": name});
+    if let Some(map) = frame.as_object_mut() {
+        if let Some(id) = id {
+            map.insert("id".into(), id.into());
+        }
+        map.insert("data".into(), data);
+        if transient {
+            map.insert("transient".into(), true.into());
+        }
+    }
+    frame
+}
+
+/// `message.part.source` (protocol 6), its fields `source` (`sourceId`, then `url` and `title?`,
+/// or `mediaType`, `title` and `filename?`).
+pub fn source(turn: &str, source: Value) -> Value {
+    let mut frame = json!({"type": "message.part.source", "turnId": turn});
+    if let (Some(frame), Value::Object(source)) = (frame.as_object_mut(), source) {
+        frame.extend(source);
+    }
+    frame
+}
+
+/// `message.metadata` (protocol 6).
+pub fn metadata(turn: &str, metadata: Value) -> Value {
+    json!({"type": "message.metadata", "turnId": turn, "metadata": metadata})
+}
+
 /// `question` (extension): `text`, with the demo's [`QUESTION_OPTIONS`].
 pub fn question(question_id: &str, text: &str) -> Value {
     json!({"type": "question", "questionId": question_id, "text": text,

@@ -1,10 +1,10 @@
-//! Which agent the demo plays for a session, told by its id's prefix: the agent of protocol 5 by
+//! Which agent the demo plays for a session, told by its id's prefix: the agent of protocol 6 by
 //! default, or, for the tests of how the adapter degrades, one that keeps less of the contract
 //! (docs/agent-protocol.md, "The degrade matrix").
 //!
 //! | prefix | the agent | `init` | upgrade's `X-Agent-Protocol` | store |
 //! | --- | --- | --- | --- | --- |
-//! | (none) | protocol 5 | the current branch's newest page, the turn in flight, `"protocol":5` | `5` | the tree |
+//! | (none) | protocol 6 | the current branch's newest page, the turn in flight, `"protocol":6` | `6` | the tree, data parts, sources, metadata |
 //! | `noinit-` | one that does not hydrate | none | none | the tree |
 //! | `noinflight-` | one whose `init` leaves out the turn in flight | the page without it, no `protocol` | none | the tree |
 //! | `proto4-` | protocol 4: a list that deletes what a turn does not follow ([`crate::proto4`]) | the newest messages, no `ref`, `"protocol":4` | `4` | the list |
@@ -14,7 +14,7 @@
 
 /// The protocol the demo agent keeps (docs/agent-protocol.md, "Versions"), said in its `init` and
 /// on its upgrade's answer.
-pub const PROTOCOL: u64 = 5;
+pub const PROTOCOL: u64 = 6;
 
 /// The protocol the `proto4-` persona keeps: the one before branches.
 pub const PROTOCOL_4: u64 = 4;

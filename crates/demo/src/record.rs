@@ -8,12 +8,15 @@
 //! * a tool update changes its call's part in place (first update: a new part at the end), and
 //!   never moves a call back from `completed` or `error`;
 //! * a question is a new part; its answer is set on it;
+//! * a data part (protocol 6) is a new part, or replaces the data of the part of its name and id;
+//!   a transient one is not kept; a source is a new part, and so is each `message.metadata`;
 //! * the finalize closes the message: `finalText` when no text streamed, an `error` part for a
 //!   failure, then the `finish` part.
 
 use crate::frames::finalize;
 use crate::session::{Message, Part, Role, ToolCallPart};
-use crate::v2::{parse_frame, read_raw_model, read_raw_usage, Frame, Question, ToolUpdate};
+use crate::v2::ToolUpdate;
+use crate::v2::{parse_frame, read_raw_model, read_raw_usage, DataFields, Frame, Question};
 
 /// A session's [`Message`] as its agent keeps it, growing from turn events.
 pub trait Record {
@@ -49,6 +52,11 @@ impl Record for Message {
             Frame::Chunk(c) => append(self, false, &c.content),
             Frame::ToolUpdate(u) if ours(&u.turn_id) => tool(self, u),
             Frame::Question(q) => self.parts.push(Part::Question(q.clone())),
+            Frame::Data(d) if ours(&d.turn_id) => data(self, &d.part),
+            Frame::Source(s) if ours(&s.turn_id) => self.parts.push(Part::Source(s.part.clone())),
+            Frame::Metadata(m) if ours(&m.turn_id) => self.parts.push(Part::Metadata {
+                metadata: m.part.clone(),
+            }),
             Frame::Finalize(fin) if ours(&fin.turn_id) => {
                 for part in &mut self.parts {
                     if let Part::Text { streaming, .. } = part {
@@ -123,6 +131,26 @@ fn append(message: &mut Message, reasoning: bool, delta: &str) {
             text: delta.to_owned(),
             streaming: Some(true),
         }),
+    }
+}
+
+/// A data part (protocol 6): a transient one is not kept; one with the name and id of a kept one
+/// replaces its data in place; any other is a new part at the end.
+fn data(message: &mut Message, part: &DataFields) {
+    if part.transient {
+        return;
+    }
+    let earlier = part.id.as_ref().and_then(|id| {
+        message.parts.iter_mut().find_map(|p| match p {
+            Part::Data(kept) if kept.name == part.name && kept.id.as_ref() == Some(id) => {
+                Some(kept)
+            }
+            _ => None,
+        })
+    });
+    match earlier {
+        Some(kept) => kept.data = part.data.clone(),
+        None => message.parts.push(Part::Data(part.clone())),
     }
 }
 

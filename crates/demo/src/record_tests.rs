@@ -99,3 +99,21 @@ fn the_finish_keeps_what_the_turn_cost_and_drops_a_garbled_usage() {
         r#"[{"type":"finish","reason":"end_turn"}]"#
     );
 }
+
+#[test]
+fn data_parts_sources_and_metadata_are_kept_as_the_client_keeps_them() {
+    let m = grow(&[
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"Hi"}"#,
+        r#"{"type":"message.part.data","turnId":"t1","name":"progress","data":1,"transient":true}"#,
+        r#"{"type":"message.part.data","turnId":"t1","name":"w","id":"w1","data":{"t":null}}"#,
+        r#"{"type":"message.metadata","turnId":"t1","metadata":{"a":1}}"#,
+        r#"{"type":"message.part.data","turnId":"t1","name":"w","id":"w1","data":{"t":18}}"#,
+        r#"{"type":"message.part.data","turnId":"other","name":"w","data":0}"#,
+        r#"{"type":"message.part.source","turnId":"t1","sourceId":"s1","url":"https://e.com"}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"!"}"#,
+    ]);
+    assert_eq!(
+        parts_json(&m),
+        r#"[{"type":"text","text":"Hi","streaming":true},{"type":"data","name":"w","id":"w1","data":{"t":18}},{"type":"metadata","metadata":{"a":1}},{"type":"source","sourceId":"s1","url":"https://e.com"},{"type":"text","text":"!","streaming":true}]"#
+    );
+}

@@ -19,6 +19,7 @@
 //! | `/tool-error` | a `read_file` call whose `completed` result reports failure (`success: false`), then a short reply |
 //! | `/seen` | the conversation its model would be given, as JSON (`[{"id","role","text"}]`, [`crate::seen`]): the branch from the first message to this prompt's |
 //! | `/grow [N]` | N exchanges (default 100, at most 5,000 and what the session's cap leaves room for), each a user message `g<i>` and a finished reply `r<i>`, stored where the turn attaches in one statement, no frame each ([`crate::grow`]); then this prompt's message after them, and a reply saying how many |
+//! | `/extras` | protocol 6's parts ([`extras_turn`]): a transient `data-progress`, a `data-weather` (id `w1`) sent twice (the second replaces the first), a `source-url` and a `source-document`, two `message.metadata` (`{"app":{"lang":"en"}}`, then `{"app":{"tone":"brief"}}`), each beside a short text, 100 ms apart, the last text 1.5 s after them |
 //! | `/deploy [TARGET]` | a `deploy` call (`pending`, args `{ target }`; TARGET default `production`) gated by an approval question (`toolCallId`); approved: the call runs and completes, `Deployed to TARGET.`; denied: the call ends `error` `Denied[: reason]`, `I did not deploy to TARGET.` |
 //!
 //! `/flood` and `/stamp` are for benchmarks (`bench/`): their deltas are generated one at a
@@ -31,8 +32,8 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::frames::{
-    answer_reply, complete, create, delta, finalize, numbered_delta, question, question_id, status,
-    tool_update,
+    answer_reply, complete, create, data_part, delta, finalize, metadata, numbered_delta, question,
+    question_id, source, status, tool_update,
 };
 use super::lazy::{LazyDeltas, LazyKind, MAX_LAZY_DELTAS};
 use super::step::{Action, ScriptStep};
@@ -259,6 +260,36 @@ fn deploy_turn(target: &str, turn: &str, request_id: Option<&str>) -> Script {
     script
 }
 
+/// `/extras`'s pause before its last text.
+const EXTRAS_LAST_MS: u64 = 1_500;
+
+/// `/extras`: protocol 6's data parts, sources and metadata, between texts, at `/slow`'s pace so
+/// that a resume can join it part way.
+pub fn extras_turn(turn: &str, request_id: Option<&str>) -> Script {
+    let ms = DEFAULT_INTERVAL_MS;
+    let mut script = Script::new(Some(turn));
+    script.send(0, create(turn, request_id));
+    let progress = json!({"step": 1, "of": 2});
+    script.send(0, data_part(turn, "progress", None, progress, true));
+    script.send(ms, delta(turn, "Looking it up. "));
+    let weather = json!({"city": "Paris", "temperature": null});
+    script.send(ms, data_part(turn, "weather", Some("w1"), weather, false));
+    script.send(ms, metadata(turn, json!({"app": {"lang": "en"}})));
+    let weather = json!({"city": "Paris", "temperature": 18});
+    script.send(ms, data_part(turn, "weather", Some("w1"), weather, false));
+    let page = json!({"sourceId": "s1", "url": "https://example.com/paris", "title": "Paris"});
+    script.send(ms, source(turn, page));
+    let doc = json!({"sourceId": "s2", "mediaType": "application/pdf", "title": "Climate",
+        "filename": "climate.pdf"});
+    script.send(ms, source(turn, doc));
+    script.send(ms, metadata(turn, json!({"app": {"tone": "brief"}})));
+    // A longer pause before the last text: a client that reloads once it saw the sources resumes
+    // a turn that still runs, whose replay holds every part before them.
+    script.send(EXTRAS_LAST_MS, delta(turn, "It is 18 degrees."));
+    finish(&mut script, turn, None);
+    script
+}
+
 /// `text` cut after each space into at most `max` pieces, the last holding the rest.
 fn word_deltas(text: &str, max: usize) -> Vec<&str> {
     let mut pieces = Vec::new();
@@ -403,6 +434,7 @@ fn scripted(content: &str, turn: &str, request_id: Option<&str>) -> Script {
             script
         }
         Some("/tool-error") => tool_error_turn(turn, request_id),
+        Some("/extras") => extras_turn(turn, request_id),
         Some("/deploy") => deploy_turn(words.next().unwrap_or("production"), turn, request_id),
         _ => default_turn(content, turn, request_id),
     }

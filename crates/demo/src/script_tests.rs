@@ -144,6 +144,7 @@ fn every_turn_grows_a_finished_message() {
         ("/work 4 1", FinishReason::EndTurn),
         ("/error boom", FinishReason::Error),
         ("/ask Go?", FinishReason::EndTurn),
+        ("/extras", FinishReason::EndTurn),
     ] {
         let mut script = for_prompt(prompt, "t", Some("r"));
         let mut message = Message::assistant("t");
@@ -187,6 +188,24 @@ fn every_turn_grows_a_finished_message() {
                 );
             }
             "/ask Go?" => assert_eq!(text, Some(("You answered: yes.".into(), None))),
+            "/extras" => {
+                let kinds: Vec<&str> = message
+                    .parts
+                    .iter()
+                    .map(|p| match p {
+                        Part::Text { .. } => "text",
+                        Part::Data(_) => "data",
+                        Part::Source(_) => "source",
+                        Part::Metadata { .. } => "metadata",
+                        Part::Finish { .. } => "finish",
+                        _ => "other",
+                    })
+                    .collect();
+                let expected = [
+                    "text", "data", "metadata", "source", "source", "metadata", "text", "finish",
+                ];
+                assert_eq!(kinds, expected, "the transient part not kept, w1 replaced");
+            }
             _ => {}
         }
     }

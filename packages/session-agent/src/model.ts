@@ -3,14 +3,14 @@
 // function of these; everything else of the contract is the library's (./session-agent.ts).
 //
 // `respond` gets the conversation and an `emit` to stream what the model does (text, reasoning,
-// tool calls, status); it returns when the model is done, or with a question for the user (the turn
+// tool calls, status; from protocol 6 an app's data parts, sources and message metadata); it returns when the model is done, or with a question for the user (the turn
 // then waits for the answer, and `respond` is called again with the answer in `input.answer`). A
 // question may gate a tool call the model announced (`toolCallId`): the user approves or denies
 // that call, and `respond` hears which in `input.answer.approval` (a denied call is already ended
 // `error` by the agent). It throws to fail the turn (the error's message is shown to the user) and
 // must stop when `signal` aborts (the user stopped the turn).
 
-import type { Message, Question, ToolStatus, Usage } from "./protocol.js";
+import type { Message, Question, Source, ToolStatus, Usage } from "./protocol.js";
 
 export interface ModelInput {
   /** The turn's branch of the conversation, oldest first: from its first message to the turn's user
@@ -43,6 +43,18 @@ export interface Emit {
   reasoning(delta: string): void;
   tool(update: { callId: string; toolName: string; status: ToolStatus; args?: unknown; result?: unknown; error?: string }): void;
   status(status: "thinking" | "streaming" | "tool_calling" | "compacting", detail?: string): void;
+  /** An app's data part, `data-<name>` on the client (protocol 6): `name` 1 to 64 of
+   * `[A-Za-z0-9_.:-]`, not `status`, `question` or `answer`; with `id`, a later call of the same
+   * name and id replaces its data; `transient` ones reach the live client only (its `onData`),
+   * never the message or the history. Throws a TypeError on a name the adapter would skip. */
+  data(name: string, data: unknown, options?: { id?: string; transient?: boolean }): void;
+  /** A source the answer cites: a web page `{ sourceId, url, title? }` or a document
+   * `{ sourceId, mediaType, title, filename? }` (protocol 6). */
+  source(source: Source): void;
+  /** Metadata of the reply, merged into the client's `message.metadata` as the AI SDK merges it
+   * (protocol 6): a JSON object naming none of the adapter's keys (`turnId`, `usage`, `model`, …:
+   * RESERVED_METADATA_KEYS); throws a TypeError on one that does. */
+  metadata(metadata: Record<string, unknown>): void;
 }
 
 /** `toolCallId` names a call announced (`pending`, with its args) in this turn: the question then

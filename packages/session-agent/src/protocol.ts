@@ -1,10 +1,10 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
-// and the few helpers that build and read them. Protocol 5.
+// and the few helpers that build and read them. Protocol 6.
 
 import { fileFault } from "./file-url.js";
 
 /** The protocol this agent keeps, said in its `init` and on its upgrade's answer (R-protocol). */
-export const PROTOCOL = 5;
+export const PROTOCOL = 6;
 
 /** The header of the upgrade's answer in which the agent says its protocol (from protocol 4). */
 export const PROTOCOL_HEADER = "X-Agent-Protocol";
@@ -34,7 +34,24 @@ export type Part =
   | ({ type: "question" } & Question & { answer?: unknown })
   | { type: "file"; mediaType: string; url: string; filename?: string }
   | { type: "finish"; reason: FinishReason; usage?: Usage; model?: string }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  /** Protocol 6: an app's data part (the last data sent under its name and id), a source, metadata. */
+  | { type: "data"; name: string; id?: string; data: unknown }
+  | ({ type: "source" } & Source)
+  | { type: "metadata"; metadata: Record<string, unknown> };
+
+/** A source a turn cites (protocol 6): a web page, or a document. */
+export type Source = { sourceId: string; url: string; title?: string } | { sourceId: string; mediaType: string; title: string; filename?: string };
+
+/** The data part names the adapter writes itself, and the metadata keys (crates/core/src/v2/extras.rs). */
+export const RESERVED_DATA_NAMES = ["status", "question", "answer"];
+export const RESERVED_METADATA_KEYS = ["turnId", "createdAt", "durationMs", "toolCalls", "toolErrors", "stopped", "usage", "model", "error", "ref", "siblings"];
+
+/** Why the adapter would skip a data part of this `name` (docs/agent-protocol.md, R-extras), or null. */
+export function dataNameFault(name: string): string | null {
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(name)) return `a data part's name is 1 to 64 of [A-Za-z0-9_.:-], not ${JSON.stringify(name)}`;
+  return RESERVED_DATA_NAMES.includes(name) ? `the data part name ${JSON.stringify(name)} is the adapter's own` : null;
+}
 
 /** A question to the user; with `toolCallId`, an approval question: may that call run? */
 export interface Question {
@@ -171,6 +188,17 @@ export const frames = {
     ...(cost?.usage ? { usage: cost.usage } : {}),
     ...(cost?.model ? { model: cost.model } : {}),
   }),
+  /** Protocol 6: a data part, a source, the message's metadata. */
+  data: (turnId: string, name: string, data: unknown, id?: string, transient?: boolean): Outgoing => ({
+    type: "message.part.data",
+    turnId,
+    name,
+    ...(id !== undefined ? { id } : {}),
+    data: data ?? null,
+    ...(transient ? { transient: true } : {}),
+  }),
+  source: (turnId: string, source: Source): Outgoing => ({ type: "message.part.source", turnId, ...source }),
+  metadata: (turnId: string, metadata: Record<string, unknown>): Outgoing => ({ type: "message.metadata", turnId, metadata }),
   complete: (): Outgoing => ({ type: "complete" }),
   status: (status: string, detail?: string): Outgoing => ({ type: "agentStatus", status, ...(detail ? { detail } : {}) }),
   error: (message: string, code?: string): Outgoing => ({ type: "error", message, ...(code ? { code } : {}) }),

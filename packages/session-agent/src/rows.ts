@@ -31,7 +31,7 @@ type ValueSlot = { get: () => unknown; set: (value: unknown) => void };
 type TextSlot = { original: string; set: (text: string) => void };
 
 /** `message` as it is stored: itself when its JSON fits in MAX_ROW_BYTES; else a copy whose
- * largest values (a tool's args or result, an answer) are replaced by `shortenedValue` until the
+ * largest values (a tool's args or result, an answer, a data part's data, a metadata object) are replaced by `shortenedValue` until the
  * rest of the message takes at most half of the row, then whose texts (text, reasoning, a tool's
  * error, a question's text) each get an equal share, halved until the row fits, shortened with
  * SHORTENED_MARK. A message of thousands of parts may still not fit: it is returned as small as it
@@ -70,6 +70,8 @@ function slots(parts: Part[]): { values: ValueSlot[]; texts: TextSlot[] } {
       if (part.answer !== undefined) values.push({ get: () => part.answer, set: (v) => (part.answer = v) });
       text(part.text, (t) => (part.text = t));
     } else if (part.type === "error") text(part.message, (t) => (part.message = t));
+    else if (part.type === "data") values.push({ get: () => part.data, set: (v) => (part.data = v) });
+    else if (part.type === "metadata") values.push({ get: () => part.metadata, set: (v) => (part.metadata = v as Record<string, unknown>) });
   }
   return { values, texts };
 }

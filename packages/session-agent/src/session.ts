@@ -1,6 +1,6 @@
 // The machinery of a SessionAgent Durable Object (internal: package.json's `exports` does not
 // expose it; ./session-agent.ts is the public class, and builds one `Session` on its first call).
-// It keeps the contract of docs/agent-protocol.md (protocol 5) on the hibernatable WebSocket API,
+// It keeps the contract of docs/agent-protocol.md (protocol 6) on the hibernatable WebSocket API,
 // for a model given as a function (`respond`, ./model.ts):
 //
 // - every socket gets `init` (the newest page of the current branch, the turn in flight at its end)
@@ -37,6 +37,7 @@
 
 import type { Emit, ModelInput, ModelResult, Respond } from "./model.js";
 import { listed, listPage, sameContent, withoutRefs } from "./pages.js";
+import { dataNameFault, RESERVED_METADATA_KEYS } from "./protocol.js";
 import { frames, newId, parseIncoming, PING, PONG, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
 import { fitted, jsonSize, MAX_ROW_BYTES, sizeInWords } from "./rows.js";
 import { TreeStore } from "./store.js";
@@ -392,6 +393,30 @@ export class Session {
         if (part) Object.assign(part, update);
         else turn.message.parts.push({ type: "tool-call", ...update });
         this.broadcast({ type: "message.part.tool-update", turnId: turn.message.id, ...update });
+      },
+      // Protocol 6: a transient data part is only sent; one of a stored name and id replaces it.
+      data: (name, data, { id, transient } = {}) => {
+        const fault = dataNameFault(name);
+        if (fault) throw new TypeError(fault);
+        if (!live()) return;
+        const kept = id === undefined ? undefined : turn.message.parts.find((p) => p.type === "data" && p.name === name && p.id === id);
+        if (transient) {
+          // sent only
+        } else if (kept && kept.type === "data") kept.data = data ?? null;
+        else turn.message.parts.push({ type: "data", name, ...(id !== undefined ? { id } : {}), data: data ?? null });
+        this.broadcast(frames.data(turn.message.id, name, data, id, transient));
+      },
+      source: (source) => {
+        if (!live()) return;
+        turn.message.parts.push({ type: "source", ...source });
+        this.broadcast(frames.source(turn.message.id, source));
+      },
+      metadata: (metadata) => {
+        const taken = RESERVED_METADATA_KEYS.find((key) => Object.hasOwn(metadata, key));
+        if (taken) throw new TypeError(`metadata names ${JSON.stringify(taken)}, a key the adapter writes`);
+        if (!live()) return;
+        turn.message.parts.push({ type: "metadata", metadata });
+        this.broadcast(frames.metadata(turn.message.id, metadata));
       },
     };
   }

@@ -32,6 +32,7 @@ function recorder() {
       reasoning: (delta) => events.push(["reasoning", delta]),
       tool: (update) => events.push(["tool", update]),
       status: (status, detail) => events.push(["status", status, detail]),
+      source: (source) => events.push(["source", source]),
     },
   };
 }
@@ -74,6 +75,29 @@ for (const pkg of ["ai", "ai-v7"]) {
     const [asked] = model.doStreamCalls[0].prompt;
     assert.equal(asked.role, "user");
     assert.deepEqual(asked.content.map(({ type, text }) => ({ type, text })), [{ type: "text", text: "Hi" }]);
+  });
+
+  test(`${pkg}: the sources the model cites, a web page and a document, as emit.source (protocol 6)`, async () => {
+    const model = new MockLanguageModelV3({
+      doStream: stream(
+        { type: "stream-start", warnings: [] },
+        { type: "source", sourceType: "url", id: "s1", url: "https://example.com/a", title: "A", providerMetadata: { x: { y: 1 } } },
+        { type: "source", sourceType: "document", id: "s2", mediaType: "application/pdf", title: "Doc", filename: "d.pdf" },
+        { type: "source", sourceType: "url", id: "s3", url: "https://example.com/b" },
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "See A." },
+        { type: "text-end", id: "t" },
+        finish("stop"),
+      ),
+    });
+    const { events, emit } = recorder();
+    await streamTextModel(ai.streamText, () => ({ model }))(input([user("u1", "Hi")]), emit, new AbortController().signal);
+    assert.deepEqual(events, [
+      ["source", { sourceId: "s1", url: "https://example.com/a", title: "A" }],
+      ["source", { sourceId: "s2", mediaType: "application/pdf", title: "Doc", filename: "d.pdf" }],
+      ["source", { sourceId: "s3", url: "https://example.com/b" }],
+      ["text", "See A."],
+    ]);
   });
 
   test(`${pkg}: a multi-step turn: a server tool's input, run and result, then the model given its result and going on`, async () => {

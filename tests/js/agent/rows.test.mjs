@@ -35,6 +35,15 @@ test("a text over the cap is cut with the mark, at a character's end, and fits",
   assert.deepEqual(stored.parts.at(-1), { type: "finish", reason: "end_turn" });
 });
 
+test("a data part's data or a metadata object over the cap becomes a marker saying its size (protocol 6)", () => {
+  const table = { cells: "y".repeat(2 * 1024 * 1024) };
+  const message = reply({ type: "data", name: "table", id: "t1", data: table }, { type: "metadata", metadata: { note: "z".repeat(1024 * 1024) } }, { type: "text", text: "Done." });
+  const stored = fitted(message);
+  assert.ok(jsonSize(stored) <= MAX_ROW_BYTES);
+  assert.deepEqual(stored.parts[0], { type: "data", name: "table", id: "t1", data: { shortened: "too large to keep", bytes: jsonSize(table) } });
+  assert.equal(stored.parts[2].text, "Done.");
+});
+
 test("sizes in words: a message's rounded up, the cap's down", () => {
   assert.equal(sizeInWords(MAX_ROW_BYTES, "down"), "1.5 MB");
   assert.equal(sizeInWords(MAX_ROW_BYTES + 1, "up"), "1.6 MB");

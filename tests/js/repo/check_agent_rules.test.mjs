@@ -64,9 +64,9 @@ test("the contract's upgrade headers name the protocol the adapter sends, and th
   assert.match(read("check-agent/probe.js"), new RegExp(`"x-agent-protocol": "${sent}"`));
 });
 
-test("the checker's turn events are the contract's: message.create, message.part.*, message.finalize, not the legacy message.updated", async () => {
+test("the checker's turn events are the contract's: message.create, message.part.*, message.metadata, message.finalize, not the legacy message.updated", async () => {
   const { isTurnEvent } = await import("../../../check-agent/frames.mjs");
-  const types = ["message.create", "message.part.text-delta", "message.part.tool-update", "message.finalize", "message.updated", "message", "agentStatus", "complete"];
-  assert.deepEqual(types.filter((type) => isTurnEvent({ type })), ["message.create", "message.part.text-delta", "message.part.tool-update", "message.finalize"]);
-  assert.match(read("docs/agent-protocol.md"), /The \*\*turn events\*\*\nare exactly `message\.create`, every `message\.part\.\*` frame and `message\.finalize`\./);
+  const types = ["message.create", "message.part.text-delta", "message.part.tool-update", "message.part.data", "message.metadata", "message.finalize", "message.updated", "message", "agentStatus", "complete"];
+  assert.deepEqual(types.filter((type) => isTurnEvent({ type })), ["message.create", "message.part.text-delta", "message.part.tool-update", "message.part.data", "message.metadata", "message.finalize"]);
+  assert.match(read("docs/agent-protocol.md"), /The \*\*turn events\*\*\nare exactly `message\.create`, every `message\.part\.\*` frame, `message\.metadata` and `message\.finalize`\./);
 });

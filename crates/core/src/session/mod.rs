@@ -17,6 +17,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::v2::{frame_type, typed, Attachment, FinishReason, FrameError, Question, ToolStatus};
+use crate::v2::{parse_data_part, parse_metadata_part, parse_source_part, DataFields, Source};
 use crate::v2::{read_raw_model, read_raw_usage, Usage};
 use crate::v2::{ToolUpdate, HISTORY, INIT};
 
@@ -90,6 +91,14 @@ pub enum Part {
     Question(Question),
     /// A file sent with a user message.
     File(Attachment),
+    /// An app's data part (protocol 6), as its last `message.part.data` of that name and id left
+    /// it; never a transient one.
+    Data(DataFields),
+    /// A source the turn cited (protocol 6).
+    Source(Source),
+    /// Metadata the agent gave the message (protocol 6, `message.metadata`): the message's
+    /// metadata is each of them merged in order ([`crate::v2::merge_metadata`]).
+    Metadata { metadata: Box<RawValue> },
 }
 
 /// `ToolCallPart`: a tool call as the snapshot has it.
@@ -161,6 +170,11 @@ impl Part {
             },
             "question" => Part::Question(typed(text)?),
             "file" => Part::File(typed(text)?),
+            "data" => Part::Data(parse_data_part(text)?),
+            "source" => Part::Source(parse_source_part(text)?),
+            "metadata" => Part::Metadata {
+                metadata: parse_metadata_part(text)?,
+            },
             other => return Err(FrameError(format!("unknown part type {other:?}"))),
         })
     }

@@ -8,7 +8,7 @@
 //! derived `Serialize` is the tests' oracle only, and no part of the wasm.
 
 use crate::json_out::{bool_field, field, number_field, raw_field, string as json_string};
-use crate::ui::{FinishMetadata, StartMetadata, StatusData, StatusPhase, UiChunk};
+use crate::ui::{AppData, FinishMetadata, StartMetadata, StatusData, StatusPhase, UiChunk};
 use crate::v2::DeltaKind;
 
 /// Appends `chunk` as JSON.
@@ -103,6 +103,38 @@ pub(super) fn write_json(out: &mut Vec<u8>, chunk: &UiChunk) {
             out.extend_from_slice(br#"{"type":"message-metadata""#);
             finish_metadata(out, message_metadata);
         }
+        UiChunk::AgentMetadata { message_metadata } => {
+            raw_field(
+                out,
+                br#"{"type":"message-metadata","messageMetadata":"#,
+                message_metadata,
+            );
+        }
+        UiChunk::SourceUrl {
+            source_id,
+            url,
+            title,
+        } => {
+            field(out, br#"{"type":"source-url","sourceId":"#, source_id);
+            field(out, br#","url":"#, url);
+            if let Some(title) = title {
+                field(out, br#","title":"#, title);
+            }
+        }
+        UiChunk::SourceDocument {
+            source_id,
+            media_type,
+            title,
+            filename,
+        } => {
+            field(out, br#"{"type":"source-document","sourceId":"#, source_id);
+            field(out, br#","mediaType":"#, media_type);
+            field(out, br#","title":"#, title);
+            if let Some(filename) = filename {
+                field(out, br#","filename":"#, filename);
+            }
+        }
+        UiChunk::AppData(part) => app_data(out, part),
         UiChunk::Abort => out.extend_from_slice(br#"{"type":"abort""#),
         UiChunk::Finish { message_metadata } => {
             out.extend_from_slice(br#"{"type":"finish""#);
@@ -185,6 +217,19 @@ fn finish_metadata(out: &mut Vec<u8>, meta: &FinishMetadata) {
         field(out, br#","model":"#, model);
     }
     out.push(b'}');
+}
+
+/// A data part's chunk, without its closing brace: `data-<name>`, its `id`, `data`, `transient`.
+fn app_data(out: &mut Vec<u8>, part: &AppData) {
+    out.extend_from_slice(br#"{"type":"#);
+    json_string(out, &format!("data-{}", part.name));
+    if let Some(id) = &part.id {
+        field(out, br#","id":"#, id);
+    }
+    raw_field(out, br#","data":"#, &part.data);
+    if part.transient {
+        bool_field(out, br#","transient":"#, true);
+    }
 }
 
 fn status_data(out: &mut Vec<u8>, data: &StatusData) {

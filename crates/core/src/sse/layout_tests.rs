@@ -112,6 +112,30 @@ fn any_chunk() -> impl Strategy<Value = UiChunk> {
             .prop_map(|message_metadata| UiChunk::Finish { message_metadata }),
         finish_metadata()
             .prop_map(|message_metadata| UiChunk::MessageMetadata { message_metadata }),
+        any_raw().prop_map(|message_metadata| UiChunk::AgentMetadata { message_metadata }),
+        (text(), text(), prop::option::of(text())).prop_map(|(source_id, url, title)| {
+            UiChunk::SourceUrl {
+                source_id,
+                url,
+                title,
+            }
+        }),
+        (text(), text(), text(), prop::option::of(text())).prop_map(
+            |(source_id, media_type, title, filename)| UiChunk::SourceDocument {
+                source_id,
+                media_type,
+                title,
+                filename,
+            }
+        ),
+        (text(), prop::option::of(text()), any_raw(), any::<bool>()).prop_map(
+            |(name, id, data, transient)| UiChunk::AppData(AppData {
+                name,
+                id,
+                data,
+                transient,
+            })
+        ),
         (
             text(),
             text(),

@@ -21,15 +21,17 @@
 //!   ([`Translator::answered_in`]): `start` with its id, `start-step`, the turn's calls taken on
 //!   where the client holds them.
 //! * **Parts.** Text and reasoning parts open lazily and close before any tool chunk,
-//!   question, part of the other kind, or the end ([`parts`]). Tool chunks follow
-//!   [`tools`].
+//!   question, part of the other kind, source, new persistent data part, or the end ([`parts`]).
+//!   Tool chunks follow [`tools`]. An agent's data parts, sources and metadata (protocol 6) go
+//!   out as `data-<name>`, `source-url` / `source-document` and `message-metadata` chunks.
 //! * **The end**, whatever causes it ([`Ending`]): open parts close first, every tool still
 //!   open gets `tool-output-error`, then `finish-step`, then exactly one ending:
 //!   `finish`; `error` + `finish`; or `abort`. Nothing is emitted after it.
 //! * **Metadata.** `start` carries `{ turnId, createdAt }` and `finish`
 //!   `{ turnId, durationMs, toolCalls, toolErrors, usage?, model? }`
 //!   ([`crate::ui::StartMetadata`]), timed by the translator's [`Clock`]; `usage` and `model` are
-//!   the finalize's, when it reports them.
+//!   the finalize's, when it reports them. The agent's own metadata (`message.metadata`) names
+//!   none of these keys ([`crate::v2::RESERVED_METADATA_KEYS`]), so the client's merge keeps both.
 
 mod asking;
 mod ending;
@@ -46,11 +48,13 @@ pub use tools::{outcome as tool_outcome, DEFAULT_FAILURE, DEFAULT_TOOL_ERROR};
 use crate::questions::QuestionView;
 use crate::session::when::epoch_ms;
 use crate::session::{Message, Part};
-use crate::ui::{status_chunk, FinishMetadata, StartMetadata, UiChunk};
+use crate::ui::{status_chunk, AppData, FinishMetadata, StartMetadata, UiChunk};
 use crate::v2::{
-    read_raw_model, read_raw_usage, DeltaKind, Frame, MessageCreate, TurnDelta, Usage,
+    read_raw_model, read_raw_usage, DataFields, DeltaKind, Frame, MessageCreate, Source, TurnDelta,
+    TurnPart, Usage,
 };
 use parts::OpenParts;
+use tools::one_line;
 use tools::Tools;
 
 /// Where the translator is in the turn it follows.
@@ -107,6 +111,9 @@ pub struct Translator {
     model: Option<String>,
     /// The agent's code for the error that ended the stream, when it gave one.
     error_code: Option<String>,
+    /// The name and id of each data part the message holds (protocol 6): one that comes again
+    /// replaces it, as the client does, and is no new part.
+    data_keys: Vec<(String, String)>,
 }
 
 impl Translator {
@@ -131,6 +138,7 @@ impl Translator {
             usage: None,
             model: None,
             error_code: None,
+            data_keys: Vec::new(),
         }
     }
 
@@ -301,6 +309,9 @@ impl Translator {
             Frame::TextDelta(d) | Frame::ReasoningDelta(d) => d.turn_id.clone(),
             Frame::ToolUpdate(update) => update.turn_id.clone(),
             Frame::Finalize(fin) => fin.turn_id.clone(),
+            Frame::Data(_) | Frame::Source(_) | Frame::Metadata(_) => {
+                frame.turn_id().unwrap_or_default().to_owned()
+            }
             // A question names no turn: the metadata's turnId is then the message's id.
             Frame::Question(_) => self.adopt.clone().unwrap_or_default(),
             Frame::Error(err) => return self.fail_with(err, out),
@@ -371,6 +382,15 @@ impl Translator {
             Part::Question(question) => {
                 self.ask(question.clone(), out);
             }
+            Part::Data(data) => self.data(data.clone(), out),
+            Part::Source(source) => {
+                let part = source.clone();
+                let turn_id = turn_id.to_owned();
+                self.push_open(Frame::Source(TurnPart { turn_id, part }), out);
+            }
+            Part::Metadata { metadata } => out.push(UiChunk::AgentMetadata {
+                message_metadata: one_line(metadata.clone()),
+            }),
             Part::Finish { .. } | Part::Error { .. } | Part::File(_) => {}
         }
     }
@@ -393,6 +413,16 @@ impl Translator {
                     self.parts.close(out);
                 }
                 self.tools.apply(update, out);
+            }
+            Frame::Data(data) if self.is_ours(&data.turn_id) => self.data(data.part, out),
+            Frame::Source(source) if self.is_ours(&source.turn_id) => {
+                self.parts.close(out);
+                out.push(source_chunk(source.part));
+            }
+            Frame::Metadata(meta) if self.is_ours(&meta.turn_id) => {
+                out.push(UiChunk::AgentMetadata {
+                    message_metadata: one_line(meta.part),
+                });
             }
             Frame::AgentStatus(status) => {
                 let detail = status.detail.as_ref().and_then(|d| d.as_str());
@@ -419,6 +449,24 @@ impl Translator {
             _ => return Step::Ignored,
         }
         Step::Forwarded
+    }
+
+    /// An app's data part. One new to the message is a part of its own: an open text or reasoning
+    /// part closes first, as the stored message starts a new part after it. A transient one, or
+    /// one that replaces an earlier part (the same name and id), makes no part, and closes none.
+    fn data(&mut self, part: DataFields, out: &mut Vec<UiChunk>) {
+        let key = part.id.as_ref().map(|id| (part.name.clone(), id.clone()));
+        let replaces = key.as_ref().is_some_and(|key| self.data_keys.contains(key));
+        if !part.transient && !replaces {
+            self.parts.close(out);
+            self.data_keys.extend(key);
+        }
+        out.push(UiChunk::AppData(AppData {
+            name: part.name,
+            id: part.id,
+            data: one_line(part.data),
+            transient: part.transient,
+        }));
     }
 
     /// Ends the stream with a session-level `error`, keeping its code.
@@ -456,6 +504,23 @@ impl Translator {
     }
 }
 
+/// A checked source's chunk: `source-url` with a `url`, else `source-document`.
+fn source_chunk(source: Source) -> UiChunk {
+    match source.url {
+        Some(url) => UiChunk::SourceUrl {
+            source_id: source.source_id,
+            url,
+            title: source.title,
+        },
+        None => UiChunk::SourceDocument {
+            source_id: source.source_id,
+            media_type: source.media_type.unwrap_or_default(),
+            title: source.title.unwrap_or_default(),
+            filename: source.filename,
+        },
+    }
+}
+
 #[cfg(test)]
 #[path = "translator_tests.rs"]
 mod tests;
@@ -467,3 +532,7 @@ mod resume_tests;
 #[cfg(test)]
 #[path = "asking_tests.rs"]
 mod asking_tests;
+
+#[cfg(test)]
+#[path = "extras_tests.rs"]
+mod extras_tests;

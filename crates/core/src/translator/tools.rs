@@ -264,7 +264,7 @@ fn empty_object() -> Box<RawValue> {
 
 /// The agent's JSON as it wrote it, unless it spans lines (pretty-printed): then compacted,
 /// since a line break would end the SSE event it travels in.
-pub(super) fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
+pub(crate) fn one_line(raw: Box<RawValue>) -> Box<RawValue> {
     if !raw.get().contains(['\n', '\r']) {
         return raw;
     }

@@ -111,6 +111,29 @@ pub enum UiChunk {
     MessageMetadata {
         message_metadata: FinishMetadata,
     },
+    /// The agent's own metadata of the message (`message.metadata`, protocol 6): an object whose
+    /// keys are none of the adapter's, merged by the client into `message.metadata`.
+    #[serde(rename = "message-metadata", rename_all = "camelCase")]
+    AgentMetadata {
+        message_metadata: Box<RawValue>,
+    },
+    /// A web page the turn cites (`message.part.source` with a `url`, protocol 6).
+    #[serde(rename_all = "camelCase")]
+    SourceUrl {
+        source_id: String,
+        url: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+    },
+    /// A document the turn cites (`message.part.source` with a `mediaType`, protocol 6).
+    #[serde(rename_all = "camelCase")]
+    SourceDocument {
+        source_id: String,
+        media_type: String,
+        title: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filename: Option<String>,
+    },
     /// The turn was canceled.
     Abort,
     /// The message is complete.
@@ -119,6 +142,35 @@ pub enum UiChunk {
         #[serde(skip_serializing_if = "Option::is_none")]
         message_metadata: Option<FinishMetadata>,
     },
+    /// An app's data part (`message.part.data`, protocol 6), `data-<name>`: its type is its name's,
+    /// so it is written by [`AppData`]'s own `Serialize` (last: serde's untagged variant).
+    #[serde(untagged)]
+    AppData(AppData),
+}
+
+/// The chunk of an app's data part: `{"type":"data-<name>","id"?,"data","transient"?}`.
+#[derive(Debug, Clone)]
+pub struct AppData {
+    pub name: String,
+    pub id: Option<String>,
+    pub data: Box<RawValue>,
+    pub transient: bool,
+}
+
+impl Serialize for AppData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", &format!("data-{}", self.name))?;
+        if let Some(id) = &self.id {
+            map.serialize_entry("id", id)?;
+        }
+        map.serialize_entry("data", &self.data)?;
+        if self.transient {
+            map.serialize_entry("transient", &true)?;
+        }
+        map.end()
+    }
 }
 
 /// The `data` of a `data-question` chunk.

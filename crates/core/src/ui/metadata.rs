@@ -3,7 +3,9 @@
 //! "Worked for 12 s · 3 tools"), and what it cost when the agent says (`usage`, `model`: the
 //! place the AI SDK's docs give usage in a UI message stream). ai@5.0.0's strict schema accepts `messageMetadata` on both
 //! chunks (and any JSON in it); the client keeps it as `message.metadata`, the later value's
-//! fields merged over the earlier.
+//! fields merged over the earlier. An agent's own metadata (protocol 6, `message-metadata` chunks
+//! mid-stream) may name none of these keys (`crate::v2::RESERVED_METADATA_KEYS`), so neither
+//! clobbers the other.
 
 use serde::Serialize;
 

@@ -11,6 +11,6 @@ mod metadata;
 mod status;
 pub mod tool_reasons;
 
-pub use chunk::{QuestionData, StatusData, StatusPhase, UiChunk};
+pub use chunk::{AppData, QuestionData, StatusData, StatusPhase, UiChunk};
 pub use metadata::{FinishMetadata, StartMetadata};
 pub use status::{status_chunk, MAX_LABEL_CHARS};

@@ -66,6 +66,15 @@ fn schema(kind: &str) -> Option<(&'static [&'static str], &'static [&'static str
         ),
         "tool-output-denied" => (&["type", "toolCallId"], &["type", "toolCallId"]),
         "error" => (&["type", "errorText"], &["type", "errorText"]),
+        // Protocol 6: an agent's sources.
+        "source-url" => (
+            &["type", "sourceId", "url", "title"],
+            &["type", "sourceId", "url"],
+        ),
+        "source-document" => (
+            &["type", "sourceId", "mediaType", "title", "filename"],
+            &["type", "sourceId", "mediaType", "title"],
+        ),
         k if k.starts_with("data-") => (&["type", "id", "data", "transient"], &["type", "data"]),
         _ => return None,
     })
@@ -296,9 +305,20 @@ pub fn check_chunks_holding(
                 }
                 ending = Some(kind.clone());
             }
+            "source-url" | "source-document" if !in_step || !active.is_empty() => {
+                return Err(format!("{kind} outside a step or while {active:?} is open"));
+            }
             k if k.starts_with("data-") => {
+                // The adapter's status is transient, its question never; an agent's may be either
+                // (protocol 6), its flag given only when true.
                 let transient = chunk.get("transient") == Some(&Value::Bool(true));
-                if (k == "data-status") != transient {
+                let given = chunk.contains_key("transient");
+                let wrong = match k {
+                    "data-status" => !transient,
+                    "data-question" => given,
+                    _ => given && !transient,
+                };
+                if wrong {
                     return Err(format!("{k} has the wrong transient flag"));
                 }
             }

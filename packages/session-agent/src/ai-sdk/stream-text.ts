@@ -2,8 +2,8 @@
 // model the session's conversation as the AI SDK's messages, runs `streamText` with the turn's
 // abort signal, and speaks the contract with what its `fullStream` says: text and reasoning
 // deltas, each tool's input, run, result or error, every step of a multi-step turn (`stopWhen`),
-// the calls left waiting on the user as questions (./questions.ts), and on the finalize what the
-// turn cost (`usage`) and the model that answered.
+// the calls left waiting on the user as questions (./questions.ts), the sources it cites
+// (protocol 6), and on the finalize what the turn cost (`usage`) and the model that answered.
 
 import type { Emit, ModelInput, ModelResult, Respond } from "../model.js";
 import type { Usage } from "../protocol.js";
@@ -21,6 +21,8 @@ type StreamPart =
   | { type: "tool-result"; toolCallId: string; toolName: string; input?: unknown; output: unknown }
   | { type: "tool-error"; toolCallId: string; toolName: string; input?: unknown; error: unknown }
   | { type: "tool-output-denied"; toolCallId: string; toolName: string }
+  | { type: "source"; sourceType: "url"; id: string; url: string; title?: string }
+  | { type: "source"; sourceType: "document"; id: string; mediaType: string; title: string; filename?: string }
   | { type: "finish-step"; response?: { modelId?: string } }
   | { type: "finish"; totalUsage?: { inputTokens?: number; outputTokens?: number } }
   | { type: "error"; error: unknown }
@@ -166,6 +168,10 @@ async function read(result: StreamTextResult, emit: Emit, signal: AbortSignal, a
       case "tool-output-denied":
         settle(calls, part.toolCallId);
         emit.tool({ callId: part.toolCallId, toolName: part.toolName, status: "error", error: "Denied" });
+        break;
+      case "source":
+        if (part.sourceType === "url") emit.source({ sourceId: part.id, url: part.url, ...(part.title !== undefined ? { title: part.title } : {}) });
+        else if (part.sourceType === "document") emit.source({ sourceId: part.id, mediaType: part.mediaType, title: part.title, ...(part.filename !== undefined ? { filename: part.filename } : {}) });
         break;
       case "finish-step":
         model = part.response?.modelId ?? model;
