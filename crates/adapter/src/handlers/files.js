@@ -6,16 +6,17 @@
 const encoder = new TextEncoder();
 
 /**
- * Stores `body` (the request's ReadableStream, or null) under `key` with its media type and file
- * name; resolves with the bytes stored, or -1 when it went past `max` bytes (nothing is kept).
+ * Stores `request`'s body under `key` with its media type and file name (`""`: none); resolves
+ * with the bytes stored, or -1 when it went past `max` bytes (nothing is kept).
  *
  * `declared` (the Content-Length, or -1): a body of known length goes to `put` as it is, streamed
  * (the runtime holds it to its length). A chunked body is counted as it comes and sent as a
  * multipart upload of `partBytes` parts, so at most one part is held: past `max`, the upload is
  * aborted (its parts deleted) and the rest of the body is not read.
  */
-export async function putFile(bucket, key, body, declared, max, partBytes, mediaType, filename) {
-  const options = { httpMetadata: { contentType: mediaType }, customMetadata: filename === undefined ? {} : { filename } };
+export async function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename) {
+  const options = { httpMetadata: { contentType: mediaType }, customMetadata: filename === "" ? {} : { filename } };
+  const body = request.body;
   if (body === null) return (await bucket.put(key, new Uint8Array(0), options)).size;
   if (declared >= 0) return (await bucket.put(key, body, options)).size;
   const reader = body.getReader();

@@ -40,12 +40,12 @@ extern "C" {
     fn js_put_file(
         bucket: &JsValue,
         key: &str,
-        body: Option<web_sys::ReadableStream>,
+        request: &web_sys::Request,
         declared: f64,
         max: f64,
         part_bytes: f64,
         media_type: &str,
-        filename: Option<String>,
+        filename: &str,
     ) -> Promise;
 
     #[wasm_bindgen(js_name = headFile)]
@@ -134,12 +134,12 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
     let put = js_put_file(
         &bucket,
         &key,
-        cx.req.raw.body(),
+        cx.req.raw,
         upload.declared_bytes.map_or(-1.0, |n| n as f64),
         files.max_file_bytes as f64,
         PART_BYTES as f64,
         &upload.media_type,
-        upload.filename.clone(),
+        upload.filename.as_deref().unwrap_or_default(),
     );
     let size = match settled(&put).await {
         Ok(size) => size.as_f64().unwrap_or(-1.0),

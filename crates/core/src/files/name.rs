@@ -34,14 +34,20 @@ impl TypeList {
     /// A comma-separated list of `type/subtype` or `type/*`; `None` when an entry is neither, or
     /// there is none.
     pub fn parse(text: &str) -> Option<Self> {
-        let list: String = text
-            .chars()
-            .filter(|c| *c != ' ')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let valid = list.split(',').all(|entry| match entry.strip_suffix("/*") {
-            Some(kind) => !kind.is_empty() && kind.bytes().all(|b| b != b'*' && is_token_byte(b)),
-            None => !entry.contains('*') && media_type(Some(entry)).as_deref() == Some(entry),
+        let list: Vec<u8> = text
+            .bytes()
+            .filter(|b| *b != b' ')
+            .map(|b| b.to_ascii_lowercase())
+            .collect();
+        let list = String::from_utf8(list).ok()?;
+        let token = |s: &str| !s.is_empty() && s.bytes().all(is_token_byte);
+        let valid = list.split(',').all(|entry| match entry.split_once('/') {
+            Some((kind, sub)) => {
+                token(kind)
+                    && !kind.contains('*')
+                    && (sub == "*" || token(sub) && !sub.contains('*'))
+            }
+            None => false,
         });
         valid.then_some(TypeList(list))
     }
