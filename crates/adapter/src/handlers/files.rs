@@ -46,10 +46,18 @@ extern "C" {
         part_bytes: f64,
         media_type: &str,
         filename: &str,
+        secret: &[u8],
+        message: &str,
     ) -> Promise;
 
     #[wasm_bindgen(js_name = headFile)]
-    fn js_head_file(bucket: &JsValue, key: &str) -> Promise;
+    fn js_head_file(
+        bucket: &JsValue,
+        key: &str,
+        secret: &[u8],
+        message: &str,
+        mac_hex: &str,
+    ) -> Promise;
 
     #[wasm_bindgen(js_name = fileResponse)]
     fn js_file_response(
@@ -60,9 +68,6 @@ extern "C" {
         status: u16,
         headers: &str,
     ) -> Promise;
-
-    #[wasm_bindgen(js_name = hmacSha256)]
-    fn js_hmac_sha256(secret: &[u8], message: &str) -> Promise;
 }
 
 thread_local! {
@@ -87,30 +92,16 @@ fn open<'a>(cx: &RouteContext<'a>) -> Result<(JsValue, &'a [u8]), Failure> {
     }
 }
 
-/// A runtime call that failed: logged (what failed, and the error's message when it is a
-/// string or has one), and answered `500 internal_error`.
+/// A runtime call that failed: logged (what failed, and its error, which files.js rejects with
+/// as text), and answered `500 internal_error`.
 fn fault(cx: &RouteContext<'_>, what: &str, err: &JsValue) -> Failure {
-    let message = err
-        .as_string()
-        .or_else(|| {
-            err.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-        })
-        .unwrap_or_default();
+    let message = err.as_string().unwrap_or_default();
     log::error(
         "files",
         Some(cx.exchange.request_id()),
         &format!("{what}: {message}"),
     );
     Refusal::internal().into()
-}
-
-/// The HMAC of `message` under `secret`, by WebCrypto, in lowercase hex.
-async fn hmac(cx: &RouteContext<'_>, secret: &[u8], message: &str) -> Result<String, Failure> {
-    match settled(&js_hmac_sha256(secret, message)).await {
-        Ok(mac) => Ok(mac.as_string().unwrap_or_default()),
-        Err(err) => Err(fault(cx, "hmac", &err)),
-    }
 }
 
 /// `POST /api/sessions/:id/files`.
@@ -126,11 +117,13 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
         files.max_file_bytes,
     )?;
     let mut random = [0u8; FILE_ID_BYTES];
-    if let Err(err) = getrandom::fill(&mut random) {
-        return Err(fault(&cx, "random", &JsValue::from_str(&err.to_string())));
+    if getrandom::fill(&mut random).is_err() {
+        return Err(Refusal::internal().into());
     }
     let id = FileId::from_random(random);
     let key = object_key(session, &id);
+    // The URL's life runs from the upload's start: its signature is made with the put.
+    let expires_at = now_ms() / 1000 + files.url_ttl_secs;
     let put = js_put_file(
         &bucket,
         &key,
@@ -140,16 +133,18 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
         PART_BYTES as f64,
         &upload.media_type,
         upload.filename.as_deref().unwrap_or_default(),
+        secret,
+        &signed_message(session, &id, expires_at),
     );
-    let size = match settled(&put).await {
-        Ok(size) => size.as_f64().unwrap_or(-1.0),
+    let stored = match settled(&put).await {
+        Ok(stored) => Array::from(&stored),
         Err(err) => return Err(fault(&cx, "put", &err)),
     };
+    let size = stored.get(0).as_f64().unwrap_or(-1.0);
     if size < 0.0 {
         return Err(too_large(files.max_file_bytes).into());
     }
-    let expires_at = now_ms() / 1000 + files.url_ttl_secs;
-    let mac = hmac(&cx, secret, &signed_message(session, &id, expires_at)).await?;
+    let mac = stored.get(1).as_string().unwrap_or_default();
     let url = signed_url(
         origin_of_url(cx.req.head.url()),
         session,
@@ -175,25 +170,32 @@ pub(crate) async fn serve(
         return Err(Refusal::invalid_session_id().into());
     }
     let id = FileId::parse(file).ok_or_else(file_not_found)?;
-    let cache = match Signature::from_url(cx.req.head.url())? {
-        Some(signature) => {
-            let message = signed_message(session, &id, signature.expires_at);
-            let mac = hmac(&cx, secret, &message).await?;
-            Cache::Signed {
-                secs_left: signature.check(&mac, now_ms() / 1000)?,
-            }
-        }
+    let signature = Signature::from_url(cx.req.head.url())?;
+    let (message, mac_hex) = match &signature {
+        Some(signature) => (
+            signed_message(session, &id, signature.expires_at),
+            signature.mac_hex,
+        ),
         None => {
             admit(&mut cx, session).await?;
-            Cache::Credentials
+            (String::new(), "")
         }
     };
     let key = object_key(session, &id);
-    let head = match settled(&js_head_file(&bucket, &key)).await {
-        Ok(head) if head.is_null() => return Err(file_not_found().into()),
-        Ok(head) => Array::from(&head),
+    let head = match settled(&js_head_file(&bucket, &key, secret, &message, mac_hex)).await {
+        Ok(head) => head,
         Err(err) => return Err(fault(&cx, "head", &err)),
     };
+    let cache = match signature {
+        Some(signature) => Cache::Signed {
+            secs_left: signature.check(head.as_bool() != Some(false), now_ms() / 1000)?,
+        },
+        None => Cache::Credentials,
+    };
+    if head.is_null() {
+        return Err(file_not_found().into());
+    }
+    let head = Array::from(&head);
     let size = head.get(0).as_f64().unwrap_or(0.0) as u64;
     let (stored_type, filename) = (head.get(1).as_string(), head.get(2).as_string());
     let range = RangeAnswer::of(cx.req.header(Field::Range), size);

@@ -1,10 +1,8 @@
 //! A file's signed URL: `…/files/<id>?exp=<unix seconds>&sig=<hex>`, where `sig` is the
-//! HMAC-SHA-256 (computed by the edge with WebCrypto) of [`signed_message`] under the
-//! `FILES_SECRET`. It names the session, the file and the expiry, so a URL opens only its own
+//! HMAC-SHA-256 of [`signed_message`] under the `FILES_SECRET`, made and verified by the edge with
+//! WebCrypto (native and constant-time, as a JWT's signature: no hash code in the wasm). It names the session, the file and the expiry, so a URL opens only its own
 //! file, only until its expiry: an `<img src>` works with no header, and a URL that leaks (a log,
 //! a forwarded message) stops working within `FILE_URL_TTL_S`. docs/files.md says why.
-
-use subtle::ConstantTimeEq;
 
 use crate::files::{digits, file_path, query_param, FileId};
 use crate::refusal::{Refusal, INVALID_SIGNATURE, URL_EXPIRED};
@@ -88,14 +86,12 @@ impl<'a> Signature<'a> {
         }))
     }
 
-    /// Whether this signature opens its file at `now_secs`, given `mac_hex`, the HMAC the edge
-    /// computed of [`signed_message`] for this session, file and expiry (lowercase hex): the
-    /// seconds left when it does;
-    /// `403 invalid_signature` when the MACs differ (compared in constant time), `403
-    /// url_expired` when it is past its expiry (checked after, so a forged URL never learns the
-    /// clock).
-    pub fn check(&self, mac_hex: &str, now_secs: u64) -> Result<u64, Refusal> {
-        if !bool::from(self.mac_hex.as_bytes().ct_eq(mac_hex.as_bytes())) {
+    /// Whether this signature opens its file at `now_secs`: `verified`, WebCrypto's verdict on
+    /// the URL's `sig` as the HMAC of [`signed_message`] for this session, file and expiry; the
+    /// seconds left when it does; `403 invalid_signature` when it is not, `403 url_expired` when
+    /// it is past its expiry (checked after, so a forged URL never learns the clock).
+    pub fn check(&self, verified: bool, now_secs: u64) -> Result<u64, Refusal> {
+        if !verified {
             return Err(invalid_signature());
         }
         if now_secs >= self.expires_at {
