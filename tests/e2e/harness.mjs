@@ -33,7 +33,9 @@ export const DEMO_ENV = "demo";
  * `/demo/sessions/:id/…` logs work for both; `agentVars` adds to its vars (AGENT_FAULT, …; with
  * AGENT_TOKEN its own worker is served too, at `agentOrigin`).
  *
- * `unset` names settings of the environment left out (as if its `wrangler.toml` did not set them).
+ * `unset` names settings of the environment left out (as if its `wrangler.toml` did not set them),
+ * bindings too: `unset: ["FILES"]` leaves out the files' R2 bucket (Miniflare's local R2, which
+ * `r2(name)` opens from the test's side: docs/files.md).
  *
  * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
@@ -59,10 +61,15 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
     env ?? undefined,
   );
   const bindings = { ...workerOptions.bindings, ...vars };
-  for (const name of unset) delete bindings[name];
+  const r2Buckets = { ...workerOptions.r2Buckets };
+  for (const name of unset) {
+    delete bindings[name];
+    delete r2Buckets[name];
+  }
   const adapter = {
     ...workerOptions,
     bindings,
+    r2Buckets,
     ratelimits: { ...workerOptions.ratelimits, ...ratelimits },
     name: ADAPTER_NAME,
     modules: true,
@@ -123,7 +130,7 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
     },
   };
   const mf = new Miniflare(options);
-  const worker = { dispose: () => mf.dispose(), logs, turns, points, diagnostics, stderr: stderrLines };
+  const worker = { dispose: () => mf.dispose(), r2: (name) => mf.getR2Bucket(name, ADAPTER_NAME), logs, turns, points, diagnostics, stderr: stderrLines };
   const located = async () => {
     worker.base = (await mf.ready).origin;
     worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;

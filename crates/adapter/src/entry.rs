@@ -142,6 +142,7 @@ pub(crate) async fn run(
             }
             (response, false)
         }
+        Outcome::Made(response) => (response, true),
         Outcome::Ready(response) => {
             let limit = config
                 .as_ref()
@@ -227,6 +228,8 @@ fn dispatch<'a>(
         | Route::Resume { .. }
         | Route::Messages { .. }
         | Route::Events { .. }
+        | Route::Files { .. }
+        | Route::File { .. }
             if method == Method::Options =>
         {
             preflight(&mut cx, route)
@@ -245,6 +248,12 @@ fn dispatch<'a>(
         }
         Route::Events { session } if method == Method::Get => {
             return handlers::feed::open(cx, session).boxed_local();
+        }
+        Route::Files { session } if method == Method::Post => {
+            return answered(handlers::files::upload(cx, session));
+        }
+        Route::File { session, file } if method == Method::Get => {
+            return handlers::files::serve(cx, session, file).boxed_local();
         }
         Route::DemoLog { session, log } if demo && method == Method::Get => {
             return answered(async move {

@@ -10,6 +10,9 @@ use crate::pump::Pump;
 pub(crate) enum Outcome {
     /// A complete answer.
     Ready(Response),
+    /// A complete answer made in JavaScript, with a body that needs no draining of the request
+    /// (a file's, `crate::handlers::files`): handed on as it is.
+    Made(web_sys::Response),
     /// A `200` whose body the pump fills; the entry point starts the pump.
     Streaming {
         /// Made in JavaScript with the body it streams (`ClientStream::open`).

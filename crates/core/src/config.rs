@@ -9,6 +9,7 @@
 use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
+use crate::files::settings::{FileSettings, DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TTL_SECS};
 use crate::liveness::{DEFAULT_PING_MS, MAX_PING_MS, MIN_PING_MS};
 use crate::questions::{QuestionParts, QuestionView};
 use crate::request::{Limits, OnDisconnect};
@@ -105,6 +106,9 @@ pub struct Config {
     /// How often each socket to the agent is pinged, in ms (`LIVENESS_PING_MS`): see
     /// [`crate::liveness`].
     pub liveness_ping_ms: u64,
+    /// The files routes' settings (`MAX_FILE_BYTES`, `FILE_TYPES`, `FILE_URL_TTL_S`,
+    /// `FILES_SECRET`): [`crate::files::settings`].
+    pub files: FileSettings,
 }
 
 /// A setting that cannot be used.
@@ -269,6 +273,13 @@ impl Config {
                     .into(),
             ));
         }
+        let files = FileSettings::new(
+            var("FILE_TYPES")?.as_deref(),
+            number("FILE_URL_TTL_S", DEFAULT_URL_TTL_SECS)?,
+            var("FILES_SECRET")?,
+            number("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES)?,
+        )
+        .map_err(|err| ConfigError(err.into()))?;
         Ok(Config {
             auth,
             origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS")?.unwrap_or_default()),
@@ -332,6 +343,7 @@ impl Config {
                     )))
                 }
             },
+            files,
         })
     }
 }

@@ -19,6 +19,7 @@ pub mod delivery;
 pub mod diagnostic;
 pub mod error_body;
 pub mod feed;
+pub mod files;
 pub mod history;
 pub mod hydration;
 mod json_out;

@@ -47,16 +47,24 @@ catalogue! {
     INVALID_ATTACHMENT = 400 "invalid_attachment";
     /// A history request's query that cannot be read (`limit`, `before`, `leaf`).
     INVALID_QUERY = 400 "invalid_query";
+    /// An upload's `filename` that is no file name (`crate::files::name`).
+    INVALID_FILENAME = 400 "invalid_filename";
     UNAUTHORIZED = 401 "unauthorized";
     INVALID_TOKEN = 401 "invalid_token";
     TOKEN_EXPIRED = 401 "token_expired";
     TOKEN_NOT_YET_VALID = 401 "token_not_yet_valid";
     FORBIDDEN = 403 "forbidden";
+    /// A file's URL whose signature is not the worker's (`crate::files::signed`).
+    INVALID_SIGNATURE = 403 "invalid_signature";
+    /// A file's signed URL past its expiry.
+    URL_EXPIRED = 403 "url_expired";
     NOT_FOUND = 404 "not_found";
     /// A history request's `before` or `leaf` names a message the agent does not hold.
     MESSAGE_NOT_FOUND = 404 "message_not_found";
     /// The demo agent's own answer while it is off (its Durable Object, asked directly).
     DEMO_AGENT_OFF = 404 "demo_agent_off";
+    /// No file of this session has this id.
+    FILE_NOT_FOUND = 404 "file_not_found";
     METHOD_NOT_ALLOWED = 405 "method_not_allowed";
     QUESTION_NOT_PENDING = 409 "question_not_pending";
     /// A regenerate or an edit, to an agent that cannot take messages back (protocol 3 or
@@ -71,7 +79,13 @@ catalogue! {
     BODY_TOO_LARGE = 413 "body_too_large";
     TOO_MANY_MESSAGES = 413 "too_many_messages";
     PROMPT_TOO_LONG = 413 "prompt_too_long";
+    /// An upload over `MAX_FILE_BYTES`: declared, or counted as it came in.
+    FILE_TOO_LARGE = 413 "file_too_large";
     UNSUPPORTED_MEDIA_TYPE = 415 "unsupported_media_type";
+    /// An upload whose `Content-Type` is not on the `FILE_TYPES` list.
+    FILE_TYPE_NOT_ALLOWED = 415 "file_type_not_allowed";
+    /// A `Range` that starts past a file's end.
+    RANGE_NOT_SATISFIABLE = 416 "range_not_satisfiable";
     LAST_MESSAGE_NOT_FROM_USER = 422 "last_message_not_from_user";
     EMPTY_MESSAGE = 422 "empty_message";
     RATE_LIMITED = 429 "rate_limited";
@@ -80,6 +94,8 @@ catalogue! {
     TOO_MANY_FEEDS = 429 "too_many_feeds";
     MISCONFIGURED = 500 "misconfigured";
     INTERNAL_ERROR = 500 "internal_error";
+    /// The files routes of a worker with no `FILES` bucket or no `FILES_SECRET`: closed.
+    FILES_NOT_CONFIGURED = 501 "files_not_configured";
     AGENT_BAD_RESPONSE = 502 "agent_bad_response";
     AGENT_CONNECTION_FAILED = 502 "agent_connection_failed";
     AGENT_UNAVAILABLE = 503 "agent_unavailable";

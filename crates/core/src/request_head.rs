@@ -36,12 +36,14 @@ pub enum Field {
     Questions,
     /// `Last-Event-ID`: the state a session feed's client last saw (`crate::feed`).
     LastEventId,
+    /// `Range`: the bytes of a file a client asks for (`crate::files::range`).
+    Range,
     AccessControlRequestHeaders,
 }
 
 impl Field {
     /// Every field, in the text's order.
-    pub const ALL: [Field; 12] = [
+    pub const ALL: [Field; 13] = [
         Field::Id,
         Field::ReceivedMs,
         Field::Method,
@@ -53,6 +55,7 @@ impl Field {
         Field::ClientIp,
         Field::Questions,
         Field::LastEventId,
+        Field::Range,
         Field::AccessControlRequestHeaders,
     ];
 
@@ -68,6 +71,7 @@ impl Field {
             Field::ClientIp => "cf-connecting-ip",
             Field::Questions => crate::questions::QUESTIONS_HEADER,
             Field::LastEventId => "last-event-id",
+            Field::Range => "range",
             Field::AccessControlRequestHeaders => "access-control-request-headers",
         })
     }

@@ -20,6 +20,7 @@ fn reads_each_field_and_tells_an_absent_header_from_an_empty_one() {
         "",
         "approvals",
         "3f9a0c1d2b4e5f60",
+        "bytes=0-99",
         "\u{0}",
     ]))
     .expect("a head");
@@ -37,6 +38,7 @@ fn reads_each_field_and_tells_an_absent_header_from_an_empty_one() {
     assert_eq!(head.header(Field::ClientIp), Some(""));
     assert_eq!(head.header(Field::Questions), Some("approvals"));
     assert_eq!(head.header(Field::LastEventId), Some("3f9a0c1d2b4e5f60"));
+    assert_eq!(head.header(Field::Range), Some("bytes=0-99"));
     assert_eq!(head.header(Field::AccessControlRequestHeaders), None);
 }
 
@@ -56,9 +58,10 @@ fn refuses_a_text_of_another_shape() {
         NO,
         NO,
         NO,
+        NO,
     ];
     assert!(RequestHead::parse(text(&all)).is_some());
-    assert_eq!(RequestHead::parse(text(&all[..11])), None, "a field short");
+    assert_eq!(RequestHead::parse(text(&all[..12])), None, "a field short");
     assert_eq!(
         RequestHead::parse(format!("{}extra", text(&all))),
         None,
@@ -119,7 +122,7 @@ fn each_field_knows_its_place_in_the_text() {
 
 #[test]
 fn a_header_set_has_a_bit_per_header_in_the_text_order() {
-    assert_eq!(HeaderSet::ALL.bits(), 0b1111_1111);
+    assert_eq!(HeaderSet::ALL.bits(), 0b1_1111_1111);
     let headers: Vec<Field> = Field::ALL
         .into_iter()
         .filter(|f| f.header_name().is_some())

@@ -59,6 +59,12 @@ pub enum Disposition {
     NothingToFollow,
     /// A session feed that ended (`200`, its events streamed until then).
     Feed(crate::feed::FeedEnd),
+    /// An upload stored (`POST …/files`): `201`.
+    FileStored,
+    /// A file served whole: `200`.
+    FileServed,
+    /// A part of a file served (a `Range`): `206`.
+    FilePart,
     /// One of the demo agent's logs, answered with the object's own status.
     DemoLog(u16),
     /// A refusal: its status, and its `code` as the outcome.
@@ -69,7 +75,7 @@ impl Disposition {
     /// Every kind with a fixed status (all but the demo's logs and the refusals, whose outcome is
     /// their code): the ones `docs/auth.md` lists, which its test checks.
     #[cfg(test)]
-    pub const DOCUMENTED: [Disposition; 7] = [
+    pub const DOCUMENTED: [Disposition; 10] = [
         Disposition::Preflight,
         Disposition::Playground,
         Disposition::NothingToResume,
@@ -77,6 +83,9 @@ impl Disposition {
         Disposition::Stopped,
         Disposition::History,
         Disposition::NothingToFollow,
+        Disposition::FileStored,
+        Disposition::FileServed,
+        Disposition::FilePart,
     ];
 
     pub fn status(self) -> u16 {
@@ -87,8 +96,11 @@ impl Disposition {
             Disposition::Playground
             | Disposition::NotStopped
             | Disposition::History
-            | Disposition::Feed(_) => 200,
+            | Disposition::Feed(_)
+            | Disposition::FileServed => 200,
+            Disposition::FileStored => 201,
             Disposition::Stopped => 202,
+            Disposition::FilePart => 206,
             Disposition::DemoLog(status) => status,
             Disposition::Refused(kind) => kind.status,
         }
@@ -105,6 +117,9 @@ impl Disposition {
             Disposition::History => "history",
             Disposition::NothingToFollow => "nothing_to_follow",
             Disposition::Feed(end) => end.outcome(),
+            Disposition::FileStored => "file_stored",
+            Disposition::FileServed => "file_served",
+            Disposition::FilePart => "file_part",
             Disposition::DemoLog(_) => "demo_log",
             Disposition::Refused(kind) => kind.code,
         }

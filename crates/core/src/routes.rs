@@ -38,6 +38,10 @@ pub enum Route<'a> {
     /// `/api/sessions/:id/events`: the session feed (SSE), which tells a client of every turn of
     /// the session as it happens (`crate::feed`).
     Events { session: &'a str },
+    /// `/api/sessions/:id/files`: an upload to the session's files (`crate::files`).
+    Files { session: &'a str },
+    /// `/api/sessions/:id/files/:fileId`: one of the session's files.
+    File { session: &'a str, file: &'a str },
     /// `/demo/sessions/:id/received` (what the demo agent received), `…/sent` (what it sent)
     /// and `…/connections` (the headers of each adapter connection): the demo agent's logs.
     DemoLog { session: &'a str, log: &'static str },
@@ -66,6 +70,10 @@ impl<'a> Route<'a> {
             }
             ["api", "sessions", session, "messages"] => Route::Messages { session },
             ["api", "sessions", session, "events"] => Route::Events { session },
+            ["api", "sessions", session, "files"] => Route::Files { session },
+            ["api", "sessions", session, "files", file] if !file.is_empty() => {
+                Route::File { session, file }
+            }
             ["demo", "sessions", session, log] => match *log {
                 "received" => Route::DemoLog {
                     session,
@@ -100,8 +108,11 @@ impl<'a> Route<'a> {
     /// The methods the route answers, for `Allow`.
     pub fn allow(&self) -> &'static str {
         match self {
-            Route::Chat { .. } | Route::Stop { .. } => "POST, OPTIONS",
-            Route::Resume { .. } | Route::Messages { .. } | Route::Events { .. } => "GET, OPTIONS",
+            Route::Chat { .. } | Route::Stop { .. } | Route::Files { .. } => "POST, OPTIONS",
+            Route::Resume { .. }
+            | Route::Messages { .. }
+            | Route::Events { .. }
+            | Route::File { .. } => "GET, OPTIONS",
             Route::DemoLog { .. } | Route::Playground => "GET",
             Route::NotFound => "",
         }
@@ -115,6 +126,8 @@ impl<'a> Route<'a> {
             | Route::Resume { session, .. }
             | Route::Messages { session }
             | Route::Events { session }
+            | Route::Files { session }
+            | Route::File { session, .. }
             | Route::DemoLog { session, .. } => Some(session),
             Route::Playground | Route::NotFound => None,
         }

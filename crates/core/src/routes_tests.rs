@@ -155,3 +155,29 @@ fn json_content_types() {
         assert!(!is_json_content_type(bad), "{bad:?}");
     }
 }
+
+#[test]
+fn the_files_routes_match_their_paths() {
+    assert_eq!(
+        Route::match_path("/api/sessions/s1/files"),
+        Route::Files { session: "s1" }
+    );
+    assert_eq!(Route::Files { session: "s" }.allow(), "POST, OPTIONS");
+    let file = Route::match_path("/api/sessions/s1/files/abc");
+    assert_eq!(
+        file,
+        Route::File {
+            session: "s1",
+            file: "abc"
+        }
+    );
+    assert_eq!((file.allow(), file.session()), ("GET, OPTIONS", Some("s1")));
+    assert_eq!(
+        Route::match_path("/api/sessions/s1/files/"),
+        Route::NotFound
+    );
+    assert_eq!(
+        Route::match_path("/api/sessions/s1/files/a/b"),
+        Route::NotFound
+    );
+}

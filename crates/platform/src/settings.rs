@@ -19,6 +19,10 @@ pub const RATE_LIMIT_BINDING: &str = "RATE_LIMITER";
 /// the turn's record is a log line only (docs/operations.md).
 pub const ANALYTICS_BINDING: &str = "TURN_ANALYTICS";
 
+/// Name of the R2 bucket binding of the session's files (docs/files.md); without it, the files
+/// routes answer `501 files_not_configured`.
+pub const FILES_BINDING: &str = "FILES";
+
 thread_local! {
     /// The settings, read once per isolate: an isolate runs one version of the worker, whose
     /// variables and secrets do not change while it lives.

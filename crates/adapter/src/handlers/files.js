@@ -1,0 +1,132 @@
+// The files routes' runtime steps (crates/adapter/src/handlers/files.rs), each one call from
+// WebAssembly: an upload streamed into the FILES bucket (R2) and its URL's HMAC, a file's
+// signature checked and its head, a file's answer. The HMAC is WebCrypto's (native and
+// constant-time, as a JWT's check: no hash code in the wasm). What may be uploaded or served, and
+// how, and what a signature signs, is decided in crates/core/src/files/; this file only moves
+// bytes.
+
+const HMAC = { name: "HMAC", hash: "SHA-256" };
+
+/** `bytes` in lowercase hex. */
+const hex = (bytes) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/** A failure's text, which WebAssembly logs: JavaScript errors go over as strings. */
+const failure = (err) => {
+  throw String(err?.stack ?? err);
+};
+
+const encoder = new TextEncoder();
+
+/**
+ * Stores `request`'s body under `key` with its media type and file name (`""`: none); resolves
+ * with [the bytes stored, the HMAC of `message` under `secret` in lowercase hex], or [-1, ""]
+ * when it went past `max` bytes (nothing is kept).
+ */
+export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, secret, message) {
+  return (async () => {
+    const size = await store(bucket, key, request, declared, max, partBytes, mediaType, filename);
+    if (size < 0) return [-1, ""];
+    const hmac = await crypto.subtle.importKey("raw", secret, HMAC, false, ["sign"]);
+    return [size, hex(new Uint8Array(await crypto.subtle.sign("HMAC", hmac, encoder.encode(message))))];
+  })().catch(failure);
+}
+
+/**
+ * Stores the body; resolves with the bytes stored, or -1 past `max`.
+ *
+ * `declared` (the Content-Length, or -1): a body of known length goes to `put` as it is, streamed
+ * (the runtime holds it to its length). A chunked body is counted as it comes and sent as a
+ * multipart upload of `partBytes` parts, so at most one part is held: past `max`, the upload is
+ * aborted (its parts deleted) and the rest of the body is not read.
+ */
+async function store(bucket, key, request, declared, max, partBytes, mediaType, filename) {
+  const options = { httpMetadata: { contentType: mediaType }, customMetadata: filename === "" ? {} : { filename } };
+  const body = request.body;
+  if (body === null) return (await bucket.put(key, new Uint8Array(0), options)).size;
+  if (declared >= 0) return (await bucket.put(key, body, options)).size;
+  const reader = body.getReader();
+  let upload = null;
+  const parts = [];
+  let held = [];
+  let heldBytes = 0;
+  let total = 0;
+  // The first `n` bytes held, as one array; the rest stays held.
+  const take = (n) => {
+    const out = new Uint8Array(n);
+    let at = 0;
+    while (at < n) {
+      const chunk = held[0];
+      const used = Math.min(chunk.byteLength, n - at);
+      out.set(chunk.subarray(0, used), at);
+      at += used;
+      if (used === chunk.byteLength) held.shift();
+      else held[0] = chunk.subarray(used);
+    }
+    heldBytes -= n;
+    return out;
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > max) {
+        reader.cancel().catch(() => {});
+        if (upload !== null) await upload.abort();
+        return -1;
+      }
+      held.push(value);
+      heldBytes += value.byteLength;
+      while (heldBytes >= partBytes) {
+        upload ??= await bucket.createMultipartUpload(key, options);
+        parts.push(await upload.uploadPart(parts.length + 1, take(partBytes)));
+      }
+    }
+    const rest = take(heldBytes);
+    if (upload === null) return (await bucket.put(key, rest, options)).size;
+    if (rest.byteLength > 0) parts.push(await upload.uploadPart(parts.length + 1, rest));
+    return (await upload.complete(parts)).size;
+  } catch (err) {
+    if (upload !== null) await upload.abort().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * The file under `key`: [size, media type, file name], or null when there is none; false, before
+ * the bucket is asked, when `message` is given (a signed URL's) and `macHex` (its `sig`, 64 hex
+ * digits) is not its HMAC under `secret`.
+ */
+export function headFile(bucket, key, secret, message, macHex) {
+  return head(bucket, key, secret, message, macHex).catch(failure);
+}
+
+async function head(bucket, key, secret, message, macHex) {
+  if (message !== "") {
+    const hmac = await crypto.subtle.importKey("raw", secret, HMAC, false, ["verify"]);
+    const mac = new Uint8Array(macHex.match(/../g).map((pair) => parseInt(pair, 16)));
+    if (!(await crypto.subtle.verify("HMAC", hmac, mac, encoder.encode(message)))) return false;
+  }
+  const object = await bucket.head(key);
+  if (object === null) return null;
+  return [object.size, object.httpMetadata?.contentType, object.customMetadata?.filename];
+}
+
+/**
+ * The answer with the file under `key` (`length` bytes from `offset`; the whole file when
+ * `length` is -1), its `status` and `headers` (each name and value a line: one string crosses
+ * from WebAssembly, not one a header); null when the file is gone. The body is the bucket's
+ * stream, whose length the runtime knows.
+ */
+export function fileResponse(bucket, key, offset, length, status, headers) {
+  return respond(bucket, key, offset, length, status, headers).catch(failure);
+}
+
+async function respond(bucket, key, offset, length, status, headers) {
+  const object = await bucket.get(key, length >= 0 ? { range: { offset, length } } : {});
+  if (object === null) return null;
+  const out = new Headers();
+  const lines = headers.split("\n");
+  for (let i = 0; i + 1 < lines.length; i += 2) out.set(lines[i], lines[i + 1]);
+  return new Response(object.body, { status, headers: out });
+}
