@@ -5,7 +5,8 @@
 // bench/README.md ("The size budget").
 
 /**
- * 206 KiB: the size with protocol 6's data parts, sources and metadata (206,104 bytes, on 198,311)
- * and 2.3% for small changes. Raised from 200 KiB on purpose: bench/README.md, "The size budget".
+ * 214 KiB: the size with protocol 6's data parts, sources and metadata and a session's files
+ * (214,188 bytes, on 198,311) and 2.3% for small changes. Raised on purpose twice this round:
+ * bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 210_944;
+export const PRODUCTION_WASM_GZIP_BUDGET = 219_136;
