@@ -13,6 +13,7 @@
 
 pub mod answering;
 pub mod auth;
+pub mod bounds;
 pub mod config;
 pub mod cors;
 pub mod delivery;

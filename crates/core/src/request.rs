@@ -21,7 +21,6 @@
 //! sentence saying what is wrong.
 
 mod answers;
-mod depth;
 mod files;
 mod host;
 mod ids;
@@ -32,8 +31,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+pub use crate::bounds::{nesting_depth, MAX_CONTEXT_BYTES, MAX_JSON_DEPTH};
 pub use answers::Answer;
-pub use depth::{nesting_depth, MAX_JSON_DEPTH};
 pub use files::{
     check_file, check_url, FileFault, UrlFault, MAX_FILENAME_BYTES, MAX_MEDIA_TYPE_BYTES,
 };
@@ -149,11 +148,6 @@ impl ChatRequest {
             && (self.trigger.as_deref() == Some(REGENERATE) || self.target_id.is_some())
     }
 }
-
-/// The largest `context` accepted, in bytes of JSON: 16 KiB, many times what a page says about
-/// itself (its path, the product shown, the visitor's plan), and small beside the prompt it rides
-/// in; a larger one is a client sending what belongs in a message or a tool.
-pub const MAX_CONTEXT_BYTES: usize = 16 * 1024;
 
 /// Why a body was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]

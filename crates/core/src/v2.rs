@@ -7,6 +7,7 @@
 
 mod attachment;
 mod extras;
+mod frame_error;
 mod outgoing;
 mod plain;
 mod shape;
@@ -25,6 +26,8 @@ pub use extras::{
     DataFields, Source, TurnPart, MAX_DATA_NAME_CHARS, MAX_EXTRA_BYTES, MAX_PART_ID_BYTES,
     RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS,
 };
+pub(crate) use frame_error::typed;
+pub use frame_error::FrameError;
 pub use outgoing::{
     abort_frame, answer_frame, OnDisconnect, Prompt, TAKE_BACK_PROTOCOL, TREE_PROTOCOL,
 };
@@ -275,16 +278,6 @@ impl SessionError {
     }
 }
 
-/// A frame that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FrameError(pub String);
-
-impl std::fmt::Display for FrameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// Parses one WebSocket text message.
 ///
 /// The `type` is read first — straight from the text when the frame starts with it, as
@@ -366,11 +359,6 @@ fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
             }
         }
     })
-}
-
-/// Parses `text` as `T`, any serde error becoming a [`FrameError`].
-pub(crate) fn typed<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, FrameError> {
-    serde_json::from_str(text).map_err(|e| FrameError(e.to_string()))
 }
 
 /// The `type` of a frame, without parsing the rest of it: straight from the text when the

@@ -11,14 +11,7 @@
 use std::fmt;
 
 use super::host::{check_host, HostFault};
-
-/// The longest `mediaType`, in bytes: RFC 6838 section 4.2 bounds a type name and a subtype name
-/// to 127 characters each, so `type/subtype` is at most 127 + 1 + 127.
-pub const MAX_MEDIA_TYPE_BYTES: usize = 255;
-
-/// The longest `filename`, in bytes of UTF-8: the most a file's name may have on the common
-/// filesystems (ext4, XFS, APFS: 255 bytes; NTFS: 255 UTF-16 units).
-pub const MAX_FILENAME_BYTES: usize = 255;
+pub use crate::bounds::{MAX_FILENAME_BYTES, MAX_MEDIA_TYPE_BYTES};
 
 /// Why a file part is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

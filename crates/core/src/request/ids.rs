@@ -7,11 +7,7 @@ use std::fmt;
 
 use serde_json::value::RawValue;
 
-/// The longest id accepted, in bytes of UTF-8 (docs/endpoint.md, docs/agent-protocol.md: "1 to
-/// 256 bytes"). The AI SDK's `generateId` makes ids of 16 characters, a UUID is 36: 256 leaves
-/// room for any prefixed scheme of the AI SDK's `generateId` option, and keeps the 1,000 ids of a
-/// chat at the message limit within 256 KB of a `prompt`, before JSON's escapes.
-pub const MAX_ID_BYTES: usize = 256;
+pub use crate::bounds::MAX_ID_BYTES;
 
 /// Why a value is not an id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,10 +2,7 @@
 //! (`docs/ui-stream.md`).
 
 use super::chunk::{StatusData, StatusPhase, UiChunk};
-
-/// Longest label kept, in characters. Seed 000 allows "at most a tool name"; 64 covers
-/// every tool name in practice and keeps a leaked argument from riding along.
-pub const MAX_LABEL_CHARS: usize = 64;
+pub use crate::bounds::MAX_LABEL_CHARS;
 
 /// Maps a V2 `agentStatus` to its `data-status` chunk, or `None` for phases the client
 /// need not see (`idle`, `streaming`, `error`, unknown ones).

@@ -1,7 +1,8 @@
 //! Tests of protocol 6's frames: what is read, and each bound that skips a frame.
 
 use super::*;
-use crate::v2::{parse_frame, Frame};
+use crate::v2::{parse_frame, Frame, FrameError};
+use serde_json::Value;
 
 fn data(fields: &str) -> Result<Frame, FrameError> {
     parse_frame(&format!(

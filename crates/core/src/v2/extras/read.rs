@@ -1,14 +1,14 @@
 //! Reading protocol 6's three frames and their stored parts: one reader of every field the six
-//! shapes name, member by member, then the shape's own checks ([`super::DataFields::checked`],
-//! [`super::Source::checked`], [`super::read_metadata`]).
+//! shapes name, member by member, then the shape's own checks ([`super::parts::DataFields::checked`],
+//! [`super::parts::Source::checked`], [`super::parts::read_metadata`]).
 
 use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::{fault, read_metadata, DataFields, Source, TurnPart};
-use crate::v2::{typed, FrameError};
+use super::parts::{fault, read_metadata, DataFields, Source, TurnPart};
+use crate::v2::frame_error::{typed, FrameError};
 
 /// The fields of the three frames, and of the stored parts (no `turnId`), in one struct: one
 /// reader in the wasm for all six (each frame names its own; the rest stay absent). Read member by
