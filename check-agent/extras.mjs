@@ -1,11 +1,11 @@
 // check-agent's R-extras (docs/agent-protocol.md, "Data, sources and metadata"): every data part,
 // source and metadata frame an agent sends, in any scenario, is of the shape the adapter keeps
-// (crates/core/src/v2/extras.rs): one that is not is skipped by the adapter, and the client never
+// (crates/core/src/v2/extras/parts.rs): one that is not is skipped by the adapter, and the client never
 // sees it. Judged n/a when none arrived: the rule binds an agent that sends them.
 import { show } from "./frames.mjs";
 import { turnOn } from "./turns.mjs";
 
-/** The adapter's bounds (crates/core/src/v2/extras.rs), and the names and keys it writes itself. */
+/** The adapter's bounds (crates/core/src/v2/extras/parts.rs), and the names and keys it writes itself. */
 const MAX_NAME_CHARS = 64;
 const MAX_ID_BYTES = 256;
 const MAX_TEXT_BYTES = 16 * 1024;

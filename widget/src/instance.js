@@ -6,7 +6,7 @@ import { OPTION_NAMES, labelsOf, userKey } from "./config.js";
 import { tokenSource } from "./auth.js";
 import { GLOBAL_NAME, createEvents } from "./events.js";
 
-/** The largest `context`, in bytes of JSON: the worker's own limit (MAX_CONTEXT_BYTES, src/request.rs). */
+/** The largest `context`, in bytes of JSON: the worker's own limit (MAX_CONTEXT_BYTES, crates/core/src/bounds.rs). */
 export const MAX_CONTEXT_BYTES = 16 * 1024;
 
 /**

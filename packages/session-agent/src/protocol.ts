@@ -43,7 +43,7 @@ export type Part =
 /** A source a turn cites (protocol 6): a web page, or a document. */
 export type Source = { sourceId: string; url: string; title?: string } | { sourceId: string; mediaType: string; title: string; filename?: string };
 
-/** The data part names the adapter writes itself, and the metadata keys (crates/core/src/v2/extras.rs). */
+/** The data part names the adapter writes itself, and the metadata keys (crates/core/src/v2/extras/parts.rs). */
 export const RESERVED_DATA_NAMES = ["status", "question", "answer"];
 export const RESERVED_METADATA_KEYS = ["turnId", "createdAt", "durationMs", "toolCalls", "toolErrors", "stopped", "usage", "model", "error", "ref", "siblings"];
 

@@ -1,7 +1,7 @@
 // Protocol 6 in the SessionAgent library (packages/session-agent/src/protocol.ts): the frames its
 // emitter sends for data parts, sources and metadata are the contract's (check-agent's R-extras
 // finds no fault in them); the names and keys it refuses are the adapter's
-// (crates/core/src/v2/extras.rs) and check-agent's; and a stored message holding such parts gives
+// (crates/core/src/v2/extras/parts.rs) and check-agent's; and a stored message holding such parts gives
 // the model its text only (toModelMessages).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -41,7 +41,7 @@ test("the library's frames for data parts, sources and metadata keep the contrac
 });
 
 test("the names and keys the library refuses are the adapter's and check-agent's", () => {
-  const core = readFileSync(path.join(root, "crates/core/src/v2/extras.rs"), "utf8");
+  const core = readFileSync(path.join(root, "crates/core/src/v2/extras/parts.rs"), "utf8");
   const list = (name) => [...core.split(`pub const ${name}`)[1].split("];")[0].matchAll(/"([^"]+)"/g)].map(([, s]) => s);
   assert.deepEqual(RESERVED_DATA_NAMES, list("RESERVED_DATA_NAMES"));
   assert.deepEqual(RESERVED_METADATA_KEYS, list("RESERVED_METADATA_KEYS"));

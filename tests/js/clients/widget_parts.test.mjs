@@ -114,8 +114,8 @@ describe("trace modes under a cap", () => {
 });
 
 describe("a context the worker would refuse", () => {
-  test("the widget's limit is the worker's (crates/core/src/request.rs)", () => {
-    const rust = readFileSync(new URL("../../../crates/core/src/request.rs", import.meta.url), "utf8");
+  test("the widget's limit is the worker's (crates/core/src/bounds.rs)", () => {
+    const rust = readFileSync(new URL("../../../crates/core/src/bounds.rs", import.meta.url), "utf8");
     const [, expression] = rust.match(/pub const MAX_CONTEXT_BYTES: usize = ([\d\s*_]+);/);
     assert.equal(MAX_CONTEXT_BYTES, expression.split("*").reduce((product, factor) => product * Number(factor.trim().replace(/_/g, "")), 1));
   });
