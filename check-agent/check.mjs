@@ -9,7 +9,8 @@
 // `ask` (a turn that asks a question), `approve` (a turn that asks before it runs a tool call),
 // `seen` (optional: a turn whose reply names the ids of the messages the model is given),
 // `extras` (optional: a turn that sends data parts, sources and metadata, protocol 6);
-// `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false });
+// `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false },
+// { extras: false });
 // `restart` (optional) restarts the agent's worker and resolves once it serves again. The
 // scenarios run at once, each in a session of its own; a long session (protocol 5) follows them,
 // and the restart comes last. Resolves to

@@ -34,7 +34,7 @@ const START_TIMEOUT_MS = 60_000;
 
 const USAGE = `usage: check-agent (--config WRANGLER_TOML [--class NAME] [--env NAME] [--path P] | --url WSS_URL_WITH_{session} [--token T])
                    [--prompt TEXT] [--long-prompt TEXT] [--ask-prompt TEXT | --no-questions]
-                   [--approve-prompt TEXT | --no-approvals] [--seen-prompt TEXT] [--extras-prompt TEXT] [--json]
+                   [--approve-prompt TEXT | --no-approvals] [--seen-prompt TEXT] [--extras-prompt TEXT | --no-extras] [--json]
 `;
 
 function usage(problem) {
@@ -47,7 +47,7 @@ function parseArgs(argv) {
   const args = { prompts: { ...DEFAULT_PROMPTS }, declares: {}, json: false };
   const names = { "--config": "config", "--class": "className", "--env": "env", "--path": "agentPath", "--url": "url", "--token": "token" };
   const prompts = { "--prompt": "short", "--long-prompt": "long", "--ask-prompt": "ask", "--approve-prompt": "approve", "--seen-prompt": "seen", "--extras-prompt": "extras" };
-  const flags = { "--no-questions": () => (args.declares.questions = false), "--no-approvals": () => (args.declares.approvals = false), "--json": () => (args.json = true) };
+  const flags = { "--no-questions": () => (args.declares.questions = false), "--no-approvals": () => (args.declares.approvals = false), "--no-extras": () => (args.declares.extras = false), "--json": () => (args.json = true) };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === "--help" || flag === "-h") {
@@ -72,6 +72,7 @@ function parseArgs(argv) {
   if (args.agentPath && args.url) usage("--path goes with --config (a --url names the route itself)");
   if (args.prompts.ask && args.declares.questions === false) usage("--ask-prompt and --no-questions contradict each other");
   if (args.prompts.approve && args.declares.approvals === false) usage("--approve-prompt and --no-approvals contradict each other");
+  if (args.prompts.extras && args.declares.extras === false) usage("--extras-prompt and --no-extras contradict each other");
   return args;
 }
 

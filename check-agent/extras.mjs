@@ -1,7 +1,8 @@
 // check-agent's R-extras (docs/agent-protocol.md, "Data, sources and metadata"): every data part,
 // source and metadata frame an agent sends, in any scenario, is of the shape the adapter keeps
 // (crates/core/src/v2/extras/parts.rs): one that is not is skipped by the adapter, and the client never
-// sees it. Judged n/a when none arrived: the rule binds an agent that sends them.
+// sees it. An agent that sends none says so (--no-extras: n/a); a run that saw none otherwise is
+// incomplete (skip: give --extras-prompt), as a run without questions is.
 import { show } from "./frames.mjs";
 import { turnOn } from "./turns.mjs";
 
@@ -69,8 +70,9 @@ export async function extrasTurn(ctx) {
 export function judgeExtras(ctx, conns) {
   const extras = conns.flatMap((c) => c.frames).filter((f) => EXTRA_TYPES.includes(f.type));
   if (extras.length === 0) {
+    if (ctx.declares.extras === false) return ctx.judge("R-extras", "n/a", { arrived: "the agent sends no data part, source or metadata (--no-extras)" });
     const why = ctx.prompts.extras ? "no data part, source or metadata, the --extras-prompt's turn included" : "no data part, source or metadata in any scenario (no --extras-prompt given)";
-    return ctx.judge("R-extras", "n/a", { arrived: why });
+    return ctx.judge("R-extras", "skip", { arrived: why, give: "--extras-prompt (or --no-extras if your agent sends none)" });
   }
   for (const frame of extras) {
     const fault = extraFault(frame);

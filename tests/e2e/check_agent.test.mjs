@@ -1,7 +1,7 @@
 // check-agent, the conformance checker for anyone's agent (docs/check-agent.md): it passes the
 // demo agent and the reference TypeScript agent on every rule; on the TypeScript agent's minimal
 // mode it fails exactly the SHOULDs that mode leaves out and exits 0; a run that cannot drive a
-// MUST (no question prompt, turns too fast to abort) exits 3 and says what to give. The command
+// MUST (no question or extras prompt, turns too fast to abort) exits 3 and says what to give. The command
 // line runs on the TypeScript agent's own wrangler.toml (wrangler dev, restarted mid-run), and on a
 // URL with a token: right, wrong, and nobody there. Every broken agent, caught as exactly its
 // rule: tests/e2e/check_agent_mutants.test.mjs.
@@ -38,7 +38,7 @@ describe("check-agent", { concurrency: AT_ONCE }, () => {
     assert.equal(exitCode, 0);
   });
 
-  test("without question prompts the run is incomplete (exit 3), saying what to give; --no-questions makes it n/a", { timeout: 120_000 }, async () => {
+  test("without question or extras prompts the run is incomplete (exit 3), saying what to give; --no-questions and --no-extras make them n/a", { timeout: 120_000 }, async () => {
     const bare = { short: PROMPTS.short, long: PROMPTS.long };
     const { byId, exitCode } = await check("typescript", {}, bare);
     assert.equal(exitCode, 3);
@@ -47,15 +47,16 @@ describe("check-agent", { concurrency: AT_ONCE }, () => {
       "R-approval: skip --approve-prompt (or --no-approvals if your agent gates no tool call)",
       "R-question-id: skip --ask-prompt (or --no-questions if your agent never asks)",
     ]);
-    const declared = await check("typescript", {}, bare, { questions: false });
-    assert.equal(declared.exitCode, 0);
-    assert.deepEqual(["R-answer", "R-approval", "R-question-id"].map((id) => declared.byId[id].status), ["n/a", "n/a", "n/a"]);
+    assert.equal(`${byId["R-extras"].status} ${byId["R-extras"].give}`, "skip --extras-prompt (or --no-extras if your agent sends none)");
+    const declared = await check("typescript", {}, bare, { questions: false, extras: false });
+    assert.equal(declared.exitCode, 0, unpassed(declared.results).join("\n"));
+    assert.deepEqual(["R-answer", "R-approval", "R-question-id", "R-extras"].map((id) => declared.byId[id].status), ["n/a", "n/a", "n/a", "n/a"]);
   });
 
   test("turns too fast to abort are not green: exit 3, asking for a longer --long-prompt", { timeout: 120_000 }, async () => {
     const { byId, exitCode, results } = await check("typescript", {}, { ...PROMPTS, long: PROMPTS.short });
-    assert.equal(exitCode, 3);
-    assert.deepEqual(failed(results), []);
+    assert.deepEqual(failed(results), [], unpassed(results).join("\n"));
+    assert.equal(exitCode, 3, unpassed(results).join("\n"));
     assert.equal(byId["R-abort-other"].status, "skip");
     assert.match(byId["R-abort-other"].give, /--long-prompt/);
   });
@@ -63,7 +64,7 @@ describe("check-agent", { concurrency: AT_ONCE }, () => {
 
 describe("check-agent's command line", { concurrency: false }, () => {
   const cli = path.join(root, "check-agent/cli.mjs");
-  const args = ["--prompt", PROMPTS.short, "--long-prompt", PROMPTS.long, "--ask-prompt", PROMPTS.ask, "--approve-prompt", PROMPTS.approve, "--seen-prompt", PROMPTS.seen];
+  const args = ["--prompt", PROMPTS.short, "--long-prompt", PROMPTS.long, "--ask-prompt", PROMPTS.ask, "--approve-prompt", PROMPTS.approve, "--seen-prompt", PROMPTS.seen, "--extras-prompt", PROMPTS.extras];
   const runCli = async (extra) => {
     try {
       const { stdout } = await run(process.execPath, [cli, ...extra, ...args], { timeout: 150_000, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });

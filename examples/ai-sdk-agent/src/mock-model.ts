@@ -4,7 +4,8 @@
 //
 //   /weather   calls getWeather          /deploy   calls deploy (approval first)
 //   /ask TEXT  calls askUser with TEXT   /long     a reply of 3 s, to stop or join mid-way
-//   /fail      the provider fails (503)  anything else: a reply naming every user message given
+//   /fail      the provider fails (503)  /sources  a reply citing a web page and a document
+//   anything else: a reply naming every user message given
 // After a tool's result it says what came back (or that it was denied).
 
 import { simulateReadableStream, type LanguageModel } from "ai";
@@ -37,6 +38,13 @@ function script(said: string, prompt: Prompt): Chunk[] {
   if (said === "/weather") return call("getWeather", { city: "Paris" });
   if (said === "/deploy") return call("deploy", { target: "production" });
   if (said.startsWith("/ask")) return call("askUser", { question: said.slice(4).trim() || "Which region?", options: ["eu", "us"] });
+  if (said === "/sources") {
+    return [
+      { type: "source", sourceType: "url", id: "src_web", url: "https://developers.cloudflare.com/durable-objects/", title: "Durable Objects" },
+      { type: "source", sourceType: "document", id: "src_doc", mediaType: "application/pdf", title: "Limits", filename: "limits.pdf" },
+      ...reply("Two sources say so."),
+    ];
+  }
   if (said === "/long") return reply(Array.from({ length: 60 }, (_, i) => `word${i + 1}`).join(" "));
   const users = prompt.filter((m) => m.role === "user").map((m) => m.content.map((p) => (p.type === "text" ? p.text : "")).join(""));
   return reply(`You said: ${said}. I was given ${users.length} user messages: ${users.join(" | ")}.`);
