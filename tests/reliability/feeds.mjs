@@ -8,7 +8,7 @@
 //    Asserted with a margin (FREED_WITHIN_MS); reported: how long until another caller was
 //    served, and until every feed had ended.
 // 2. STALLED feeds on one session whose clients read the opening, then stop (TCP backpressure),
-//    while TURNS turns each carry a 2 MB image (the TypeScript agent stores it whole). Asserted:
+//    while TURNS turns each carry a 1.4 MB image (the TypeScript agent stores it whole). Asserted:
 //    each feed was written less than MAX_QUEUED_BYTES (64 KiB; a turn-start carries no message
 //    over 16 KiB). Reported: what the adapter's isolate holds (JS heap and ArrayBuffers after a
 //    full collection, through the inspector) and workerd's RSS, before and after.
@@ -24,8 +24,9 @@ import { sleep } from "./lib.mjs";
 const FREED_WITHIN_MS = 25_000;
 /** The bound on one feed's queued bytes (MAX_QUEUED_BYTES, crates/core/src/feed/backlog.rs). */
 const MAX_QUEUED_BYTES = 64 * 1024;
-/** A user message of 2 MB: a photo as a data: URL. */
-const MESSAGE_BYTES = 2_000_000;
+/** A user message of 1.4 MB: a photo as a data: URL, within the TypeScript agent's row cap
+ * (MAX_ROW_BYTES, 1.5 MiB, packages/session-agent/src/rows.ts; a larger one is refused). */
+const MESSAGE_BYTES = 1_400_000;
 const MB = 2 ** 20;
 
 export const FEEDS = {
@@ -120,7 +121,7 @@ async function measure(newSession, burstWorker, stalledWorker, inspectorPort, pi
     const written = stalledWorker.logs.filter((l) => l.path === path).map((l) => l.bytes);
     const most = written.length ? Math.max(...written) : null;
     figures.push(
-      { figure: `feeds: ${size.stalled} stalled on one session, ${size.turns} turns of 2 MB images (TypeScript agent)`, n: size.stalled, value: `${written.length} ended` },
+      { figure: `feeds: ${size.stalled} stalled on one session, ${size.turns} turns of 1.4 MB images (TypeScript agent)`, n: size.stalled, value: `${written.length} ended` },
       { figure: `  most bytes written to one stalled feed (under MAX_QUEUED_BYTES, ${MAX_QUEUED_BYTES})`, n: written.length, value: String(most), pass: most !== null && most < MAX_QUEUED_BYTES && written.length === stalled.length },
       { figure: "  the adapter's isolate holds, collected (MB, before → after)", n: size.turns, value: `${before.adapterMb.toFixed(2)} → ${after.adapterMb.toFixed(2)}` },
       { figure: "  workerd's RSS, both isolates collected (MB, before → after; the agent stores every image)", n: size.turns, value: `${before.rssMb.toFixed(0)} → ${after.rssMb.toFixed(0)}` },
