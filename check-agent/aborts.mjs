@@ -7,6 +7,7 @@
 import { endOf, judgeAbort, judgeTurn } from "./turn_end.mjs";
 import { created } from "./turns.mjs";
 import { finalizeOf, finishOf, LONGER, messageIn, show, WAIT } from "./frames.mjs";
+import { askHistory } from "./history.mjs";
 
 export async function aborts(ctx) {
   const a = await ctx.join("abort");
@@ -20,6 +21,10 @@ export async function aborts(ctx) {
     ctx.saw("abort", first.turnId);
     const sentOther = Date.now();
     a.send({ type: "abort", requestId: "check-someone-else" });
+    // An agent of protocol 5 answers a `history` frame in its turn: once that answer is here, what
+    // the abort made the agent send is here too, however loaded the machine (a window of time
+    // alone passes an agent that cancels on any abort but reads it late). Then the window.
+    if (a.init?.protocol >= 5) await askHistory(a, { limit: 1 });
     const early = await a.waitFor(finalizeOf(first.turnId), WAIT.quiet, a.frames.indexOf(first));
     if (early?.reason === "canceled") ctx.judge("R-abort-other", "fail", { arrived: `the turn was canceled ${a.arrival(early) - sentOther} ms after an abort naming another request` });
     else if (early) ctx.judge("R-abort-other", "skip", { arrived: `the turn ended within ${WAIT.quiet / 1000} s of its message.create`, give: LONGER });
