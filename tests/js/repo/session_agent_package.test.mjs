@@ -9,11 +9,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { copyExample } from "../../fixtures/own-agent.mjs";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const dir = path.join(root, "packages/session-agent");
@@ -59,22 +60,11 @@ test("the AI SDK example's package.json pins the versions the repository tests i
 
 test("the AI SDK example builds out of this repository on the packed library (npm pack, installed, no tsconfig paths)", async () => {
   const project = mkdtempSync(path.join(os.tmpdir(), "ai-sdk-agent-copy-"));
-  // The library as `npm pack` makes it (its prepack builds dist/, gone before), installed as its
-  // tarball is.
-  rmSync(path.join(dir, "dist"), { recursive: true, force: true });
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", project], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }))[0];
+  const { packed, tsconfig } = copyExample(project);
   assert.ok(packed.files.some((f) => f.path === "dist/ai-sdk/stream-text.js"), "the tarball holds the built modules");
   assert.ok(!packed.files.some((f) => f.path.startsWith("src/")), "and not the sources");
-  mkdirSync(path.join(project, "node_modules/@cloudflare"), { recursive: true });
-  execFileSync("tar", ["-xzf", path.join(project, packed.filename), "-C", path.join(project, "node_modules")]);
-  renameSync(path.join(project, "node_modules/package"), path.join(project, "node_modules/session-agent"));
-  // Its other dependencies, as the repository has them.
-  for (const name of ["ai", "zod", "workers-ai-provider", "@cloudflare/workers-types"]) symlinkSync(path.join(root, "node_modules", name), path.join(project, "node_modules", name));
-  cpSync(path.join(root, "examples/ai-sdk-agent/src"), path.join(project, "src"), { recursive: true });
   // The example's tsconfig without `paths`, as docs/your-agent.md says to copy it.
-  const tsconfig = readFileSync(path.join(root, "examples/ai-sdk-agent/tsconfig.json"), "utf8").replace(/,\s*\/\/[^\n]*\n\s*\/\/[^\n]*\n\s*"paths": \{[^}]*\}/, "");
   assert.doesNotMatch(tsconfig, /paths|packages\//);
-  writeFileSync(path.join(project, "tsconfig.json"), tsconfig);
   execFileSync(path.join(root, "node_modules/.bin/tsc"), ["-p", project], { stdio: "pipe" });
   const { outputFiles } = await build({ entryPoints: [path.join(project, "src/index.ts")], bundle: true, format: "esm", write: false, external: ["cloudflare:*", "node:*"], conditions: ["workerd", "worker", "browser"], logLevel: "silent" });
   assert.match(outputFiles[0].text, /session_agent_messages/, "the library is in the bundle");
