@@ -126,7 +126,7 @@ export async function watch(ctx) {
   const end = a.frames.findIndex(finalizeOf(turnId));
   const stray = a.frames.slice(start, end === -1 ? undefined : end).some((f) => f.type.startsWith("message.part.") && f.turnId !== turnId);
   for (const { kind, before, conn } of joins) {
-    if (a.frames.slice(0, before).some(finalizeOf(turnId))) {
+    if (a.frames.slice(0, before).some(finalizeOf(turnId)) || endedBefore(a, conn, turnId)) {
       ctx.judge("R-init-in-flight", "skip", { arrived: `the turn ended before a socket joined ${kind}`, give: LONGER });
       continue;
     }
@@ -137,6 +137,19 @@ export async function watch(ctx) {
   if (joins.length && !joins.some((j) => j.kind === "mid-tool")) ctx.note("R-init-continuity", "the --long-prompt's turn called no tool before its text: init was checked mid-text only");
   a.close();
   for (const { conn } of joins) conn.close();
+}
+
+/** Whether `turnId` had ended when `conn` joined: `conn`'s init lists it finished, with the whole
+ * text the watcher `a` received before its finalize. A join is asynchronous, so a short
+ * --long-prompt's turn can end between the join's start and its init: a race of the run, not the
+ * agent's fault. An agent that lists a turn still running as finished is not excused: its listing
+ * cannot hold the text the turn had yet to say. */
+function endedBefore(a, conn, turnId) {
+  const listed = messageIn(conn.init, turnId);
+  if (!finishOf(listed) || !a.frames.some(finalizeOf(turnId))) return false;
+  const said = a.frames.filter((f) => f.type === "message.part.text-delta" && f.turnId === turnId).map((f) => f.delta).join("");
+  const kept = listed.parts.filter((p) => p?.type === "text").map((p) => p.text ?? "").join("");
+  return said !== "" && kept === said;
 }
 
 /** A prompt during the turn from a socket that joined it: no second turn (R-one-turn), an error
@@ -156,7 +169,7 @@ async function secondPrompt(ctx, a, joins, turnId) {
   const second = [b, ...others].flatMap((c) => c.frames).find((f) => f.type === "message.create" && f.turnId !== turnId && f.requestId !== "check-w1");
   if (second) {
     const endedFirst = b.since(from).findIndex(finalizeOf(turnId));
-    if (endedFirst !== -1 && endedFirst < b.since(from).indexOf(second)) {
+    if ((endedFirst !== -1 && endedFirst < b.since(from).indexOf(second)) || endedBefore(a, b, turnId)) {
       ctx.judge("R-one-turn", "skip", { arrived: "the --long-prompt's turn ended before the second prompt reached the agent", give: LONGER });
     } else ctx.judge("R-one-turn", "fail", { arrived: `a prompt sent while ${turnId} ran started ${second.turnId}: ${show(second)}` });
   } else ctx.judge("R-one-turn", "pass");
