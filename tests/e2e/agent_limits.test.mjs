@@ -18,6 +18,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { startWorker, sessionId, chatBody, postChat, readAll, sseEvents } from "./harness.mjs";
+import { prompt, stored } from "./agent_probe.mjs";
 import { Conn } from "../../check-agent/conn.mjs";
 
 let worker;
@@ -42,26 +43,6 @@ function withFile(text, url) {
 
 /** The UI chunks of an SSE body. */
 const chunks = (text) => sseEvents(text).filter((e) => e.startsWith("data: {")).map((e) => JSON.parse(e.slice(6)));
-
-/** How many messages the session holds (the test agent's `test.fill` of none). */
-async function stored(conn) {
-  const from = conn.frames.length;
-  conn.send({ type: "test.fill", count: 0 });
-  return (await conn.waitFor((f) => f.type === "test.filled", 20_000, from))?.stored;
-}
-
-/** A prompt on `conn`: its turn run to its end (its turnId and its finalize), or the error it got. */
-async function prompt(conn, content, messageId, branch) {
-  const from = conn.frames.length;
-  conn.send({ type: "prompt", content, requestId: `r-${messageId}-${from}`, onDisconnect: "abort", messageId, branch });
-  const answer = await conn.waitFor((f) => f.type === "message.create" || f.type === "error", 10_000, from);
-  if (answer?.type !== "message.create") return { error: answer };
-  const at = conn.frames.indexOf(answer);
-  const complete = await conn.waitFor((f) => f.type === "complete", 10_000, at);
-  assert.ok(complete, "the turn ends");
-  const finalize = conn.frames.slice(at).find((f) => f.type === "message.finalize" && f.turnId === answer.turnId);
-  return { turnId: answer.turnId, finalize };
-}
 
 /** What a new socket's init lists (its messages and their refs), and the size of its frame. */
 async function init(session) {

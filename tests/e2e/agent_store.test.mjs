@@ -19,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
 import { startWorker, sessionId, chatBody, postChat, readAll } from "./harness.mjs";
+import { prompt, stored } from "./agent_probe.mjs";
 import { Conn } from "../../check-agent/conn.mjs";
 
 /** The library's cap (packages/session-agent/src/tree.ts, MAX_SESSION_MESSAGES). */
@@ -35,23 +36,6 @@ after(async () => {
 });
 
 const open = (session) => Conn.open(new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`));
-
-/** How many messages the session holds (the test agent's `test.fill` of none). */
-async function stored(conn, add = 0) {
-  const from = conn.frames.length;
-  conn.send({ type: "test.fill", count: add });
-  return (await conn.waitFor((f) => f.type === "test.filled", 20_000, from))?.stored;
-}
-
-/** A prompt on `conn`: its turn run to its end (its turnId), or the error it got. */
-async function prompt(conn, content, messageId, branch) {
-  const from = conn.frames.length;
-  conn.send({ type: "prompt", content, requestId: `r-${messageId}-${from}`, onDisconnect: "abort", messageId, branch });
-  const answer = await conn.waitFor((f) => f.type === "message.create" || f.type === "error", 10_000, from);
-  if (answer?.type !== "message.create") return { error: answer };
-  await conn.waitFor((f) => f.type === "complete", 10_000, conn.frames.indexOf(answer));
-  return { turnId: answer.turnId };
-}
 
 /** The refs a new socket's init lists. */
 async function initRefs(session) {

@@ -5,26 +5,14 @@
 // the model its text only (toModelMessages).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { buildSync } from "esbuild";
+import { librarySource } from "./tree_support.mjs";
 import { extraFault } from "../../../check-agent/extras.mjs";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const dir = mkdtempSync(path.join(os.tmpdir(), "extras-"));
-const entry = path.join(dir, "entry.ts");
-const src = path.join(root, "packages/session-agent/src");
-writeFileSync(
-  entry,
-  `export { frames, dataNameFault, RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS } from ${JSON.stringify(path.join(src, "protocol.ts"))};\n` +
-    `export { toModelMessages } from ${JSON.stringify(path.join(src, "ai-sdk/messages.ts"))};\n`,
-);
-const out = path.join(dir, "bundle.mjs");
-buildSync({ entryPoints: [entry], outfile: out, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
-const { frames, dataNameFault, RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS } = await import(pathToFileURL(out).href);
-const { toModelMessages } = await import(pathToFileURL(out).href);
+const { frames, dataNameFault, RESERVED_DATA_NAMES, RESERVED_METADATA_KEYS } = await librarySource("protocol");
+const { toModelMessages } = await librarySource("ai-sdk/messages");
 
 test("the library's frames for data parts, sources and metadata keep the contract's shape", () => {
   const sent = [

@@ -6,25 +6,14 @@
 // every later turn.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { buildSync } from "esbuild";
+import { librarySource } from "./tree_support.mjs";
 
 const root = path.resolve(import.meta.dirname, "../../..");
-const dir = mkdtempSync(path.join(os.tmpdir(), "file-url-"));
-const entry = path.join(dir, "entry.ts");
-const src = path.join(root, "packages/session-agent/src");
-writeFileSync(
-  entry,
-  `export { fileUrlFault, fileFault } from ${JSON.stringify(path.join(src, "file-url.ts"))};\n` +
-    `export { parseIncoming } from ${JSON.stringify(path.join(src, "protocol.ts"))};\n` +
-    `export { toModelMessages } from ${JSON.stringify(path.join(src, "ai-sdk/messages.ts"))};\n`,
-);
-const out = path.join(dir, "bundle.mjs");
-buildSync({ entryPoints: [entry], outfile: out, format: "esm", platform: "neutral", bundle: true, logLevel: "error" });
-const { fileUrlFault, fileFault, parseIncoming, toModelMessages } = await import(pathToFileURL(out).href);
+const { fileUrlFault, fileFault } = await librarySource("file-url");
+const { parseIncoming } = await librarySource("protocol");
+const { toModelMessages } = await librarySource("ai-sdk/messages");
 
 const cases = JSON.parse(readFileSync(path.join(root, "tests/fixtures/file-urls.json"), "utf8"));
 
