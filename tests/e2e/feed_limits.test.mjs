@@ -7,7 +7,7 @@
 // behind (64 KiB queued), then sends one sync once its client reads again.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "./harness.mjs";
+import { startWorker, sessionId, chatBody, postChat, readAll, sleep, until } from "./harness.mjs";
 import { hs256Jwt } from "./jwks.mjs";
 import { openFeed, openSocketFeed } from "./feed.mjs";
 
@@ -220,9 +220,11 @@ describe("a feed whose client stops reading falls behind", () => {
     assert.equal(last.type, "sync");
     assert.equal(last.turn, null);
     assert.deepEqual(last.messageIds.slice(-history.length), history.map((m) => m.id), "the session as it is");
-    // Its log says both, once each.
-    const told = worker.diagnostics.filter((d) => d.event === "feed_behind" || d.event === "feed_caught_up").map((d) => d.event);
-    assert.deepEqual(told, ["feed_behind", "feed_caught_up"]);
+    // Its log says both, once each. The log line comes on workerd's stdout, which may reach the
+    // harness after the sync reached the client: it is waited for.
+    const told = () => worker.diagnostics.filter((d) => d.event === "feed_behind" || d.event === "feed_caught_up").map((d) => d.event);
+    await until(() => told().includes("feed_caught_up"), "the feed_caught_up log line").catch(() => {});
+    assert.deepEqual(told(), ["feed_behind", "feed_caught_up"]);
     feed.socket.destroy();
   });
 });
