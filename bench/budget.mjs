@@ -5,8 +5,8 @@
 // bench/README.md ("The size budget").
 
 /**
- * 214 KiB: the size with protocol 6's data parts, sources and metadata and a session's files
- * (214,188 bytes, on 198,311) and 2.3% for small changes. Raised on purpose twice this round:
- * bench/README.md, "The size budget".
+ * 222 KiB: the size with protocol 6's data parts, sources and metadata, a session's files and a
+ * chat body read as a stream whose data: URL files go to R2 (222,618 bytes, on 198,311) and 2%
+ * for small changes. Raised on purpose three times this round: bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 219_136;
+export const PRODUCTION_WASM_GZIP_BUDGET = 227_328;

@@ -161,7 +161,7 @@ export function kinds(ctx) {
     { kind: "cors: 401 to a listed origin carries its CORS header", auth: false, headers: { ...json, origin }, body: okBody, expect: err(401, "unauthorized"), check: corsFor(origin) },
     { kind: "cors: 401 to another origin has no CORS header", auth: false, headers: { ...json, origin: "https://evil.example" }, body: okBody, expect: err(401, "unauthorized"), check: corsFor(null) },
     // --- the default config (AUTH_MODE none, default limits) ---
-    { kind: "default: body over 4 MiB", on: "default", body: textBody(big(4 * 1024 * 1024)), expect: err(413, "body_too_large") },
+    { kind: "default: a last message over 16 MiB", on: "default", body: textBody(big(16 * 1024 * 1024)), expect: err(413, "message_too_large") },
     { kind: "default: prompt over 100,000 characters", on: "default", body: textBody(big(100_001)), expect: err(413, "prompt_too_long") },
     // --- positive controls: these must be accepted ---
     { kind: "ok: valid jwt, session listed by name", control: true, auth: false, sessionTo: (s) => ({ ...json, ...bearer(jwt(claims({ sessions: ["x", s] }), secret)) }), body: okBody, expect: { stream: true } },

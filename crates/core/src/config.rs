@@ -285,6 +285,7 @@ impl Config {
             origins: AllowedOrigins::parse(&var("ALLOWED_ORIGINS")?.unwrap_or_default()),
             limits: Limits {
                 max_body_bytes: size("MAX_BODY_BYTES", defaults.max_body_bytes)?,
+                max_message_bytes: size("MAX_MESSAGE_BYTES", defaults.max_message_bytes)?,
                 max_messages: size("MAX_MESSAGES", defaults.max_messages)?,
                 max_prompt_chars: size("MAX_PROMPT_CHARS", defaults.max_prompt_chars)?,
             },

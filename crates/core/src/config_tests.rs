@@ -169,6 +169,7 @@ fn values_are_read() {
         ("AUTH_SECRET", "k-0123456789-0123456789-01234567"),
         ("ALLOWED_ORIGINS", "https://a.example"),
         ("MAX_BODY_BYTES", "1_000"),
+        ("MAX_MESSAGE_BYTES", "500"),
         ("MAX_MESSAGES", "3"),
         ("MAX_PROMPT_CHARS", "7"),
         ("MAX_FRAME_BYTES", "9"),
@@ -214,6 +215,7 @@ fn values_are_read() {
         c.limits,
         Limits {
             max_body_bytes: 1000,
+            max_message_bytes: 500,
             max_messages: 3,
             max_prompt_chars: 7
         }

@@ -49,6 +49,11 @@ catalogue! {
     INVALID_QUERY = 400 "invalid_query";
     /// An upload's `filename` that is no file name (`crate::files::name`).
     INVALID_FILENAME = 400 "invalid_filename";
+    /// A file of no bytes: a message's `data:` URL that holds nothing.
+    EMPTY_FILE = 400 "empty_file";
+    /// A file whose bytes are not the type it says (a PNG's `mediaType` on a JPEG's bytes, text
+    /// that is not UTF-8), or a `data:` URL whose own type is not its part's `mediaType`.
+    FILE_TYPE_MISMATCH = 400 "file_type_mismatch";
     UNAUTHORIZED = 401 "unauthorized";
     INVALID_TOKEN = 401 "invalid_token";
     TOKEN_EXPIRED = 401 "token_expired";
@@ -77,6 +82,9 @@ catalogue! {
     /// keeps none (its upgrade's answer says no `X-Agent-Protocol: 5`).
     AGENT_CANNOT_BRANCH = 409 "agent_cannot_branch";
     BODY_TOO_LARGE = 413 "body_too_large";
+    /// A chat POST whose last message (with the body's other fields) is over
+    /// `MAX_MESSAGE_BYTES`: what the worker holds of a body at once.
+    MESSAGE_TOO_LARGE = 413 "message_too_large";
     TOO_MANY_MESSAGES = 413 "too_many_messages";
     PROMPT_TOO_LONG = 413 "prompt_too_long";
     /// An upload over `MAX_FILE_BYTES`: declared, or counted as it came in.

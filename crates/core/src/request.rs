@@ -26,6 +26,7 @@ mod host;
 mod ids;
 mod length;
 mod messages;
+mod stream;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -34,13 +35,15 @@ use serde_json::Value;
 pub use crate::bounds::{nesting_depth, MAX_CONTEXT_BYTES, MAX_JSON_DEPTH};
 pub use answers::Answer;
 pub use files::{
-    check_file, check_url, FileFault, UrlFault, MAX_FILENAME_BYTES, MAX_MEDIA_TYPE_BYTES,
+    check_file, check_file_at, check_url, FileFault, FilesAt, UrlFault, MAX_FILENAME_BYTES,
+    MAX_MEDIA_TYPE_BYTES,
 };
 pub use host::HostFault;
 pub use ids::{read_id, IdFault, MAX_ID_BYTES};
 pub use length::ContentLength;
 use length::LengthFault;
 use messages::{Element, Messages};
+pub use stream::{BodyStream, StreamError};
 
 use crate::refusal::{self, Code, Refusal};
 use crate::trace::TraceMode;
@@ -52,9 +55,15 @@ pub use crate::v2::OnDisconnect;
 /// JSON text, an approval's `reason` in it): all that a user sends the agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Largest body accepted, in bytes. Default 4 MiB: the whole history travels with
-    /// every POST, and an image sent as a data URL is often 1–2 MiB.
+    /// Largest body accepted, in bytes. Default 100 MiB, Workers' own limit on a request body
+    /// (Free and Pro plans): the whole history travels with every POST, each earlier photo as a
+    /// `data:` URL again, and the body is read as a stream ([`BodyStream`]), never held whole.
     pub max_body_bytes: usize,
+    /// Most bytes held of a body at once: its last message (its `data:` URL files included),
+    /// its other fields and the earlier messages' ids. Default 16 MiB: a file of
+    /// `MAX_FILE_BYTES` (10 MiB) as a data URL is 13.4 MiB, with room for text; an isolate has
+    /// 128 MB.
+    pub max_message_bytes: usize,
     /// Most messages in `messages`. Default 1,000: far beyond any chat a person keeps.
     pub max_messages: usize,
     /// Longest prompt text, in characters. Default 100,000 (about 25k tokens): past the
@@ -65,7 +74,8 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_body_bytes: 4 * 1024 * 1024,
+            max_body_bytes: 100 * 1024 * 1024,
+            max_message_bytes: 16 * 1024 * 1024,
             max_messages: 1_000,
             max_prompt_chars: 100_000,
         }
@@ -155,6 +165,11 @@ pub enum RequestError {
     TooLarge {
         limit: usize,
     },
+    /// What the body's stream would hold at once (its last message, with its other fields) is
+    /// over `MAX_MESSAGE_BYTES` ([`BodyStream`]).
+    MessageTooLarge {
+        limit: usize,
+    },
     /// The runtime could not read the body to its end: the connection, not the client's JSON.
     Unreadable,
     /// The `Content-Length` is not a number: the body cannot be framed ([`length`]).
@@ -199,6 +214,7 @@ impl RequestError {
     pub fn kind(&self) -> Code {
         match self {
             RequestError::TooLarge { .. } => refusal::BODY_TOO_LARGE,
+            RequestError::MessageTooLarge { .. } => refusal::MESSAGE_TOO_LARGE,
             RequestError::Unreadable | RequestError::BadLength => refusal::BODY_UNREADABLE,
             RequestError::NotJson(_) => refusal::INVALID_JSON,
             RequestError::NotObject => refusal::INVALID_BODY,
@@ -224,6 +240,9 @@ impl RequestError {
             RequestError::TooLarge { limit } => {
                 format!("The request body is larger than the limit of {limit} bytes.")
             }
+            RequestError::MessageTooLarge { limit } => format!(
+                "The last message is larger than the limit of {limit} bytes (its files included): send smaller files, or upload them first."
+            ),
             RequestError::Unreadable => "The request body could not be read to its end.".into(),
             RequestError::BadLength => {
                 "The request's `Content-Length` is not a number of bytes: its body cannot be read."
@@ -258,6 +277,16 @@ impl RequestError {
             RequestError::AnswerTooLong { limit } => {
                 format!("The answer is longer than the limit of {limit} characters.")
             }
+        }
+    }
+}
+
+impl From<StreamError> for RequestError {
+    fn from(err: StreamError) -> Self {
+        match err {
+            StreamError::TooLarge { limit } => RequestError::TooLarge { limit },
+            StreamError::MessageTooLarge { limit } => RequestError::MessageTooLarge { limit },
+            StreamError::NotJson(why) => RequestError::NotJson(why),
         }
     }
 }
@@ -347,6 +376,15 @@ pub fn declared_body_length(
 
 /// Parses a chat POST body.
 pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, RequestError> {
+    parse_chat_request_at(body, limits, None)
+}
+
+/// Parses a chat POST body whose file parts may name files this worker serves (`at`).
+pub fn parse_chat_request_at(
+    body: &[u8],
+    limits: &Limits,
+    at: Option<&FilesAt<'_>>,
+) -> Result<ChatRequest, RequestError> {
     if body.len() > limits.max_body_bytes {
         return Err(RequestError::TooLarge {
             limit: limits.max_body_bytes,
@@ -411,7 +449,7 @@ pub fn parse_chat_request(body: &[u8], limits: &Limits) -> Result<ChatRequest, R
     let last = LastMessage::read(last, count - 1)?;
     let message_id = last.id.clone();
     let (text, attachments, reply) = if last.role == "user" {
-        let (text, attachments, answer) = read_parts(&last.parts)?;
+        let (text, attachments, answer) = read_parts(&last.parts, at)?;
         if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
             return Err(RequestError::EmptyMessage);
         }
@@ -535,7 +573,10 @@ pub const ANSWER_PART: &str = "data-answer";
 
 /// Joins the text parts, collects the file parts and reads the `data-answer` part; other part
 /// types are ignored.
-fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer>), RequestError> {
+fn read_parts(
+    parts: &[Value],
+    at: Option<&FilesAt<'_>>,
+) -> Result<(String, Vec<Attachment>, Option<Answer>), RequestError> {
     let mut texts: Vec<&str> = Vec::new();
     let mut files = Vec::new();
     let mut answer = None;
@@ -552,7 +593,7 @@ fn read_parts(parts: &[Value]) -> Result<(String, Vec<Attachment>, Option<Answer
                     )));
                 };
                 let filename = field("filename");
-                check_file(media_type, url, filename)
+                check_file_at(media_type, url, filename, at)
                     .map_err(|fault| RequestError::InvalidAttachment { part: i, fault })?;
                 files.push(Attachment {
                     media_type: media_type.to_owned(),

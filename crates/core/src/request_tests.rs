@@ -129,6 +129,7 @@ fn every_bad_shape_has_its_code() {
 fn limits_are_enforced() {
     let limits = Limits {
         max_body_bytes: 200,
+        max_message_bytes: 200,
         max_messages: 2,
         max_prompt_chars: 5,
     };
@@ -426,18 +427,18 @@ fn an_assistant_message_with_an_answered_question_is_an_answer() {
 #[test]
 fn a_declared_length_is_refused_before_the_body() {
     let max = Limits::default().max_body_bytes;
-    for value in ["5000000", "4194305", "99999999999999999999999"] {
+    for value in ["104857601", "200000000", "99999999999999999999999"] {
         let err = declared_body_length(Some(value), max).unwrap_err();
         assert_eq!(err.kind().pair(), (413, "body_too_large"), "{value}");
         assert_eq!(
             err.message(),
-            "The request body is larger than the limit of 4194304 bytes."
+            "The request body is larger than the limit of 104857600 bytes."
         );
     }
     let err = declared_body_length(Some("1e12"), max).unwrap_err();
     assert_eq!(err.kind().pair(), (400, "body_unreadable"));
     assert_eq!(
-        declared_body_length(Some("4194304"), max),
+        declared_body_length(Some("104857600"), max),
         Ok(ContentLength::Declared(max))
     );
     assert_eq!(declared_body_length(None, max), Ok(ContentLength::Absent));

@@ -17,11 +17,13 @@ use crate::agent::hydrate::{read_init, Hydration};
 use crate::agent::upstream::{self, Opened, UpstreamError};
 use crate::context::RouteContext;
 use crate::failure::Failure;
+use crate::files::signed::origin_of_url;
 use crate::guard::admit;
+use crate::handlers::chat_files::keep_files;
 use crate::handlers::chat_reply::reply_plan;
+use crate::handlers::files;
 use crate::handlers::streaming::{start, Handoff, Plan};
-use crate::inbound::body::read_request;
-use crate::inbound::incoming::RequestIn;
+use crate::inbound::chat_body::read_chat_body;
 use crate::outcome::Outcome;
 use crate::platform::clock::now_ms;
 use crate::platform::socket::close_done;
@@ -29,9 +31,7 @@ use crate::protocol4::{self, Intent};
 use crate::pump::AbortRule;
 use crate::questions::QuestionParts;
 use crate::refusal::Refusal;
-use crate::request::{
-    declared_body_length, parse_chat_request, ChatRequest, ContentLength, RequestError,
-};
+use crate::request::{parse_chat_request_at, ChatRequest, FilesAt};
 use crate::request_head::Field;
 use crate::routes::is_json_content_type;
 use crate::turn_record::Trigger;
@@ -44,8 +44,18 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
     if !is_json_content_type(req.header(Field::ContentType)) {
         return Err(Refusal::unsupported_media_type().into());
     }
-    let body = read_body(req, config.limits.max_body_bytes).await?;
-    let chat = parse_chat_request(&body, &config.limits)?;
+    let body = read_chat_body(req, &config.limits).await?;
+    // With the bucket, this worker's file URLs are taken and a message's files kept in it.
+    let bucket = files::bucket(&cx);
+    let at = FilesAt {
+        origin: origin_of_url(req.head.url()),
+        session: session_id,
+    };
+    let mut chat = parse_chat_request_at(&body, &config.limits, bucket.as_ref().map(|_| &at))?;
+    drop(body);
+    if let Some((bucket, secret)) = &bucket {
+        keep_files(&cx, (bucket, secret), &at, &mut chat.attachments).await?;
+    }
     let trigger = match chat.reply {
         Some(_) => Trigger::Answer,
         None => Trigger::of_chat(chat.trigger.as_deref()),
@@ -149,31 +159,5 @@ async fn older_agent(
             close_done(&agent.socket);
             Err(refusal.into())
         }
-    }
-}
-
-/// How far past the size limit a body of no declared length (chunked) is still read (and
-/// dropped) before the 413: an HTTP/1.1 client still uploading when the answer comes may see a
-/// reset connection instead of the answer. 16 MiB covers any body a chat client sends by mistake
-/// (a few large files); past it the runtime may cut the connection, which is fine for anything
-/// larger. A body that declares its length over the limit is refused before it is read.
-const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
-
-/// The body, at most `max` bytes; a larger one is a [`RequestError::TooLarge`] (at once, unread,
-/// when its `Content-Length` says so: [`declared_body_length`]), and one the runtime could not
-/// read to its end a [`RequestError::Unreadable`].
-async fn read_body(req: &RequestIn<'_>, max: usize) -> Result<Vec<u8>, RequestError> {
-    let drain_limit = max.saturating_add(DRAIN_SLACK_BYTES);
-    let declared = match declared_body_length(req.header(Field::ContentLength), max)? {
-        ContentLength::Declared(len) => Some(len),
-        ContentLength::Absent => None,
-    };
-    let read = read_request(req.raw, declared, max, max, drain_limit).await;
-    if read.failed {
-        Err(RequestError::Unreadable)
-    } else if read.over(max) {
-        Err(RequestError::TooLarge { limit: max })
-    } else {
-        Ok(read.kept)
     }
 }

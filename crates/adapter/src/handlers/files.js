@@ -23,11 +23,57 @@ const encoder = new TextEncoder();
  * when it went past `max` bytes (nothing is kept).
  */
 export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, secret, message) {
+  // A view of WebAssembly's memory, which a later growth detaches: copied before any await.
+  secret = secret.slice();
   return (async () => {
     const size = await store(bucket, key, request, declared, max, partBytes, mediaType, filename);
     if (size < 0) return [-1, ""];
-    const hmac = await crypto.subtle.importKey("raw", secret, HMAC, false, ["sign"]);
-    return [size, hex(new Uint8Array(await crypto.subtle.sign("HMAC", hmac, encoder.encode(message))))];
+    return [size, await sign(secret, message)];
+  })().catch(failure);
+}
+
+/** The HMAC-SHA-256 of `message` under `secret`, in lowercase hex. */
+async function sign(secret, message) {
+  const hmac = await crypto.subtle.importKey("raw", secret, HMAC, false, ["sign"]);
+  return hex(new Uint8Array(await crypto.subtle.sign("HMAC", hmac, encoder.encode(message))));
+}
+
+/** The stored object's metadata: its media type, and its name when it has one (`""`: none). */
+const metadata = (mediaType, filename) => ({
+  httpMetadata: { contentType: mediaType },
+  customMetadata: filename === "" ? {} : { filename },
+});
+
+/** The SHA-256 of `bytes` (a message's file, out of its data: URL), in lowercase hex. */
+export function digestOf(bytes) {
+  // digest() copies its input at once (WebCrypto's "get a copy of the bytes").
+  return crypto.subtle
+    .digest("SHA-256", bytes)
+    .then((digest) => hex(new Uint8Array(digest)))
+    .catch(failure);
+}
+
+/**
+ * Keeps `bytes` under `key` with its media type and file name, unless the key holds them already
+ * (a message's file is keyed by its content's hash: the same photo sent again is stored once);
+ * resolves with the HMAC of `message` under `secret`, in lowercase hex, for its signed URL.
+ */
+export function keepFile(bucket, key, bytes, mediaType, filename, secret, message) {
+  bytes = bytes.slice();
+  secret = secret.slice();
+  return (async () => {
+    if ((await bucket.head(key)) === null) await bucket.put(key, bytes, metadata(mediaType, filename));
+    return sign(secret, message);
+  })().catch(failure);
+}
+
+/** The HMACs of `messages` (each of lines, between them an empty line) under `secret`, in lowercase hex, a line each. */
+export function signAll(secret, messages) {
+  secret = secret.slice();
+  return (async () => {
+    const macs = [];
+    for (const message of messages.split("\n\n")) macs.push(await sign(secret, message));
+    return macs.join("\n");
   })().catch(failure);
 }
 
@@ -40,7 +86,7 @@ export function putFile(bucket, key, request, declared, max, partBytes, mediaTyp
  * aborted (its parts deleted) and the rest of the body is not read.
  */
 async function store(bucket, key, request, declared, max, partBytes, mediaType, filename) {
-  const options = { httpMetadata: { contentType: mediaType }, customMetadata: filename === "" ? {} : { filename } };
+  const options = metadata(mediaType, filename);
   const body = request.body;
   if (body === null) return (await bucket.put(key, new Uint8Array(0), options)).size;
   if (declared >= 0) return (await bucket.put(key, body, options)).size;
@@ -98,6 +144,7 @@ async function store(bucket, key, request, declared, max, partBytes, mediaType, 
  * digits) is not its HMAC under `secret`.
  */
 export function headFile(bucket, key, secret, message, macHex) {
+  secret = secret.slice();
   return head(bucket, key, secret, message, macHex).catch(failure);
 }
 

@@ -50,8 +50,25 @@ extern "C" {
         message: &str,
     ) -> Promise;
 
+    #[wasm_bindgen(js_name = digestOf)]
+    pub(crate) fn js_digest_of(bytes: &[u8]) -> Promise;
+
+    #[wasm_bindgen(js_name = keepFile)]
+    pub(crate) fn js_keep_file(
+        bucket: &JsValue,
+        key: &str,
+        bytes: &[u8],
+        media_type: &str,
+        filename: &str,
+        secret: &[u8],
+        message: &str,
+    ) -> Promise;
+
+    #[wasm_bindgen(js_name = signAll)]
+    pub(crate) fn js_sign_all(secret: &[u8], messages: &str) -> Promise;
+
     #[wasm_bindgen(js_name = headFile)]
-    fn js_head_file(
+    pub(crate) fn js_head_file(
         bucket: &JsValue,
         key: &str,
         secret: &[u8],
@@ -75,6 +92,13 @@ thread_local! {
     static BUCKET: OptionalBinding = const { OptionalBinding::new(FILES_BINDING) };
 }
 
+/// The bucket and the signing key, when the worker has both (the chat route keeps a message's
+/// files with them, and takes this worker's file URLs, only then).
+pub(crate) fn bucket<'a>(cx: &RouteContext<'a>) -> Option<(JsValue, &'a [u8])> {
+    let bucket = BUCKET.with(|binding| binding.get(cx.env))?;
+    Some((bucket, cx.config.files.secret.as_deref()?))
+}
+
 /// The bucket and the signing key, or `501 files_not_configured` (logged with what is missing).
 fn open<'a>(cx: &RouteContext<'a>) -> Result<(JsValue, &'a [u8]), Failure> {
     let bucket = BUCKET.with(|binding| binding.get(cx.env));
@@ -94,7 +118,7 @@ fn open<'a>(cx: &RouteContext<'a>) -> Result<(JsValue, &'a [u8]), Failure> {
 
 /// A runtime call that failed: logged (what failed, and its error, which files.js rejects with
 /// as text), and answered `500 internal_error`.
-fn fault(cx: &RouteContext<'_>, what: &str, err: &JsValue) -> Failure {
+pub(crate) fn fault(cx: &RouteContext<'_>, what: &str, err: &JsValue) -> Failure {
     let message = err.as_string().unwrap_or_default();
     log::error(
         "files",

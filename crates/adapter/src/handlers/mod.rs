@@ -4,6 +4,7 @@
 //! [`streaming`], which starts a streamed answer for the chat POST and the resume.
 
 pub(crate) mod chat;
+pub(crate) mod chat_files;
 pub(crate) mod chat_reply;
 pub(crate) mod demo;
 pub(crate) mod feed;

@@ -3,6 +3,7 @@
 //! URL ([`signed`]) and how a file is answered ([`serve`], [`range`]) are the modules below; the
 //! adapter (`crates/adapter/src/handlers/files.rs`) only moves the bytes (docs/files.md).
 
+pub mod inline;
 pub mod name;
 pub mod range;
 pub mod serve;

@@ -76,6 +76,13 @@ pub fn filename_from_url(url: &str) -> Result<Option<String>, BadFilename> {
         return Ok(None);
     };
     let name = percent_decoded(raw).ok_or(BadFilename)?;
+    check_filename(&name)?;
+    Ok(Some(name))
+}
+
+/// Whether `name` is a file's name to keep: 1 to [`MAX_FILENAME_BYTES`] bytes of UTF-8 with no
+/// control character, `/` or `\`, nor `.` or `..` (a name to show and to save, never a path).
+pub fn check_filename(name: &str) -> Result<(), BadFilename> {
     let bytes = name.as_bytes();
     // A control character: C0 and DEL, and C1 (U+0080 to U+009F: 0xC2 0x80..=0x9F in UTF-8).
     let control = bytes
@@ -87,7 +94,7 @@ pub fn filename_from_url(url: &str) -> Result<Option<String>, BadFilename> {
     let valid =
         (1..=MAX_FILENAME_BYTES).contains(&bytes.len()) && !control && name != "." && name != "..";
     if valid {
-        Ok(Some(name))
+        Ok(())
     } else {
         Err(BadFilename)
     }

@@ -39,6 +39,10 @@ pub enum UrlFault {
     DataHeader,
     /// A `data:` URL whose data is not base64.
     DataPayload,
+    /// This worker's URL of a file of another session.
+    OtherSession,
+    /// This worker's URL under the session's files that names no file.
+    NoFile,
 }
 
 impl FileFault {
@@ -85,14 +89,66 @@ impl fmt::Display for UrlFault {
                 "is a data: URL without a media type and `;base64` before its comma"
             }
             UrlFault::DataPayload => "is a data: URL whose data is not base64",
+            UrlFault::OtherSession => "names a file of another session",
+            UrlFault::NoFile => "is this worker's URL of no file",
         };
         f.write_str(text)
     }
 }
 
+/// Where this worker serves files: its origin (`scheme://host[:port]`, as the request's URL has
+/// it) and the session the request is for. A file part whose URL is this origin's is taken when
+/// it names a file of this session (`/api/sessions/<session>/files/<file id>`, signed or not),
+/// whatever its host: `127.0.0.1` in a local run.
+#[derive(Debug, Clone, Copy)]
+pub struct FilesAt<'a> {
+    pub origin: &'a str,
+    pub session: &'a str,
+}
+
+impl FilesAt<'_> {
+    /// `None` for a URL of another origin, or of this one outside `/api/sessions/`; else the
+    /// file of this session it names, or why it names none.
+    pub fn names(&self, url: &str) -> Option<Result<crate::files::FileId, UrlFault>> {
+        let path = url
+            .strip_prefix(self.origin)?
+            .strip_prefix("/api/sessions/")?;
+        let end = path
+            .bytes()
+            .position(|b| b == b'?' || b == b'#')
+            .unwrap_or(path.len());
+        let Some(file) = path[..end]
+            .strip_prefix(self.session)
+            .and_then(|rest| rest.strip_prefix("/files/"))
+        else {
+            return Some(Err(UrlFault::OtherSession));
+        };
+        Some(crate::files::FileId::parse(file).ok_or(UrlFault::NoFile))
+    }
+}
+
+/// Checks a file part's fields; `at`, where this worker serves files, when its URLs are taken.
+pub fn check_file_at(
+    media_type: &str,
+    url: &str,
+    filename: Option<&str>,
+    at: Option<&FilesAt<'_>>,
+) -> Result<(), FileFault> {
+    match at.and_then(|at| at.names(url)) {
+        Some(named) => drop(named.map_err(FileFault::Url)?),
+        None => check_url(url).map_err(FileFault::Url)?,
+    }
+    check_fields(media_type, filename)
+}
+
 /// Checks a file part's fields.
 pub fn check_file(media_type: &str, url: &str, filename: Option<&str>) -> Result<(), FileFault> {
     check_url(url).map_err(FileFault::Url)?;
+    check_fields(media_type, filename)
+}
+
+/// A file part's `mediaType` and `filename`: bounded.
+fn check_fields(media_type: &str, filename: Option<&str>) -> Result<(), FileFault> {
     if media_type.len() > MAX_MEDIA_TYPE_BYTES {
         return Err(FileFault::MediaTypeTooLong {
             bytes: media_type.len(),

@@ -149,3 +149,41 @@ proptest::proptest! {
         let _ = check_file(&tail, &url, Some(&tail));
     }
 }
+
+#[test]
+fn this_workers_file_urls_are_taken_for_their_own_session_only() {
+    let at = FilesAt {
+        origin: "http://127.0.0.1:8787",
+        session: "s1",
+    };
+    let file = "0123456789abcdef0123456789abcdef";
+    let ours = format!("http://127.0.0.1:8787/api/sessions/s1/files/{file}?exp=1&sig=00");
+    assert_eq!(check_file_at("image/png", &ours, None, Some(&at)), Ok(()));
+    // Without `at`, the same URL is a host no agent may be sent to.
+    assert!(check_file_at("image/png", &ours, None, None).is_err());
+    let url = |path: &str| format!("http://127.0.0.1:8787{path}");
+    for (path, fault) in [
+        (
+            format!("/api/sessions/s2/files/{file}"),
+            UrlFault::OtherSession,
+        ),
+        (
+            format!("/api/sessions/s1x/files/{file}"),
+            UrlFault::OtherSession,
+        ),
+        (
+            "/api/sessions/s1/files/../../x".to_owned(),
+            UrlFault::NoFile,
+        ),
+        ("/api/sessions/s1/files/ABC".to_owned(), UrlFault::NoFile),
+    ] {
+        assert_eq!(
+            check_file_at("image/png", &url(&path), None, Some(&at)),
+            Err(FileFault::Url(fault)),
+            "{path}"
+        );
+    }
+    // Another origin's URL is checked as any URL.
+    let other = format!("https://example.com/api/sessions/s2/files/{file}");
+    assert_eq!(check_file_at("image/png", &other, None, Some(&at)), Ok(()));
+}

@@ -1,0 +1,77 @@
+//! A chat POST's files at the edge, I/O only (the rules are `crate::files::inline`'s and
+//! `crate::request::FilesAt`'s): each `data:` URL file of the last message is kept in the `FILES`
+//! bucket under its content's hash and goes to the agent as its signed URL, never its bytes; each
+//! file URL of this worker must name a file the session holds. Only with the bucket and
+//! `FILES_SECRET`; without them a message's files go to the agent as they came.
+
+use js_sys::Promise;
+use wasm_bindgen::JsValue;
+
+use crate::context::RouteContext;
+use crate::failure::Failure;
+use crate::files::inline::{content_id, inline_file, not_held};
+use crate::files::signed::{signed_message, signed_url};
+use crate::files::{object_key, FileId};
+use crate::handlers::files::{fault, js_digest_of, js_head_file, js_keep_file};
+use crate::platform::clock::now_ms;
+use crate::platform::promise::settled;
+use crate::refusal::Refusal;
+use crate::request::FilesAt;
+use crate::v2::Attachment;
+
+/// Keeps `files` (the last message's) in `bucket`, each `data:` URL replaced by the file's signed
+/// URL; refuses the request when one cannot be kept, or names a file the session does not hold.
+pub(crate) async fn keep_files(
+    cx: &RouteContext<'_>,
+    (bucket, secret): (&JsValue, &[u8]),
+    at: &FilesAt<'_>,
+    files: &mut [Attachment],
+) -> Result<(), Failure> {
+    let settings = &cx.config.files;
+    for file in files.iter_mut() {
+        if let Some(inline) = inline_file(file, settings)? {
+            let digest = call(cx, "digest", js_digest_of(&inline.bytes)).await?;
+            let id = digest
+                .as_string()
+                .as_deref()
+                .and_then(content_id)
+                .ok_or_else(Refusal::internal)?;
+            let expires_at = now_ms() / 1000 + settings.url_ttl_secs;
+            let kept = js_keep_file(
+                bucket,
+                &object_key(at.session, &id),
+                &inline.bytes,
+                &inline.media_type,
+                file.filename.as_deref().unwrap_or_default(),
+                secret,
+                &signed_message(at.session, &id, expires_at),
+            );
+            let mac = call(cx, "put", kept).await?.as_string().unwrap_or_default();
+            file.url = signed_url(at.origin, at.session, &id, expires_at, &mac);
+            file.media_type = inline.media_type;
+        } else if let Some(Ok(id)) = at.names(&file.url) {
+            held(cx, bucket, secret, at.session, &id).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the session holds the file `id`: else `400 invalid_attachment`.
+async fn held(
+    cx: &RouteContext<'_>,
+    bucket: &JsValue,
+    secret: &[u8],
+    session: &str,
+    id: &FileId,
+) -> Result<(), Failure> {
+    let head = js_head_file(bucket, &object_key(session, id), secret, "", "");
+    if call(cx, "head", head).await?.is_null() {
+        return Err(not_held().into());
+    }
+    Ok(())
+}
+
+/// A runtime call's value, or its failure logged and answered `500 internal_error`.
+async fn call(cx: &RouteContext<'_>, what: &str, promise: Promise) -> Result<JsValue, Failure> {
+    settled(&promise).await.map_err(|err| fault(cx, what, &err))
+}

@@ -1,0 +1,154 @@
+// Photos from a stock `useChat` (docs/files.md, "Photos from a stock useChat"): a `Chat` of ai 7,
+// 6, 5 and 5.0.0 sends each photo as a data: URL, and again with every later POST. The worker
+// reads the body as a stream, keeps the last message's photo in R2 once per content, and sends
+// the agent its URL: every turn answers 200 however many photos came before, the history holds
+// URLs that give each photo back byte for byte, a reloaded Chat's next POST is small, and the
+// bucket holds one object per photo. A message with a bad file is refused with its code, and
+// nothing of it is stored.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createHash, randomBytes } from "node:crypto";
+import { startWorker, sessionId, chatBody, postChat, readAll } from "./harness.mjs";
+import { stockChat } from "./chat.mjs";
+
+const MiB = 1024 * 1024;
+
+/** A PNG of `bytes` bytes (its signature, then noise: what the worker checks is the signature). */
+function png(bytes) {
+  const out = randomBytes(bytes);
+  Buffer.from("89504e470d0a1a0a", "hex").copy(out);
+  return out;
+}
+
+const dataUrl = (bytes, type = "image/png") => `data:${type};base64,${bytes.toString("base64")}`;
+const sha = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+/** A fetch that records each request body's length. */
+function recording() {
+  const sizes = [];
+  const fetchRecording = (url, init) => {
+    sizes.push(typeof init?.body === "string" ? Buffer.byteLength(init.body) : 0);
+    return fetch(url, init);
+  };
+  return { sizes, fetch: fetchRecording };
+}
+
+/** The objects the bucket holds under `session`'s files. */
+async function objects(worker, session) {
+  const bucket = await worker.r2("FILES");
+  return (await bucket.list({ prefix: `sessions/${session}/files/` })).objects;
+}
+
+describe("photos turn after turn from a stock Chat", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({});
+  });
+  after(() => worker?.dispose());
+
+  // ai 7 sends ten 3 MB photos (the last POST about 40 MB); the older versions three 1 MB ones.
+  const RUNS = [
+    ["ai-v7", 10, 3 * MiB],
+    ["ai", 3, MiB],
+    ["ai-v5", 3, MiB],
+    ["ai-v5-0-0", 3, MiB],
+  ];
+  for (const [pkg, turns, size] of RUNS) {
+    test(`${pkg}: ${turns} turns with a ${size / MiB} MB photo each all answer; the history holds URLs that give each back; the bucket holds each once`, { timeout: 120_000 }, async () => {
+      const session = sessionId("photos");
+      const api = `${worker.base}/api/sessions/${session}/chat`;
+      const posts = recording();
+      const { chat, errors } = await stockChat(pkg, api, { fetch: posts.fetch });
+      const photos = [];
+      for (let turn = 0; turn < turns; turn++) {
+        const photo = png(size);
+        photos.push(photo);
+        await chat.sendMessage({ text: `/slow 1 1 photo ${turn}`, files: [{ type: "file", mediaType: "image/png", filename: `p${turn}.png`, url: dataUrl(photo) }] });
+        assert.deepEqual(errors, [], `turn ${turn}`);
+        assert.equal(chat.status, "ready");
+      }
+      assert.ok(posts.sizes.at(-1) > turns * size, `the last POST carried every photo again (${posts.sizes.at(-1)} bytes)`);
+
+      const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
+      const files = history.filter((m) => m.role === "user").flatMap((m) => m.parts.filter((p) => p.type === "file"));
+      assert.equal(files.length, turns, "every photo is in the history");
+      for (const [i, file] of files.entries()) {
+        assert.ok(!file.url.startsWith("data:"), "a URL, not the bytes");
+        assert.equal(file.filename, `p${i}.png`);
+        const served = Buffer.from(await (await fetch(file.url)).arrayBuffer());
+        assert.equal(sha(served), sha(photos[i]), `photo ${i} comes back byte for byte`);
+      }
+      assert.equal((await objects(worker, session)).length, turns, "one object per photo, however often it was sent");
+
+      // A Chat opened on the history (a reload): its next POST is small.
+      const reloaded = recording();
+      const again = await stockChat(pkg, api, { messages: history, fetch: reloaded.fetch });
+      await again.chat.sendMessage({ text: "/slow 1 1 and now?" });
+      assert.deepEqual(again.errors, []);
+      assert.ok(reloaded.sizes[0] < MiB, `a reloaded Chat's POST is ${reloaded.sizes[0]} bytes`);
+    });
+  }
+});
+
+describe("a message's files: refused with their codes, nothing stored", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({ vars: { MAX_FILE_BYTES: String(MiB), MAX_MESSAGE_BYTES: String(4 * MiB) } });
+  });
+  after(() => worker?.dispose());
+
+  /** A chat body whose message carries `file` (a file part's fields). */
+  const withFile = (file) => {
+    const body = JSON.parse(chatBody("/slow 1 1 look"));
+    body.messages[0].parts.push({ type: "file", ...file });
+    return JSON.stringify(body);
+  };
+
+  const CASES = [
+    ["a data: URL that is not base64", { mediaType: "image/png", url: "data:image/png;base64,iVBOR=w" }, 400, "invalid_attachment"],
+    ["bytes that are not the type they say", { mediaType: "image/png", url: dataUrl(Buffer.from("GIF89a..."), "image/png") }, 400, "file_type_mismatch"],
+    ["a data: URL of another type than its mediaType", { mediaType: "image/png", url: dataUrl(png(100), "image/gif") }, 400, "file_type_mismatch"],
+    ["a file of 0 bytes", { mediaType: "image/png", url: "data:image/png;base64," }, 400, "empty_file"],
+    ["a name with a path", { mediaType: "image/png", filename: "../../etc/passwd", url: dataUrl(png(100)) }, 400, "invalid_filename"],
+    ["a name with a control character", { mediaType: "image/png", filename: "a\u0007b.png", url: dataUrl(png(100)) }, 400, "invalid_filename"],
+    ["a type not on FILE_TYPES", { mediaType: "image/svg+xml", url: dataUrl(Buffer.from("<svg/>"), "image/svg+xml") }, 415, "file_type_not_allowed"],
+    ["a file over MAX_FILE_BYTES", { mediaType: "image/png", url: dataUrl(png(MiB + 1)) }, 413, "file_too_large"],
+    ["a message over MAX_MESSAGE_BYTES", { mediaType: "image/png", url: dataUrl(png(3 * MiB + 512 * 1024)) }, 413, "message_too_large"],
+    ["this worker's URL of another session's file", { mediaType: "image/png", url: "SELF/api/sessions/other/files/0123456789abcdef0123456789abcdef" }, 400, "invalid_attachment"],
+    ["this worker's URL of a file the session does not hold", { mediaType: "image/png", url: "SELF/api/sessions/SESSION/files/0123456789abcdef0123456789abcdef" }, 400, "invalid_attachment"],
+    ["this worker's URL of no file", { mediaType: "image/png", url: "SELF/api/sessions/SESSION/files/x" }, 400, "invalid_attachment"],
+  ];
+  for (const [name, file, status, code] of CASES) {
+    test(`${name} → ${status} ${code}, nothing stored`, async () => {
+      const session = sessionId("bad-file");
+      const url = file.url.replace("SELF", worker.base).replace("SESSION", session);
+      const response = await postChat(worker.base, session, withFile({ ...file, url }));
+      assert.equal(response.status, status);
+      const error = (await response.json()).error;
+      assert.equal(error.code, code, error.message);
+      assert.deepEqual(await objects(worker, session), []);
+      const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
+      assert.deepEqual(history, [], "nothing reached the agent");
+    });
+  }
+
+  test("an uploaded file's URL goes to the agent as it is; the same photo as a data: URL is one more object, once", async () => {
+    const session = sessionId("uploaded");
+    const photo = png(2000);
+    const uploaded = await (await fetch(`${worker.base}/api/sessions/${session}/files?filename=up.png`, { method: "POST", headers: { "content-type": "image/png" }, body: photo })).json();
+    const first = await postChat(worker.base, session, withFile({ mediaType: "image/png", url: uploaded.url, filename: "up.png" }));
+    assert.equal(first.status, 200, await first.clone().text());
+    await readAll(first);
+    for (let i = 0; i < 2; i++) {
+      const inline = await postChat(worker.base, session, withFile({ mediaType: "image/png", url: dataUrl(photo) }));
+      assert.equal(inline.status, 200);
+      await readAll(inline);
+    }
+    assert.equal((await objects(worker, session)).length, 2, "the upload, and the data: URL's photo once");
+    const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
+    const urls = history.flatMap((m) => m.parts.filter((p) => p.type === "file").map((p) => p.url));
+    assert.equal(urls.length, 3);
+    assert.equal(urls[0], uploaded.url);
+    for (const url of urls) assert.equal(sha(Buffer.from(await (await fetch(url)).arrayBuffer())), sha(photo));
+  });
+});
