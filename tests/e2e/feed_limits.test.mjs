@@ -131,7 +131,8 @@ describe("places per caller (MAX_USER_FEEDS)", () => {
 describe("feeds whose clients stopped reading, and turns that carry images (the TypeScript agent stores a message whole)", () => {
   let worker;
   before(async () => {
-    worker = await startWorker({ agent: "typescript" });
+    // Without the files' bucket, so that a message's image is its data: URL, in the turn's frames.
+    worker = await startWorker({ agent: "typescript", unset: ["FILES"] });
   });
   after(() => worker?.dispose());
 

@@ -152,3 +152,33 @@ describe("a message's files: refused with their codes, nothing stored", () => {
     for (const url of urls) assert.equal(sha(Buffer.from(await (await fetch(url)).arrayBuffer())), sha(photo));
   });
 });
+
+describe("the history signs its file URLs again", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({ vars: { FILE_URL_TTL_S: "2" } });
+  });
+  after(() => worker?.dispose());
+
+  test("a URL the agent stored has expired; the history's URL of the same file opens it", { timeout: 30_000 }, async () => {
+    const session = sessionId("resign");
+    const photo = png(5000);
+    const body = JSON.parse(chatBody("/slow 1 1 look"));
+    body.messages[0].parts.push({ type: "file", mediaType: "image/png", url: dataUrl(photo) });
+    await readAll(await postChat(worker.base, session, JSON.stringify(body)));
+    const page = async () => (await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json()).flatMap((m) => m.parts.filter((p) => p.type === "file"));
+    const [stored] = await page();
+    // Past the stored signature's life (FILE_URL_TTL_S, 2 s).
+    const exp = Number(new URL(stored.url).searchParams.get("exp"));
+    while (Date.now() / 1000 <= exp) await new Promise((resolve) => setTimeout(resolve, 200));
+    const expired = await fetch(stored.url);
+    assert.equal(expired.status, 403);
+    assert.equal((await expired.json()).error.code, "url_expired");
+    const [fresh] = await page();
+    assert.notEqual(fresh.url, stored.url);
+    assert.ok(Number(new URL(fresh.url).searchParams.get("exp")) > exp);
+    const served = await fetch(fresh.url);
+    assert.equal(served.status, 200);
+    assert.equal(sha(Buffer.from(await served.arrayBuffer())), sha(photo));
+  });
+});

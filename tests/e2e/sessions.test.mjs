@@ -93,7 +93,7 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.deepEqual((await received(session)).filter((f) => f.type === "abort"), [], "detached: no abort");
     });
 
-    test(`${pkg}: a message with an https: and a base64 data: file part is answered, its files the prompt's attachments`, { timeout: 30_000 }, async () => {
+    test(`${pkg}: a message with an https: and a base64 data: file part is answered, its files the prompt's attachments (the data: URL's file kept, sent as its URL)`, { timeout: 30_000 }, async () => {
       const session = sessionId("files");
       const { chat, errors } = await chatOf(pkg, session);
       const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
@@ -107,7 +107,12 @@ describe("sessions through real AI SDK clients", { concurrency: true }, () => {
       assert.equal(chat.messages.at(-1).role, "assistant");
       if (agent === "demo") {
         const prompt = (await received(session)).find((f) => f.type === "prompt");
-        assert.deepEqual(prompt.attachments.map((a) => a.url), files.map((f) => f.url));
+        const [https, kept] = prompt.attachments;
+        assert.equal(https.url, files[0].url);
+        assert.match(kept.url, new RegExp(`^${worker.base}/api/sessions/${session}/files/[0-9a-f]{32}\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+        assert.equal(kept.filename, "dot.png");
+        const served = Buffer.from(await (await fetch(kept.url)).arrayBuffer());
+        assert.deepEqual(served, Buffer.from(png.split(",")[1], "base64"));
       }
     });
 

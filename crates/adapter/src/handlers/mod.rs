@@ -4,11 +4,11 @@
 //! [`streaming`], which starts a streamed answer for the chat POST and the resume.
 
 pub(crate) mod chat;
-pub(crate) mod chat_files;
 pub(crate) mod chat_reply;
 pub(crate) mod demo;
 pub(crate) mod feed;
 pub(crate) mod files;
+pub(crate) mod message_files;
 pub(crate) mod playground;
 pub(crate) mod session;
 pub(crate) mod streaming;

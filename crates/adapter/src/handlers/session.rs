@@ -19,7 +19,10 @@ use crate::agent::upstream::{self, AgentSocket, UpstreamError};
 use crate::context::RouteContext;
 use crate::exchange::{Exchange, TurnOf};
 use crate::failure::Failure;
+use crate::files::signed::origin_of_url;
 use crate::guard::admit;
+use crate::handlers::files;
+use crate::handlers::message_files::sign_again;
 use crate::handlers::streaming::{start, Handoff, Plan};
 use crate::history::history_json;
 use crate::inbound::incoming::RequestIn;
@@ -162,7 +165,7 @@ pub(crate) async fn messages(
     let query = HistoryQuery::from_url(cx.req.head.url())?;
     let (mut agent, hydration) = open(&mut cx, session_id).await?;
     let (req, config) = (cx.req, cx.config);
-    let (page, older) = match hydration {
+    let (mut page, older) = match hydration {
         Hydration::Init(init) if query.from_init() => {
             close_done(&agent.socket);
             init_page(&init, &query)
@@ -195,6 +198,10 @@ pub(crate) async fn messages(
     // questions as its `X-Questions` asks.
     let trace = config.trace_for(query_trace(req));
     let questions = config.questions_for(query_questions(req), trace);
+    if let Some((_, secret)) = files::bucket(&cx) {
+        let origin = origin_of_url(cx.req.head.url());
+        sign_again(&cx, secret, origin, session_id, &mut page).await?;
+    }
     let body = history_json(&page, &trace, &questions);
     cx.exchange.log.answered(Disposition::History);
     let mut response = json_response(200, body)?;

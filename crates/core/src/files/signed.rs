@@ -39,6 +39,20 @@ pub fn signed_url(
     )
 }
 
+/// The file of `session` that `url` names when it is this worker's URL of one (any origin: the
+/// one the history's message was sent from may not be this request's), signed or not; the history
+/// hands such a URL out signed again ([`signed_url`], with this request's origin).
+pub fn file_of_url(url: &str, session: &str) -> Option<FileId> {
+    let after_scheme = url.split_once("://")?.1;
+    let path = &after_scheme[after_scheme.find('/')?..];
+    let end = path.find(['?', '#']).unwrap_or(path.len());
+    let file = path[..end]
+        .strip_prefix("/api/sessions/")?
+        .strip_prefix(session)?
+        .strip_prefix("/files/")?;
+    FileId::parse(file)
+}
+
 /// The `scheme://host[:port]` of a serialized URL (`Request.url`).
 pub fn origin_of_url(url: &str) -> &str {
     let mut slashes = 0;

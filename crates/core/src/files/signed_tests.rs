@@ -125,3 +125,29 @@ fn the_origin_is_the_scheme_host_and_port() {
     assert_eq!(origin_of_url("https://w.example?q"), "https://w.example");
     assert_eq!(origin_of_url("https://w.example"), "https://w.example");
 }
+
+#[test]
+fn a_file_of_the_session_is_found_in_its_url_whatever_the_origin() {
+    let id = "0123456789abcdef0123456789abcdef";
+    for url in [
+        format!("http://127.0.0.1:8787/api/sessions/s1/files/{id}?exp=1&sig=ab"),
+        format!("https://chat.example/api/sessions/s1/files/{id}"),
+        format!("https://chat.example/api/sessions/s1/files/{id}#x"),
+    ] {
+        assert_eq!(
+            file_of_url(&url, "s1").map(|f| f.as_str().to_owned()),
+            Some(id.to_owned()),
+            "{url}"
+        );
+    }
+    for url in [
+        format!("https://chat.example/api/sessions/s2/files/{id}"),
+        format!("https://chat.example/api/sessions/s1x/files/{id}"),
+        format!("https://chat.example/x/api/sessions/s1/files/{id}"),
+        "https://chat.example/api/sessions/s1/files/nothex".to_owned(),
+        format!("data:image/png;base64,/api/sessions/s1/files/{id}"),
+        "https://chat.example".to_owned(),
+    ] {
+        assert_eq!(file_of_url(&url, "s1"), None, "{url}");
+    }
+}

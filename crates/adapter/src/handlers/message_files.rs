@@ -1,8 +1,10 @@
-//! A chat POST's files at the edge, I/O only (the rules are `crate::files::inline`'s and
-//! `crate::request::FilesAt`'s): each `data:` URL file of the last message is kept in the `FILES`
-//! bucket under its content's hash and goes to the agent as its signed URL, never its bytes; each
-//! file URL of this worker must name a file the session holds. Only with the bucket and
-//! `FILES_SECRET`; without them a message's files go to the agent as they came.
+//! A message's files at the edge, I/O only (the rules are `crate::files::inline`'s,
+//! `crate::request::FilesAt`'s and `crate::files::signed`'s): on the way in ([`keep_files`]),
+//! each `data:` URL file of a chat POST's last message is kept in the `FILES` bucket under its
+//! content's hash and goes to the agent as its signed URL, never its bytes, and each file URL of
+//! this worker must name a file the session holds; on the way out ([`sign_again`]), the history's
+//! file URLs are signed afresh, so that a URL stored an hour ago still opens. Only with the bucket
+//! and `FILES_SECRET`; without them a message's files go to the agent as they came.
 
 use js_sys::Promise;
 use wasm_bindgen::JsValue;
@@ -10,13 +12,14 @@ use wasm_bindgen::JsValue;
 use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::files::inline::{content_id, inline_file, not_held};
-use crate::files::signed::{signed_message, signed_url};
+use crate::files::signed::{file_of_url, signed_message, signed_url};
 use crate::files::{object_key, FileId};
-use crate::handlers::files::{fault, js_digest_of, js_head_file, js_keep_file};
+use crate::handlers::files::{fault, js_digest_of, js_head_file, js_keep_file, js_sign_all};
 use crate::platform::clock::now_ms;
 use crate::platform::promise::settled;
 use crate::refusal::Refusal;
 use crate::request::FilesAt;
+use crate::session::{Message, Part};
 use crate::v2::Attachment;
 
 /// Keeps `files` (the last message's) in `bucket`, each `data:` URL replaced by the file's signed
@@ -74,4 +77,38 @@ async fn held(
 /// A runtime call's value, or its failure logged and answered `500 internal_error`.
 async fn call(cx: &RouteContext<'_>, what: &str, promise: Promise) -> Result<JsValue, Failure> {
     settled(&promise).await.map_err(|err| fault(cx, what, &err))
+}
+
+/// Signs again, for `origin` (this request's), every URL of `messages` (a history page of
+/// `session`) that names a file of the session: one call for the page's files, none when it has
+/// none.
+pub(crate) async fn sign_again(
+    cx: &RouteContext<'_>,
+    secret: &[u8],
+    origin: &str,
+    session: &str,
+    messages: &mut [Message],
+) -> Result<(), Failure> {
+    let mut files: Vec<(&mut Attachment, FileId)> = messages
+        .iter_mut()
+        .flat_map(|message| message.parts.iter_mut())
+        .filter_map(|part| match part {
+            Part::File(file) => file_of_url(&file.url, session).map(|id| (file, id)),
+            _ => None,
+        })
+        .collect();
+    if files.is_empty() {
+        return Ok(());
+    }
+    let expires_at = now_ms() / 1000 + cx.config.files.url_ttl_secs;
+    let signed: Vec<String> = files
+        .iter()
+        .map(|(_, id)| signed_message(session, id, expires_at))
+        .collect();
+    let macs = call(cx, "sign", js_sign_all(secret, &signed.join("\n\n"))).await?;
+    let macs = macs.as_string().unwrap_or_default();
+    for ((file, id), mac) in files.iter_mut().zip(macs.split('\n')) {
+        file.url = signed_url(origin, session, id, expires_at, mac);
+    }
+    Ok(())
 }
