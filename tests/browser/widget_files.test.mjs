@@ -3,10 +3,12 @@
 // worker's files route (Miniflare's R2) with its progress, a thumbnail or a card, a remove button,
 // errors in words (too large, with the limit; a type the worker refuses; a failed upload, with
 // Retry); Send waits for them, and the message goes with their FileUIParts. Messages show their
-// files: images inline from their signed URLs, anything else a card with its name and size; an
-// image from elsewhere, or an address of another scheme, does not load. A worker without a bucket
-// (501) hides the button and says so; `attachments: false` turns it all off. On a phone too, and
-// axe in each state. The chat POST is answered here (its body checked), so the panel is tested
+// files: images inline from their signed URLs (or a data: image), anything else a card with its
+// name and size; an image from elsewhere loads only where the site allows images, and an address
+// of another scheme is no link. A worker without a bucket (501) hides the button and says so;
+// `attachments: false` turns it all off; an upload refused for its token goes again with a renewed
+// one. The keyboard reaches every control (Shift+Tab from the message box). On a phone too, under
+// a site's CSP that lists the worker, and axe in each state, light and dark. The chat POST is answered here (its body checked), so the panel is tested
 // whatever the chat route does with the files.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -105,11 +107,18 @@ async function playground(label, { chunks = [] } = {}) {
 /** Whether the element `locator` finds has the focus (in the panel's shadow root). */
 const hasFocus = (locator) => locator.evaluate((el) => el.getRootNode().activeElement === el);
 
-/** Chooses `chosen` in the file chooser the attach button opens, pressed by the keyboard. */
+/** Presses Shift+Tab until the focus is on `target` (a locator), from wherever it is; fails after `most` presses. */
+async function shiftTabTo(page, target, most = 4) {
+  for (let i = 0; i < most && !(await hasFocus(target)); i++) await page.keyboard.press("Shift+Tab");
+  assert.ok(await hasFocus(target), `reached by Shift+Tab: ${target}`);
+}
+
+/** Chooses `chosen` in the file chooser the attach button opens, reached and pressed by the keyboard. */
 async function attachByButton(page, chosen) {
-  // The message box takes the focus once the conversation shows; then the button takes it.
+  // The message box takes the focus once the conversation shows; the button is the control before it.
   await until(() => hasFocus(panel(page).message), "the message box focused");
-  await files(page).attach.focus();
+  await page.keyboard.press("Shift+Tab");
+  assert.ok(await hasFocus(files(page).attach), "the attach button is the control before the message box");
   const opened = page.waitForEvent("filechooser");
   // Once the browser intercepts the chooser (a round trip after the listener).
   await page.evaluate(() => 0);
@@ -209,7 +218,7 @@ describe("the panel attaches files", () => {
     assert.deepEqual(await axeViolations(page), [], "uploaded");
 
     // Removed by the keyboard; the focus goes back to the message box.
-    await remove("extra.pdf").focus();
+    await shiftTabTo(page, remove("extra.pdf"));
     await page.keyboard.press("Enter");
     assert.deepEqual(await tiles(page), ["photo.png 94 kB", "notes.txt 17.6 kB"]);
     assert.ok(await hasFocus(panel(page).message), "the focus is back in the message box");
@@ -221,11 +230,13 @@ describe("the panel attaches files", () => {
       { type: "file", url: photoUrl(), mediaType: "image/png" },
       { type: "file", url: "https://images.example/cat.png", mediaType: "image/png" },
       { type: "file", url: "javascript:alert(1)", mediaType: "application/pdf" },
+      { type: "file", url: `data:image/png;base64,${png(4, 3).toString("base64")}`, mediaType: "image/png" },
+      { type: "file", url: "data:text/html;base64,PHNjcmlwdD4=", mediaType: "image/png" },
       { type: "finish-step" },
       { type: "finish" },
     ];
     await page.keyboard.press("Enter");
-    await panel(page).answers.first().locator("img").waitFor();
+    await panel(page).answers.first().locator("img").first().waitFor();
     const sent = bodies[0].messages.at(-1);
     assert.deepEqual(
       sent.parts.map(({ url, ...rest }) => ({ ...rest, signed: SIGNED.test(url) })),
@@ -248,12 +259,17 @@ describe("the panel attaches files", () => {
 
     // The agent's: its image of the worker's inline; the others cards, loading nothing.
     const theirs = panel(page).answers.first();
-    await until(() => theirs.locator("img").evaluate((img) => img.complete && img.naturalWidth > 0), "the agent's image");
-    assert.equal(await theirs.locator("img").count(), 1);
+    const images = theirs.locator("img");
+    await until(async () => (await images.evaluateAll((all) => all.filter((img) => img.complete && img.naturalWidth > 0).length)) === 2, "the agent's images");
+    assert.deepEqual(await images.evaluateAll((all) => all.map((img) => [img.src.slice(0, 22), img.naturalWidth])), [
+      [photoUrl().slice(0, 22), 200],
+      ["data:image/png;base64,", 4],
+    ]);
     const cards = theirs.locator(".file-card");
     assert.deepEqual(await cards.evaluateAll((all) => all.map((c) => [c.tagName, c.getAttribute("href"), c.innerText.replace(/\s+/g, " ")])), [
       ["A", "https://images.example/cat.png", "File image/png"],
       ["SPAN", null, "File application/pdf"],
+      ["SPAN", null, "File image/png"],
     ]);
     assert.deepEqual(requested.filter((url) => !url.startsWith(setup.worker.base)), []);
     assert.deepEqual(await axeViolations(page), [], "sent");
@@ -308,7 +324,8 @@ describe("the panel attaches files", () => {
     assert.deepEqual(await tiles(page), ["notes.txt 17.6 kB The upload failed. Retry"]);
     assert.equal(await sendOff(page), true);
     assert.deepEqual(await axeViolations(page), [], "failed");
-    await retry.focus();
+    await panel(page).message.focus();
+    await shiftTabTo(page, retry);
     await page.keyboard.press("Enter");
     await uploaded(page);
     assert.deepEqual(await tiles(page), ["notes.txt 17.6 kB"]);
@@ -345,6 +362,44 @@ describe("the panel attaches files", () => {
     assert.equal(await drag(page, NOTES, false), null, "no drop overlay");
     assert.equal(await files(page).items.count(), 0);
     assert.deepEqual(page.errors, []);
+  });
+
+  test("allowImages: an image file from another server shows inline, as the Markdown's images do", async () => {
+    const answer = [
+      { type: "start", messageId: "m-elsewhere" },
+      { type: "start-step" },
+      { type: "file", url: "https://images.example/cat.png", mediaType: "image/png" },
+      { type: "finish-step" },
+      { type: "finish" },
+    ];
+    const { page } = await playground("files-images", { chunks: answer });
+    await page.evaluate((session) => AgentChat.init({ mount: "#chat", session, allowImages: true }), sessionId("files-images-2"));
+    await sendPrompt(page, "A cat?");
+    const image = panel(page).answers.first().locator("img");
+    await image.waitFor({ state: "attached" });
+    assert.deepEqual(await image.evaluate((img) => [img.getAttribute("src"), img.alt]), ["https://images.example/cat.png", "File"]);
+  });
+
+  test("with the site's token: an upload refused for its token (401) goes again once with a renewed one", async () => {
+    const secret = "files-panel-test-secret-0123456789abcdef";
+    const guarded = await startWorker({ vars: { AUTH_MODE: "token", AUTH_SECRET: secret } });
+    try {
+      const page = await setup.browser.newPage();
+      const statuses = [];
+      page.on("response", (response) => /\/files\?/.test(response.url()) && statuses.push(response.status()));
+      await page.goto(`${guarded.base}/?session=${sessionId("files-token")}`);
+      // A token that is refused until renewed: every request of the panel's goes twice.
+      await page.evaluate(
+        ([session, token]) => AgentChat.init({ mount: "#chat", session, getToken: ({ renew }) => (renew ? token : "stale") }),
+        [sessionId("files-token-2"), secret],
+      );
+      await attachByButton(page, [NOTES]);
+      await uploaded(page);
+      assert.deepEqual(await tiles(page), ["notes.txt 17.6 kB"]);
+      assert.deepEqual(statuses, [401, 201]);
+    } finally {
+      await guarded.dispose();
+    }
   });
 
   test("on a phone: the chooser offers the camera and the library, the tiles fit the full-screen panel, the message shows the image", async () => {
