@@ -34,8 +34,11 @@ export function formatSize(bytes, locale) {
   return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay, maximumFractionDigits: 1 }).format(value);
 }
 
-/** Whether a retry may help an upload that failed with `error`: not a refusal of the file itself. */
-const retryable = (error) => !(error instanceof UploadError) || !["file_too_large", "file_type_not_allowed", "invalid_filename"].includes(error.code);
+/**
+ * Whether a retry may help an upload that failed with `error`: the network, the worker (5xx), a
+ * rate limit, a token; not a refusal of the file itself (too large, its type, its name, empty…).
+ */
+const retryable = (error) => !(error instanceof UploadError) || error.status >= 500 || [401, 403, 408, 429].includes(error.status);
 
 /** What the visitor is told of an upload that failed with `error` (`t`: the locale's messages). */
 export function uploadErrorText(error, item, t, locale) {
