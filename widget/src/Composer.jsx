@@ -12,7 +12,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useStrings } from "./strings.js";
 import { ACCEPT } from "./attachments.js";
-import { Attachments } from "./Attachments.jsx";
+import { AttachedFiles } from "./AttachedFiles.jsx";
 
 /** A paperclip, drawn: the attach button's icon (its name is the button's aria-label). */
 const PAPERCLIP = (
@@ -103,7 +103,7 @@ export function Composer({ busy, ready, onSend, onStop, editing = null, onCancel
           </button>
         </p>
       )}
-      <Attachments attachments={attachments} onRemoved={() => box.current.focus()} />
+      <AttachedFiles attachments={attachments} onRemoved={() => box.current.focus()} />
       {attachments.unavailable && (
         <p class="notice" role="status">
           {t.attachmentsUnavailable}

@@ -37,7 +37,7 @@ function Thumbnail({ file, name }) {
 }
 
 /** `attachments`: useAttachments's; `onRemoved()`, after a file was taken off (its button went with it). */
-export function Attachments({ attachments, onRemoved }) {
+export function AttachedFiles({ attachments, onRemoved }) {
   const { locale, messages: t } = useStrings();
   if (attachments.items.length === 0) return null;
   return (
