@@ -190,9 +190,9 @@ describe("versions in the panel", () => {
     await retried(page);
     const reply = picker(page, 1);
     await until(async () => (await reply.name()) === "Version 2 of 2", "the picker");
-    // Back from the message box: Try again, then the picker's arrows.
+    // Back from the message box: the attach button, Try again, then the picker's arrows.
     await panel(page).message.focus();
-    for (const name of ["Try again", "Next version", "Previous version"]) {
+    for (const name of ["Attach files", "Try again", "Next version", "Previous version"]) {
       await page.keyboard.press("Shift+Tab");
       assert.equal(await focused(page), name);
     }

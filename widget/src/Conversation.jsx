@@ -8,6 +8,8 @@
 // wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
 // The session feed (follow.js) shows here, as it streams, every turn sent from another tab or
 // device, and a question answered there.
+// Files dropped anywhere on the conversation are attached to the message being written
+// (attachments.js), as the composer's attach button and a paste attach them.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Chat, useChat } from "@ai-sdk/react";
 import { chatTransport, historyOptions, stopTurn, useReportedError } from "./api.js";
@@ -19,6 +21,8 @@ import { format } from "./locale.js";
 import { usePages } from "./pages.js";
 import { MessageView } from "./MessageView.jsx";
 import { Composer } from "./Composer.jsx";
+import { useAttachments } from "./attachments.js";
+import { useDrop } from "./drop.js";
 
 /** How long a stopped turn's stream may take to end by itself before the panel closes it: 3 s,
  * many times an agent's abort and its last frames (tens of milliseconds at the edge). */
@@ -139,13 +143,15 @@ export function Conversation({ config, history, older, trace }) {
   };
   /** The visitor's last message, which they may edit while nothing runs. */
   const editable = idle ? chat.messages.findLast((m) => m.role === "user") : undefined;
-  /** Sends the edited text in place of the message (its files kept): the old version, and what
-   * followed it, stay as another branch. */
-  const sendEdit = (text) => {
-    const files = editing.parts.filter((part) => part.type === "file");
+  /** Sends the edited text in place of the message (its files kept, `added` after them): the old
+   * version, and what followed it, stay as another branch. */
+  const sendEdit = (text, added) => {
+    const files = [...editing.parts.filter((part) => part.type === "file"), ...added];
     setEditing(null);
-    return send({ text, messageId: editing.id, ...(files.length > 0 ? { files } : {}) });
+    return send({ ...withFiles(text, files), messageId: editing.id });
   };
+  const attachments = useAttachments(config);
+  const drop = useDrop(attachments, config.attachments !== false);
   useEffect(() => (idle ? config.control?.attachSender((text) => send({ text })) : undefined), [idle]);
   // An answer that failed is posted again as it was; anything else asks for the reply again.
   const retry = () => {
@@ -156,7 +162,12 @@ export function Conversation({ config, history, older, trace }) {
   };
 
   return (
-    <div class="conversation">
+    <div class="conversation" {...drop.handlers}>
+      {drop.over && (
+        <p class="drop" aria-hidden="true">
+          {t.dropFiles}
+        </p>
+      )}
       {/* tabindex -1: the focus stays in the list when the last older page takes its button away. */}
       <div
         class="messages"
@@ -184,6 +195,7 @@ export function Conversation({ config, history, older, trace }) {
             onRetry={message === retryable && editing === null ? again : undefined}
             branches={{ hidden: running, onShow: pages.showBranch }}
             allowImages={config.allowImages}
+            api={config.api}
             showUsage={config.showUsage}
           />
         ))}
@@ -209,13 +221,19 @@ export function Conversation({ config, history, older, trace }) {
       <Composer
         busy={busy || asking || answering}
         ready={idle}
-        onSend={(text) => (editing ? sendEdit(text) : send({ text }))}
+        onSend={(text, files) => (editing ? sendEdit(text, files) : send(withFiles(text, files)))}
         onStop={stop}
         editing={editing && textOf(editing)}
         onCancelEdit={() => setEditing(null)}
+        attachments={attachments}
       />
     </div>
   );
+}
+
+/** What `sendMessage` takes for `text` and `files` (FileUIParts): a message may be files alone. */
+function withFiles(text, files) {
+  return { ...(text ? { text } : {}), ...(files.length > 0 ? { files } : {}) };
 }
 
 /** A message's text parts, joined as the panel shows them. */

@@ -1,5 +1,6 @@
-// One message of the conversation. The user's: its text, and on the last one, while nothing runs,
-// a pencil that edits it (Conversation). The agent's: its parts in order —
+// One message of the conversation. The user's: its files (FilePart: images inline, else a card)
+// above its text, and on the last one, while nothing runs, a pencil that edits it
+// (Conversation). The agent's: its parts in order — its files as the user's are;
 // Markdown text; reasoning and tool cards (hidden in the minimal trace mode, a tool's name and
 // state in the normal one, open with its input and output in the verbose one); questions, and a
 // tool call waiting for approval, which the minimal mode shows as a question —
@@ -13,8 +14,9 @@ import { questionOf, waitingQuestion } from "./questions.js";
 import { workSummary } from "./summary.js";
 import { useStrings } from "./strings.js";
 import { BranchPicker } from "./BranchPicker.jsx";
+import { FilePart } from "./FilePart.jsx";
 
-function UserMessage({ message, onEdit, branches, t }) {
+function UserMessage({ message, onEdit, branches, t, files: shown }) {
   const text = message.parts
     .filter((part) => part.type === "text")
     .map((part) => part.text)
@@ -22,14 +24,14 @@ function UserMessage({ message, onEdit, branches, t }) {
   const files = message.parts.filter((part) => part.type === "file");
   return (
     <div class="message user">
-      <div class="bubble">
-        {text}
-        {files.map((file, i) => (
-          <div class="file" key={i}>
-            {file.filename ?? file.mediaType}
-          </div>
-        ))}
-      </div>
+      {files.length > 0 && (
+        <div class="files">
+          {files.map((file, i) => (
+            <FilePart key={i} part={file} {...shown} />
+          ))}
+        </div>
+      )}
+      {text && <div class="bubble">{text}</div>}
       {onEdit && (
         <button type="button" class="edit" aria-label={t.editMessage} title={t.editMessage} onClick={onEdit} />
       )}
@@ -38,8 +40,10 @@ function UserMessage({ message, onEdit, branches, t }) {
   );
 }
 
-function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages }) {
+function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages, api }) {
   switch (part.type) {
+    case "file":
+      return <FilePart part={part} api={api} allowImages={allowImages} />;
     case "text":
       return <Markdown text={part.text} done={part.state !== "streaming"} allowImages={allowImages} imageLabel={t.image} />;
     case "reasoning":
@@ -69,10 +73,13 @@ function AssistantPart({ part, trace, waiting, onAnswer, t, allowImages }) {
  * for the reader. `onAnswer(question, value)` answers one (Conversation). `onEdit`, on the
  * visitor's last message while nothing runs, starts its edit; `onRetry`, on the last reply while
  * nothing runs, asks for a new reply beside it. `branches`: the picker's `hidden` and `onShow`.
+ * `api`: the worker's origin, whose file URLs show as images (FilePart).
  */
-export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry, branches, allowImages, showUsage }) {
+export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry, branches, allowImages, showUsage, api }) {
   const strings = useStrings();
-  if (message.role === "user") return <UserMessage message={message} onEdit={onEdit} branches={branches} t={strings.messages} />;
+  if (message.role === "user") {
+    return <UserMessage message={message} onEdit={onEdit} branches={branches} t={strings.messages} files={{ api, allowImages }} />;
+  }
   // The turn goes on once its question is answered: no "worked for" yet.
   const summary = waiting && waitingQuestion(message) ? null : workSummary(message.metadata, strings, { showUsage });
   return (
@@ -86,6 +93,7 @@ export function MessageView({ message, trace, waiting, onAnswer, onEdit, onRetry
           onAnswer={onAnswer}
           t={strings.messages}
           allowImages={allowImages}
+          api={api}
         />
       ))}
       {/* A failed turn, reloaded: the history's metadata keeps what the live error said. */}

@@ -119,6 +119,7 @@ const SENTENCES = {
   agent_timeout: "unavailable",
   agent_cannot_take_back: "cannotTakeBack",
   stale_conversation: "staleConversation",
+  invalid_attachment: "attachmentRefused",
 };
 
 /**

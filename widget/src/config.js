@@ -1,7 +1,7 @@
 // The panel's settings: the embedding <script> tag's data-attributes (data-name, data-session,
 // data-api, data-token, data-trace, data-trace-switch, data-title, data-mount, data-locale,
 // data-color-scheme, data-position, data-accent, data-allow-images, data-allow-url-session,
-// data-hide-launcher), under what the page passes to `AgentChat("init", {…})` (the same names in
+// data-hide-launcher, data-attachments), under what the page passes to `AgentChat("init", {…})` (the same names in
 // camelCase, plus `getToken`, `user`, `context`, `labels` and `theme`; see global.js).
 import { isTraceMode } from "./trace.js";
 import { STORAGE_PREFIX, readStored, writeStored } from "./storage.js";
@@ -13,6 +13,7 @@ const SESSION_KEY = `${STORAGE_PREFIX}session`;
 export const OPTION_NAMES = [
   "name", "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
   "locale", "labels", "theme", "colorScheme", "position", "allowImages", "allowUrlSession", "showUsage", "hideLauncher",
+  "attachments",
 ];
 
 /** The name of the page's first instance, the one `AgentChat`'s own calls reach. */
@@ -40,6 +41,8 @@ export function scriptOptions(script) {
   for (const name of ["traceSwitch", "allowImages", "allowUrlSession", "showUsage", "hideLauncher"]) {
     if (data[name] !== undefined && data[name] !== "false") options[name] = true;
   }
+  // On unless it says "false".
+  if (data.attachments !== undefined) options.attachments = data.attachments !== "false";
   return options;
 }
 
@@ -79,6 +82,8 @@ export function makeConfig(options, script, location, { instance = DEFAULT_INSTA
     showUsage: options.showUsage === true,
     /** No launcher: the site opens the panel from its own button (`open()`, `toggle()`). */
     hideLauncher: options.hideLauncher === true,
+    /** The visitor may attach files (attachments.js), unless the site says `attachments: false`. */
+    attachments: options.attachments !== false,
     /** Keeps a new session's id in this browser, so that a reload comes back to it. */
     keepSession() {
       if (fresh && readStored(key) === null) writeStored(key, session);

@@ -70,6 +70,18 @@ const en = {
   previousVersion: "Previous version",
   nextVersion: "Next version",
   loadOlder: "Load older messages",
+  attach: "Attach files",
+  attachments: "Attachments",
+  file: "File",
+  removeFile: "Remove {name}",
+  uploadingFile: "Uploading {name}",
+  uploadFailed: "The upload failed.",
+  fileTooLarge: "Too large: a file may be at most {limit}.",
+  fileTypeNotAllowed: "Files of this type ({type}) cannot be attached.",
+  fileNameRefused: "This file name cannot be used. Rename the file, then attach it again.",
+  attachmentsUnavailable: "This chat does not take attachments.",
+  attachmentRefused: "A file of this message cannot go to the agent.",
+  dropFiles: "Drop files here to attach them",
 };
 
 const fr = {
@@ -139,6 +151,18 @@ const fr = {
   loadOlder: "Charger les messages précédents",
   unavailable: "L’agent est indisponible pour le moment. Réessayez dans un instant.",
   notReady: "L’agent n’est pas encore prêt. Nouvel essai dans un instant…",
+  attach: "Joindre des fichiers",
+  attachments: "Pièces jointes",
+  file: "Fichier",
+  removeFile: "Retirer {name}",
+  uploadingFile: "Envoi de {name}",
+  uploadFailed: "L’envoi a échoué.",
+  fileTooLarge: "Trop volumineux : un fichier peut faire au plus {limit}.",
+  fileTypeNotAllowed: "Les fichiers de ce type ({type}) ne peuvent pas être joints.",
+  fileNameRefused: "Ce nom de fichier n’est pas accepté. Renommez le fichier, puis joignez-le de nouveau.",
+  attachmentsUnavailable: "Cette discussion n’accepte pas de pièces jointes.",
+  attachmentRefused: "Un fichier de ce message ne peut pas être transmis à l’agent.",
+  dropFiles: "Déposez des fichiers ici pour les joindre",
 };
 
 const ar = {
@@ -222,6 +246,18 @@ const ar = {
   loadOlder: "حمّل الرسائل الأقدم",
   unavailable: "المساعد غير متاح حاليًا. أعد المحاولة بعد قليل.",
   notReady: "المساعد ليس جاهزًا بعد. ستُعاد المحاولة بعد قليل…",
+  attach: "أرفق ملفات",
+  attachments: "المرفقات",
+  file: "ملف",
+  removeFile: "أزل {name}",
+  uploadingFile: "جارٍ رفع {name}",
+  uploadFailed: "تعذّر رفع الملف.",
+  fileTooLarge: "الملف كبير جدًا: أقصى حجم للملف {limit}.",
+  fileTypeNotAllowed: "لا يمكن إرفاق ملفات من هذا النوع ({type}).",
+  fileNameRefused: "لا يمكن استخدام اسم الملف هذا. غيّر اسم الملف ثم أرفقه من جديد.",
+  attachmentsUnavailable: "لا تقبل هذه المحادثة المرفقات.",
+  attachmentRefused: "لا يمكن إرسال أحد ملفات هذه الرسالة إلى المساعد.",
+  dropFiles: "أفلت الملفات هنا لإرفاقها",
 };
 
 /** The locales shipped, by their BCP 47 language subtag. */

@@ -10,13 +10,22 @@ test("every documented data-attribute becomes its option", () => {
   const dataset = {
     name: "sales", session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
     locale: "ar", colorScheme: "dark", position: "left", accent: "#0f766e", traceSwitch: "", allowImages: "", allowUrlSession: "",
-    hideLauncher: "",
+    hideLauncher: "", attachments: "",
   };
   assert.deepEqual(scriptOptions({ dataset }), {
     name: "sales", session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
     locale: "ar", colorScheme: "dark", position: "left", theme: { accent: "#0f766e" }, traceSwitch: true, allowImages: true,
-    allowUrlSession: true, hideLauncher: true,
+    allowUrlSession: true, hideLauncher: true, attachments: true,
   });
+});
+
+test("attachments are on unless the site says false, in JavaScript or on the tag", () => {
+  const script = { src: "https://chat.example/widget.js" };
+  const page = { href: "https://shop.example/", search: "" };
+  assert.equal(makeConfig({ session: "s" }, script, page).attachments, true);
+  assert.equal(makeConfig({ session: "s", attachments: false }, script, page).attachments, false);
+  assert.deepEqual(scriptOptions({ dataset: { attachments: "false" } }), { attachments: false });
+  assert.equal(makeConfig({ session: "s", ...scriptOptions({ dataset: { attachments: "false" } }) }, script, page).attachments, false);
 });
 
 test("a flag that says false is off, an absent one is not set", () => {

@@ -3,12 +3,15 @@
 // stopped answer (summary.js), a sentence for the visitor from a worker's error (api.js), what
 // `logout` forgets of localStorage (storage.js), and the agent's questions as tool parts: which
 // waits, the chat call that answers it, a stop while it waits, the page's `message` event
-// (questions.js).
+// (questions.js); a file's size and an upload's refusal in words, and the images shown inline
+// (attachments.js).
 import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { fakeLocalStorage } from "./fake_storage.mjs";
 import { readFileSync } from "node:fs";
 import { createControl } from "../../../widget/src/control.js";
+import { formatSize, isInlineImage, uploadErrorText } from "../../../widget/src/attachments.js";
+import { UploadError } from "../../../clients/upload-files.js";
 import { capped, modesUpTo } from "../../../widget/src/trace.js";
 import { contextProblem, MAX_CONTEXT_BYTES } from "../../../widget/src/instance.js";
 import { workSummary } from "../../../widget/src/summary.js";
@@ -298,5 +301,26 @@ describe("the agent's questions as tool parts", () => {
       question: { id: "t1-q2", text: "Deploy to prod?", options: [], tool: "deploy" },
       stopped: true,
     });
+  });
+});
+
+describe("attachments", () => {
+  const file = { file: { name: "page.html", type: "text/html" } };
+  const refused = (status, code, message) => uploadErrorText(new UploadError("f", status, code, message), file, t, "en");
+
+  test("a size as its reader writes it, by 1,024", () => {
+    assert.deepEqual([15, 2048, 96_160, 10_485_760].map((n) => formatSize(n, "en")), ["15 bytes", "2 kB", "93.9 kB", "10 MB"]);
+    assert.equal(formatSize(10_485_760, "fr").replace(/\s/, " "), "10 Mo", "French: its own unit, its own space");
+  });
+
+  test("a refusal in words: the worker's default limit, a type, a network failure", () => {
+    assert.equal(refused(413, "file_too_large", "The file is larger than 10485760 bytes, the most one upload may be."), "Too large: a file may be at most 10 MB.");
+    assert.equal(refused(415, "file_type_not_allowed", "no"), "Files of this type (text/html) cannot be attached.");
+    assert.equal(uploadErrorText(new TypeError("network"), file, t, "en"), "The upload failed.");
+  });
+
+  test("the images shown inline: the raster types the worker serves inline", () => {
+    assert.deepEqual(["image/png", "image/JPEG", "image/gif", "image/webp", "image/avif"].filter(isInlineImage).length, 5);
+    assert.deepEqual(["image/svg+xml", "text/html", "application/pdf", "image/heic"].filter(isInlineImage), []);
   });
 });
