@@ -3,13 +3,14 @@
 // reads the body as a stream, keeps the last message's photo in R2 once per content, and sends
 // the agent its URL: every turn answers 200 however many photos came before, the history holds
 // URLs that give each photo back byte for byte, a reloaded Chat's next POST is small, and the
-// bucket holds one object per photo. A message with a bad file is refused with its code, and
+// bucket holds one object per photo, and the demo agent (`/files`) reads each photo from the
+// bucket and reports its SHA-256. A message with a bad file is refused with its code, and
 // nothing of it is stored.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { startWorker, sessionId, chatBody, postChat, readAll } from "./harness.mjs";
-import { stockChat } from "./chat.mjs";
+import { stockChat, textOf } from "./chat.mjs";
 
 const MiB = 1024 * 1024;
 
@@ -63,9 +64,11 @@ describe("photos turn after turn from a stock Chat", () => {
       for (let turn = 0; turn < turns; turn++) {
         const photo = png(size);
         photos.push(photo);
-        await chat.sendMessage({ text: `/slow 1 1 photo ${turn}`, files: [{ type: "file", mediaType: "image/png", filename: `p${turn}.png`, url: dataUrl(photo) }] });
+        await chat.sendMessage({ text: `/files photo ${turn}`, files: [{ type: "file", mediaType: "image/png", filename: `p${turn}.png`, url: dataUrl(photo) }] });
         assert.deepEqual(errors, [], `turn ${turn}`);
         assert.equal(chat.status, "ready");
+        // The demo agent read the file from the bucket by its URL: its bytes arrived whole.
+        assert.equal(textOf(chat.messages.at(-1)), `p${turn}.png image/png ${size} bytes sha256 ${sha(photo).slice(0, 16)}`);
       }
       assert.ok(posts.sizes.at(-1) > turns * size, `the last POST carried every photo again (${posts.sizes.at(-1)} bytes)`);
 

@@ -2,6 +2,7 @@
 //! upgrade and the inspection routes), and the pieces only it runs.
 
 mod connection;
+mod files;
 mod fresh;
 mod list_store;
 mod log;
@@ -41,7 +42,9 @@ pub struct DemoSessionAgent {
 
 impl DurableObject for DemoSessionAgent {
     fn new(state: State, env: Env) -> Self {
-        let session = Session::new(state.storage(), &state.storage());
+        // The bucket the adapter keeps files in, for `/files` (none without it).
+        let files = env.bucket("FILES").ok();
+        let session = Session::new(state.storage(), &state.storage(), files);
         DemoSessionAgent {
             env,
             session: Rc::new(session),

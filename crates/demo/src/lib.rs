@@ -30,6 +30,7 @@
 // where `cargo test` runs their tests and no Durable Object calls them.
 pub mod client_frame;
 pub mod conversation;
+pub mod files;
 pub mod frames;
 pub mod grow;
 pub mod lazy;

@@ -30,13 +30,15 @@ use std::rc::Rc;
 
 use futures::channel::{mpsc, oneshot};
 use serde_json::Value;
-use worker::{SqlStorage, Storage, WebSocket};
+use worker::{Bucket, SqlStorage, Storage, WebSocket};
 
+use super::files::describe;
 use super::fresh::{new_id, now};
 use super::log::Logs;
 use super::store::Store;
 use super::turn::{self, TurnSession};
 use crate::client_frame::{HistoryRequest, Prompt};
+use crate::files::FILES_COMMAND;
 use crate::frames;
 use crate::persona::Persona;
 use crate::platform::clock::now_ms;
@@ -94,11 +96,14 @@ pub(crate) struct Session {
     turn: RefCell<Option<Live>>,
     connections: Cell<u32>,
     turns: Cell<u64>,
+    /// The session's id (known at the first socket), and the bucket of its files (`/files`).
+    id: OnceCell<String>,
+    files: Option<Bucket>,
 }
 
 impl Session {
     /// `logs_storage` and `storage` are the same object's storage (`Storage` is not `Clone`).
-    pub(crate) fn new(logs_storage: Storage, storage: &Storage) -> Self {
+    pub(crate) fn new(logs_storage: Storage, storage: &Storage, files: Option<Bucket>) -> Self {
         Session {
             logs: Logs::new(logs_storage),
             sql: storage.sql(),
@@ -108,6 +113,8 @@ impl Session {
             turn: RefCell::new(None),
             connections: Cell::new(0),
             turns: Cell::new(0),
+            id: OnceCell::new(),
+            files,
         }
     }
 
@@ -142,6 +149,7 @@ impl Session {
         session_id: &str,
     ) -> Option<oneshot::Receiver<()>> {
         let persona = *self.persona.get_or_init(|| Persona::of(session_id));
+        self.id.get_or_init(|| session_id.to_owned());
         if persona.sends_init() {
             let turn = self.turn.borrow();
             let live = turn.as_ref().and_then(|live| live.message.as_ref());
@@ -209,13 +217,31 @@ impl Session {
     /// only); a refused prompt stores nothing. A turn of its own (not a replay's) stores what it
     /// adds as it starts ([`Store::begin`]); `/seen` and `/grow` then say what the store made.
     pub(crate) fn prompt(self: &Rc<Self>, conn: u32, prompt: Prompt) {
+        if prompt.content.starts_with(FILES_COMMAND) && self.turn.borrow().is_none() {
+            // Its files are read first: the turn starts once the reply is known.
+            let session = self.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let id = session.id.get().cloned().unwrap_or_default();
+                let says = describe(session.files.as_ref(), &id, &prompt.attachments).await;
+                session.start(conn, prompt, Some(says));
+            });
+            return;
+        }
+        self.start(conn, prompt, None);
+    }
+
+    /// Starts `prompt`'s turn ([`Session::prompt`]); `says`, the reply when it is known already.
+    fn start(self: &Rc<Self>, conn: u32, prompt: Prompt, says: Option<String>) {
         if self.turn.borrow().is_some() {
             self.reply(conn, &frames::busy_frame());
             return;
         }
         let turn_id = new_id("msg_");
         let request_id = prompt.request_id.as_deref();
-        let mut script = script::for_prompt(&prompt.content, &turn_id, request_id);
+        let mut script = match &says {
+            Some(says) => Script::reply(says, &prompt.content, &turn_id, request_id),
+            None => script::for_prompt(&prompt.content, &turn_id, request_id),
+        };
         let mut message = None;
         let mut create_fields = None;
         if script.turn_id.is_some() {
