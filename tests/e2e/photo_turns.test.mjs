@@ -185,3 +185,24 @@ describe("the history signs its file URLs again", () => {
     assert.equal(sha(Buffer.from(await served.arrayBuffer())), sha(photo));
   });
 });
+
+describe("the TypeScript reference agent keeps the photo's URL (the SessionAgent library takes the adapter's file URLs, on 127.0.0.1 too)", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({ agent: "typescript" });
+  });
+  after(() => worker?.dispose());
+
+  test("a stock Chat's photo turn: the history's file part is the worker's URL and gives the photo back", { timeout: 60_000 }, async () => {
+    const session = sessionId("ts-photo");
+    const { chat, errors } = await stockChat("ai", `${worker.base}/api/sessions/${session}/chat`);
+    const photo = png(200_000);
+    await chat.sendMessage({ text: "what is this?", files: [{ type: "file", mediaType: "image/png", filename: "p.png", url: dataUrl(photo) }] });
+    assert.deepEqual(errors, []);
+    const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
+    const files = history.flatMap((m) => m.parts.filter((p) => p.type === "file"));
+    assert.equal(files.length, 1, "the library kept the file part");
+    assert.ok(files[0].url.startsWith(`${worker.base}/api/sessions/${session}/files/`));
+    assert.equal(sha(Buffer.from(await (await fetch(files[0].url)).arrayBuffer())), sha(photo));
+  });
+});

@@ -11,6 +11,7 @@
 //     protected respond(input: ModelInput, emit: Emit, signal: AbortSignal) { return model(input, emit, signal); }
 //   }
 
-export { modelFailure, streamTextModel, type StreamTextOptions, type StreamTextResult, type ToolsOf } from "./ai-sdk/stream-text.js";
+export { modelFailure, streamTextModel, type BridgeOptions, type StreamTextOptions, type StreamTextResult, type ToolsOf } from "./ai-sdk/stream-text.js";
+export { readFiles, type FileBucket } from "./ai-sdk/files.js";
 export { APPROVAL_OPTIONS, type Asking, type CallOf, type Memo, type Waiting } from "./ai-sdk/questions.js";
 export { ASK_USER, toModelMessages, type ModelMessage } from "./ai-sdk/messages.js";

@@ -15,9 +15,25 @@ export const MAX_FILENAME_BYTES = 255;
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
+/** An adapter's URL of a session's file (docs/files.md: `<origin>/api/sessions/<session>/files/
+ * <file id>`, signed or not): `http:` or `https:`, a host without a user name, the session's id of
+ * 1 to 128 of A-Z a-z 0-9 . _ : -, and the file's 32 hex digits. */
+const ADAPTER_FILE = /^https?:\/\/[A-Za-z0-9.:[\]-]+\/api\/sessions\/([A-Za-z0-9._:-]{1,128})\/files\/([0-9a-f]{32})(?:\?[A-Za-z0-9=&%_.-]*)?$/;
+
+/**
+ * The key of the adapter's bucket (`FILES`) that `url` names when it is the adapter's URL of a
+ * session's file (`sessions/<session>/files/<file id>`), else `null`. Such a URL is taken whatever
+ * its host (`127.0.0.1` in a local run): the adapter made it, and the agent reads its bytes through
+ * the bucket's binding, never by fetching the URL (./ai-sdk/files.ts).
+ */
+export function adapterFileKey(url: string): string | null {
+  const match = ADAPTER_FILE.exec(url);
+  return match === null ? null : `sessions/${match[1]}/files/${match[2]}`;
+}
+
 /** Why a file part may not be given to the agent, or `null` when it may. */
 export function fileFault(file: { url: string; mediaType: string; filename?: string }): string | null {
-  const url = fileUrlFault(file.url);
+  const url = adapterFileKey(file.url) !== null ? null : fileUrlFault(file.url);
   if (url !== null) return `its url ${url}`;
   if (bytes(file.mediaType) > MAX_MEDIA_TYPE_BYTES) return `its mediaType is over ${MAX_MEDIA_TYPE_BYTES} bytes`;
   if (file.filename !== undefined && bytes(file.filename) > MAX_FILENAME_BYTES) return `its filename is over ${MAX_FILENAME_BYTES} bytes`;

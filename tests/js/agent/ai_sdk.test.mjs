@@ -77,6 +77,39 @@ for (const pkg of ["ai", "ai-v7"]) {
     assert.deepEqual(asked.content.map(({ type, text }) => ({ type, text })), [{ type: "text", text: "Hi" }]);
   });
 
+  test(`${pkg}: the adapter's files reach the model as their bytes, read through the bucket's binding whatever the URL's host; one it cannot read is named, not dropped`, async () => {
+    const model = new MockLanguageModelV3({ doStream: stream({ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "A cat." }, { type: "text-end", id: "t" }, finish("stop")) });
+    const id = "0123456789abcdef0123456789abcdef";
+    const gone = "fedcba9876543210fedcba9876543210";
+    const photo = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const reads = [];
+    const bucket = {
+      get: async (key) => {
+        reads.push(key);
+        return key === `sessions/s1/files/${id}` ? { arrayBuffer: async () => photo.buffer.slice(0) } : null;
+      },
+    };
+    const file = (fileId, name) => ({ type: "file", mediaType: "image/png", url: `http://127.0.0.1:8787/api/sessions/s1/files/${fileId}?exp=1&sig=${"a".repeat(64)}`, filename: name });
+    const history = [{ id: "u1", role: "user", parts: [{ type: "text", text: "What is this?" }, file(id, "cat.png"), file(gone, "old.png"), file(id, "cat.png")] }];
+    const logged = [];
+    const original = console.error;
+    console.error = (line) => logged.push(line);
+    try {
+      await streamTextModel(ai.streamText, () => ({ model }), {}, { files: () => bucket })(input(history), recorder().emit, new AbortController().signal);
+    } finally {
+      console.error = original;
+    }
+    assert.deepEqual(reads, [`sessions/s1/files/${id}`, `sessions/s1/files/${gone}`], "each file read once");
+    const [asked] = model.doStreamCalls[0].prompt;
+    const [text, cat, old] = asked.content;
+    assert.equal(text.text, "What is this?");
+    assert.equal(cat.type, "file");
+    assert.equal(cat.mediaType, "image/png");
+    assert.deepEqual(new Uint8Array(cat.data), photo, "the bytes, not the URL");
+    assert.deepEqual([old.type, old.text], ["text", "[old.png (image/png) is not available to the model]"]);
+    assert.equal(JSON.parse(logged[0]).event, "session_agent.file_missing");
+  });
+
   test(`${pkg}: the sources the model cites, a web page and a document, as emit.source (protocol 6)`, async () => {
     const model = new MockLanguageModelV3({
       doStream: stream(

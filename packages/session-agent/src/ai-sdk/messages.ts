@@ -2,13 +2,13 @@
 // conversation, built from the agent's history only, so that it is the conversation every client
 // shows, with the clients' ids.
 
-import { fileFault } from "../file-url.js";
+import { adapterFileKey, fileFault, fileUrlFault } from "../file-url.js";
 import type { Message, Part } from "../protocol.js";
 
 /** The name of the client's tool a free question is shown as (the adapter's `tool-askUser`). */
 export const ASK_USER = "askUser";
 
-type UserContent = { type: "text"; text: string } | { type: "file"; data: URL; mediaType: string; filename?: string };
+type UserContent = { type: "text"; text: string } | { type: "file"; data: URL | Uint8Array; mediaType: string; filename?: string };
 type AssistantContent = { type: "text"; text: string } | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown };
 /** JSON as the AI SDK types it (a tool's result, a user's answer: both came as JSON). */
 type JSONValue = null | string | number | boolean | { [key: string]: JSONValue | undefined } | JSONValue[];
@@ -29,13 +29,13 @@ export type ModelMessage =
  * what it was told. Reasoning, approval questions (their call's own result says what came of
  * them) and the turn's bookkeeping parts are not the model's to see again.
  */
-export function toModelMessages(history: Message[]): ModelMessage[] {
+export function toModelMessages(history: Message[], files: ReadonlyMap<string, Uint8Array> = new Map()): ModelMessage[] {
   const messages: ModelMessage[] = [];
   for (const message of history) {
     if (message.role === "user") {
       const content = message.parts.flatMap((part): UserContent[] => {
         if (part.type === "text" && part.text) return [{ type: "text", text: part.text }];
-        if (part.type === "file") return fileContent(part);
+        if (part.type === "file") return fileContent(part, files);
         return [];
       });
       if (content.length > 0) messages.push({ role: "user", content });
@@ -79,14 +79,23 @@ function outputOf(part: Extract<Part, { type: "tool-call" }>): ToolOutput {
   return part.status === "error" ? { type: "error-text", value: part.error ?? "The tool failed." } : { type: "json", value: (part.result ?? null) as JSONValue };
 }
 
-/** A stored file part as the model's: left out when the adapter would refuse it now
- * (../file-url.ts: a history stored before it checked, a prompt from another client), so that
- * no turn gives the model's provider an internal address, and no URL `new URL` throws on ends
- * every later turn of the session. */
-function fileContent(part: Extract<Part, { type: "file" }>): UserContent[] {
+/** A stored file part as the model's. The adapter's file (../file-url.ts): its bytes, read from the
+ * bucket (`files`, by key: ./files.ts); without them its URL when the provider can fetch it
+ * (`https:` and public), else a line that tells the model the file is not available. Any other
+ * file: its URL, left out when the adapter would refuse it now (a history stored before it
+ * checked, a prompt from another client), so that no turn gives the model's provider an internal
+ * address, and no URL `new URL` throws on ends every later turn of the session. */
+function fileContent(part: Extract<Part, { type: "file" }>, files: ReadonlyMap<string, Uint8Array>): UserContent[] {
+  const named = part.filename ? { filename: part.filename } : {};
+  const key = adapterFileKey(part.url);
+  const bytes = key === null ? undefined : files.get(key);
+  if (bytes !== undefined) return [{ type: "file", data: bytes, mediaType: part.mediaType, ...named }];
+  if (key !== null && fileUrlFault(part.url) !== null) {
+    return [{ type: "text", text: `[${part.filename ?? "a file"} (${part.mediaType}) is not available to the model]` }];
+  }
   if (fileFault(part) !== null) return [];
   try {
-    return [{ type: "file", data: new URL(part.url), mediaType: part.mediaType, ...(part.filename ? { filename: part.filename } : {}) }];
+    return [{ type: "file", data: new URL(part.url), mediaType: part.mediaType, ...named }];
   } catch {
     return [];
   }

@@ -7,6 +7,7 @@
 
 import type { Emit, ModelInput, ModelResult, Respond } from "../model.js";
 import type { Usage } from "../protocol.js";
+import { readFiles, type FileBucket } from "./files.js";
 import { toModelMessages, type ModelMessage } from "./messages.js";
 import type { ToolSet } from "ai";
 import { answerFor, memoOf, questionFor, type Asking, type Memo, type Waiting } from "./questions.js";
@@ -49,6 +50,12 @@ export interface StreamTextResult {
   responseMessages?: PromiseLike<unknown[]>;
 }
 
+/** What else the bridge is given: `files`, the adapter's bucket as the agent binds it
+ * (`() => this.env.FILES`), from which the model is given each file's bytes (./files.ts). */
+export interface BridgeOptions {
+  files?: () => FileBucket | undefined;
+}
+
 /**
  * A `respond` that runs `streamText` (the agent's own, from `ai`) with what `settings(input)`
  * gives (its `model`, `system`, `tools`, `stopWhen`…), the session's conversation as `messages`
@@ -56,12 +63,13 @@ export interface StreamTextResult {
  * to the log, and a provider's error holds the request (the prompt) and may hold more. The
  * settings' own `onError`, if they give one, is called with each error (what it does with the
  * error is the agent's choice). `asking` words the questions of calls left waiting on the user
- * (./questions.ts).
+ * (./questions.ts); `options.files` is the bucket the session's files are read from.
  */
 export function streamTextModel<Settings extends object>(
   streamText: (options: StreamTextOptions<Settings>) => StreamTextResult,
   settings: (input: ModelInput) => Settings,
   asking: Asking<ToolsOf<Settings>> = {},
+  options: BridgeOptions = {},
 ): Respond {
   return async (input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> => {
     const memo = memoOf(input);
@@ -73,14 +81,15 @@ export function streamTextModel<Settings extends object>(
       if (waiting.length > 0) return ask({ ...memo, waiting, answers }, asking);
       messages = [...memo.messages, { role: "tool", content: answers }];
     }
-    const options = settings(input);
+    const files = await readFiles(input.history, options.files?.());
+    const given = settings(input);
     const result = streamText({
-      ...options,
-      messages: [...toModelMessages(input.history), ...messages] as ModelMessage[],
+      ...given,
+      messages: [...toModelMessages(input.history, files), ...messages] as ModelMessage[],
       abortSignal: signal,
-      onError: theirs(options),
+      onError: theirs(given),
     });
-    const step = await read(result, emit, signal, tools(options));
+    const step = await read(result, emit, signal, tools(given));
     const usage = sum(memo?.usage, step.usage);
     const model = step.model ?? memo?.model;
     if (step.waiting.length === 0) return { done: true, ...(usage ? { usage } : {}), ...(model ? { model } : {}) };
