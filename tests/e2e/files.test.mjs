@@ -145,6 +145,13 @@ describe("files in the demo environment (no auth)", () => {
     assert.deepEqual(await keysOf(worker, session), []);
   });
 
+  test("a file of 0 bytes is a 400 empty_file, declared or counted, and nothing is kept", { timeout: 30_000 }, async () => {
+    const session = sessionId("empty");
+    await assertError(await upload(worker.base, session, new Uint8Array(0)), 400, "empty_file");
+    await assertError(await uploadChunked(worker.base, session, new Uint8Array(0)), 400, "empty_file");
+    assert.deepEqual(await keysOf(worker, session), []);
+  });
+
   test("a type not on FILE_TYPES, or none, is a 415; a bad filename a 400", { timeout: 30_000 }, async () => {
     const session = sessionId("types");
     await assertError(await upload(worker.base, session, "x", { type: "application/x-msdownload" }), 415, "file_type_not_allowed");

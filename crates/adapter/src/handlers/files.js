@@ -19,8 +19,8 @@ const encoder = new TextEncoder();
 
 /**
  * Stores `request`'s body under `key` with its media type and file name (`""`: none); resolves
- * with [the bytes stored, the HMAC of `message` under `secret` in lowercase hex], or [-1, ""]
- * when it went past `max` bytes (nothing is kept).
+ * with [the bytes stored, the HMAC of `message` under `secret` in lowercase hex], [-1, ""] when
+ * it went past `max` bytes, or [0, ""] when it had none (nothing is kept of either).
  */
 export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, secret, message) {
   // A view of WebAssembly's memory, which a later growth detaches: copied before any await.
@@ -28,6 +28,11 @@ export function putFile(bucket, key, request, declared, max, partBytes, mediaTyp
   return (async () => {
     const size = await store(bucket, key, request, declared, max, partBytes, mediaType, filename);
     if (size < 0) return [-1, ""];
+    if (size === 0) {
+      // A file of no bytes is no file: what was stored goes.
+      await bucket.delete(key);
+      return [0, ""];
+    }
     return [size, await sign(secret, message)];
   })().catch(failure);
 }

@@ -18,7 +18,7 @@ use crate::files::range::RangeAnswer;
 use crate::files::serve::{file_headers, file_not_found, range_not_satisfiable, Cache};
 use crate::files::settings::files_not_configured;
 use crate::files::signed::{origin_of_url, signed_message, signed_url, Signature};
-use crate::files::upload::{file_part_json, too_large, Upload, PART_BYTES};
+use crate::files::upload::{empty_file, file_part_json, too_large, Upload, PART_BYTES};
 use crate::files::{object_key, FileId, FILE_ID_BYTES};
 use crate::guard::admit;
 use crate::outcome::Outcome;
@@ -167,6 +167,9 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
     let size = stored.get(0).as_f64().unwrap_or(-1.0);
     if size < 0.0 {
         return Err(too_large(files.max_file_bytes).into());
+    }
+    if size == 0.0 {
+        return Err(empty_file().into());
     }
     let mac = stored.get(1).as_string().unwrap_or_default();
     let url = signed_url(

@@ -6,11 +6,10 @@
 
 use crate::files::name::check_filename;
 use crate::files::settings::FileSettings;
-use crate::files::upload::too_large;
+use crate::files::upload::{empty_file, too_large};
 use crate::files::{FileId, FILE_ID_BYTES};
 use crate::refusal::{
-    Refusal, EMPTY_FILE, FILE_TYPE_MISMATCH, FILE_TYPE_NOT_ALLOWED, INVALID_ATTACHMENT,
-    INVALID_FILENAME,
+    Refusal, FILE_TYPE_MISMATCH, FILE_TYPE_NOT_ALLOWED, INVALID_ATTACHMENT, INVALID_FILENAME,
 };
 use crate::v2::Attachment;
 
@@ -60,10 +59,7 @@ pub fn inline_file(
         )
     })?;
     if bytes.is_empty() {
-        return Err(Refusal::new(
-            EMPTY_FILE,
-            "A file has no bytes: there is nothing to keep.",
-        ));
+        return Err(empty_file());
     }
     if bytes.len() as u64 > settings.max_file_bytes {
         return Err(too_large(settings.max_file_bytes));

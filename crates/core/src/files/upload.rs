@@ -5,7 +5,7 @@ use crate::files::digits;
 use crate::files::name::{filename_from_url, media_type, TypeList};
 use crate::json_out;
 use crate::refusal::{
-    Refusal, BODY_UNREADABLE, FILE_TOO_LARGE, FILE_TYPE_NOT_ALLOWED, INVALID_FILENAME,
+    Refusal, BODY_UNREADABLE, EMPTY_FILE, FILE_TOO_LARGE, FILE_TYPE_NOT_ALLOWED, INVALID_FILENAME,
 };
 
 /// The size of each part of an upload sent without a `Content-Length` (chunked), which goes to
@@ -25,7 +25,7 @@ pub struct Upload {
 impl Upload {
     /// The upload of a request (its URL, `Content-Type` and `Content-Length`), or its refusal:
     /// `413 file_too_large` when it declares more than `max_bytes` (at once, before a byte is
-    /// read), `415 file_type_not_allowed` for a type not on `types`, `400 invalid_filename`,
+    /// read), `400 empty_file` when it declares none, `415 file_type_not_allowed` for a type not on `types`, `400 invalid_filename`,
     /// `400 body_unreadable` for a `Content-Length` that is no number.
     pub fn check(
         url: &str,
@@ -42,6 +42,9 @@ impl Upload {
         };
         if declared_bytes.is_some_and(|n| n > max_bytes) {
             return Err(too_large(max_bytes));
+        }
+        if declared_bytes == Some(0) {
+            return Err(empty_file());
         }
         let media_type = media_type(content_type)
             .filter(|media| types.allows(media))
@@ -71,6 +74,11 @@ pub fn too_large(max_bytes: u64) -> Refusal {
         FILE_TOO_LARGE,
         format!("The file is larger than {max_bytes} bytes, the most one upload may be."),
     )
+}
+
+/// `400 empty_file`: a file of no bytes (declared, or counted once it came in: then deleted).
+pub fn empty_file() -> Refusal {
+    Refusal::new(EMPTY_FILE, "A file has no bytes: there is nothing to keep.")
 }
 
 /// The JSON of the answer to `upload`, stored at `url` (its signed URL) with `size` bytes: the

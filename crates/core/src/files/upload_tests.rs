@@ -50,6 +50,7 @@ fn each_bound_refuses_with_its_code() {
     );
     assert_eq!(code(None, Some("1"), URL), FILE_TYPE_NOT_ALLOWED);
     assert_eq!(code(Some("image/png"), Some("1x"), URL), BODY_UNREADABLE);
+    assert_eq!(code(Some("image/png"), Some("0"), URL), EMPTY_FILE);
     assert_eq!(
         code(Some("image/png"), Some("1"), "https://w/x?filename=a%2Fb"),
         INVALID_FILENAME
