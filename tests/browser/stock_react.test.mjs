@@ -15,7 +15,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { root, sessionId, demoLog, chatBody, postChat, readAll } from "../e2e/harness.mjs";
-import { workerAndBrowser, until } from "./browser.mjs";
+import { workerAndBrowser, png, until } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
@@ -62,9 +62,6 @@ async function send(page, text) {
   await page.getByRole("button", { name: "Send" }).click();
   await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" }).catch(() => {});
 }
-
-/** A PNG of 1×1 pixel. */
-const DOT = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 /** What a signed file URL of the worker looks like (docs/files.md). */
 const SIGNED = /^http:\/\/127\.0\.0\.1:\d+\/api\/sessions\/[^/]+\/files\/[0-9a-f]+\?exp=\d+&sig=/;
@@ -149,7 +146,7 @@ describe("the docs' React page, as pasted", () => {
     // A photo and a text file.
     const attachedAt = Date.now();
     await chooser.setInputFiles([
-      { name: "dot.png", mimeType: "image/png", buffer: DOT },
+      { name: "dot.png", mimeType: "image/png", buffer: png(40, 30) },
       { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs\n") },
     ]);
     await send(page, "/slow 2 5");

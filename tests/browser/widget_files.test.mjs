@@ -14,38 +14,11 @@
 // axe in each state, light and dark.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import zlib from "node:zlib";
 import { sessionId, startWorker } from "../e2e/harness.mjs";
-import { siteWorkerAndBrowser, closePagesAfterEach, launchBrowser, panel, sendPrompt, settled, shownMessages, until, axeViolations, uiMessageStream } from "./browser.mjs";
+import { siteWorkerAndBrowser, closePagesAfterEach, launchBrowser, panel, png, sendPrompt, settled, shownMessages, until, axeViolations, uiMessageStream } from "./browser.mjs";
 
 /** The worker's MAX_FILE_BYTES here: 200 KiB, so a too-large file is small. */
 const MAX_FILE_BYTES = 200 * 1024;
-
-/** A PNG of `width`×`height` pixels, stored uncompressed (its size about 3 bytes a pixel). */
-function png(width, height) {
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) raw.set([(x * 5) % 256, (y * 3) % 256, 160], y * (width * 3 + 1) + 1 + x * 3);
-  }
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", zlib.deflateSync(raw, { level: 0 })),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 const PHOTO = { name: "photo.png", mimeType: "image/png", buffer: png(200, 160) }; // 94 KiB
 const NOTES = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs, bread\n".repeat(1000)) }; // 17.6 KiB
