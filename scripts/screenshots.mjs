@@ -2,12 +2,13 @@
 // its button (one message: the question, its answer, the reply): docs/playground-streaming.png (mid-turn: a finished tool card, the answer
 // streaming, Stop) and docs/playground-finished.png. The widget on a site's page, opened from its
 // launcher after one turn: docs/widget-light.png, docs/widget-dark.png (a teal accent, on the
-// left), docs/widget-phone.png (390×844, the panel full-screen). Needs the built worker
+// left), docs/widget-phone.png (390×844, the panel full-screen); docs/widget-files.png, a photo
+// sent and answered, another attached to the next message. Needs the built worker
 // (scripts/build.sh) and Chromium (scripts/ensure-tools.sh): `npm run screenshots`.
 import http from "node:http";
 import path from "node:path";
 import { startWorker, sessionId, root } from "../tests/e2e/harness.mjs";
-import { launchBrowser, panel, sendPrompt, until } from "../tests/browser/browser.mjs";
+import { launchBrowser, panel, png, sendPrompt, until } from "../tests/browser/browser.mjs";
 
 /** A site's page with the widget, its `init` options from `?init=` (JSON). */
 const site = http.createServer((req, res) => {
@@ -42,6 +43,38 @@ async function widgetShot(context, init, file) {
   return file;
 }
 
+/** Two photos, drawn: a sunset, and a sea under a sky. */
+const SUNSET = png(240, 160, (x, y) =>
+  Math.hypot(x - 165, y - 100) < 28 ? [255, 236, 170] : [Math.round(250 - 60 * (y / 160)), Math.round(150 - 80 * (y / 160)), Math.round(90 + 60 * (y / 160))],
+);
+const SEA = png(240, 160, (x, y) => (y < 72 ? [170, 205, 235] : [Math.round(40 + 20 * Math.sin(x / 6 + y / 4)), Math.round(110 + 30 * Math.sin(x / 9)), 160]));
+
+/** The widget on the site's page, opened: a photo sent and answered, another attached to the next message. */
+async function filesShot(context, file) {
+  const page = await context.newPage();
+  const options = { session: sessionId("screenshots-files"), title: "Shop help" };
+  await page.goto(`${siteOrigin}/?init=${encodeURIComponent(JSON.stringify(options))}`);
+  await page.getByRole("button", { name: "Open chat" }).click();
+  await panel(page).message.waitFor();
+  const attach = async (name, buffer) => {
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.getByRole("button", { name: "Attach files" }).click()]);
+    await chooser.setFiles({ name, mimeType: "image/png", buffer });
+    await until(async () => (await page.getByRole("progressbar").count()) === 0 && (await page.locator("session-agent-chat .attachment").count()) > 0, "the upload");
+  };
+  await attach("sunset.png", SUNSET);
+  await sendPrompt(page, "Can you print this one on a card?");
+  await page.locator("session-agent-chat .summary").waitFor({ timeout: 20_000 });
+  const sent = page.locator("session-agent-chat .message.user img");
+  await until(() => sent.evaluate((img) => img.complete && img.naturalWidth > 0), "the sent photo");
+  await attach("sea.png", SEA);
+  await panel(page).message.fill("And this one?");
+  // The sent photo at the top of the conversation, the answer under it.
+  await sent.evaluate((img) => img.closest(".message").scrollIntoView({ block: "start" }));
+  await page.screenshot({ path: path.join(root, file) });
+  await page.close();
+  return file;
+}
+
 try {
   const page = await browser.newPage();
   await page.goto(`${worker.base}/?session=${sessionId("screenshots")}`);
@@ -65,6 +98,7 @@ try {
     await widgetShot(browser, {}, "docs/widget-light.png"),
     await widgetShot(browser, { colorScheme: "dark", position: "left", theme: { accent: "#0f766e" } }, "docs/widget-dark.png"),
     await widgetShot(phone, {}, "docs/widget-phone.png"),
+    await filesShot(browser, "docs/widget-files.png"),
   ];
   console.log(`screenshots: ${[path.relative(root, streaming), path.relative(root, finished), ...widgets].join(", ")}`);
 } finally {

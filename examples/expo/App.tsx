@@ -1,11 +1,12 @@
 // The one screen: the session's history, then the chat streamed from the worker (chat.ts), a
-// field to ask and a button to send or stop.
-import type { UIMessage } from 'ai';
+// field to ask, photos to go with it (photos.ts), and a button to send or stop.
+import type { FileUIPart, UIMessage } from 'ai';
 import { useEffect, useState } from 'react';
-import { Button, ScrollView, Text, TextInput, View } from 'react-native';
+import { Button, Image, ScrollView, Text, TextInput, View } from 'react-native';
 import { authHeaders } from './auth';
 import { useSessionChat } from './chat';
 import { SESSION_URL, TOKEN_SOURCE, TRACE } from './config';
+import { pickPhotos, type PhotoSource } from './photos';
 import { loadHistory, stopTurn } from './session';
 
 const headers = authHeaders(TOKEN_SOURCE);
@@ -24,11 +25,29 @@ export default function App() {
 function Chat({ history }: { history: UIMessage[] }) {
   const { messages, sendMessage, status, error, stop } = useSessionChat(history, headers);
   const [input, setInput] = useState('');
+  // The photos to go with the next message: already uploaded, each a FileUIPart with its URL.
+  const [photos, setPhotos] = useState<FileUIPart[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const attach = async (source: PhotoSource) => {
+    setUploading(true);
+    setPhotoError(null);
+    try {
+      const uploaded = await pickPhotos(source, SESSION_URL, headers);
+      setPhotos((before) => [...before, ...uploaded]);
+    } catch (error) {
+      setPhotoError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setUploading(false);
+    }
+  };
   const busy = status === 'submitted' || status === 'streaming';
   const send = () => {
-    if (input.trim() === '' || busy) return;
-    void sendMessage({ text: input });
+    if ((input.trim() === '' && photos.length === 0) || busy || uploading) return;
+    // The photos go as their URLs: a few hundred bytes each, in this POST and every later one.
+    void sendMessage(input.trim() === '' ? { files: photos } : { text: input, files: photos });
     setInput('');
+    setPhotos([]);
   };
   // Stop for every client of the session: under detach, stop() alone only closes this request.
   const stopTurnEverywhere = () => void stopTurn(SESSION_URL, headers).then(stop);
@@ -36,14 +55,34 @@ function Chat({ history }: { history: UIMessage[] }) {
     <View style={{ flex: 1, paddingTop: 56, paddingHorizontal: 16, paddingBottom: 24 }}>
       <ScrollView style={{ flex: 1 }}>
         {messages.map((message) => (
-          <Text key={message.id} style={{ marginBottom: 12, fontWeight: message.role === 'user' ? '600' : '400' }}>
-            {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
-          </Text>
+          <View key={message.id} style={{ marginBottom: 12 }}>
+            {/* A message's photos load from their signed URLs (the history signs them again). */}
+            {message.parts.map((part, i) => (part.type === 'file' && part.mediaType.startsWith('image/') ? <Photo key={i} part={part} /> : null))}
+            <Text style={{ fontWeight: message.role === 'user' ? '600' : '400' }}>
+              {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
+            </Text>
+          </View>
         ))}
         {error ? <Text style={{ color: 'crimson' }}>{error.message}</Text> : null}
       </ScrollView>
+      <View style={{ flexDirection: 'row', flexWrap: 'wrap' }}>
+        {photos.map((part) => (
+          <Photo key={part.url} part={part} />
+        ))}
+      </View>
+      {uploading ? <Text>Uploading…</Text> : null}
+      {photoError ? <Text style={{ color: 'crimson' }}>{photoError}</Text> : null}
       <TextInput value={input} onChangeText={setInput} onSubmitEditing={send} placeholder="Ask the agent" />
-      {busy ? <Button title="Stop" onPress={stopTurnEverywhere} /> : <Button title="Send" onPress={send} />}
+      <View style={{ flexDirection: 'row', justifyContent: 'space-between' }}>
+        <Button title="Photo" onPress={() => void attach('library')} disabled={uploading} />
+        <Button title="Camera" onPress={() => void attach('camera')} disabled={uploading} />
+        {busy ? <Button title="Stop" onPress={stopTurnEverywhere} /> : <Button title="Send" onPress={send} disabled={uploading} />}
+      </View>
     </View>
   );
+}
+
+/** A photo of a message, or one attached to the next: from its URL, which needs no header. */
+function Photo({ part }: { part: FileUIPart }) {
+  return <Image source={{ uri: part.url }} accessibilityLabel={part.filename ?? 'photo'} style={{ width: 160, height: 120, marginBottom: 4, marginRight: 4 }} resizeMode="cover" />;
 }

@@ -5,8 +5,9 @@
 // session; the agent's free questions are answered with `addToolOutput`, its approvals with
 // `addToolApprovalResponse`, and the SDK's helpers post each answer by themselves; the session
 // feed (clients/follow-session.js) shows every turn of the session, sent from any tab or device,
-// as it streams; and clients/branches.js shows a picker ("‹ 2/3 ›") on an edited message or a
-// retried reply, switches branches, and loads older messages a page at a time.
+// as it streams; clients/branches.js shows a picker ("‹ 2/3 ›") on an edited message or a
+// retried reply, switches branches, and loads older messages a page at a time; and files chosen
+// to go with a message are uploaded once (clients/upload-files.js) and sent as their signed URLs.
 // tests/browser/stock_react.test.mjs bundles it (with ./main.tsx) and drives it in Chromium.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Chat, useChat } from '@ai-sdk/react';
@@ -14,10 +15,12 @@ import {
   DefaultChatTransport,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   lastAssistantMessageIsCompleteWithToolCalls,
+  type FileUIPart,
   type UIMessage,
 } from 'ai';
 import { followSession } from '../../clients/follow-session.js';
 import { loadBranch, loadOlder, loadPage, refreshBranches, siblingsOf } from '../../clients/branches.js';
+import { uploadFiles, type UploadedFilePart } from '../../clients/upload-files.js';
 
 // #region history
 // Your worker's origin first when the page is on another one.
@@ -48,6 +51,10 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
 function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: string; history: UIMessage[]; older: boolean }) {
   const [input, setInput] = useState('');
   const [older, setOlder] = useState(olderAtFirst);
+  // The files to go with the next message, and why the last ones could not go.
+  const chooser = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   // One `Chat` for the hook and for the session feed.
   const [chat] = useState(
     () =>
@@ -87,11 +94,31 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
   const showBranch = async (ref: string) => setOlder((await loadBranch(chat, ref, pages(sessionId))).older);
   const showOlder = async () => setOlder((await loadOlder(chat, pages(sessionId))).older);
   // #endregion branches
-  const send = (event: FormEvent) => {
+  const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (input.trim() === '' || busy) return;
-    sendMessage({ text: input });
+    const chosen = chooser.current?.files;
+    if ((input.trim() === '' && !chosen?.length) || busy || uploading) return;
+    // #region upload
+    // Each file goes up once, to the worker's bucket (POST …/files, with the transport's
+    // credentials, if it has any); the message names it by its signed URL, never its bytes.
+    let files: UploadedFilePart[] = [];
+    if (chosen?.length) {
+      setUploading(true);
+      try {
+        files = await uploadFiles(chosen, { filesUrl: `${base(sessionId)}/files` });
+      } catch (error) {
+        // An UploadError says which file and why: too large, a type the worker does not take.
+        setFailure(error instanceof Error ? error.message : String(error));
+        return;
+      } finally {
+        setUploading(false);
+      }
+    }
+    sendMessage(input.trim() === '' ? { files } : { text: input, files });
+    // #endregion upload
+    setFailure(null);
     setInput('');
+    if (chooser.current) chooser.current.value = '';
   };
   // Stop for every client of the session (stop() alone only closes this fetch). 202: the agent
   // stops the turn, and every stream of it, this one too, ends with what it said; else nothing ran
@@ -106,22 +133,34 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
       {older && <button onClick={showOlder}>Load older messages</button>}
       {messages.map((message, i) => (
         <div key={message.id} className={`message ${message.role}`}>
-          {message.parts.map((part, i) => (
-            <Part key={i} part={part} answer={answer} approve={addToolApprovalResponse} />
-          ))}
+          {message.parts.map((part, i) =>
+            part.type === 'file' ? <Attachment key={i} part={part} /> : <Part key={i} part={part} answer={answer} approve={addToolApprovalResponse} />,
+          )}
           {!busy && <BranchPicker message={message} show={showBranch} />}
           {/* A new reply beside the last one: the old one stays, one click away. */}
           {!busy && message.role === 'assistant' && i === messages.length - 1 && <button onClick={() => regenerate()}>Try again</button>}
         </div>
       ))}
       <form onSubmit={send}>
+        {/* The types the worker takes by default (FILE_TYPES); a phone offers its camera too. */}
+        <input type="file" aria-label="Attach files" ref={chooser} multiple accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain" />
         <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} />
-        {busy ? <button type="button" onClick={stopTurn}>Stop</button> : <button type="submit">Send</button>}
+        {busy ? <button type="button" onClick={stopTurn}>Stop</button> : <button type="submit" disabled={uploading}>Send</button>}
       </form>
+      {failure && <p role="alert">{failure}</p>}
     </main>
   );
 }
 // #endregion chat
+
+// #region files
+/** A message's file: an image shows from its signed URL (the history signs it again on each
+ * load); anything else is a link to it. */
+function Attachment({ part }: { part: FileUIPart }) {
+  if (part.mediaType.startsWith('image/')) return <img src={part.url} alt={part.filename ?? 'image'} />;
+  return <a href={part.url}>{part.filename ?? part.mediaType}</a>;
+}
+// #endregion files
 
 // #region picker
 /** "‹ 2/3 ›" on a message with siblings (the edits of a user message, the retries of a reply). */

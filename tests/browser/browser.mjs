@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { before, after, afterEach } from "node:test";
 import { chromium } from "playwright-core";
 import { startWorker, sessionId } from "../e2e/harness.mjs";
@@ -209,4 +210,33 @@ export async function axeViolations(page) {
     const result = await axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
+}
+
+/**
+ * A PNG of `width`×`height` pixels, stored uncompressed (its size about 3 bytes a pixel), each
+ * pixel `color(x, y)` (`[r, g, b]`, 0 to 255; by default a pattern of the coordinates).
+ */
+export function png(width, height, color = (x, y) => [(x * 5) % 256, (y * 3) % 256, 160]) {
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) raw.set(color(x, y), y * (width * 3 + 1) + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlib.deflateSync(raw, { level: 0 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }

@@ -6,14 +6,16 @@
 // turn), and a reload that shows the same conversation from the history, its questions as the
 // parts they streamed as. Then branches (clients/branches.js): Try again shows "‹ 2/2 ›" on the new
 // reply, switching shows the old one, and a send from there goes on on it; another device's edit
-// shows the picker on the edited message; a long session loads its older messages by pages.
+// shows the picker on the edited message; a long session loads its older messages by pages. And
+// files (clients/upload-files.js): uploaded once, sent as their signed URLs, the image shown, and
+// again after a reload, from the URL the history signed anew; a refused file in the worker's words.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 import { root, sessionId, demoLog, chatBody, postChat, readAll } from "../e2e/harness.mjs";
-import { workerAndBrowser, until } from "./browser.mjs";
+import { workerAndBrowser, png, until } from "./browser.mjs";
 
 const setup = workerAndBrowser();
 
@@ -60,6 +62,12 @@ async function send(page, text) {
   await page.getByRole("button", { name: "Send" }).click();
   await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" }).catch(() => {});
 }
+
+/** What a signed file URL of the worker looks like (docs/files.md). */
+const SIGNED = /^http:\/\/127\.0\.0\.1:\d+\/api\/sessions\/[^/]+\/files\/[0-9a-f]+\?exp=\d+&sig=/;
+
+/** Whether the image `locator` finds has loaded (its pixels came). */
+const loaded = (locator) => locator.evaluate((img) => img.complete && img.naturalWidth > 0);
 
 /** What the page shows: each message's role and text. */
 const shown = (page) =>
@@ -110,6 +118,64 @@ describe("the docs' React page, as pasted", () => {
     assert.deepEqual(await shown(page), before);
     assert.deepEqual(await page.locator(".tool").evaluateAll((cards) => cards.map((card) => card.dataset.state)), ["output-available", "output-denied"]);
     assert.equal(await page.getByRole("button", { name: "Approve" }).count(), 0, "no question waits again");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test("files: uploaded once, sent as their signed URLs, the image shown; after a reload from a URL signed anew; a refused file says why", { timeout: 60_000 }, async () => {
+    const session = sessionId("react-files");
+    const { page } = await open(session);
+    const bodies = [];
+    const uploads = [];
+    page.on("request", (request) => {
+      if (request.method() !== "POST") return;
+      if (request.url().endsWith(`/api/sessions/${session}/chat`)) bodies.push(request.postDataJSON());
+      if (new URL(request.url()).pathname === `/api/sessions/${session}/files`) uploads.push(new URL(request.url()).searchParams.get("filename"));
+    });
+    const chooser = page.getByLabel("Attach files");
+
+    // A type the worker does not take: its words, and nothing sent.
+    await chooser.setInputFiles({ name: "page.html", mimeType: "text/html", buffer: Buffer.from("<p>hello</p>") });
+    await page.getByRole("textbox", { name: "Message" }).fill("A page");
+    await page.getByRole("button", { name: "Send" }).click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    assert.equal(await alert.innerText(), "page.html: This type of file cannot be uploaded here (its Content-Type).");
+    assert.deepEqual(bodies, []);
+
+    // A photo and a text file.
+    const attachedAt = Date.now();
+    await chooser.setInputFiles([
+      { name: "dot.png", mimeType: "image/png", buffer: png(40, 30) },
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs\n") },
+    ]);
+    await send(page, "/slow 2 5");
+    await page.getByText("w1 w2").waitFor();
+    assert.equal(await alert.count(), 0, "the failure's words went");
+    assert.deepEqual(uploads, ["page.html", "dot.png", "notes.txt"], "each file uploaded once");
+    const parts = bodies[0].messages.at(-1).parts;
+    assert.deepEqual(
+      parts.map(({ url, ...rest }) => ({ ...rest, signed: url === undefined ? undefined : SIGNED.test(url) })),
+      [
+        { type: "file", mediaType: "image/png", filename: "dot.png", signed: true },
+        { type: "file", mediaType: "text/plain", filename: "notes.txt", signed: true },
+        { type: "text", text: "/slow 2 5", signed: undefined },
+      ],
+    );
+    const image = page.locator(".message.user img");
+    await until(() => loaded(image), "the image loaded");
+    assert.deepEqual(await image.evaluate((img) => [img.src, img.alt]), [parts[0].url, "dot.png"]);
+    assert.equal(await page.locator(".message.user a").getAttribute("href"), parts[1].url);
+    assert.equal(await chooser.evaluate((input) => input.files.length), 0, "the chooser emptied");
+
+    // A second on (`exp` counts seconds), a reload: the history's URL, signed again, loads.
+    await page.waitForTimeout(Math.max(0, attachedAt + 1100 - Date.now()));
+    await page.reload();
+    await page.getByText("w1 w2").waitFor();
+    await until(() => loaded(image), "the history's image loaded");
+    const [before, after] = [new URL(parts[0].url), new URL(await image.evaluate((img) => img.src))];
+    assert.equal(after.pathname, before.pathname, "the same file");
+    assert.ok(Number(after.searchParams.get("exp")) > Number(before.searchParams.get("exp")), `signed again: ${before.search} then ${after.search}`);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

@@ -2,57 +2,29 @@
 // a paste into the message box and a drop on the conversation, each uploaded at once to the
 // worker's files route (Miniflare's R2) with its progress, a thumbnail or a card, a remove button,
 // errors in words (too large, with the limit; a type the worker refuses; a failed upload, with
-// Retry); Send waits for them, and the message goes with their FileUIParts. Messages show their
-// files: images inline from their signed URLs (or a data: image), anything else a card with its
-// name and size; an image from elsewhere loads only where the site allows images, and an address
-// of another scheme is no link. A worker without a bucket (501) hides the button and says so;
-// `attachments: false` turns it all off; an upload refused for its token goes again with a renewed
-// one. The keyboard reaches every control (Shift+Tab from the message box). On a phone too, under
-// a site's CSP that lists the worker, and axe in each state, light and dark. The chat POST is answered here (its body checked), so the panel is tested
-// whatever the chat route does with the files.
+// Retry); Send waits for them, and the message goes with their FileUIParts to the worker's own
+// chat route, which the demo agent answers. Messages show their files: images inline from their
+// signed URLs (or a data: image), anything else a card with its name and size; after a reload,
+// the history's image loads from a URL the worker signed again. An image from elsewhere loads only
+// where the site allows images, and an address of another scheme is no link: the agent's files,
+// which the demo agent never sends, come from a chat POST answered here. A worker without a
+// bucket (501) hides the button and says so; `attachments: false` turns it all off; an upload
+// refused for its token goes again with a renewed one. The keyboard reaches every control
+// (Shift+Tab from the message box). On a phone too, under a site's CSP that lists the worker, and
+// axe in each state, light and dark.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import zlib from "node:zlib";
 import { sessionId, startWorker } from "../e2e/harness.mjs";
-import { siteWorkerAndBrowser, closePagesAfterEach, launchBrowser, panel, sendPrompt, until, axeViolations, uiMessageStream } from "./browser.mjs";
+import { siteWorkerAndBrowser, closePagesAfterEach, launchBrowser, panel, png, sendPrompt, settled, shownMessages, until, axeViolations, uiMessageStream } from "./browser.mjs";
 
 /** The worker's MAX_FILE_BYTES here: 200 KiB, so a too-large file is small. */
 const MAX_FILE_BYTES = 200 * 1024;
-
-/** A PNG of `width`×`height` pixels, stored uncompressed (its size about 3 bytes a pixel). */
-function png(width, height) {
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) raw.set([(x * 5) % 256, (y * 3) % 256, 160], y * (width * 3 + 1) + 1 + x * 3);
-  }
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", zlib.deflateSync(raw, { level: 0 })),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 const PHOTO = { name: "photo.png", mimeType: "image/png", buffer: png(200, 160) }; // 94 KiB
 const NOTES = { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("milk, eggs, bread\n".repeat(1000)) }; // 17.6 KiB
 const EXTRA = { name: "extra.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%%EOF\n") };
 const BIG = { name: "big.png", mimeType: "image/png", buffer: png(300, 300) }; // 264 KiB
 const PAGE = { name: "page.html", mimeType: "text/html", buffer: Buffer.from("<p>hello</p>") };
-
-/** An answer of no words, at once. */
-const DONE = [{ type: "start", messageId: "m-done" }, { type: "start-step" }, { type: "finish-step" }, { type: "finish" }];
 
 /** What a signed file URL of the worker looks like (docs/files.md). */
 const SIGNED = /^http:\/\/127\.0\.0\.1:\d+\/api\/sessions\/[^/]+\/files\/[0-9a-f]+\?exp=\d+&sig=/;
@@ -89,19 +61,23 @@ function files(page) {
 }
 
 /**
- * The playground on a new session, in `context` (the file's browser by default); its chat POSTs
- * answered with `chunks` (a UI message stream), their bodies kept in `bodies`.
+ * The playground on a new session (by `label`). Its chat POSTs reach the worker, their bodies kept
+ * in `bodies`; with `chunks` (a UI message stream, or a function that gives one) they are
+ * answered here instead.
  */
-async function playground(label, { chunks = [] } = {}) {
+async function playground(label, { chunks } = {}) {
   const page = await setup.browser.newPage();
   const bodies = [];
-  await page.route(/\/api\/sessions\/[^/]+\/chat$/, (route) => {
-    bodies.push(route.request().postDataJSON());
-    route.fulfill(uiMessageStream(typeof chunks === "function" ? chunks() : chunks));
+  if (chunks) {
+    await page.route(/\/api\/sessions\/[^/]+\/chat$/, (route) => route.fulfill(uiMessageStream(typeof chunks === "function" ? chunks() : chunks)));
+  }
+  page.on("request", (request) => {
+    if (request.method() === "POST" && /\/api\/sessions\/[^/]+\/chat$/.test(new URL(request.url()).pathname)) bodies.push(request.postDataJSON());
   });
-  await page.goto(`${setup.worker.base}/?session=${sessionId(label)}`);
+  const session = sessionId(label);
+  await page.goto(`${setup.worker.base}/?session=${session}`);
   await panel(page).message.waitFor();
-  return { page, bodies };
+  return { page, bodies, session };
 }
 
 /** Whether the element `locator` finds has the focus (in the panel's shadow root). */
@@ -175,6 +151,9 @@ async function slowUploads(page, bytesPerSecond) {
   return () => cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 }
 
+/** Whether the image `locator` finds has loaded (its pixels came). */
+const loaded = (locator) => locator.evaluate((img) => img.complete && img.naturalWidth > 0);
+
 /** Each attachment tile's text (its name, size, and error if any), in order. */
 const tiles = (page) => files(page).items.evaluateAll((items) => items.map((item) => item.innerText.replace(/\s+/g, " ").trim()));
 
@@ -182,13 +161,8 @@ const tiles = (page) => files(page).items.evaluateAll((items) => items.map((item
 const sendOff = async (page) => (await panel(page).send.getAttribute("aria-disabled")) === "true";
 
 describe("the panel attaches files", () => {
-  test("by the attach button: progress as they upload, Send waits, one removed; the message shows the image from its signed URL and the card", async () => {
-    // The agent's answer: its own files, an image of the worker's (inline), an image from
-    // elsewhere and a script address (neither loads: cards).
-    let answer = () => [];
-    const { page, bodies } = await playground("files-button", { chunks: () => answer() });
-    const requested = [];
-    page.on("request", (request) => requested.push(request.url()));
+  test("by the attach button: progress as they upload, Send waits, one removed; the message goes to the worker with their signed URLs, shows the image and the card, and the demo agent answers", async () => {
+    const { page, bodies } = await playground("files-button");
     const fast = await slowUploads(page, 48 * 1024);
     await attachByButton(page, [PHOTO, NOTES, EXTRA]);
     const { list, items, progress, remove } = files(page);
@@ -223,20 +197,8 @@ describe("the panel attaches files", () => {
     assert.deepEqual(await tiles(page), ["photo.png 94 kB", "notes.txt 17.6 kB"]);
     assert.ok(await hasFocus(panel(page).message), "the focus is back in the message box");
 
-    const photoUrl = () => bodies[0].messages.at(-1).parts[0].url;
-    answer = () => [
-      { type: "start", messageId: "m-files" },
-      { type: "start-step" },
-      { type: "file", url: photoUrl(), mediaType: "image/png" },
-      { type: "file", url: "https://images.example/cat.png", mediaType: "image/png" },
-      { type: "file", url: "javascript:alert(1)", mediaType: "application/pdf" },
-      { type: "file", url: `data:image/png;base64,${png(4, 3).toString("base64")}`, mediaType: "image/png" },
-      { type: "file", url: "data:text/html;base64,PHNjcmlwdD4=", mediaType: "image/png" },
-      { type: "finish-step" },
-      { type: "finish" },
-    ];
     await page.keyboard.press("Enter");
-    await panel(page).answers.first().locator("img").first().waitFor();
+    await settled(page, 2);
     const sent = bodies[0].messages.at(-1);
     assert.deepEqual(
       sent.parts.map(({ url, ...rest }) => ({ ...rest, signed: SIGNED.test(url) })),
@@ -251,18 +213,87 @@ describe("the panel attaches files", () => {
     // The visitor's message: the image from its signed URL, loaded; the text file a card.
     const mine = page.locator("session-agent-chat .message.user");
     const image = mine.locator("img");
-    await until(() => image.evaluate((img) => img.complete && img.naturalWidth > 0), "the image loaded");
-    assert.deepEqual(await image.evaluate((img) => [img.src, img.alt, img.naturalWidth, img.naturalHeight]), [photoUrl(), "photo.png", 200, 160]);
+    await until(() => loaded(image), "the image loaded");
+    assert.deepEqual(await image.evaluate((img) => [img.src, img.alt, img.naturalWidth, img.naturalHeight]), [sent.parts[0].url, "photo.png", 200, 160]);
     const card = mine.getByRole("link", { name: "notes.txt 17.6 kB" });
     assert.equal(await card.getAttribute("href"), sent.parts[1].url);
     assert.equal(await mine.locator(".bubble").innerText(), "Here is the photo");
+    // The demo agent's canned answer to the text.
+    assert.match((await shownMessages(page))[1][1], /^I searched the docs for "Here is the photo"/);
+    assert.deepEqual(await axeViolations(page), [], "sent");
+    assert.deepEqual(page.errors, []);
+  });
 
-    // The agent's: its image of the worker's inline; the others cards, loading nothing.
+  test("a round trip with the demo agent, nothing answered here: the sent image shows from its signed URL; after a reload the history shows it again, from a URL signed anew", async () => {
+    const { page, bodies } = await playground("files-round-trip");
+    const served = [];
+    page.on("response", (response) => /\/files\/[0-9a-f]+\?/.test(response.url()) && served.push([response.url(), response.status()]));
+    const attachedAt = Date.now();
+    await attachByButton(page, [PHOTO]);
+    await uploaded(page);
+    await panel(page).message.fill("What is in this photo?");
+    await page.keyboard.press("Enter");
+    await settled(page, 2);
+    const [question, answer] = await shownMessages(page);
+    assert.deepEqual(question, ["user", "What is in this photo?"]);
+    assert.match(answer[1], /^I searched the docs for "What is in this photo\?"/, "the demo agent answered");
+    const sentUrl = bodies[0].messages.at(-1).parts[0].url;
+    assert.match(sentUrl, SIGNED, "the upload's signed URL, not the bytes");
+    const image = page.locator("session-agent-chat .message.user img");
+    await until(() => loaded(image), "the sent image loaded");
+    assert.deepEqual(await image.evaluate((img) => [img.src, img.alt, img.naturalWidth]), [sentUrl, "photo.png", 200]);
+    assert.deepEqual(await axeViolations(page), [], "sent");
+
+    // A second on (a signature's `exp` counts seconds), the page reloaded: the history's message
+    // names the same file, by a URL the worker signed as it answered, which loads.
+    await page.waitForTimeout(Math.max(0, attachedAt + 1100 - Date.now()));
+    await page.reload();
+    await panel(page).message.waitFor();
+    await settled(page, 2);
+    assert.deepEqual(await shownMessages(page), [question, answer]);
+    assert.equal(await image.count(), 1, "the history's image shows inline");
+    await until(() => loaded(image), "the history's image loaded");
+    const [shownUrl, width] = await image.evaluate((img) => [img.src, img.naturalWidth]);
+    assert.equal(width, 200);
+    const [before, after] = [new URL(sentUrl), new URL(shownUrl)];
+    assert.equal(after.origin + after.pathname, before.origin + before.pathname, "the same file");
+    assert.ok(Number(after.searchParams.get("exp")) > Number(before.searchParams.get("exp")), `signed again, to a later exp: ${before.search} then ${after.search}`);
+    assert.notEqual(after.searchParams.get("sig"), before.searchParams.get("sig"));
+    assert.ok(served.some(([url, status]) => url === shownUrl && status === 200), "loaded from the worker by the new URL");
+    assert.deepEqual(await axeViolations(page), [], "reloaded");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the agent's files (its stream answered here: the demo agent sends none): the worker's image and a data: image inline, the others cards that load nothing; with allowImages, an image from elsewhere inline", async () => {
+    let answer = [];
+    const { page, session } = await playground("files-agent", { chunks: () => answer });
+    const requested = [];
+    page.on("request", (request) => requested.push(request.url()));
+    // A photo of the session's, uploaded as an app would.
+    const upload = await fetch(`${setup.worker.base}/api/sessions/${session}/files?filename=photo.png`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: PHOTO.buffer,
+    });
+    assert.equal(upload.status, 201);
+    const photo = await upload.json();
+    answer = [
+      { type: "start", messageId: "m-files" },
+      { type: "start-step" },
+      { type: "file", url: photo.url, mediaType: "image/png" },
+      { type: "file", url: "https://images.example/cat.png", mediaType: "image/png" },
+      { type: "file", url: "javascript:alert(1)", mediaType: "application/pdf" },
+      { type: "file", url: `data:image/png;base64,${png(4, 3).toString("base64")}`, mediaType: "image/png" },
+      { type: "file", url: "data:text/html;base64,PHNjcmlwdD4=", mediaType: "image/png" },
+      { type: "finish-step" },
+      { type: "finish" },
+    ];
+    await sendPrompt(page, "Your files?");
     const theirs = panel(page).answers.first();
     const images = theirs.locator("img");
     await until(async () => (await images.evaluateAll((all) => all.filter((img) => img.complete && img.naturalWidth > 0).length)) === 2, "the agent's images");
     assert.deepEqual(await images.evaluateAll((all) => all.map((img) => [img.src.slice(0, 22), img.naturalWidth])), [
-      [photoUrl().slice(0, 22), 200],
+      [photo.url.slice(0, 22), 200],
       ["data:image/png;base64,", 4],
     ]);
     const cards = theirs.locator(".file-card");
@@ -272,14 +303,26 @@ describe("the panel attaches files", () => {
       ["SPAN", null, "File image/png"],
     ]);
     assert.deepEqual(requested.filter((url) => !url.startsWith(setup.worker.base)), []);
-    assert.deepEqual(await axeViolations(page), [], "sent");
+    assert.deepEqual(await axeViolations(page), [], "the agent's files");
+
+    // allowImages: an image file from another server shows inline, as the Markdown's images do.
+    await page.evaluate((other) => AgentChat.init({ mount: "#chat", session: other, allowImages: true }), sessionId("files-agent-2"));
+    answer = [
+      { type: "start", messageId: "m-elsewhere" },
+      { type: "start-step" },
+      { type: "file", url: "https://images.example/cat.png", mediaType: "image/png" },
+      { type: "finish-step" },
+      { type: "finish" },
+    ];
+    await sendPrompt(page, "A cat?");
+    const image = panel(page).answers.first().locator("img");
+    await image.waitFor({ state: "attached" });
+    assert.deepEqual(await image.evaluate((img) => [img.getAttribute("src"), img.alt]), ["https://images.example/cat.png", "File"]);
     assert.deepEqual(page.errors, []);
   });
 
   test("a paste into the message box and a drop on the conversation attach their files; a message may be files alone", async () => {
-    const { page, bodies } = await playground("files-paste", {
-      chunks: DONE,
-    });
+    const { page, bodies } = await playground("files-paste");
     await paste(page, PHOTO);
     await files(page).list.waitFor();
     assert.equal(await drag(page, NOTES, false), "Drop files here to attach them", "the conversation says where to drop");
@@ -293,8 +336,11 @@ describe("the panel attaches files", () => {
     assert.equal(await page.url().startsWith(setup.worker.base), true, "the drop did not open the file in place of the page");
     assert.deepEqual(await axeViolations(page), [], "pasted and dropped");
     await panel(page).send.click();
-    await until(() => bodies.length === 1, "the send");
-    assert.deepEqual(bodies[0].messages.at(-1).parts.map((p) => [p.type, p.filename]), [["file", "photo.png"], ["file", "notes.txt"]]);
+    await settled(page, 2);
+    assert.deepEqual(bodies[0].messages.at(-1).parts.map((p) => [p.type, p.filename, SIGNED.test(p.url)]), [
+      ["file", "photo.png", true],
+      ["file", "notes.txt", true],
+    ]);
     assert.deepEqual(page.errors, []);
   });
 
@@ -364,22 +410,6 @@ describe("the panel attaches files", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("allowImages: an image file from another server shows inline, as the Markdown's images do", async () => {
-    const answer = [
-      { type: "start", messageId: "m-elsewhere" },
-      { type: "start-step" },
-      { type: "file", url: "https://images.example/cat.png", mediaType: "image/png" },
-      { type: "finish-step" },
-      { type: "finish" },
-    ];
-    const { page } = await playground("files-images", { chunks: answer });
-    await page.evaluate((session) => AgentChat.init({ mount: "#chat", session, allowImages: true }), sessionId("files-images-2"));
-    await sendPrompt(page, "A cat?");
-    const image = panel(page).answers.first().locator("img");
-    await image.waitFor({ state: "attached" });
-    assert.deepEqual(await image.evaluate((img) => [img.getAttribute("src"), img.alt]), ["https://images.example/cat.png", "File"]);
-  });
-
   test("with the site's token: an upload refused for its token (401) goes again once with a renewed one", async () => {
     const secret = "files-panel-test-secret-0123456789abcdef";
     const guarded = await startWorker({ vars: { AUTH_MODE: "token", AUTH_SECRET: secret } });
@@ -406,7 +436,6 @@ describe("the panel attaches files", () => {
     const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     try {
       const page = await phone.newPage();
-      await page.route(/\/api\/sessions\/[^/]+\/chat$/, (route) => route.fulfill(uiMessageStream(DONE)));
       const violations = [];
       page.on("console", (m) => /Content Security Policy/.test(m.text()) && violations.push(m.text()));
       await page.goto(`${setup.site}/?session=${sessionId("files-phone")}`);
