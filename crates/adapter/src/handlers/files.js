@@ -182,3 +182,20 @@ async function respond(bucket, key, offset, length, status, headers) {
   for (let i = 0; i + 1 < lines.length; i += 2) out.set(lines[i], lines[i + 1]);
   return new Response(object.body, { status, headers: out });
 }
+
+/**
+ * Deletes every object under `prefix` (a session's files: `sessions/<id>/`), a listing's page
+ * (at most 1,000 keys, R2's page and its `delete` batch) at a time; resolves with how many.
+ */
+export function deleteUnder(bucket, prefix) {
+  return (async () => {
+    let deleted = 0;
+    for (;;) {
+      const page = await bucket.list({ prefix, limit: 1000 });
+      const keys = page.objects.map((object) => object.key);
+      if (keys.length > 0) await bucket.delete(keys);
+      deleted += keys.length;
+      if (!page.truncated || keys.length === 0) return deleted;
+    }
+  })().catch(failure);
+}

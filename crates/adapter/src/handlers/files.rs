@@ -64,6 +64,9 @@ extern "C" {
         message: &str,
     ) -> Promise;
 
+    #[wasm_bindgen(js_name = deleteUnder)]
+    pub(crate) fn js_delete_under(bucket: &JsValue, prefix: &str) -> Promise;
+
     #[wasm_bindgen(js_name = signAll)]
     pub(crate) fn js_sign_all(secret: &[u8], messages: &str) -> Promise;
 

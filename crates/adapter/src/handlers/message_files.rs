@@ -13,8 +13,10 @@ use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::files::inline::{content_id, inline_file, not_held};
 use crate::files::signed::{file_of_url, signed_message, signed_url};
-use crate::files::{object_key, FileId};
-use crate::handlers::files::{fault, js_digest_of, js_head_file, js_keep_file, js_sign_all};
+use crate::files::{object_key, session_prefix, FileId};
+use crate::handlers::files::{
+    bucket, fault, js_delete_under, js_digest_of, js_head_file, js_keep_file, js_sign_all,
+};
 use crate::platform::clock::now_ms;
 use crate::platform::promise::settled;
 use crate::refusal::Refusal;
@@ -111,4 +113,23 @@ pub(crate) async fn sign_again(
         file.url = signed_url(origin, session, id, expires_at, mac);
     }
     Ok(())
+}
+
+/// Deletes every file of `session` from the bucket (a deleted session's: docs/files.md); nothing
+/// without a bucket. Answers how many were deleted.
+#[allow(dead_code)]
+pub(crate) async fn delete_session_files(
+    cx: &RouteContext<'_>,
+    session: &str,
+) -> Result<u64, Failure> {
+    let Some((bucket, _)) = bucket(cx) else {
+        return Ok(0);
+    };
+    let deleted = call(
+        cx,
+        "delete",
+        js_delete_under(&bucket, &session_prefix(session)),
+    )
+    .await?;
+    Ok(deleted.as_f64().unwrap_or(0.0) as u64)
 }

@@ -48,6 +48,12 @@ pub fn object_key(session: &str, file: &FileId) -> String {
     format!("sessions/{session}/files/{}", file.as_str())
 }
 
+/// The prefix of every object of `session`'s: `sessions/<session id>/` (deleting a session's
+/// files is deleting under it).
+pub fn session_prefix(session: &str) -> String {
+    format!("sessions/{session}/")
+}
+
 /// The path a file is served at: `/api/sessions/<session id>/files/<file id>`.
 pub fn file_path(session: &str, file: &FileId) -> String {
     format!("/api/sessions/{session}/files/{}", file.as_str())
