@@ -211,10 +211,12 @@ impl Claims {
     }
 
     /// Whether the token may open `session_id`: its claim `sessions_claim` is `"*"` or an
-    /// array naming the session; absent or any other shape means no session.
+    /// array naming the session; absent or any other shape means no session. Every session
+    /// ([`super::EVERY_SESSION`], the list of a user's sessions) only the `"*"` covers.
     pub fn allows(&self, sessions_claim: &str, session_id: &str) -> bool {
         match self.other.get(sessions_claim) {
             Some(Value::String(s)) => s == "*",
+            Some(Value::Array(_)) if session_id == super::EVERY_SESSION => false,
             Some(Value::Array(ids)) => ids.iter().any(|id| id.as_str() == Some(session_id)),
             _ => false,
         }

@@ -129,6 +129,11 @@ impl AuthMode {
     }
 }
 
+/// What a request about every session of its caller asks to be admitted to (the list of a user's
+/// sessions, `GET /api/sessions`), in place of a session id: no session id is `*`, and only a
+/// token whose sessions claim is `"*"` covers it, since the list shows every session's title.
+pub const EVERY_SESSION: &str = "*";
+
 /// The authenticated caller.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Principal {
@@ -280,7 +285,11 @@ fn admit_claims(
 ) -> Result<Principal, AuthError> {
     let claims = token.verified_claims(rules, now)?;
     if !claims.allows(&rules.sessions_claim, session_id) {
-        return Err(AuthError::Forbidden);
+        return Err(if session_id == EVERY_SESSION {
+            AuthError::NotEverySession
+        } else {
+            AuthError::Forbidden
+        });
     }
     Ok(Principal {
         expires_at_ms: claims.expires_at_ms(),
