@@ -35,7 +35,8 @@ export const DEMO_ENV = "demo";
  *
  * `unset` names settings of the environment left out (as if its `wrangler.toml` did not set them),
  * bindings too: `unset: ["FILES"]` leaves out the files' R2 bucket (Miniflare's local R2, which
- * `r2(name)` opens from the test's side: docs/files.md).
+ * `r2(name)` opens from the test's side: docs/files.md), `unset: ["SESSION_INDEX"]` the
+ * conversations' index.
  *
  * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
@@ -62,14 +63,17 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
   );
   const bindings = { ...workerOptions.bindings, ...vars };
   const r2Buckets = { ...workerOptions.r2Buckets };
+  const durableObjects = { ...workerOptions.durableObjects };
   for (const name of unset) {
     delete bindings[name];
     delete r2Buckets[name];
+    delete durableObjects[name];
   }
   const adapter = {
     ...workerOptions,
     bindings,
     r2Buckets,
+    durableObjects,
     ratelimits: { ...workerOptions.ratelimits, ...ratelimits },
     name: ADAPTER_NAME,
     modules: true,

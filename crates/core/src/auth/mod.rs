@@ -20,6 +20,7 @@ pub mod jwt;
 pub mod key_cache;
 
 pub use error::AuthError;
+pub use jwt::EVERY_SESSION;
 use jwt::{Alg, JwtRules, Token};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
@@ -128,11 +129,6 @@ impl AuthMode {
         }
     }
 }
-
-/// What a request about every session of its caller asks to be admitted to (the list of a user's
-/// sessions, `GET /api/sessions`), in place of a session id: no session id is `*`, and only a
-/// token whose sessions claim is `"*"` covers it, since the list shows every session's title.
-pub const EVERY_SESSION: &str = "*";
 
 /// The authenticated caller.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -30,33 +30,44 @@ pub fn lister(
     principal: &Principal,
     key: Option<&str>,
 ) -> Result<String, Refusal> {
-    match auth {
-        AuthMode::Jwt { .. } => match &principal.user_id {
-            Some(sub) => Ok(format!("user:{sub}")),
-            None => Err(Refusal::new(
-                NO_USER,
-                "This token names no user (`sub`), so it has no list of conversations.",
-            )),
-        },
-        AuthMode::None | AuthMode::Token { .. } => match key {
-            Some(key) if key.len() >= MIN_KEY_CHARS && valid_session_id(key) => {
-                Ok(format!("key:{key}"))
-            }
-            Some(_) => Err(Refusal::new(
-                INVALID_FIELD,
-                format!("The X-Conversations-Key header must be {MIN_KEY_CHARS} to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'."),
-            )),
-            None => Err(Refusal::new(
-                NO_USER,
-                "This request names no list of conversations: send an X-Conversations-Key header (a key of your own, such as a random UUID).",
-            )),
-        },
-    }
+    of(auth, principal, key).map_err(|why| match why {
+        Unnamed::NoSub => Refusal::new(
+            NO_USER,
+            "This token names no user (`sub`), so it has no list of conversations.",
+        ),
+        Unnamed::NoKey => Refusal::new(
+            NO_USER,
+            "This request names no list of conversations: send an X-Conversations-Key header (a key of your own, such as a random UUID).",
+        ),
+        Unnamed::BadKey => Refusal::new(
+            INVALID_FIELD,
+            format!("The X-Conversations-Key header must be {MIN_KEY_CHARS} to 128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'."),
+        ),
+    })
 }
 
 /// The list a turn of this caller is listed in, if it has one ([`lister`]).
 pub fn of_turn(auth: &AuthMode, principal: &Principal, key: Option<&str>) -> Option<String> {
-    lister(auth, principal, key).ok()
+    of(auth, principal, key).ok()
+}
+
+/// Why a caller has no list.
+enum Unnamed {
+    NoSub,
+    NoKey,
+    BadKey,
+}
+
+fn of(auth: &AuthMode, principal: &Principal, key: Option<&str>) -> Result<String, Unnamed> {
+    let (prefix, name) = match auth {
+        AuthMode::Jwt { .. } => ("user:", principal.user_id.as_deref().ok_or(Unnamed::NoSub)?),
+        AuthMode::None | AuthMode::Token { .. } => match key {
+            Some(key) if key.len() >= MIN_KEY_CHARS && valid_session_id(key) => ("key:", key),
+            Some(_) => return Err(Unnamed::BadKey),
+            None => return Err(Unnamed::NoKey),
+        },
+    };
+    Ok([prefix, name].concat())
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::cursor::Cursor;
 use super::walk::{page, page_json, session_json, Listed, Page, Placed};
-use super::wire::{OpBody, DELETE, LIST, RENAME, TOUCH};
+use super::wire::Op;
 use super::{MAX_LIMIT, MOVES_KEPT_MS};
 use crate::json_out;
 
@@ -34,14 +34,18 @@ pub struct Statement {
     pub params: Vec<Param>,
 }
 
-/// A statement's rows, each its columns' values (a text, a whole number or `null`).
-pub type Rows = Vec<Vec<Value>>;
-
 /// A SQLite database that runs a batch of statements in one step.
 pub trait IndexSql {
-    /// Each statement's rows, in order; the first failure's text, and then nothing of the batch
-    /// is kept.
-    fn batch(&self, statements: &[Statement]) -> Result<Vec<Rows>, String>;
+    /// Each statement's rows, in order, as JSON reads them (`[[column, …], …]`, each column a
+    /// text, a whole number or `null`: as the object's JavaScript hands them over, read by the
+    /// `Value` reader the wasm has anyway); the first failure's text, and then nothing of the
+    /// batch is kept.
+    fn batch(&self, statements: &[Statement]) -> Result<Vec<Value>, String>;
+}
+
+/// A statement's rows, as [`IndexSql::batch`] gives them.
+fn rows(rows: &Value) -> &[Value] {
+    rows.as_array().map_or(&[], Vec::as_slice)
 }
 
 /// `[["sql",[1,"a"]],…]`: a batch as the object's JavaScript runs it.
@@ -140,48 +144,21 @@ impl<S: IndexSql> Index<S> {
     /// epoch): `200` with the JSON a client reads, `204`, `404` for a session the list does not
     /// hold, `400` for an operation the worker never sends, `500` with the storage's error.
     pub fn serve(&self, op: &str, body: &str, now: u64) -> Answer {
-        let Ok(body) = serde_json::from_str::<OpBody>(body) else {
-            return Answer::status(400);
-        };
-        let answer = match (op, body) {
-            (
-                TOUCH,
-                OpBody {
-                    id: Some(id),
-                    title: Some(title),
-                    ..
-                },
-            ) => self.touch(&id, &title, now).map(|()| Answer::status(204)),
-            (
-                LIST,
-                OpBody {
-                    limit: Some(limit),
-                    cursor,
-                    ..
-                },
-            ) => {
-                let cursor = match cursor.as_deref().map(Cursor::decode) {
-                    Some(None) => return Answer::status(400),
-                    cursor => cursor.flatten(),
-                };
-                self.list(limit, cursor.as_ref(), now)
-                    .map(|page| Answer::json(page_json(&page)))
+        let answer = match Op::read(op, body) {
+            Some(Op::Touch { id, title }) => {
+                self.touch(id, title, now).map(|()| Answer::status(204))
             }
-            (
-                RENAME,
-                OpBody {
-                    id: Some(id),
-                    title: Some(title),
-                    ..
-                },
-            ) => self.rename(&id, &title).map(|renamed| match renamed {
+            Some(Op::List { limit, cursor }) => self
+                .list(limit, cursor.as_ref(), now)
+                .map(|page| Answer::json(page_json(&page))),
+            Some(Op::Rename { id, title }) => self.rename(id, title).map(|renamed| match renamed {
                 Some(session) => Answer::json(session_json(&session)),
                 None => Answer::status(404),
             }),
-            (DELETE, OpBody { id: Some(id), .. }) => self
-                .delete(&id)
+            Some(Op::Delete { id }) => self
+                .delete(id)
                 .map(|gone| Answer::status(if gone { 204 } else { 404 })),
-            _ => return Answer::status(400),
+            None => return Answer::status(400),
         };
         answer.unwrap_or_else(|body| Answer { status: 500, body })
     }
@@ -193,11 +170,11 @@ impl<S: IndexSql> Index<S> {
         }
         let mut batch: Vec<Statement> = SCHEMA.iter().map(|sql| statement(sql, vec![])).collect();
         batch.push(statement(LAST, vec![]));
-        let rows = self.sql.batch(&batch)?;
-        let last = rows
+        let done = self.sql.batch(&batch)?;
+        let last = done
             .last()
-            .and_then(|rows| rows.first())
-            .and_then(|row| row.first())
+            .and_then(|last| rows(last).first())
+            .and_then(|row| row.get(0))
             .and_then(Value::as_u64)
             .unwrap_or(0);
         self.last.set(Some(last));
@@ -254,45 +231,48 @@ impl<S: IndexSql> Index<S> {
         if cursor.is_some() {
             batch.push(statement(MOVED, vec![Param::Int(as_of); 3]));
         }
-        let mut rows = self.sql.batch(&batch)?.into_iter();
-        let unmoved = rows.next().unwrap_or_default();
-        let unmoved = unmoved.iter().filter_map(|row| placed(row, 3)).collect();
+        let done = self.sql.batch(&batch)?;
+        let of = |at: usize, column: usize| -> Vec<Placed> {
+            let found = done.get(at).map_or(&[][..], rows);
+            found.iter().filter_map(|row| placed(row, column)).collect()
+        };
         // A moved session without its move (none is kept past a cursor's life) cannot be placed:
         // it is at the top of a new first page.
-        let moved = rows.next().unwrap_or_default();
-        let moved = moved.iter().filter_map(|row| placed(row, 4)).collect();
+        let (unmoved, moved) = (of(0, 3), of(1, 4));
         Ok(page(unmoved, moved, as_of, (at, after), limit))
     }
 
     /// Session `id` titled `title`, as it is then; `None` if the list does not hold it.
     pub fn rename(&self, id: &str, title: &str) -> Result<Option<Listed>, String> {
         self.last()?;
-        let rows = self.sql.batch(&[statement(
+        let done = self.sql.batch(&[statement(
             RENAME_ROW,
             vec![Param::Text(title.to_owned()), Param::Text(id.to_owned())],
         )])?;
-        Ok(rows
+        Ok(done
             .first()
-            .and_then(|rows| rows.first())
-            .and_then(|row| listed(row)))
+            .and_then(|renamed| rows(renamed).first())
+            .and_then(listed))
     }
 
     /// Session `id` out of the list, with its moves; whether the list held it.
     pub fn delete(&self, id: &str) -> Result<bool, String> {
         self.last()?;
         let id = || Param::Text(id.to_owned());
-        let rows = self.sql.batch(&[
+        let done = self.sql.batch(&[
             statement(DELETE_ROW, vec![id()]),
             statement(DELETE_MOVES, vec![id()]),
         ])?;
-        Ok(rows.first().is_some_and(|rows| !rows.is_empty()))
+        Ok(done
+            .first()
+            .is_some_and(|deleted| !rows(deleted).is_empty()))
     }
 }
 
 /// A session of a row `id, title, created_at, updated_at`.
-fn listed(row: &[Value]) -> Option<Listed> {
+fn listed(row: &Value) -> Option<Listed> {
     Some(Listed {
-        id: row.first()?.as_str()?.to_owned(),
+        id: row.get(0)?.as_str()?.to_owned(),
         title: row.get(1)?.as_str()?.to_owned(),
         created_at: row.get(2)?.as_u64()?,
         updated_at: row.get(3)?.as_u64()?,
@@ -300,7 +280,7 @@ fn listed(row: &[Value]) -> Option<Listed> {
 }
 
 /// A session and its place, the time in column `at`.
-fn placed(row: &[Value], at: usize) -> Option<Placed> {
+fn placed(row: &Value, at: usize) -> Option<Placed> {
     Some(Placed {
         at: row.get(at)?.as_u64()?,
         session: listed(row)?,

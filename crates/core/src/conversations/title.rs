@@ -47,8 +47,9 @@ pub fn derived(text: &str) -> String {
 /// [`MAX_TITLE_CHARS`] characters; else the refusal that says what is wrong (`invalid_json`,
 /// `invalid_body`, `invalid_title`). Other members are not its business.
 pub fn renamed(body: &[u8]) -> Result<String, Refusal> {
-    let value: serde_json::Value = serde_json::from_slice(body)
-        .map_err(|_| Refusal::new(INVALID_JSON, "The request body is not valid JSON."))?;
+    let invalid_json = || Refusal::new(INVALID_JSON, "The request body is not valid JSON.");
+    let text = std::str::from_utf8(body).map_err(|_| invalid_json())?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|_| invalid_json())?;
     let Some(object) = value.as_object() else {
         return Err(Refusal::new(
             INVALID_BODY,

@@ -55,9 +55,12 @@ pub fn page(
     after: (u64, &str),
     limit: usize,
 ) -> Page {
+    // The unmoved are in order already, and the moved few: each goes in at its place.
     let mut placed = unmoved;
-    placed.extend(moved.into_iter().filter(|row| row.key() < after));
-    placed.sort_unstable_by(|a, b| b.key().cmp(&a.key()));
+    for row in moved.into_iter().filter(|row| row.key() < after) {
+        let at = placed.partition_point(|other| other.key() > row.key());
+        placed.insert(at, row);
+    }
     let more = placed.len() > limit;
     placed.truncate(limit);
     let next = placed.last().filter(|_| more).map(|last| Cursor {

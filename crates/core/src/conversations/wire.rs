@@ -1,13 +1,13 @@
 //! What the worker and a user's index object say to each other: an operation's name (the path
-//! of the object's URL) and its body, one small JSON object; the object answers with a status and
-//! the JSON a client reads (`super::store::Index::serve`). Only the worker's own code reaches the
-//! object (a Durable Object has no address but its binding), so the object trusts what it reads
-//! and refuses anything else with a `400`.
+//! of the object's URL) and its body, a line or two of text (a session id holds no newline, so it
+//! ends the first line; a title is the rest, whatever it holds); the object answers with a status
+//! and the JSON a client reads (`super::store::Index::serve`). Only the worker's own code reaches
+//! the object (a Durable Object has no address but its binding), so the object trusts what it
+//! reads, and refuses anything else with a `400`. Text, not JSON: the object reads it with no
+//! parser (the production wasm's size, bench/README.md).
 
-use serde::Deserialize;
-
+use super::cursor::Cursor;
 use super::query::ListQuery;
-use crate::json_out;
 
 /// A turn of the session: list it (its title made from `title`), or move it to the top.
 pub const TOUCH: &str = "touch";
@@ -18,41 +18,65 @@ pub const RENAME: &str = "rename";
 /// A session out of the list.
 pub const DELETE: &str = "delete";
 
-/// An operation's body, every member optional: each operation reads those it needs.
-#[derive(Debug, Default, Deserialize)]
-pub struct OpBody {
-    pub id: Option<String>,
-    pub title: Option<String>,
-    pub limit: Option<usize>,
-    pub cursor: Option<String>,
+/// An operation, as the object reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op<'a> {
+    Touch {
+        id: &'a str,
+        title: &'a str,
+    },
+    List {
+        limit: usize,
+        cursor: Option<Cursor>,
+    },
+    Rename {
+        id: &'a str,
+        title: &'a str,
+    },
+    Delete {
+        id: &'a str,
+    },
 }
 
-/// `{"id":…,"title":…}`: [`TOUCH`] and [`RENAME`]'s body.
+impl<'a> Op<'a> {
+    /// Operation `name` with `body`, or `None` for anything the worker does not send.
+    pub fn read(name: &str, body: &'a str) -> Option<Op<'a>> {
+        let (first, rest) = match body.split_once('\n') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (body, None),
+        };
+        Some(match (name, rest) {
+            (TOUCH, Some(title)) => Op::Touch { id: first, title },
+            (RENAME, Some(title)) => Op::Rename { id: first, title },
+            (DELETE, None) => Op::Delete { id: first },
+            (LIST, cursor) => Op::List {
+                limit: first.parse().ok()?,
+                cursor: match cursor {
+                    Some(cursor) => Some(Cursor::decode(cursor)?),
+                    None => None,
+                },
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// `id`, a newline, `title`: [`TOUCH`] and [`RENAME`]'s body.
 pub fn titled(id: &str, title: &str) -> String {
-    json_out::to_string(32 + id.len() + title.len(), |out| {
-        json_out::field(out, br#"{"id":"#, id);
-        json_out::field(out, br#","title":"#, title);
-        out.push(b'}');
-    })
+    format!("{id}\n{title}")
 }
 
-/// `{"id":…}`: [`DELETE`]'s body.
+/// `id`: [`DELETE`]'s body.
 pub fn named(id: &str) -> String {
-    json_out::to_string(16 + id.len(), |out| {
-        json_out::field(out, br#"{"id":"#, id);
-        out.push(b'}');
-    })
+    id.to_owned()
 }
 
-/// `{"limit":…,"cursor":…}`: [`LIST`]'s body (no `cursor` for a first page).
+/// The limit, and for a page after the first a newline and the cursor: [`LIST`]'s body.
 pub fn listing(query: &ListQuery) -> String {
-    json_out::to_string(160, |out| {
-        json_out::number_field(out, br#"{"limit":"#, query.limit as u64);
-        if let Some(cursor) = &query.cursor {
-            json_out::field(out, br#","cursor":"#, &cursor.encode());
-        }
-        out.push(b'}');
-    })
+    match &query.cursor {
+        Some(cursor) => format!("{}\n{}", query.limit, cursor.encode()),
+        None => query.limit.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -1,38 +1,65 @@
 //! Tests of `wire`.
 
 use super::*;
-use crate::conversations::cursor::Cursor;
 
 #[test]
-fn each_body_reads_back_as_the_object_reads_it() {
-    let read = |text: &str| serde_json::from_str::<OpBody>(text).unwrap();
-    let body = read(&titled("s1", "Quotes \" and \\ and\nlines"));
-    assert_eq!(body.id.as_deref(), Some("s1"));
-    assert_eq!(body.title.as_deref(), Some("Quotes \" and \\ and\nlines"));
-    assert_eq!(read(&named("s2")).id.as_deref(), Some("s2"));
-    let first = read(&listing(&ListQuery {
+fn each_body_reads_back_as_the_operation_it_was() {
+    let title = "Quotes \" and \\ and\nlines";
+    assert_eq!(
+        Op::read(TOUCH, &titled("s1", title)),
+        Some(Op::Touch { id: "s1", title })
+    );
+    assert_eq!(
+        Op::read(RENAME, &titled("s1", "")),
+        Some(Op::Rename {
+            id: "s1",
+            title: ""
+        })
+    );
+    assert_eq!(
+        Op::read(DELETE, &named("s2")),
+        Some(Op::Delete { id: "s2" })
+    );
+    let first = ListQuery {
         limit: 20,
         cursor: None,
-    }));
-    assert_eq!((first.limit, first.cursor), (Some(20), None));
+    };
+    assert_eq!(
+        Op::read(LIST, &listing(&first)),
+        Some(Op::List {
+            limit: 20,
+            cursor: None
+        })
+    );
     let cursor = Cursor {
         as_of: 9,
         at: 8,
         id: "s3".into(),
     };
-    let next = read(&listing(&ListQuery {
+    let next = ListQuery {
         limit: 5,
         cursor: Some(cursor.clone()),
-    }));
-    assert_eq!(next.limit, Some(5));
-    assert_eq!(next.cursor, Some(cursor.encode()));
+    };
+    assert_eq!(
+        Op::read(LIST, &listing(&next)),
+        Some(Op::List {
+            limit: 5,
+            cursor: Some(cursor)
+        })
+    );
 }
 
 #[test]
-fn the_bodies_are_what_serde_writes() {
-    assert_eq!(
-        titled("s1", "é \u{1}"),
-        serde_json::json!({"id": "s1", "title": "é \u{1}"}).to_string()
-    );
-    assert_eq!(named("s1"), serde_json::json!({"id": "s1"}).to_string());
+fn anything_else_is_no_operation() {
+    for (name, body) in [
+        ("other", "s1"),
+        (TOUCH, "s1"),
+        (RENAME, "s1"),
+        (DELETE, "s1\nmore"),
+        (LIST, ""),
+        (LIST, "ten"),
+        (LIST, "5\nforged"),
+    ] {
+        assert_eq!(Op::read(name, body), None, "{name} {body:?}");
+    }
 }
