@@ -36,7 +36,9 @@ export const DEMO_ENV = "demo";
  * `unset` names settings of the environment left out (as if its `wrangler.toml` did not set them),
  * bindings too: `unset: ["FILES"]` leaves out the files' R2 bucket (Miniflare's local R2, which
  * `r2(name)` opens from the test's side: docs/files.md), `unset: ["SESSION_INDEX"]` the
- * conversations' index.
+ * conversations' index. `bind` adds or replaces Durable Object bindings, e.g.
+ * `{ SESSION_INDEX: { className: "DemoSessionAgent", useSQLite: true } }` (an object that is no
+ * index, to see its failures).
  *
  * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
@@ -48,7 +50,7 @@ export const DEMO_ENV = "demo";
  * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
  * agent's socket as the adapter does.
  */
-export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort } = {}) {
+export async function startWorker({ vars = {}, unset = [], bind = {}, env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort } = {}) {
   const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
   const turns = [];
@@ -63,7 +65,7 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
   );
   const bindings = { ...workerOptions.bindings, ...vars };
   const r2Buckets = { ...workerOptions.r2Buckets };
-  const durableObjects = { ...workerOptions.durableObjects };
+  const durableObjects = { ...workerOptions.durableObjects, ...bind };
   for (const name of unset) {
     delete bindings[name];
     delete r2Buckets[name];
