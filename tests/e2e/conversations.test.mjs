@@ -187,6 +187,31 @@ describe("without a JWT: a list per browser, by its key", () => {
     await listed(worker.base, me, (s) => s.length === 2 && s[0].id === s2, "s2 listed again");
   });
 
+  test("an answer to the agent's question is the same turn going on: it moves nothing", { timeout: 20_000 }, async () => {
+    const me = { "x-conversations-key": newKey() };
+    const [asked, other] = [sessionId("asked"), sessionId("other")];
+    const question = await postChat(worker.base, asked, chatBody("/ask Which?"), { headers: { "content-type": "application/json", ...me } });
+    const text = (await readAll(question)).text;
+    const turnId = /"messageId":"(msg_[0-9a-f]+)"/.exec(text)[1];
+    const questionId = /"toolCallId":"([^"]+)"/.exec(text)[1];
+    const [before] = await listed(worker.base, me, (s) => s.length === 1, "the asking session");
+    const body = JSON.stringify({
+      id: "chat-1",
+      trigger: "submit-message",
+      messages: [
+        { id: "u-asked", role: "user", parts: [{ type: "text", text: "/ask Which?" }] },
+        { id: turnId, role: "assistant", parts: [{ type: "tool-askUser", toolCallId: questionId, state: "output-available", input: { questionId, text: "Which?" }, output: "this one" }] },
+      ],
+    });
+    const answered = await postChat(worker.base, asked, body, { headers: { "content-type": "application/json", ...me } });
+    assert.equal(answered.status, 200);
+    assert.equal(chunksOf((await readAll(answered)).text).at(-1).type, "finish");
+    // A turn after it, listed: the index has had every write before it.
+    await turn(worker.base, other, me);
+    const after = await listed(worker.base, me, (s) => s.length === 2, "the other session");
+    assert.deepEqual(after.find((s) => s.id === asked), before, "the answer moved nothing");
+  });
+
   test("refusals: 404 for a session not in the list (nobody's or another's alike), 400s, 413, 415, 405", { timeout: 20_000 }, async () => {
     const me = { "x-conversations-key": newKey() };
     const them = { "x-conversations-key": newKey() };
