@@ -5,8 +5,8 @@
 // bench/README.md ("The size budget").
 
 /**
- * 214 KiB: the size with protocol 6's data parts, sources and metadata and a session's files
- * (214,188 bytes, on 198,311) and 2.3% for small changes. Raised on purpose twice this round:
+ * 226 KiB: the size with a user's conversations (225,908 bytes, on 214,183: the three routes, the
+ * index's Durable Object and a turn's write) and 2.4% for small changes. Raised on purpose:
  * bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 219_136;
+export const PRODUCTION_WASM_GZIP_BUDGET = 231_424;
