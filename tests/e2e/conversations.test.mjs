@@ -315,6 +315,16 @@ describe("with JWTs: the list is the token's `sub`'s", () => {
   });
 });
 
+test("the conversations routes spend the caller's rate limit, as the session routes do", { timeout: 20_000 }, async () => {
+  const worker = await start({ ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: { limit: 2, period: 60 } } } });
+  const me = { "x-conversations-key": newKey(), "cf-connecting-ip": "203.0.113.69" };
+  assert.equal((await get(worker.base, me)).status, 200);
+  assert.equal((await remove(worker.base, sessionId("nobody"), me)).status, 404);
+  const limited = await get(worker.base, me);
+  assert.equal(limited.headers.get("retry-after"), "60");
+  await assertError(limited, 429, "rate_limited");
+});
+
 describe("closed by default", () => {
   test("without SESSION_INDEX the routes answer 501 and turns go on unlisted, logged once", { timeout: 20_000 }, async () => {
     const worker = await start({ unset: ["SESSION_INDEX"] });
