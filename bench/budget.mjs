@@ -5,8 +5,8 @@
 // bench/README.md ("The size budget").
 
 /**
- * 222 KiB: the size with protocol 6's data parts, sources and metadata, a session's files and a
- * chat body read as a stream whose data: URL files go to R2 (222,618 bytes, on 198,311) and 2%
- * for small changes. Raised on purpose three times this round: bench/README.md, "The size budget".
+ * 236 KiB: the size with a session's files, a chat body read as a stream whose data: URL files go
+ * to R2, and a user's conversations (236,511 bytes, on 198,311 at the round's start) and 2% for
+ * small changes. Raised on purpose four times this round: bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 227_328;
+export const PRODUCTION_WASM_GZIP_BUDGET = 241_664;

@@ -1,7 +1,8 @@
 //! The worker this repository deploys: the adapter (`session-agent-adapter`) mounted as any
 //! workers-rs worker mounts it (its `fetch` export written out), and the Durable
-//! Object class `wrangler.toml` declares: the demo agent (`session-agent-demo`), or in the
-//! production build, where the agent is a worker of its own, an inert stand-in.
+//! Object classes `wrangler.toml` declares: the demo agent (`session-agent-demo`), or in the
+//! production build, where the agent is a worker of its own, an inert stand-in; and the
+//! conversations' index of the adapter (`SessionIndex`).
 #![cfg(target_arch = "wasm32")]
 #![forbid(unsafe_code)]
 
@@ -12,6 +13,9 @@ use wasm_bindgen::JsValue;
 use worker::web_sys;
 use worker::{event, Context, Env, Response};
 
+/// The conversations' index (`SESSION_INDEX`): exported with the adapter's code whatever this
+/// crate names, named here as wrangler.toml binds it.
+pub use session_agent_adapter::SessionIndex;
 #[cfg(feature = "demo")]
 pub use session_agent_demo::DemoSessionAgent;
 #[cfg(not(feature = "demo"))]

@@ -60,7 +60,8 @@ const STAMP = /"delta":"(\d+)@([\d.]+) "/;
 /**
  * POSTs `prompt` to `${base}/api/sessions/<new id>/chat` and reads the stream to its end.
  * `kind` (the worker's name) picks how deltas are recognised: `pass` and `pass-…` forward frames. With `stamps`, each delta's `{i}@{ms}` stamp gives a
- * latency (arrival − stamp, ms). With `keepBody`, the whole body is returned.
+ * latency (arrival − stamp, ms). With `keepBody`, the whole body is returned. `headers` go with the
+ * request.
  * Returns { status, ttfb, firstDelta, wall, deltas, events, done, bytes, latencies?, body? } (times
  * in ms from the request's start).
  */
@@ -68,7 +69,7 @@ export function runTurn(
   base,
   kind,
   prompt,
-  { stamps = false, keepBody = false, timeoutMs = 300_000, path = "chat", agent: httpAgent = agent } = {},
+  { stamps = false, keepBody = false, timeoutMs = 300_000, path = "chat", agent: httpAgent = agent, headers = {} } = {},
 ) {
   const url = new URL(`/api/sessions/${sessionId("bench")}/${path}`, base);
   const body = chatBody(prompt);
@@ -85,7 +86,7 @@ export function runTurn(
     const scanner = new SseScanner();
     const req = http.request(
       url,
-      { method: "POST", agent: httpAgent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      { method: "POST", agent: httpAgent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...headers } },
       (res) => {
         res.on("data", (buf) => {
           const at = nowMs();

@@ -64,7 +64,17 @@ export const JS_WORKERS = {
 export const RUST_WORKERS = {
   "pass-rs": path.join(outDir, "pass-rs/index.js"),
   "pass-core": path.join(outDir, "pass-core/index.js"),
+  "rust-indexed": path.join(root, "build/production/index.js"),
 };
+/**
+ * Rust workers whose turns are listed in a user's conversations: `SESSION_INDEX` bound to the
+ * worker's own `SessionIndex` (docs/sessions.md, "Your conversations"), each turn sent with the
+ * list's key (`INDEX_KEY_HEADER`), so that a turn pays the write to its user's index.
+ * `rust-indexed` is the production build (`rust`) with it: their difference is that write.
+ */
+export const INDEXED = new Set(["rust-indexed"]);
+/** The header that names the list of an indexed worker's turns, and its value. */
+export const INDEX_KEY_HEADER = { "x-conversations-key": "bench-turns-0123456789" };
 /** The one-write-per-message variants: extra, labelled rows of the benchmark. */
 export const PER_MESSAGE = ["ts-per-message", "pass-per-message"];
 
@@ -118,7 +128,10 @@ export async function startWorkers({
   const workers = [rustWorker("agent", workerOptions.durableObjects)];
   if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent, main, vars));
   // Other builds of this worker (e.g. a change to crates/adapter/src/ built elsewhere), as adapters.
-  for (const [name, scriptPath] of Object.entries(variants)) workers.push(rustWorker(name, remoteAgent, scriptPath, vars));
+  const indexed = { ...remoteAgent, SESSION_INDEX: { className: "SessionIndex", useSQLite: true } };
+  for (const [name, scriptPath] of Object.entries(variants)) {
+    workers.push(rustWorker(name, INDEXED.has(name) ? indexed : remoteAgent, scriptPath, vars));
+  }
   const scripts = {};
   if (adapters.some((a) => JS_WORKERS[a]?.script === "ts")) scripts.ts = tsAdapterPath ?? (await buildTsAdapter());
   scripts.pass = path.join(benchDir, "passthrough/index.js");

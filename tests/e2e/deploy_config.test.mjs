@@ -45,6 +45,10 @@ test("the adapter's [env.production] dry-runs: SESSION_AGENT bound to the agent'
   assert.equal(code, 0, out);
   assert.match(out, /--dry-run: exiting now/);
   assert.match(out, /SESSION_AGENT[^\n]*SessionAgent[^\n]*session-agent/, `the binding names the agent's class and worker:\n${out}`);
+  // A user's conversations: the worker's own class, which the build exports (a class the
+  // migrations declare and the entry lacks fails the dry run).
+  assert.match(out, /SESSION_INDEX[^\n]*SessionIndex/, `the index's binding:\n${out}`);
+  assert.doesNotMatch(out.match(/SESSION_INDEX[^\n]*/)[0], /session-agent/, "the index is this worker's own");
   assert.match(out, /DEMO_AGENT[^\n]*"off"/);
   assert.match(out, /AUTH_MODE[^\n]*"jwt"/);
   // Built without the demo agent, into its own directory: the local build is left as it was.
@@ -121,6 +125,15 @@ test("the production build serves a turn from the TypeScript agent in its own wo
     const chunks = chunksOf((await readAll(res)).text);
     assert.equal(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta).join(""), "w1 w2 w3");
     assert.equal(chunks.at(-1).type, "finish");
+    // Listed in the user's conversations, in the production build's own index.
+    const lister = jwt({ sub: "user-1", exp: nowSecs() + 600, sessions: "*" }, secret);
+    let listed = [];
+    for (const deadline = Date.now() + 5000; listed.length === 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      const list = await fetch(`${worker.base}/api/sessions`, { headers: { authorization: `Bearer ${lister}` } });
+      assert.equal(list.status, 200);
+      listed = (await list.json()).sessions;
+    }
+    assert.deepEqual(listed.map((s) => s.id), [session]);
     const demo = await fetch(`${worker.base}/demo/sessions/${session}/received`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(demo.status, 404, "no demo routes in production");
     assert.equal((await fetch(`${worker.base}/`)).status, 404, "no playground in production");

@@ -17,7 +17,8 @@ export const DEMO_ENV = "demo";
  * demo's by default; `null` for the default environment). `vars` override its [vars];
  * `ratelimits` adds Rate Limiting bindings, as wrangler.toml's `[[ratelimits]]` would, e.g.
  * `{ RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
- * Returns { base, dispose, restart, logs, turns, points, diagnostics, stderr, probe }: `logs`
+ * Returns { base, dispose, restart, logs, turns, points, diagnostics, stderr, probe, r2, objects }
+ * (`r2(name)` a bucket, `objects(name)` a Durable Object namespace, from the test's side): `logs`
  * collects the worker's structured log lines (one JSON object per request), `turns` its turn
  * records (one per turn: docs/operations.md), `diagnostics` its other lines (a skipped frame, a
  * panic: docs/operations.md), `points` the data points its `TURN_ANALYTICS` dataset was given
@@ -35,11 +36,18 @@ export const DEMO_ENV = "demo";
  *
  * `unset` names settings of the environment left out (as if its `wrangler.toml` did not set them),
  * bindings too: `unset: ["FILES"]` leaves out the files' R2 bucket (Miniflare's local R2, which
- * `r2(name)` opens from the test's side: docs/files.md).
+ * `r2(name)` opens from the test's side: docs/files.md), `unset: ["SESSION_INDEX"]` the
+ * conversations' index. `bind` adds or replaces Durable Object bindings, e.g.
+ * `{ SESSION_INDEX: { className: "DemoSessionAgent", useSQLite: true } }` (an object that is no
+ * index, to see its failures).
  *
  * `persist` (a directory) keeps the Durable Objects' storage there, and `restart()` then restarts
  * workerd with the same options: every object comes back as a fresh instance on its stored data,
  * and every socket is new (`base` may change: read it again).
+ *
+ * `sidecars` adds workers of the caller's own (Miniflare's options, each given a port of its own:
+ * `sidecar(name)` is its origin), with the adapter's compatibility date and flags; a Durable
+ * Object binding of theirs names the adapter's classes by `scriptName: "session-agent-chat"`.
  *
  * `inspectorPort` opens workerd's V8 inspector there (bench/lib/inspector.mjs: one isolate's heap).
  *
@@ -47,7 +55,7 @@ export const DEMO_ENV = "demo";
  * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
  * agent's socket as the adapter does.
  */
-export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort } = {}) {
+export async function startWorker({ vars = {}, unset = [], bind = {}, sidecars = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort } = {}) {
   const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
   const turns = [];
@@ -62,14 +70,17 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
   );
   const bindings = { ...workerOptions.bindings, ...vars };
   const r2Buckets = { ...workerOptions.r2Buckets };
+  const durableObjects = { ...workerOptions.durableObjects, ...bind };
   for (const name of unset) {
     delete bindings[name];
     delete r2Buckets[name];
+    delete durableObjects[name];
   }
   const adapter = {
     ...workerOptions,
     bindings,
     r2Buckets,
+    durableObjects,
     ratelimits: { ...workerOptions.ratelimits, ...ratelimits },
     name: ADAPTER_NAME,
     modules: true,
@@ -97,6 +108,10 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
     agentWorkers.push(agentWorker);
   }
   if (probe) agentWorkers.push(probeWorker(workerOptions, agentAt.scriptName, agentAt.className));
+  for (const sidecar of sidecars) {
+    const { compatibilityDate, compatibilityFlags } = workerOptions;
+    agentWorkers.push({ compatibilityDate, compatibilityFlags, ...sidecar, unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }] });
+  }
   if (analytics) {
     // The dataset binding, observed: Miniflare's own Analytics Engine binding drops every point,
     // so the test binds a wrapped binding of the same shape that logs each point it is given.
@@ -130,11 +145,23 @@ export async function startWorker({ vars = {}, unset = [], env = DEMO_ENV, ratel
     },
   };
   const mf = new Miniflare(options);
-  const worker = { dispose: () => mf.dispose(), r2: (name) => mf.getR2Bucket(name, ADAPTER_NAME), logs, turns, points, diagnostics, stderr: stderrLines };
+  const worker = {
+    dispose: () => mf.dispose(),
+    r2: (name) => mf.getR2Bucket(name, ADAPTER_NAME),
+    objects: (name) => mf.getDurableObjectNamespace(name, ADAPTER_NAME),
+    logs,
+    turns,
+    points,
+    diagnostics,
+    stderr: stderrLines,
+  };
   const located = async () => {
     worker.base = (await mf.ready).origin;
     worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;
     worker.agentOrigin = agentServed ? (await mf.unsafeGetDirectURL(TS_AGENT_NAME)).origin : null;
+    const origins = {};
+    for (const { name } of sidecars) origins[name] = (await mf.unsafeGetDirectURL(name)).origin;
+    worker.sidecar = (name) => origins[name];
   };
   worker.restart = async () => {
     await mf.setOptions(options);

@@ -123,3 +123,22 @@ test("a turn through the mounted adapter reaches an AI SDK Chat, and the session
   assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
   assert.equal(messages[1].id, reply.id);
 });
+
+test("the host exports the adapter's index with it: a turn through it is listed, renamed and deleted", { timeout: 30_000 }, async () => {
+  // The example's AUTH_MODE is `token`: no credential names a user, so a key names the list.
+  const mine = { ...auth, "x-conversations-key": `mount-list-${process.pid}-${Date.now()}` };
+  const session = sessionId("mount-listed");
+  const turn = await postChat(base, session, chatBody("A question through the host"), { headers: { "content-type": "application/json", ...mine } });
+  assert.equal(turn.status, 200);
+  await turn.text();
+  let listed;
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    listed = await (await fetch(`${base}/api/sessions`, { headers: mine })).json();
+    if (listed.sessions.length === 1) break;
+  }
+  assert.deepEqual(listed.sessions.map((s) => [s.id, s.title]), [[session, "A question through the host"]]);
+  const renamed = await fetch(`${base}/api/sessions/${session}`, { method: "PATCH", headers: { ...mine, "content-type": "application/json" }, body: '{"title":"Named"}' });
+  assert.equal((await renamed.json()).title, "Named");
+  assert.equal((await fetch(`${base}/api/sessions/${session}`, { method: "DELETE", headers: mine })).status, 204);
+  assert.deepEqual((await (await fetch(`${base}/api/sessions`, { headers: mine })).json()).sessions, []);
+});

@@ -206,3 +206,34 @@ describe("the TypeScript reference agent keeps the photo's URL (the SessionAgent
     assert.equal(sha(Buffer.from(await (await fetch(files[0].url)).arrayBuffer())), sha(photo));
   });
 });
+
+describe("a deleted session's files go with it", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({});
+  });
+  after(() => worker?.dispose());
+
+  test("DELETE /api/sessions/:id deletes the session's files, and only its own", { timeout: 30_000 }, async () => {
+    const me = { "content-type": "application/json", "x-conversations-key": `photos-${process.pid}-${Date.now()}` };
+    const [gone, kept] = [sessionId("deleted"), sessionId("kept")];
+    for (const session of [gone, kept]) {
+      const body = JSON.parse(chatBody("/slow 1 1 look"));
+      body.messages[0].parts.push({ type: "file", mediaType: "image/png", url: dataUrl(png(3000)) });
+      await readAll(await postChat(worker.base, session, JSON.stringify(body), { headers: me }));
+      await fetch(`${worker.base}/api/sessions/${session}/files`, { method: "POST", headers: { "content-type": "image/png" }, body: png(2000) });
+      assert.equal((await objects(worker, session)).length, 2);
+    }
+    // Listed once its turn's write lands (after the response: waitUntil).
+    const deadline = Date.now() + 10_000;
+    let answer;
+    for (;;) {
+      answer = await fetch(`${worker.base}/api/sessions/${gone}`, { method: "DELETE", headers: me });
+      if (answer.status !== 404 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(answer.status, 204);
+    assert.deepEqual(await objects(worker, gone), [], "the upload and the message's photo are gone");
+    assert.equal((await objects(worker, kept)).length, 2, "another session's are not");
+  });
+});

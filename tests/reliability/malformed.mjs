@@ -109,7 +109,8 @@ export function kinds(ctx) {
     { kind: "PUT on the chat route", method: "PUT", body: okBody, expect: err(405, "method_not_allowed"), check: allowHasPost },
     { kind: "DELETE on the chat route", method: "DELETE", headers: {}, body: undefined, expect: err(405, "method_not_allowed"), check: allowHasPost },
     { kind: "unknown path", path: "/nothing/here", body: okBody, expect: err(404, "not_found") },
-    { kind: "route prefix only", path: "/api/sessions/s1", body: okBody, expect: err(404, "not_found") },
+    { kind: "route prefix only", path: "/api/sess", body: okBody, expect: err(404, "not_found") },
+    { kind: "POST on a conversation's path (rename and delete only)", path: "/api/sessions/s1", body: okBody, expect: err(405, "method_not_allowed") },
     { kind: "route with an extra segment", path: `${chat()}/more`, body: okBody, expect: err(404, "not_found") },
     { kind: "empty session id", path: "/api/sessions//chat", body: okBody, expect: err([400, 404], ["invalid_session_id", "not_found"]) },
     // --- credentials (AUTH_MODE=jwt; the body is fine) ---

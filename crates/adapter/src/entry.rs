@@ -14,6 +14,7 @@ use crate::config::{Config, ConfigError};
 use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::guard;
+use crate::handlers::conversations::{self, Asked};
 use crate::handlers::{self, chat, playground};
 use crate::inbound::{drain, incoming};
 use crate::platform::settings;
@@ -94,6 +95,7 @@ pub(crate) async fn run(
             let cx = RouteContext {
                 req: incoming,
                 env,
+                ctx,
                 config,
                 exchange: &mut exchange,
             };
@@ -222,7 +224,9 @@ fn dispatch<'a>(
 ) -> Handler<'a> {
     let answer = match route {
         Route::NotFound => Err(Refusal::not_found().into()),
-        Route::Chat { .. }
+        Route::Sessions
+        | Route::Session { .. }
+        | Route::Chat { .. }
         | Route::Stop { .. }
         | Route::Resume { .. }
         | Route::Messages { .. }
@@ -232,6 +236,15 @@ fn dispatch<'a>(
             if method == Method::Options =>
         {
             preflight(&mut cx, route)
+        }
+        Route::Sessions if method == Method::Get => {
+            return conversations::answer(cx, Asked::List).boxed_local();
+        }
+        Route::Session { session } if method == Method::Patch => {
+            return conversations::answer(cx, Asked::Rename(session)).boxed_local();
+        }
+        Route::Session { session } if method == Method::Delete => {
+            return conversations::answer(cx, Asked::Delete(session)).boxed_local();
         }
         Route::Chat { session } if method == Method::Post => {
             return chat::handle(cx, session).boxed_local();

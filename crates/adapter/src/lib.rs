@@ -33,6 +33,11 @@
 //! * `GET /api/sessions/:id/messages`: the history, a page at a time (`?limit=`, `?before=`,
 //!   `?leaf=`: its pages and branches).
 //! * `GET /api/sessions/:id/events`: the session feed, every turn of the session as it happens.
+//! * `GET /api/sessions` (`?limit=`, `?cursor=`), `PATCH` and `DELETE /api/sessions/:id`: the
+//!   caller's conversations, renamed and deleted, kept by [`SessionIndex`], a Durable Object of
+//!   the adapter's that every worker linking it exports: bind it as `SESSION_INDEX` (with a
+//!   `new_sqlite_classes` migration) to turn them on; without it they answer `501`, and turns go
+//!   on unlisted.
 //! * `OPTIONS` on any of these: the CORS preflight.
 //! * `GET /demo/sessions/:id/received|sent|connections`: the demo agent's logs.
 //! * `GET /`: the chat panel's playground page, with the demo agent only.
@@ -55,6 +60,7 @@ mod feed;
 mod guard;
 mod handlers;
 mod inbound;
+mod index;
 mod outcome;
 mod pump;
 mod turn_log;
@@ -62,13 +68,14 @@ mod watchdog;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
-    answering, auth, config, delivery, diagnostic, files, history, hydration, liveness, pacing,
-    pages, protocol4, questions, rate_limit, refusal, request, request_head, request_log, routes,
-    session, sse, trace, turn_record, turn_stream, v2,
+    answering, auth, config, conversations, delivery, diagnostic, files, history, hydration,
+    liveness, pacing, pages, protocol4, questions, rate_limit, refusal, request, request_head,
+    request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
 };
 use session_agent_platform as platform;
 
 use entry::Mount;
+pub use index::SessionIndex;
 use worker::{Context, Env};
 
 /// The adapter, as a worker mounts it. It holds nothing: the settings are read from the worker's

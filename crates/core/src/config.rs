@@ -135,6 +135,11 @@ impl Config {
         if self.auth == AuthMode::None {
             read = read.without(Field::Authorization);
         }
+        // A JWT's `sub` names the caller's list of conversations; the header, only where no
+        // credential names a user (`crate::conversations::owner`).
+        if matches!(self.auth, AuthMode::Jwt { .. }) {
+            read = read.without(Field::ConversationsKey);
+        }
         read
     }
 

@@ -368,6 +368,17 @@ fn a_head_reads_the_headers_these_settings_use() {
     ])
     .unwrap();
     assert_eq!(guarded.headers_read(), all);
+    assert!(open.headers_read().contains(Field::ConversationsKey));
+    let jwt = config(&[
+        ("AUTH_MODE", "jwt"),
+        ("AUTH_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret"),
+    ])
+    .unwrap();
+    assert_eq!(
+        jwt.headers_read(),
+        all.without(Field::Origin).without(Field::ConversationsKey),
+        "a JWT's `sub` names its list of conversations: the header is never read"
+    );
     let any_origin = config(&[("AUTH_MODE", "none"), ("ALLOWED_ORIGINS", "*")]).unwrap();
     assert!(any_origin.headers_read().contains(Field::Origin));
     for read in [open.headers_read(), guarded.headers_read()] {

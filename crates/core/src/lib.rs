@@ -3,8 +3,8 @@
 //! the [`sse`] encoding, the AI SDK request body ([`request`]), the [`trace`] modes and
 //! [`turn_stream`], which ties them into "frames in, response bytes out"; and the rules the
 //! adapter applies around a turn: the settings ([`config`]), [`auth`], [`cors`], [`routes`], the
-//! session's `init` ([`session`]) and [`history`], the session feed ([`feed`]), the log line
-//! ([`request_log`]).
+//! session's `init` ([`session`]) and [`history`], the session feed ([`feed`]), a user's
+//! conversations ([`conversations`]), the log line ([`request_log`]).
 //!
 //! No `worker`, `web_sys` or `wasm_bindgen` type appears here, and this crate cannot depend on
 //! one: it compiles natively and is tested with plain `cargo test`. The `v2-to-sse` replay CLI is
@@ -15,6 +15,7 @@ pub mod answering;
 pub mod auth;
 pub mod bounds;
 pub mod config;
+pub mod conversations;
 pub mod cors;
 pub mod delivery;
 pub mod diagnostic;

@@ -54,6 +54,8 @@ catalogue! {
     /// A file whose bytes are not the type it says (a PNG's `mediaType` on a JPEG's bytes, text
     /// that is not UTF-8), or a `data:` URL whose own type is not its part's `mediaType`.
     FILE_TYPE_MISMATCH = 400 "file_type_mismatch";
+    /// A rename's `title` that is not 1 to 200 characters once trimmed (`crate::conversations`).
+    INVALID_TITLE = 400 "invalid_title";
     UNAUTHORIZED = 401 "unauthorized";
     INVALID_TOKEN = 401 "invalid_token";
     TOKEN_EXPIRED = 401 "token_expired";
@@ -63,6 +65,9 @@ catalogue! {
     INVALID_SIGNATURE = 403 "invalid_signature";
     /// A file's signed URL past its expiry.
     URL_EXPIRED = 403 "url_expired";
+    /// A list route's caller whose credentials name no list: a JWT without `sub`, or no
+    /// `X-Conversations-Key` where no credential names a user (`crate::conversations::owner`).
+    NO_USER = 403 "no_user";
     NOT_FOUND = 404 "not_found";
     /// A history request's `before` or `leaf` names a message the agent does not hold.
     MESSAGE_NOT_FOUND = 404 "message_not_found";
@@ -70,6 +75,9 @@ catalogue! {
     DEMO_AGENT_OFF = 404 "demo_agent_off";
     /// No file of this session has this id.
     FILE_NOT_FOUND = 404 "file_not_found";
+    /// A rename or a delete of a session the caller's list does not hold: one nobody made, or
+    /// another user's, answered the same.
+    SESSION_NOT_FOUND = 404 "session_not_found";
     METHOD_NOT_ALLOWED = 405 "method_not_allowed";
     QUESTION_NOT_PENDING = 409 "question_not_pending";
     /// A regenerate or an edit, to an agent that cannot take messages back (protocol 3 or
@@ -104,6 +112,8 @@ catalogue! {
     INTERNAL_ERROR = 500 "internal_error";
     /// The files routes of a worker with no `FILES` bucket or no `FILES_SECRET`: closed.
     FILES_NOT_CONFIGURED = 501 "files_not_configured";
+    /// The list routes of a worker with no `SESSION_INDEX` binding: closed.
+    INDEX_NOT_CONFIGURED = 501 "index_not_configured";
     AGENT_BAD_RESPONSE = 502 "agent_bad_response";
     AGENT_CONNECTION_FAILED = 502 "agent_connection_failed";
     AGENT_UNAVAILABLE = 503 "agent_unavailable";

@@ -38,12 +38,15 @@ pub enum Field {
     LastEventId,
     /// `Range`: the bytes of a file a client asks for (`crate::files::range`).
     Range,
+    /// `X-Conversations-Key`: the caller's list of conversations where no credential names a
+    /// user ([`crate::conversations::owner::KEY_HEADER`]).
+    ConversationsKey,
     AccessControlRequestHeaders,
 }
 
 impl Field {
     /// Every field, in the text's order.
-    pub const ALL: [Field; 13] = [
+    pub const ALL: [Field; 14] = [
         Field::Id,
         Field::ReceivedMs,
         Field::Method,
@@ -56,6 +59,7 @@ impl Field {
         Field::Questions,
         Field::LastEventId,
         Field::Range,
+        Field::ConversationsKey,
         Field::AccessControlRequestHeaders,
     ];
 
@@ -72,6 +76,7 @@ impl Field {
             Field::Questions => crate::questions::QUESTIONS_HEADER,
             Field::LastEventId => "last-event-id",
             Field::Range => "range",
+            Field::ConversationsKey => crate::conversations::owner::KEY_HEADER,
             Field::AccessControlRequestHeaders => "access-control-request-headers",
         })
     }

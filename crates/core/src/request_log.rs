@@ -65,6 +65,12 @@ pub enum Disposition {
     FileServed,
     /// A part of a file served (a `Range`): `206`.
     FilePart,
+    /// A page of the caller's conversations: `200`.
+    Listed,
+    /// A conversation renamed: `200`.
+    Renamed,
+    /// A conversation deleted: `204`.
+    Deleted,
     /// One of the demo agent's logs, answered with the object's own status.
     DemoLog(u16),
     /// A refusal: its status, and its `code` as the outcome.
@@ -75,7 +81,7 @@ impl Disposition {
     /// Every kind with a fixed status (all but the demo's logs and the refusals, whose outcome is
     /// their code): the ones `docs/auth.md` lists, which its test checks.
     #[cfg(test)]
-    pub const DOCUMENTED: [Disposition; 10] = [
+    pub const DOCUMENTED: [Disposition; 13] = [
         Disposition::Preflight,
         Disposition::Playground,
         Disposition::NothingToResume,
@@ -86,18 +92,24 @@ impl Disposition {
         Disposition::FileStored,
         Disposition::FileServed,
         Disposition::FilePart,
+        Disposition::Listed,
+        Disposition::Renamed,
+        Disposition::Deleted,
     ];
 
     pub fn status(self) -> u16 {
         match self {
             Disposition::Preflight
             | Disposition::NothingToResume
-            | Disposition::NothingToFollow => 204,
+            | Disposition::NothingToFollow
+            | Disposition::Deleted => 204,
             Disposition::Playground
             | Disposition::NotStopped
             | Disposition::History
             | Disposition::Feed(_)
-            | Disposition::FileServed => 200,
+            | Disposition::FileServed
+            | Disposition::Listed
+            | Disposition::Renamed => 200,
             Disposition::FileStored => 201,
             Disposition::Stopped => 202,
             Disposition::FilePart => 206,
@@ -120,6 +132,9 @@ impl Disposition {
             Disposition::FileStored => "file_stored",
             Disposition::FileServed => "file_served",
             Disposition::FilePart => "file_part",
+            Disposition::Listed => "sessions_listed",
+            Disposition::Renamed => "session_renamed",
+            Disposition::Deleted => "session_deleted",
             Disposition::DemoLog(_) => "demo_log",
             Disposition::Refused(kind) => kind.code,
         }

@@ -25,6 +25,10 @@ pub const MAX_SESSION_ID_LEN: usize = 128;
 /// What a path asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route<'a> {
+    /// `/api/sessions`: the caller's conversations, a page at a time (`crate::conversations`).
+    Sessions,
+    /// `/api/sessions/:id`: one of them, renamed (`PATCH`) or deleted (`DELETE`).
+    Session { session: &'a str },
     /// `/api/sessions/:id/chat`: the AI SDK endpoint (a prompt, or an answer).
     Chat { session: &'a str },
     /// `/api/sessions/:id/chat/stop`: stops the turn in flight, from any client.
@@ -63,6 +67,8 @@ impl<'a> Route<'a> {
         let segments: Vec<&str> = rest.split('/').collect();
         match segments.as_slice() {
             [""] => Route::Playground,
+            ["api", "sessions"] => Route::Sessions,
+            ["api", "sessions", session] => Route::Session { session },
             ["api", "sessions", session, "chat"] => Route::Chat { session },
             ["api", "sessions", session, "chat", "stop"] => Route::Stop { session },
             ["api", "sessions", session, "chat", chat, "stream"] if !chat.is_empty() => {
@@ -109,7 +115,9 @@ impl<'a> Route<'a> {
     pub fn allow(&self) -> &'static str {
         match self {
             Route::Chat { .. } | Route::Stop { .. } | Route::Files { .. } => "POST, OPTIONS",
-            Route::Resume { .. }
+            Route::Session { .. } => "PATCH, DELETE, OPTIONS",
+            Route::Sessions
+            | Route::Resume { .. }
             | Route::Messages { .. }
             | Route::Events { .. }
             | Route::File { .. } => "GET, OPTIONS",
@@ -122,6 +130,7 @@ impl<'a> Route<'a> {
     pub fn session(&self) -> Option<&'a str> {
         match self {
             Route::Chat { session }
+            | Route::Session { session }
             | Route::Stop { session }
             | Route::Resume { session, .. }
             | Route::Messages { session }
@@ -129,7 +138,7 @@ impl<'a> Route<'a> {
             | Route::Files { session }
             | Route::File { session, .. }
             | Route::DemoLog { session, .. } => Some(session),
-            Route::Playground | Route::NotFound => None,
+            Route::Sessions | Route::Playground | Route::NotFound => None,
         }
     }
 }

@@ -24,6 +24,34 @@ fn the_path_is_read_from_the_url() {
 }
 
 #[test]
+fn the_list_and_a_session_of_it_are_routes() {
+    assert_eq!(Route::match_path("/api/sessions"), Route::Sessions);
+    assert_eq!(
+        Route::match_path("/api/sessions/s1"),
+        Route::Session { session: "s1" }
+    );
+    // An empty id routes, to its precise 400.
+    assert_eq!(
+        Route::match_path("/api/sessions/"),
+        Route::Session { session: "" }
+    );
+    assert_eq!(Route::Sessions.allow(), "GET, OPTIONS");
+    assert_eq!(
+        Route::Session { session: "s" }.allow(),
+        "PATCH, DELETE, OPTIONS"
+    );
+    assert_eq!(Route::Sessions.session(), None);
+    assert_eq!(Route::Session { session: "s" }.session(), Some("s"));
+    assert!(Route::Sessions.answered_by(false, false));
+    assert_eq!(Route::match_path("/api/sessions/s1/other"), Route::NotFound);
+    // A session may be named as a route's last segment is.
+    assert_eq!(
+        Route::match_path("/api/sessions/chat"),
+        Route::Session { session: "chat" }
+    );
+}
+
+#[test]
 fn paths_match_their_routes() {
     assert_eq!(
         Route::match_path("/api/sessions/s1/chat"),
@@ -72,7 +100,6 @@ fn paths_match_their_routes() {
         "/api/sessions/s/chat/c/stream/x",
         "/api/sessions/s/messages/1",
         "/api/sessions/s/events/1",
-        "/api/sessions/chat",
         "/api/session/s/chat",
         "/API/sessions/s/chat",
         "//api/sessions/s1/messages",

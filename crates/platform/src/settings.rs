@@ -23,6 +23,11 @@ pub const ANALYTICS_BINDING: &str = "TURN_ANALYTICS";
 /// routes answer `501 files_not_configured`.
 pub const FILES_BINDING: &str = "FILES";
 
+/// Name of the Durable Object namespace binding of the conversations' index (`SessionIndex`, one
+/// object a user: docs/sessions.md, "Your conversations"); without it, the conversations routes
+/// answer `501 index_not_configured` and turns are not listed.
+pub const INDEX_BINDING: &str = "SESSION_INDEX";
+
 thread_local! {
     /// The settings, read once per isolate: an isolate runs one version of the worker, whose
     /// variables and secrets do not change while it lives.

@@ -26,7 +26,7 @@ const AGENT_TS = globSync("agents/typescript/src/*.ts", { cwd: root })
   .join("\n");
 const pkg = (dir) => JSON.parse(readFileSync(path.join(root, dir, "package.json"), "utf8"));
 /** wrangler.toml's binding and table names, which a TOML snippet may also use. */
-const WRANGLER_KEYS = new Set(["name", "class_name", "script_name", "namespace_id", "simple", "limit", "period", "binding", "dataset", "enabled", "head_sampling_rate", "invocation_logs"]);
+const WRANGLER_KEYS = new Set(["name", "class_name", "script_name", "namespace_id", "simple", "limit", "period", "binding", "dataset", "enabled", "head_sampling_rate", "invocation_logs", "tag", "new_sqlite_classes"]);
 
 const blocks = PAGES.flatMap((page) => codeBlocks(read(page)).map((block) => ({ ...block, page })));
 const where = (block) => `${block.page}:${block.line}`;
@@ -89,7 +89,7 @@ describe("docs: configs and payloads", () => {
     assert.ok(toml.length >= 5, "the TOML examples are found");
     const keys = (table) =>
       Object.entries(table).flatMap(([key, value]) =>
-        value && typeof value === "object" && !Array.isArray(value) ? keys(value) : Array.isArray(value) ? value.flatMap(keys) : [key],
+        value && typeof value === "object" && !Array.isArray(value) ? keys(value) : Array.isArray(value) ? value.filter((item) => typeof item === "object").flatMap(keys) : [key],
       );
     for (const block of toml) {
       let table;

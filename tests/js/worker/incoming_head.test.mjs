@@ -8,7 +8,7 @@ import { readHead } from "../../../crates/adapter/src/inbound/incoming.js";
 const ABSENT = "\0";
 
 /** Every header (crates/core/src/request_head.rs's `HeaderSet::ALL`). */
-const ALL = 0b111111111;
+const ALL = 0b1111111111;
 
 /** The head's lines (its UTF-8 decoded), without the one "" after the last "\n". */
 function linesOf(bytes) {
@@ -27,6 +27,7 @@ const HEADERS = {
   "x-questions": "approvals",
   "last-event-id": "3f9a0c1d2b4e5f60",
   range: "bytes=0-99",
+  "x-conversations-key": "0f8fad5b-d9cb-469f-a165-70867728950e",
   "access-control-request-headers": "content-type, authorization",
 };
 
@@ -38,7 +39,7 @@ test("a POST's head: its id, time, method, URL and headers in order; the preflig
   assert.ok(Number(time) >= before && Number(time) <= Date.now());
   assert.equal(method, "POST");
   assert.equal(url, "https://adapter.example/api/sessions/s-1/chat");
-  assert.deepEqual(headers, ["https://app.example", "application/json", "2", "Bearer t", "203.0.113.7", "approvals", "3f9a0c1d2b4e5f60", "bytes=0-99", ABSENT]);
+  assert.deepEqual(headers, ["https://app.example", "application/json", "2", "Bearer t", "203.0.113.7", "approvals", "3f9a0c1d2b4e5f60", "bytes=0-99", "0f8fad5b-d9cb-469f-a165-70867728950e", ABSENT]);
 });
 
 test("a preflight's head carries access-control-request-headers", () => {
@@ -51,7 +52,7 @@ test("a preflight's head carries access-control-request-headers", () => {
 test("a header the request lacks is a lone NUL; an empty one stays empty", () => {
   const request = new Request("https://adapter.example/", { method: "OPTIONS", headers: { origin: "" } });
   const headers = linesOf(readHead(request, ALL)).slice(4);
-  assert.deepEqual(headers, ["", ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT]);
+  assert.deepEqual(headers, ["", ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT]);
 });
 
 test("each request gets an id of its own", () => {
@@ -74,9 +75,9 @@ test("only the headers asked for are read: any other is absent, though the reque
   // Neither Origin (bit 0) nor Authorization (bit 3).
   const read = ALL & ~0b1001;
   const headers = linesOf(readHead(request, read)).slice(4);
-  assert.deepEqual(headers, [ABSENT, "application/json", "2", ABSENT, "203.0.113.7", "approvals", "3f9a0c1d2b4e5f60", "bytes=0-99", "content-type, authorization"]);
+  assert.deepEqual(headers, [ABSENT, "application/json", "2", ABSENT, "203.0.113.7", "approvals", "3f9a0c1d2b4e5f60", "bytes=0-99", "0f8fad5b-d9cb-469f-a165-70867728950e", "content-type, authorization"]);
   const gets = [];
   const counted = { method: "POST", url: "https://adapter.example/", headers: { get: (name) => (gets.push(name), null) } };
   readHead(counted, read);
-  assert.deepEqual(gets, ["content-type", "content-length", "cf-connecting-ip", "x-questions", "last-event-id", "range"], "one `get` per header asked for");
+  assert.deepEqual(gets, ["content-type", "content-length", "cf-connecting-ip", "x-questions", "last-event-id", "range", "x-conversations-key"], "one `get` per header asked for");
 });

@@ -27,9 +27,17 @@ test("the pump's event kinds: wiring.js and wiring.rs name the same numbers", ()
   assert.deepEqual(rustConstants("crates/adapter/src/pump/wiring.rs"), js);
 });
 
-test("a log line's detail is cut at the same length by the pump's JavaScript side and the core", () => {
-  const js = readFileSync(path.join(root, "crates/adapter/src/pump/wiring.js"), "utf8").match(/^const MAX_DETAIL_CHARS = (\d+);/m)[1];
+test("a log line's detail is cut at the same length by the JavaScript that writes lines and the core", () => {
   const rust = readFileSync(path.join(root, "crates/core/src/diagnostic.rs"), "utf8").match(/^pub const MAX_DETAIL_CHARS: usize = (\d+);/m)[1];
+  for (const file of ["crates/adapter/src/pump/wiring.js", "crates/adapter/src/watchdog.js", "crates/adapter/src/index/stub.js"]) {
+    const js = readFileSync(path.join(root, file), "utf8").match(/^const MAX_DETAIL_CHARS = (\d+);/m)?.[1];
+    assert.equal(js, rust, file);
+  }
+});
+
+test("a turn's write to its user's index is the operation the core's wire names", () => {
+  const js = readFileSync(path.join(root, "crates/adapter/src/index/stub.js"), "utf8").match(/^const TOUCH = "(\w+)";/m)[1];
+  const rust = readFileSync(path.join(root, "crates/core/src/conversations/wire.rs"), "utf8").match(/^pub const TOUCH: &str = "(\w+)";/m)[1];
   assert.equal(js, rust);
 });
 

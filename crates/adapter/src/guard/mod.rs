@@ -1,4 +1,5 @@
-//! The checks every session route makes before it touches the agent: the session id (400), the
+//! The checks every session route makes before it touches the agent (and the conversations
+//! routes, the list about every session of its caller: [`admit_to`]): the session id (400), the
 //! caller's credentials (401 with `WWW-Authenticate`, 403 for another session's token, 503 with
 //! `Retry-After` when the JWKS cannot be fetched) and the caller's rate limit (429 with
 //! `Retry-After`, where the binding is configured), which refused credentials spend too.
@@ -11,7 +12,7 @@ mod webcrypto;
 use crate::diagnostic::{clip, MAX_LOGGED_ID_CHARS};
 use futures::FutureExt;
 
-use crate::auth::{authorize, Admission, AuthError, Principal};
+use crate::auth::{authorize, Admission, AuthError, Principal, EVERY_SESSION};
 use crate::config::Config;
 use crate::context::RouteContext;
 use crate::failure::Failure;
@@ -20,17 +21,33 @@ use crate::refusal::Refusal;
 use crate::request_head::Field;
 use crate::routes::valid_session_id;
 
-/// The caller, when the request may go on; else the refusal (or the runtime's fault).
-///
-/// What awaits (a token's signature, the rate limit) runs in boxed futures of its own, so that
-/// a request that needs neither never runs, nor makes V8 compile, their code (a worker's first
-/// request compiles every function it enters, whole: `bench/first_turn.mjs`).
+/// The caller of `session_id`, when the request may go on; else the refusal (or the runtime's
+/// fault): [`admit_to`] the session.
 pub(crate) async fn admit(
     cx: &mut RouteContext<'_>,
     session_id: &str,
 ) -> Result<Principal, Failure> {
+    admit_to(cx, Some(session_id)).await
+}
+
+/// The caller of `session` (`None`: of every session it has, as the list of its conversations
+/// asks, for which a JWT's sessions claim must be `"*"`, the core's [`EVERY_SESSION`]), when the
+/// request may go on; else the refusal (or the runtime's fault).
+///
+/// What awaits (a token's signature, the rate limit) runs in boxed futures of its own, so that
+/// a request that needs neither never runs, nor makes V8 compile, their code (a worker's first
+/// request compiles every function it enters, whole: `bench/first_turn.mjs`).
+pub(crate) async fn admit_to(
+    cx: &mut RouteContext<'_>,
+    session: Option<&str>,
+) -> Result<Principal, Failure> {
+    let session_id = match session {
+        Some(id) if !valid_session_id(id) => return Err(Refusal::invalid_session_id().into()),
+        Some(id) => id,
+        None => EVERY_SESSION,
+    };
     let authorization = cx.req.header(Field::Authorization);
-    let checked = match check_now(authorization, cx.config, session_id) {
+    let checked = match check_now(authorization, cx.config) {
         Ok(Admission::Admitted(principal)) => Ok(principal),
         Ok(token) => verify(token, session_id)
             .boxed_local()
@@ -72,16 +89,12 @@ async fn spend_refused(cx: &RouteContext<'_>, refusal: Refusal) -> Refusal {
     }
 }
 
-/// The session id and the credentials, as far as they can be checked without waiting: the
-/// caller admitted, or the token whose signature is still to be verified; else the refusal.
+/// The credentials, as far as they can be checked without waiting: the caller admitted, or the
+/// token whose signature is still to be verified; else the refusal.
 fn check_now<'a>(
     authorization: Option<&'a str>,
     config: &'a Config,
-    session_id: &str,
 ) -> Result<Admission<'a>, Refusal> {
-    if !valid_session_id(session_id) {
-        return Err(Refusal::invalid_session_id());
-    }
     Ok(authorize(&config.auth, authorization)?)
 }
 

@@ -117,6 +117,7 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
                 .await?
         }
     };
+    crate::index::listed::turn(&cx, session_id, &principal, &chat);
     start(cx, agent, plan.with_trace(trace))
 }
 

@@ -117,7 +117,6 @@ pub(crate) async fn sign_again(
 
 /// Deletes every file of `session` from the bucket (a deleted session's: docs/files.md); nothing
 /// without a bucket. Answers how many were deleted.
-#[allow(dead_code)]
 pub(crate) async fn delete_session_files(
     cx: &RouteContext<'_>,
     session: &str,

@@ -1,10 +1,12 @@
 //! What each route does, one module a route family: the chat POST ([`chat`], and [`chat_reply`]
 //! for one that answers the agent's question), the session's resume, stop and history
-//! ([`session`]), the session feed ([`feed`]), a session's files ([`files`]), the demo's routes and the playground page; and
+//! ([`session`]), the session feed ([`feed`]), a session's files ([`files`]), a user's
+//! conversations ([`conversations`]), the demo's routes and the playground page; and
 //! [`streaming`], which starts a streamed answer for the chat POST and the resume.
 
 pub(crate) mod chat;
 pub(crate) mod chat_reply;
+pub(crate) mod conversations;
 pub(crate) mod demo;
 pub(crate) mod feed;
 pub(crate) mod files;

@@ -12,7 +12,7 @@
 // into WebAssembly memory one character at a time in JavaScript.
 
 /** The headers read, in the order of crates/core/src/request_head.rs's `Field` (a test there checks it). */
-const HEADERS = ["origin", "content-type", "content-length", "authorization", "cf-connecting-ip", "x-questions", "last-event-id", "range", "access-control-request-headers"];
+const HEADERS = ["origin", "content-type", "content-length", "authorization", "cf-connecting-ip", "x-questions", "last-event-id", "range", "x-conversations-key", "access-control-request-headers"];
 
 /** The last of HEADERS, which only a preflight reads: any other request gets it as absent. */
 const PREFLIGHT_ONLY = HEADERS.length - 1;

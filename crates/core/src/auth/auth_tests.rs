@@ -123,6 +123,30 @@ fn jwt_gives_the_user_and_checks_sessions() {
 }
 
 #[test]
+fn only_a_token_for_every_session_lists_them() {
+    let star = sign(&json!({"sub": "u1", "sessions": "*", "exp": EXP}), SECRET);
+    assert_eq!(
+        check(&star, EVERY_SESSION).unwrap().user_id.as_deref(),
+        Some("u1")
+    );
+    for sessions in [
+        json!(["a", "b"]),
+        json!(["*"]),
+        json!([EVERY_SESSION, "a"]),
+        json!(null),
+    ] {
+        let token = sign(
+            &json!({"sub": "u1", "sessions": sessions, "exp": EXP}),
+            SECRET,
+        );
+        let refused = check(&token, EVERY_SESSION).unwrap_err();
+        assert_eq!(refused, AuthError::NotEverySession, "{sessions}");
+        assert_eq!(refused.kind().pair(), (403, "forbidden"));
+        assert!(refused.message().contains("\"*\""), "{}", refused.message());
+    }
+}
+
+#[test]
 fn jwt_time_claims_allow_small_skew_only() {
     let skew = CLOCK_SKEW_SECS;
     let at = |exp: u64| sign(&json!({"sessions": "*", "exp": exp}), SECRET);

@@ -20,6 +20,8 @@ pub enum AuthError {
     NotYetValid,
     /// Valid credentials that do not cover this session.
     Forbidden,
+    /// Valid credentials that do not cover every session, asking for the list of them.
+    NotEverySession,
     /// The JWKS cannot be fetched (network error, non-2xx, not a key set): the token cannot be
     /// checked, so it is not let through. Worth a retry after that many seconds.
     Unavailable { retry_after_secs: u64 },
@@ -34,7 +36,7 @@ impl AuthError {
             AuthError::Invalid(_) | AuthError::TooLongLived { .. } => refusal::INVALID_TOKEN,
             AuthError::Expired => refusal::TOKEN_EXPIRED,
             AuthError::NotYetValid => refusal::TOKEN_NOT_YET_VALID,
-            AuthError::Forbidden => refusal::FORBIDDEN,
+            AuthError::Forbidden | AuthError::NotEverySession => refusal::FORBIDDEN,
             AuthError::Unavailable { .. } => refusal::AUTH_UNAVAILABLE,
         }
     }
@@ -50,6 +52,7 @@ impl AuthError {
             ),
             AuthError::NotYetValid => "The bearer token is not valid yet.".into(),
             AuthError::Forbidden => "The bearer token does not give access to this session.".into(),
+            AuthError::NotEverySession => "Listing your conversations needs a bearer token whose sessions claim is \"*\" (every session).".into(),
             AuthError::Unavailable { retry_after_secs } => format!(
                 "The keys that bearer tokens are checked with cannot be fetched right now. Try again in {retry_after_secs} seconds."
             ),
@@ -64,7 +67,7 @@ impl From<AuthError> for Refusal {
         let refusal = Refusal::new(err.kind(), err.message());
         match err {
             AuthError::Missing => refusal.with_header("www-authenticate", "Bearer".into()),
-            AuthError::Forbidden => refusal,
+            AuthError::Forbidden | AuthError::NotEverySession => refusal,
             AuthError::Unavailable { retry_after_secs } => {
                 refusal.with_header("retry-after", retry_after_secs.to_string())
             }

@@ -15,6 +15,11 @@ use super::error::AuthError;
 /// between an issuer's clock and the edge's without keeping a dead token alive long.
 pub const CLOCK_SKEW_SECS: u64 = 60;
 
+/// What a request about every session of its caller asks to be admitted to (the list of a user's
+/// sessions, `GET /api/sessions`), in place of a session id: no session id is `*`, and only a
+/// token whose sessions claim is `"*"` covers it, since the list shows every session's title.
+pub const EVERY_SESSION: &str = "*";
+
 /// The claim that lists the sessions a token may open, unless `JWT_SESSIONS_CLAIM` names another.
 pub const DEFAULT_SESSIONS_CLAIM: &str = "sessions";
 
@@ -211,10 +216,12 @@ impl Claims {
     }
 
     /// Whether the token may open `session_id`: its claim `sessions_claim` is `"*"` or an
-    /// array naming the session; absent or any other shape means no session.
+    /// array naming the session; absent or any other shape means no session. Every session
+    /// ([`EVERY_SESSION`], the list of a user's sessions) only the `"*"` covers.
     pub fn allows(&self, sessions_claim: &str, session_id: &str) -> bool {
         match self.other.get(sessions_claim) {
             Some(Value::String(s)) => s == "*",
+            Some(Value::Array(_)) if session_id == EVERY_SESSION => false,
             Some(Value::Array(ids)) => ids.iter().any(|id| id.as_str() == Some(session_id)),
             _ => false,
         }

@@ -20,6 +20,7 @@ pub mod jwt;
 pub mod key_cache;
 
 pub use error::AuthError;
+pub use jwt::EVERY_SESSION;
 use jwt::{Alg, JwtRules, Token};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
@@ -280,7 +281,11 @@ fn admit_claims(
 ) -> Result<Principal, AuthError> {
     let claims = token.verified_claims(rules, now)?;
     if !claims.allows(&rules.sessions_claim, session_id) {
-        return Err(AuthError::Forbidden);
+        return Err(if session_id == EVERY_SESSION {
+            AuthError::NotEverySession
+        } else {
+            AuthError::Forbidden
+        });
     }
     Ok(Principal {
         expires_at_ms: claims.expires_at_ms(),

@@ -1,0 +1,292 @@
+//! One user's index in its Durable Object's SQLite storage: the tables, and each operation of
+//! [`super::wire`] as the statements it runs and what it answers. The object runs a batch of
+//! statements in one step (one call, one implicit transaction at the edge,
+//! `crates/adapter/src/index/object.js`); a real SQLite runs the same in the native tests.
+//!
+//! `sessions` holds a row a session: its title, when its first listed turn came and when its
+//! latest did. `moves` keeps, for [`MOVES_KEPT_MS`], where a turn moved a session from, so that
+//! a walk through the list by pages places it where it was at the walk's first page
+//! ([`super::walk`]). Times are the object's clock ([`Index::tick`]): every write and every first
+//! page a new millisecond, later than all before it, so that a walk's `as_of` splits the writes
+//! into those before it and those after.
+
+use std::cell::Cell;
+
+use serde_json::Value;
+
+use super::cursor::Cursor;
+use super::walk::{page, page_json, session_json, Listed, Page, Placed};
+use super::wire::Op;
+use super::{MAX_LIMIT, MOVES_KEPT_MS};
+use crate::json_out;
+
+/// A value bound to a statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Param {
+    Int(u64),
+    Text(String),
+}
+
+/// One statement and its values, bound to its `?`s in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    pub sql: &'static str,
+    pub params: Vec<Param>,
+}
+
+/// A SQLite database that runs a batch of statements in one step.
+pub trait IndexSql {
+    /// Each statement's rows, in order, as JSON reads them (`[[column, …], …]`, each column a
+    /// text, a whole number or `null`: as the object's JavaScript hands them over, read by the
+    /// `Value` reader the wasm has anyway); the first failure's text, and then nothing of the
+    /// batch is kept.
+    fn batch(&self, statements: &[Statement]) -> Result<Vec<Value>, String>;
+}
+
+/// A statement's rows, as [`IndexSql::batch`] gives them.
+fn rows(rows: &Value) -> &[Value] {
+    rows.as_array().map_or(&[], Vec::as_slice)
+}
+
+/// `[["sql",[1,"a"]],…]`: a batch as the object's JavaScript runs it.
+pub fn batch_json(statements: &[Statement]) -> String {
+    json_out::to_string(256 * statements.len(), |out| {
+        json_out::array(out, statements, |out, statement| {
+            out.push(b'[');
+            json_out::string(out, statement.sql);
+            out.push(b',');
+            json_out::array(out, &statement.params, |out, param| match param {
+                Param::Int(n) => out.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
+                Param::Text(text) => json_out::string(out, text),
+            });
+            out.push(b']');
+        });
+    })
+}
+
+/// The tables and their indexes, made where missing.
+const SCHEMA: [&str; 4] = [
+    "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS sessions_by_activity ON sessions (updated_at, id)",
+    "CREATE TABLE IF NOT EXISTS moves (id TEXT NOT NULL, from_at INTEGER NOT NULL, to_at INTEGER NOT NULL, PRIMARY KEY (id, to_at))",
+    "CREATE INDEX IF NOT EXISTS moves_by_time ON moves (to_at)",
+];
+
+/// The latest write's time: where the clock goes on from in a new instance.
+const LAST: &str = "SELECT coalesce(max(updated_at), 0) FROM sessions";
+
+/// A turn of a listed session: where it was, kept as a move (`to_at`, `id`).
+const MOVE: &str =
+    "INSERT INTO moves (id, from_at, to_at) SELECT id, updated_at, ? FROM sessions WHERE id = ?";
+
+/// A turn: the session listed with its title and times, or, listed already, moved to the top
+/// (its title kept: a rename always wins, and a made title is its first turn's).
+const UPSERT: &str = "INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at";
+
+/// The moves no cursor can need any more.
+const PRUNE: &str = "DELETE FROM moves WHERE to_at < ?";
+
+/// A page's sessions that no turn moved since the walk's first page (`as_of`), after the place
+/// `(at, id)`, newest first (the index `sessions_by_activity`, read backwards).
+const UNMOVED: &str = "SELECT id, title, created_at, updated_at FROM sessions WHERE updated_at < ? AND (updated_at < ? OR (updated_at = ? AND id < ?)) ORDER BY updated_at DESC, id DESC LIMIT ?";
+
+/// The sessions made before the walk's first page (`as_of`) that a turn moved since, each with
+/// where it was then: what its first move after `as_of` moved it from.
+const MOVED: &str = "SELECT id, title, created_at, updated_at, (SELECT from_at FROM moves WHERE moves.id = sessions.id AND to_at > ? ORDER BY to_at LIMIT 1) FROM sessions WHERE updated_at > ? AND created_at < ?";
+
+const RENAME_ROW: &str =
+    "UPDATE sessions SET title = ? WHERE id = ? RETURNING id, title, created_at, updated_at";
+
+const DELETE_ROW: &str = "DELETE FROM sessions WHERE id = ? RETURNING id";
+
+const DELETE_MOVES: &str = "DELETE FROM moves WHERE id = ?";
+
+fn statement(sql: &'static str, params: Vec<Param>) -> Statement {
+    Statement { sql, params }
+}
+
+/// What the object answers: a status and its body (JSON, or for a failure its text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub status: u16,
+    pub body: String,
+}
+
+impl Answer {
+    fn json(body: String) -> Self {
+        Answer { status: 200, body }
+    }
+
+    fn status(status: u16) -> Self {
+        Answer {
+            status,
+            body: String::new(),
+        }
+    }
+}
+
+/// One user's index on `S`: the object holds one for its life.
+pub struct Index<S> {
+    sql: S,
+    /// The clock's last time; `None` until the first operation made the tables and read it.
+    last: Cell<Option<u64>>,
+}
+
+impl<S: IndexSql> Index<S> {
+    pub fn new(sql: S) -> Self {
+        Index {
+            sql,
+            last: Cell::new(None),
+        }
+    }
+
+    /// The answer to operation `op` with `body` at `now` (the object's clock, ms since the Unix
+    /// epoch): `200` with the JSON a client reads, `204`, `404` for a session the list does not
+    /// hold, `400` for an operation the worker never sends, `500` with the storage's error.
+    pub fn serve(&self, op: &str, body: &str, now: u64) -> Answer {
+        let answer = match Op::read(op, body) {
+            Some(Op::Touch { id, title }) => {
+                self.touch(id, title, now).map(|()| Answer::status(204))
+            }
+            Some(Op::List { limit, cursor }) => self
+                .list(limit, cursor.as_ref(), now)
+                .map(|page| Answer::json(page_json(&page))),
+            Some(Op::Rename { id, title }) => self.rename(id, title).map(|renamed| match renamed {
+                Some(session) => Answer::json(session_json(&session)),
+                None => Answer::status(404),
+            }),
+            Some(Op::Delete { id }) => self
+                .delete(id)
+                .map(|gone| Answer::status(if gone { 204 } else { 404 })),
+            None => return Answer::status(400),
+        };
+        answer.unwrap_or_else(|body| Answer { status: 500, body })
+    }
+
+    /// The tables made and the clock read, once an instance.
+    fn last(&self) -> Result<u64, String> {
+        if let Some(last) = self.last.get() {
+            return Ok(last);
+        }
+        let mut batch: Vec<Statement> = SCHEMA.iter().map(|sql| statement(sql, vec![])).collect();
+        batch.push(statement(LAST, vec![]));
+        let done = self.sql.batch(&batch)?;
+        let last = done
+            .last()
+            .and_then(|last| rows(last).first())
+            .and_then(|row| row.get(0))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        self.last.set(Some(last));
+        Ok(last)
+    }
+
+    /// A new time: `now`, or a millisecond after the last time given when that is not earlier
+    /// (two writes in one millisecond, or a clock that went back).
+    pub fn tick(&self, now: u64) -> Result<u64, String> {
+        let at = now.max(self.last()? + 1);
+        self.last.set(Some(at));
+        Ok(at)
+    }
+
+    /// A turn of session `id`: listed with `title` if it is not, else moved to the top.
+    pub fn touch(&self, id: &str, title: &str, now: u64) -> Result<(), String> {
+        let at = self.tick(now)?;
+        let text = |text: &str| Param::Text(text.to_owned());
+        self.sql.batch(&[
+            statement(MOVE, vec![Param::Int(at), text(id)]),
+            statement(
+                UPSERT,
+                vec![text(id), text(title), Param::Int(at), Param::Int(at)],
+            ),
+            statement(PRUNE, vec![Param::Int(at.saturating_sub(MOVES_KEPT_MS))]),
+        ])?;
+        Ok(())
+    }
+
+    /// A page of at most `limit` sessions (1 to [`MAX_LIMIT`]): the first (`cursor` `None`), or
+    /// the one after `cursor`.
+    pub fn list(&self, limit: usize, cursor: Option<&Cursor>, now: u64) -> Result<Page, String> {
+        let limit = limit.clamp(1, MAX_LIMIT);
+        let (as_of, at, after) = match cursor {
+            Some(cursor) => (cursor.as_of, cursor.at, cursor.id.as_str()),
+            // A first page: a new time, later than every write so far and earlier than any to
+            // come, which no session has (so the place before it is before every session).
+            None => {
+                let as_of = self.tick(now)?;
+                (as_of, as_of, "")
+            }
+        };
+        let mut batch = vec![statement(
+            UNMOVED,
+            vec![
+                Param::Int(as_of),
+                Param::Int(at),
+                Param::Int(at),
+                Param::Text(after.to_owned()),
+                Param::Int(limit as u64 + 1),
+            ],
+        )];
+        // Nothing moved since a first page's `as_of`, made just now.
+        if cursor.is_some() {
+            batch.push(statement(MOVED, vec![Param::Int(as_of); 3]));
+        }
+        let done = self.sql.batch(&batch)?;
+        let of = |at: usize, column: usize| -> Vec<Placed> {
+            let found = done.get(at).map_or(&[][..], rows);
+            found.iter().filter_map(|row| placed(row, column)).collect()
+        };
+        // A moved session without its move (none is kept past a cursor's life) cannot be placed:
+        // it is at the top of a new first page.
+        let (unmoved, moved) = (of(0, 3), of(1, 4));
+        Ok(page(unmoved, moved, as_of, (at, after), limit))
+    }
+
+    /// Session `id` titled `title`, as it is then; `None` if the list does not hold it.
+    pub fn rename(&self, id: &str, title: &str) -> Result<Option<Listed>, String> {
+        self.last()?;
+        let done = self.sql.batch(&[statement(
+            RENAME_ROW,
+            vec![Param::Text(title.to_owned()), Param::Text(id.to_owned())],
+        )])?;
+        Ok(done
+            .first()
+            .and_then(|renamed| rows(renamed).first())
+            .and_then(listed))
+    }
+
+    /// Session `id` out of the list, with its moves; whether the list held it.
+    pub fn delete(&self, id: &str) -> Result<bool, String> {
+        self.last()?;
+        let id = || Param::Text(id.to_owned());
+        let done = self.sql.batch(&[
+            statement(DELETE_ROW, vec![id()]),
+            statement(DELETE_MOVES, vec![id()]),
+        ])?;
+        Ok(done
+            .first()
+            .is_some_and(|deleted| !rows(deleted).is_empty()))
+    }
+}
+
+/// A session of a row `id, title, created_at, updated_at`.
+fn listed(row: &Value) -> Option<Listed> {
+    Some(Listed {
+        id: row.get(0)?.as_str()?.to_owned(),
+        title: row.get(1)?.as_str()?.to_owned(),
+        created_at: row.get(2)?.as_u64()?,
+        updated_at: row.get(3)?.as_u64()?,
+    })
+}
+
+/// A session and its place, the time in column `at`.
+fn placed(row: &Value, at: usize) -> Option<Placed> {
+    Some(Placed {
+        at: row.get(at)?.as_u64()?,
+        session: listed(row)?,
+    })
+}
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;

@@ -1,0 +1,386 @@
+//! Tests of `store`: the index's SQL on a real SQLite, the batch read from the JSON the object's
+//! JavaScript gets.
+
+use super::*;
+use proptest::prelude::*;
+use rusqlite::types::{Value as SqlValue, ValueRef};
+use std::collections::BTreeSet;
+
+/// A SQLite database in memory, run as `object.js` runs a batch: from its JSON, in one
+/// transaction, every statement's rows.
+struct Db(rusqlite::Connection);
+
+impl Db {
+    fn new() -> Self {
+        Db(rusqlite::Connection::open_in_memory().unwrap())
+    }
+}
+
+impl IndexSql for &Db {
+    fn batch(&self, statements: &[Statement]) -> Result<Vec<Value>, String> {
+        let json: Value =
+            serde_json::from_str(&batch_json(statements)).map_err(|e| e.to_string())?;
+        let tx = self.0.unchecked_transaction().map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for item in json.as_array().unwrap() {
+            let sql = item[0].as_str().unwrap();
+            let params: Vec<SqlValue> = item[1]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| match p {
+                    Value::Number(n) => SqlValue::Integer(n.as_i64().unwrap()),
+                    Value::String(s) => SqlValue::Text(s.clone()),
+                    other => panic!("a param {other}"),
+                })
+                .collect();
+            let mut statement = tx.prepare(sql).map_err(|e| e.to_string())?;
+            let columns = statement.column_count();
+            let rows = statement
+                .query_map(rusqlite::params_from_iter(params), |row| {
+                    (0..columns)
+                        .map(|i| {
+                            row.get_ref(i).map(|value| match value {
+                                ValueRef::Integer(n) => Value::from(n),
+                                ValueRef::Text(t) => Value::from(String::from_utf8_lossy(t)),
+                                _ => Value::Null,
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .map_err(|e| e.to_string())?
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            out.push(Value::from(rows));
+        }
+        tx.commit().map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+}
+
+const T0: u64 = 1_767_225_600_000;
+
+fn ids(page: &Page) -> Vec<String> {
+    page.sessions.iter().map(|s| s.id.clone()).collect()
+}
+
+#[test]
+fn a_turn_lists_a_session_with_its_first_title_and_moves_it_later() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    index.touch("s1", "First question", T0).unwrap();
+    index.touch("s2", "Second", T0 + 10).unwrap();
+    let page = index.list(20, None, T0 + 20).unwrap();
+    assert_eq!(ids(&page), ["s2", "s1"], "newest activity first");
+    assert_eq!(page.next, None);
+    let s1 = &page.sessions[1];
+    assert_eq!(
+        (s1.title.as_str(), s1.created_at, s1.updated_at),
+        ("First question", T0, T0)
+    );
+    index
+        .touch("s1", "a later message's title", T0 + 30)
+        .unwrap();
+    let page = index.list(20, None, T0 + 40).unwrap();
+    assert_eq!(ids(&page), ["s1", "s2"], "a turn moves it to the top");
+    let s1 = &page.sessions[0];
+    assert_eq!(
+        s1.title, "First question",
+        "the first turn titles it, no later one"
+    );
+    assert_eq!((s1.created_at, s1.updated_at), (T0, T0 + 30));
+}
+
+#[test]
+fn a_rename_wins_over_later_turns_and_is_no_activity() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    index.touch("s1", "made", T0).unwrap();
+    index.touch("s2", "other", T0 + 1).unwrap();
+    let renamed = index.rename("s1", "Named by me").unwrap().unwrap();
+    assert_eq!(
+        (renamed.title.as_str(), renamed.updated_at),
+        ("Named by me", T0)
+    );
+    assert_eq!(
+        ids(&index.list(20, None, T0 + 2).unwrap()),
+        ["s2", "s1"],
+        "not moved"
+    );
+    index.touch("s1", "a turn's title", T0 + 3).unwrap();
+    let page = index.list(20, None, T0 + 4).unwrap();
+    assert_eq!(page.sessions[0].title, "Named by me");
+    assert_eq!(index.rename("nobody", "x").unwrap(), None);
+}
+
+#[test]
+fn a_delete_removes_the_session_and_a_new_turn_lists_it_anew() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    index.touch("s1", "old", T0).unwrap();
+    index.touch("s1", "old", T0 + 1).unwrap();
+    assert!(index.delete("s1").unwrap());
+    assert!(!index.delete("s1").unwrap(), "gone already");
+    assert!(!index.delete("never").unwrap());
+    assert_eq!(index.list(20, None, T0 + 2).unwrap().sessions, []);
+    let moves: i64 =
+        db.0.query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
+            .unwrap();
+    assert_eq!(moves, 0, "its moves went with it");
+    index.touch("s1", "new", T0 + 3).unwrap();
+    let page = index.list(20, None, T0 + 4).unwrap();
+    assert_eq!(
+        (page.sessions[0].title.as_str(), page.sessions[0].created_at),
+        ("new", T0 + 3)
+    );
+}
+
+#[test]
+fn the_clock_never_gives_one_time_twice_and_goes_on_in_a_new_instance() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    index.touch("a", "a", T0).unwrap();
+    index.touch("b", "b", T0).unwrap();
+    index.touch("c", "c", T0 - 5_000).unwrap();
+    let page = index.list(20, None, T0).unwrap();
+    let times: Vec<u64> = page.sessions.iter().map(|s| s.updated_at).collect();
+    assert_eq!(
+        times,
+        [T0 + 2, T0 + 1, T0],
+        "one millisecond apart, in the order they came"
+    );
+    let again = Index::new(&db);
+    assert_eq!(
+        again.tick(T0).unwrap(),
+        T0 + 3,
+        "after the last stored write"
+    );
+}
+
+#[test]
+fn pages_follow_one_another_without_repeats_or_gaps() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    for i in 0..25u64 {
+        index.touch(&format!("s{i:02}"), "t", T0 + i).unwrap();
+    }
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = index.list(7, cursor.as_ref(), T0 + 100).unwrap();
+        assert!(page.sessions.len() <= 7);
+        seen.extend(ids(&page));
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    let expected: Vec<String> = (0..25).rev().map(|i| format!("s{i:02}")).collect();
+    assert_eq!(seen, expected);
+    // A list that fills its last page exactly says so with the next page, which is empty.
+    let db = Db::new();
+    let index = Index::new(&db);
+    for i in 0..4u64 {
+        index.touch(&format!("s{i}"), "t", T0 + i).unwrap();
+    }
+    let first = index.list(2, None, T0 + 10).unwrap();
+    let second = index.list(2, first.next.as_ref(), T0 + 11).unwrap();
+    assert_eq!(
+        (ids(&second), second.next),
+        (vec!["s1".into(), "s0".into()], None)
+    );
+}
+
+#[test]
+fn a_session_moved_while_paging_is_given_once_where_it_was() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    for i in 0..6u64 {
+        index.touch(&format!("s{i}"), "t", T0 + i).unwrap();
+    }
+    // s5 s4 | s3 s2 | s1 s0
+    let first = index.list(2, None, T0 + 10).unwrap();
+    assert_eq!(ids(&first), ["s5", "s4"]);
+    // Turns now: s1 (not given yet) and s5 (given) move to the top; s9 is new.
+    index.touch("s1", "t", T0 + 20).unwrap();
+    index.touch("s5", "t", T0 + 21).unwrap();
+    index.touch("s1", "t", T0 + 22).unwrap();
+    index.touch("s9", "t", T0 + 23).unwrap();
+    let second = index.list(2, first.next.as_ref(), T0 + 30).unwrap();
+    assert_eq!(ids(&second), ["s3", "s2"]);
+    let third = index.list(2, second.next.as_ref(), T0 + 31).unwrap();
+    assert_eq!(ids(&third), ["s1", "s0"], "s1 where it was, not skipped");
+    assert_eq!(
+        third.sessions[0].updated_at,
+        T0 + 22,
+        "with its new activity"
+    );
+    assert_eq!(third.next, None);
+    // A new first page has the new order.
+    let fresh = index.list(3, None, T0 + 40).unwrap();
+    assert_eq!(ids(&fresh), ["s9", "s1", "s5"]);
+}
+
+#[test]
+fn moves_older_than_any_cursor_are_pruned() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    index.touch("a", "t", T0).unwrap();
+    index.touch("a", "t", T0 + 1).unwrap();
+    index.touch("a", "t", T0 + 2).unwrap();
+    let count = || -> i64 {
+        db.0.query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(count(), 2);
+    index.touch("b", "t", T0 + 2 + MOVES_KEPT_MS).unwrap();
+    assert_eq!(
+        count(),
+        1,
+        "the move at T0 + 1 is older than any cursor can need"
+    );
+    index.touch("b", "t", T0 + 3 + MOVES_KEPT_MS).unwrap();
+    assert_eq!(count(), 1, "the move at T0 + 2 too, and b's own is new");
+}
+
+#[test]
+fn the_object_answers_each_operation_with_its_status() {
+    use crate::conversations::query::ListQuery;
+    use crate::conversations::wire::{listing, named, titled, DELETE, LIST, RENAME, TOUCH};
+    let db = Db::new();
+    let index = Index::new(&db);
+    let touch = index.serve(TOUCH, &titled("s1", "Hello"), T0);
+    assert_eq!((touch.status, touch.body.as_str()), (204, ""));
+    let list = index.serve(
+        LIST,
+        &listing(&ListQuery {
+            limit: 20,
+            cursor: None,
+        }),
+        T0 + 1,
+    );
+    assert_eq!(list.status, 200);
+    let read: Value = serde_json::from_str(&list.body).unwrap();
+    assert_eq!(read["sessions"][0]["title"], "Hello");
+    assert_eq!(read["next"], Value::Null);
+    let renamed = index.serve(RENAME, &titled("s1", "Renamed"), T0 + 2);
+    assert_eq!(renamed.status, 200);
+    let read: Value = serde_json::from_str(&renamed.body).unwrap();
+    assert_eq!(
+        (read["id"].as_str(), read["title"].as_str()),
+        (Some("s1"), Some("Renamed"))
+    );
+    assert_eq!(index.serve(RENAME, &titled("s2", "x"), T0).status, 404);
+    assert_eq!(index.serve(DELETE, &named("s2"), T0).status, 404);
+    assert_eq!(index.serve(DELETE, &named("s1"), T0).status, 204);
+    for (op, body) in [("other", "s1"), (TOUCH, "s1"), (LIST, "5\nforged")] {
+        assert_eq!(index.serve(op, body, T0).status, 400, "{op} {body}");
+    }
+}
+
+#[test]
+fn a_storage_failure_is_a_500_with_its_text() {
+    struct Broken;
+    impl IndexSql for Broken {
+        fn batch(&self, _: &[Statement]) -> Result<Vec<Value>, String> {
+            Err("disk full".into())
+        }
+    }
+    let index = Index::new(Broken);
+    let answer = index.serve(crate::conversations::wire::TOUCH, "s1\nt", T0);
+    assert_eq!((answer.status, answer.body.as_str()), (500, "disk full"));
+}
+
+#[test]
+fn a_batch_is_json_as_the_object_reads_it() {
+    let json = batch_json(&[
+        statement(
+            "SELECT ?",
+            vec![Param::Int(7), Param::Text("a \"b\"".into())],
+        ),
+        statement("SELECT 1", vec![]),
+    ]);
+    assert_eq!(json, r#"[["SELECT ?",[7,"a \"b\""]],["SELECT 1",[]]]"#);
+}
+
+/// What happens to an index while a walk pages through it.
+#[derive(Debug, Clone)]
+enum Step {
+    /// A turn of the session of this number (a new one if none has it).
+    Turn(u8),
+    Delete(u8),
+    Rename(u8),
+    /// The walk's next page.
+    Page,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        4 => (0u8..40).prop_map(Step::Turn),
+        1 => (0u8..40).prop_map(Step::Delete),
+        1 => (0u8..40).prop_map(Step::Rename),
+        3 => Just(Step::Page),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A walk gives each session there at its first page exactly once (or not at all, once it is
+    /// deleted), and no session made after the first page, whatever turns, renames and deletes
+    /// happen between its pages.
+    #[test]
+    fn a_walk_gives_every_session_once_whatever_turns_happen(
+        before in prop::collection::vec(0u8..40, 0..40),
+        steps in prop::collection::vec(step(), 0..80),
+        limit in 1usize..6,
+        same_ms in any::<bool>(),
+    ) {
+        let db = Db::new();
+        let index = Index::new(&db);
+        // Times that repeat (a burst of turns in one millisecond) or step on.
+        let mut now = T0;
+        let mut clock = || { if !same_ms { now += 3; } now };
+        for n in &before {
+            index.touch(&format!("s{n}"), "t", clock()).unwrap();
+        }
+        let first = index.list(limit, None, clock()).unwrap();
+        let at_start: BTreeSet<String> = {
+            let all = index.list(100, None, clock()).unwrap();
+            prop_assert!(all.next.is_none());
+            ids(&all).into_iter().collect()
+        };
+        let mut given: Vec<String> = ids(&first);
+        let mut deleted = BTreeSet::new();
+        let mut cursor = first.next;
+        for step in steps.iter().chain(std::iter::repeat_n(&Step::Page, 200)) {
+            match step {
+                Step::Turn(n) => index.touch(&format!("s{n}"), "t", clock()).unwrap(),
+                Step::Delete(n) => {
+                    if index.delete(&format!("s{n}")).unwrap() {
+                        deleted.insert(format!("s{n}"));
+                    }
+                }
+                Step::Rename(n) => {
+                    index.rename(&format!("s{n}"), "named").unwrap();
+                }
+                Step::Page => {
+                    let Some(at) = cursor.take() else { continue };
+                    let page = index.list(limit, Some(&at), clock()).unwrap();
+                    prop_assert!(page.sessions.len() <= limit);
+                    given.extend(ids(&page));
+                    cursor = page.next;
+                }
+            }
+        }
+        prop_assert!(cursor.is_none(), "the walk ends");
+        let unique: BTreeSet<String> = given.iter().cloned().collect();
+        prop_assert_eq!(unique.len(), given.len(), "no repeats: {:?}", given);
+        for id in &given {
+            prop_assert!(at_start.contains(id), "{} was not there at the first page", id);
+        }
+        for id in &at_start {
+            prop_assert!(unique.contains(id) || deleted.contains(id), "{} is missing: {:?}", id, given);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! What the worker and a user's index object say to each other: an operation's name (the path
+//! of the object's URL) and its body, a line or two of text (a session id holds no newline, so it
+//! ends the first line; a title is the rest, whatever it holds); the object answers with a status
+//! and the JSON a client reads (`super::store::Index::serve`). Only the worker's own code reaches
+//! the object (a Durable Object has no address but its binding), so the object trusts what it
+//! reads, and refuses anything else with a `400`. Text, not JSON: the object reads it with no
+//! parser (the production wasm's size, bench/README.md).
+
+use super::cursor::Cursor;
+use super::query::ListQuery;
+
+/// A turn of the session: list it (its title made from `title`), or move it to the top.
+pub const TOUCH: &str = "touch";
+/// A page of the list.
+pub const LIST: &str = "list";
+/// A session's new title.
+pub const RENAME: &str = "rename";
+/// A session out of the list.
+pub const DELETE: &str = "delete";
+
+/// An operation, as the object reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op<'a> {
+    Touch {
+        id: &'a str,
+        title: &'a str,
+    },
+    List {
+        limit: usize,
+        cursor: Option<Cursor>,
+    },
+    Rename {
+        id: &'a str,
+        title: &'a str,
+    },
+    Delete {
+        id: &'a str,
+    },
+}
+
+impl<'a> Op<'a> {
+    /// Operation `name` with `body`, or `None` for anything the worker does not send.
+    pub fn read(name: &str, body: &'a str) -> Option<Op<'a>> {
+        let (first, rest) = match body.split_once('\n') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (body, None),
+        };
+        Some(match (name, rest) {
+            (TOUCH, Some(title)) => Op::Touch { id: first, title },
+            (RENAME, Some(title)) => Op::Rename { id: first, title },
+            (DELETE, None) => Op::Delete { id: first },
+            (LIST, cursor) => Op::List {
+                limit: first.parse().ok()?,
+                cursor: match cursor {
+                    Some(cursor) => Some(Cursor::decode(cursor)?),
+                    None => None,
+                },
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// `id`, a newline, `title`: [`TOUCH`] and [`RENAME`]'s body.
+pub fn titled(id: &str, title: &str) -> String {
+    format!("{id}\n{title}")
+}
+
+/// `id`: [`DELETE`]'s body.
+pub fn named(id: &str) -> String {
+    id.to_owned()
+}
+
+/// The limit, and for a page after the first a newline and the cursor: [`LIST`]'s body.
+pub fn listing(query: &ListQuery) -> String {
+    match &query.cursor {
+        Some(cursor) => format!("{}\n{}", query.limit, cursor.encode()),
+        None => query.limit.to_string(),
+    }
+}
+
+#[cfg(test)]
+#[path = "wire_tests.rs"]
+mod tests;
