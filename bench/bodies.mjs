@@ -3,9 +3,10 @@
 // and with an upload of 20 and 90 MiB, beside R2's own `put` of as many bytes (the floor).
 //
 // The chat bodies have the shape of a stock `Chat`'s POST (ai 6, captured from a real one at the
-// start: `{id, messages, trigger, messageId}`, each user message its file part then its text):
-// many earlier user messages, each with a photo of 2.25 MiB (a data: URL of 3 MiB) and the
-// assistant's reply after it, then the last message with one new photo. In the `last-big` cases
+// start: `{id, messages, trigger}`, each user message its file part then its text, each reply the
+// demo agent's with its metadata): many earlier user messages, each with a photo of 2.25 MiB (a
+// data: URL of 3 MiB) and the assistant's reply after it, then the last message with one new
+// photo. In the `last-big` cases
 // the last photo is 10 MiB (`MAX_FILE_BYTES`, the default; its data: URL 13.3 MiB, within
 // `MAX_MESSAGE_BYTES`, 16 MiB): what the worker holds at once is as large as it may be. Each body
 // is padded (an earlier message's text) to exactly its size. The last message is
@@ -82,6 +83,22 @@ const UPLOAD_VARS = { MAX_FILE_BYTES: String(100 * MiB) };
 const PROMPT = "/slow 1 1 text";
 const say = (...line) => console.error("[bodies]", ...line);
 
+/** What the run is waiting on, for a rep that makes no progress (then retried once: below). */
+let phase = "";
+const at = (what) => {
+  phase = what;
+};
+/** A rep taking longer than this has stopped: nothing measured here takes a tenth of it. */
+const REP_TIMEOUT_MS = 240_000;
+/** `promise`, or an error naming `what()` if it takes more than `ms`. */
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no progress in ${ms / 1000} s: ${what()}`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** The floor: R2's own `put` of a body as it came, and a body read and dropped. */
 const FLOOR = `export default {
   async fetch(request, env) {
@@ -112,6 +129,7 @@ const newSession = (label) => `bodies-${label}-${process.pid}-${++sessions}`;
  * photo each, against the worker): the shape every chat body below copies.
  */
 async function stockTemplate(url) {
+  at("a stock Chat's two turns");
   const posts = [];
   const recording = (to, init) => {
     posts.push(init.body);
@@ -127,6 +145,7 @@ async function stockTemplate(url) {
   if (user?.role !== "user" || assistant?.role !== "assistant" || last?.role !== "user") {
     throw new Error(`unexpected stock body: ${posts.at(-1).slice(0, 300)}`);
   }
+  say(`a stock Chat's POST: ${JSON.stringify(body, (key, value) => (key === "url" ? `${value.slice(0, 22)}…` : value))}`);
   return { body, user, assistant, last };
 }
 
@@ -153,10 +172,11 @@ function chatBody(template, size, lastBytes, earlierBytes = PHOTO_BYTES) {
     const messages = [];
     for (let i = 0; i < pairs; i++) {
       messages.push(userMessage(template.user, earlierUrl, `photo ${String(i).padStart(4, "0")}${i === 0 ? " ".repeat(pad) : ""}`));
-      messages.push({ ...template.assistant, id: newId() });
+      messages.push({ ...template.assistant, id: `msg_${randomBytes(8).toString("hex")}` });
     }
     messages.push(lastMessage);
-    return JSON.stringify({ ...template.body, messages, messageId: lastMessage.id });
+    // The stock body as it came, its messages replaced (a new message's POST has no messageId).
+    return JSON.stringify({ ...template.body, messages });
   };
   const bare = Buffer.byteLength(make(0, 0));
   const pair = Buffer.byteLength(make(1, 0)) - bare;
@@ -169,6 +189,7 @@ function chatBody(template, size, lastBytes, earlierBytes = PHOTO_BYTES) {
 
 /** One workerd: the demo agent, this adapter (`rust`) and the floor; inspectors on both measured isolates. */
 async function start(vars) {
+  at("starting workerd");
   const inspectorPort = 9300 + Math.floor(Math.random() * 600);
   const w = await startWorkers({ adapters: ["rust"], inspectorPort, vars, extraWorkers: [FLOOR_WORKER] });
   const isolates = { rust: await inspect(inspectorPort, "rust"), floor: await inspect(inspectorPort, "floor"), agent: await inspect(inspectorPort, "agent") };
@@ -201,6 +222,7 @@ const send = {
 
 /** A small request of every kind, so that nothing measured compiles code or opens the bucket first. */
 async function warm(w, template) {
+  at("the warm-up");
   const small = png(64 * 1024);
   const checks = [
     await send.chat(w, newSession("warm"), chatBody(template, 512 * 1024, 64 * 1024, 64 * 1024).body),
@@ -224,6 +246,7 @@ async function collect(w) {
  */
 async function measure(w, name, request) {
   const isolate = w.isolates[name];
+  at("collecting before the request");
   await collect(w);
   const rssBefore = memory(w.pid).rss;
   const wasmBefore = await isolate.wasmMemory();
@@ -253,11 +276,13 @@ async function measure(w, name, request) {
   })();
   let result;
   try {
+    at("the measured request");
     result = await request();
   } finally {
     running = false;
     await sampling;
   }
+  at("reading the isolate after the request");
   const cpuMs = (cpuSeconds(w.pid) - cpuBefore) * 1000;
   const rssPeak = rss.stop();
   const wasmAfter = await isolate.wasmMemory();
@@ -325,12 +350,14 @@ async function runCase(w, c, template) {
       return all.reduce((a, b) => (b.endMs > a.endMs ? b : a));
     });
     // The bucket holds each last photo, once, and no earlier one.
+    at("listing the bucket");
     const bucket = await w.mf.getR2Bucket("FILES", "rust");
     for (const p of posts) {
       const kept = (await bucket.list({ prefix: `sessions/${p.session}/files/` })).objects;
       if (kept.length !== 1 || kept[0].size !== p.last.length) throw new Error(`${c.name}: the bucket holds ${JSON.stringify(kept.map((o) => o.size))}`);
     }
     // The same request again in the same isolate: the wasm memory it left is reused, not added to.
+    at("the request again");
     const again = chatBody(template, c.size, c.lastBytes);
     const second = await send.chat(w, newSession(c.name), again.body);
     if (second.status !== 200) throw new Error(`${c.name} again: status ${second.status}, ${second.text}`);
@@ -353,17 +380,37 @@ try {
   for (const c of CASES) {
     const runs = [];
     for (let rep = 0; rep < REPS; rep++) {
-      // --smoke: one workerd for every case (its sizes are within every default); else a fresh
-      // one a request, so that each starts from the same state.
-      const w = smoke ? (shared ??= await start(UPLOAD_VARS)) : await start(c.vars ?? {});
-      try {
-        template ??= await stockTemplate(w.urls.rust);
-        if (!smoke || runs.length + results.length === 0) await warm(w, template);
-        const figures = await runCase(w, c, template);
-        runs.push(figures);
-        say(`${c.name} #${rep + 1}: ${figures.endMs} ms (first byte ${figures.firstByteMs} ms), workerd CPU ${figures.cpuMs} ms, RSS +${figures.rssPeakDeltaMb} MB, isolate +${figures.isolateSeenDeltaMb} MB (wasm ${figures.wasmBeforeMb} → ${figures.wasmAfterMb} MB, heap seen ${figures.heapUsedSeenMb} MB, ArrayBuffers seen ${figures.backingSeenMb} MB; ${figures.samples} samples; wasm [ms, MB]: ${JSON.stringify(figures.wasmSteps)})`);
-      } finally {
-        if (!smoke) await w.stop();
+      for (let attempt = 1; ; attempt++) {
+        let w;
+        try {
+          const figures = await within(
+            (async () => {
+              // --smoke: one workerd for every case (its sizes are within every default); else a
+              // fresh one a request, so that each starts from the same state.
+              w = smoke ? (shared ??= await start(UPLOAD_VARS)) : await start(c.vars ?? {});
+              template ??= await stockTemplate(w.urls.rust);
+              if (!smoke || runs.length + results.length === 0) await warm(w, template);
+              return runCase(w, c, template);
+            })(),
+            REP_TIMEOUT_MS,
+            () => `${c.name} #${rep + 1}, ${phase}`,
+          );
+          runs.push({ ...figures, attempt });
+          say(`${c.name} #${rep + 1}: ${figures.endMs} ms (first byte ${figures.firstByteMs} ms), workerd CPU ${figures.cpuMs} ms, RSS +${figures.rssPeakDeltaMb} MB, isolate +${figures.isolateSeenDeltaMb} MB (wasm ${figures.wasmBeforeMb} → ${figures.wasmAfterMb} MB, heap seen ${figures.heapUsedSeenMb} MB, ArrayBuffers seen ${figures.backingSeenMb} MB; ${figures.samples} samples; wasm [ms, MB]: ${JSON.stringify(figures.wasmSteps)})`);
+          break;
+        } catch (err) {
+          // A rep that stopped (seen once in a full run: workerd and the bench both idle, the
+          // place unknown) is run again once in a fresh workerd, and says so.
+          if (smoke || attempt >= 2 || !err.message.startsWith("no progress")) throw err;
+          say(`${err.message}; once more, in a fresh workerd`);
+        } finally {
+          if (!smoke && w) {
+            await within(w.stop(), 30_000, () => "stopping workerd").catch((err) => {
+              say(`${err.message}: ending its process ${w.pid}`);
+              process.kill(w.pid);
+            });
+          }
+        }
       }
     }
     const m = (key) => +median(runs.map((r) => r[key])).toFixed(2);
