@@ -10,11 +10,15 @@ import { performance } from "node:perf_hooks";
 const KEEP_CHARS = 2000;
 
 /**
- * Sends `url` with `init` (`body`: bytes; with `chunked`, sent as a stream of 64 KiB pieces, so
- * that Node's fetch sends no Content-Length); { status, headersMs, firstByteMs, endMs, text }.
+ * Sends `url` with `init` (`body`: bytes or text; with `chunked`, sent as a stream of 64 KiB pieces, so
+ * that Node's fetch sends no Content-Length, each `paceMs` after the one before when given);
+ * { status, headersMs, firstByteMs, endMs, text }.
  */
-async function timed(url, { chunked, ...init }) {
-  if (chunked) init = { ...init, body: pieces(init.body), duplex: "half" };
+async function timed(url, { chunked, paceMs, ...init }) {
+  if (chunked) {
+    const bytes = typeof init.body === "string" ? new TextEncoder().encode(init.body) : init.body;
+    init = { ...init, body: pieces(bytes, paceMs), duplex: "half" };
+  }
   const t0 = performance.now();
   const response = await fetch(url, init);
   const headersMs = performance.now() - t0;
@@ -32,13 +36,14 @@ async function timed(url, { chunked, ...init }) {
   return { status: response.status, headersMs, firstByteMs: firstByteMs ?? endMs, endMs, text: text.length > KEEP_CHARS ? text.slice(-300) : text };
 }
 
-/** `bytes` as a stream of 64 KiB pieces. */
-function pieces(bytes) {
+/** `bytes` as a stream of 64 KiB pieces, each `paceMs` after the one before (0: at once). */
+function pieces(bytes, paceMs = 0) {
   const size = 64 * 1024;
   let at = 0;
   return new ReadableStream({
-    pull(controller) {
+    async pull(controller) {
       if (at >= bytes.length) return controller.close();
+      if (paceMs > 0) await new Promise((resolve) => setTimeout(resolve, paceMs));
       controller.enqueue(bytes.subarray(at, Math.min(at + size, bytes.length)));
       at += size;
     },
