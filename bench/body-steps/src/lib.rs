@@ -84,7 +84,10 @@ pub extern "C" fn start() -> *mut u8 {
         let limits = Limits::default();
         *s = Steps::default();
         s.chunk = vec![0; CHUNK_BYTES];
-        s.stream = Some(BodyStream::new(limits.max_body_bytes, limits.max_message_bytes));
+        s.stream = Some(BodyStream::new(
+            limits.max_body_bytes,
+            limits.max_message_bytes,
+        ));
         s.chunk.as_mut_ptr()
     })
 }
@@ -138,7 +141,8 @@ pub extern "C" fn decode() -> i32 {
 pub extern "C" fn replace_url() {
     with(|s| {
         s.chat.as_mut().unwrap().attachments[0].url =
-            "http://127.0.0.1:8787/api/sessions/steps/files/0123456789abcdef0123456789abcdef".into();
+            "http://127.0.0.1:8787/api/sessions/steps/files/0123456789abcdef0123456789abcdef"
+                .into();
     })
 }
 
