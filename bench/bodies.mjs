@@ -280,6 +280,8 @@ async function measure(w, name, request, { collectEveryMs } = {}) {
   let samples = 0;
   let collections = 0;
   let liveJsMost = usageBefore.usedSize + usageBefore.backingStorageSize;
+  // Each collection's [ms since the request started, MB of JS heap + ArrayBuffers above before].
+  const liveJsSteps = [];
   let collectedAt = performance.now();
   // The wasm memory's steps: [ms since the request started, MB], each time it grew.
   const wasmSteps = [];
@@ -301,6 +303,7 @@ async function measure(w, name, request, { collectEveryMs } = {}) {
         collections += 1;
         collectedAt = performance.now();
         liveJsMost = Math.max(liveJsMost, live.usedSize + live.backingStorageSize);
+        liveJsSteps.push([Math.round(collectedAt - t0), +((live.usedSize + live.backingStorageSize - usageBefore.usedSize - usageBefore.backingStorageSize) / MiB).toFixed(2)]);
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -347,6 +350,7 @@ async function measure(w, name, request, { collectEveryMs } = {}) {
             // What the JS held at most, collected, above its value before; with the wasm's growth:
             // what the isolate held, garbage apart.
             liveJsMostDeltaMb: mb(liveJsMost - usageBefore.usedSize - usageBefore.backingStorageSize),
+            liveJsSteps,
             isolateLiveDeltaMb: mb(wasmAfter - wasmBefore + Math.max(0, liveJsMost - usageBefore.usedSize - usageBefore.backingStorageSize)),
           }
         : {}),
@@ -456,7 +460,7 @@ try {
             () => `${c.name} #${rep + 1}, ${phase}`,
           );
           runs.push({ ...figures, attempt });
-          say(`${c.name} #${rep + 1}: ${figures.endMs} ms (first byte ${figures.firstByteMs} ms), workerd CPU ${figures.cpuMs} ms, RSS +${figures.rssPeakDeltaMb} MB, isolate +${figures.isolateSeenDeltaMb} MB (wasm ${figures.wasmBeforeMb} → ${figures.wasmAfterMb} MB, heap seen ${figures.heapUsedSeenMb} MB, ArrayBuffers seen ${figures.backingSeenMb} MB; ${figures.samples} samples; wasm [ms, MB]: ${JSON.stringify(figures.wasmSteps)})`);
+          say(`${c.name} #${rep + 1}: ${figures.endMs} ms (first byte ${figures.firstByteMs} ms), workerd CPU ${figures.cpuMs} ms, RSS +${figures.rssPeakDeltaMb} MB, isolate +${figures.isolateSeenDeltaMb} MB (wasm ${figures.wasmBeforeMb} → ${figures.wasmAfterMb} MB, heap seen ${figures.heapUsedSeenMb} MB, ArrayBuffers seen ${figures.backingSeenMb} MB; ${figures.samples} samples; wasm [ms, MB]: ${JSON.stringify(figures.wasmSteps)}${figures.liveJsSteps ? `; JS held, collected [ms, +MB]: ${JSON.stringify(figures.liveJsSteps)}` : ""})`);
           break;
         } catch (err) {
           // A rep that stopped (seen once in a full run: workerd and the bench both idle, the
