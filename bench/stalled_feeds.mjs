@@ -9,6 +9,13 @@
 // core's tests, crates/core/src/feed/backlog_tests.rs), and a turn-start carries no user message
 // over 16 KiB (`MAX_MESSAGE_BYTES`): what this measures is that nothing else grows.
 //
+// The worker runs without its files' bucket (`unset: ["FILES"]`): with it (the demo environment
+// binds one since issue 68), a data: URL file of a message is kept in R2 and the agent is given its
+// URL, so the agent's `message.create` would carry a URL of a hundred bytes, not the 1.4 MB image,
+// and the feeds would have nothing large to stall on. Without the bucket the image goes to the
+// agent as it came (docs/files.md), which is this benchmark's premise: every feed's socket hears a
+// turn's message whole, as an agent that is given a file's bytes sends it.
+//
 //   node bench/stalled_feeds.mjs [--smoke] [--feeds N] [--turns N] [--message-mb M]
 //
 //   --smoke  10 feeds, 3 turns of 1.4 MB: what `npm test` runs, so the benchmark cannot rot (no
@@ -56,6 +63,8 @@ async function run(feeds) {
   const worker = await startWorker({
     agent: "typescript",
     inspectorPort,
+    // The image in the message itself, not a URL of the bucket: the header says why.
+    unset: ["FILES"],
     vars: { MAX_SESSION_FEEDS: String(FEEDS), MAX_USER_FEEDS: String(FEEDS), MAX_FEEDS: String(FEEDS + 1) },
   });
   const adapter = await inspect(inspectorPort, ADAPTER);

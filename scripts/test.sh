@@ -6,7 +6,7 @@
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
 # in Chromium (tests/browser/), the benchmark's smoke forms (bench/run.mjs --smoke, bench/feeds.mjs
-# --smoke, bench/stalled_feeds.mjs --smoke, bench/pages.mjs --smoke, bench/conversations.mjs --smoke) and the reliability suite's quick form (tests/reliability/).
+# --smoke, bench/stalled_feeds.mjs --smoke, bench/pages.mjs --smoke, bench/conversations.mjs --smoke, bench/bodies.mjs --smoke) and the reliability suite's quick form (tests/reliability/).
 # Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +67,8 @@ step "long sessions, smoke form (bench/pages.mjs --smoke; the full form: node be
 node bench/pages.mjs --smoke
 step "a user's conversations, smoke form (bench/conversations.mjs --smoke; the full form: node bench/conversations.mjs)"
 node bench/conversations.mjs --smoke
+step "large bodies, smoke form (bench/bodies.mjs --smoke; the full form: node bench/bodies.mjs)"
+node bench/bodies.mjs --smoke
 step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
 node tests/reliability/run.mjs --quick
 step "done: everything passed"

@@ -93,7 +93,9 @@ function wranglerOptions() {
 /**
  * Starts one workerd with `agent` plus the adapters named in `adapters`, plus `variants`
  * ({ name: path of another build's index.js }) as more Rust adapters, and `vars` ({ NAME: value })
- * added to the Rust adapters' settings.
+ * added to the Rust adapters' settings. `extraWorkers`: more Miniflare workers (each with a
+ * `name`; the adapters' compatibility date and flags unless given), each on its own socket too
+ * (bench/bodies.mjs's floor: a worker that only puts a body into the same R2 bucket).
  * Returns { mf, urls: { agent, <each adapter started> }, pid, dispose }.
  */
 export async function startWorkers({
@@ -104,6 +106,7 @@ export async function startWorkers({
   variants = {},
   vars = {},
   probe = true,
+  extraWorkers = [],
 } = {}) {
   const { workerOptions, main } = wranglerOptions();
   const { compatibilityDate, compatibilityFlags } = workerOptions;
@@ -148,6 +151,7 @@ export async function startWorkers({
       unsafeDirectSockets: socket,
     });
   }
+  for (const extra of extraWorkers) workers.push({ compatibilityDate, compatibilityFlags, ...extra, unsafeDirectSockets: socket });
 
   const startedAt = performance.now();
   const before = new Set(workerdPids());
