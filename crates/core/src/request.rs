@@ -446,10 +446,10 @@ pub fn parse_chat_request_at(
         return Err(RequestError::InvalidMessageId { index, fault });
     }
     let last = last.ok_or(RequestError::NoMessages)?;
-    let last = LastMessage::read(last, count - 1)?;
+    let mut last = LastMessage::read(last, count - 1)?;
     let message_id = last.id.clone();
     let (text, attachments, reply) = if last.role == "user" {
-        let (text, attachments, answer) = read_parts(&last.parts, at)?;
+        let (text, attachments, answer) = read_parts(&mut last.parts, at)?;
         if text.trim().is_empty() && attachments.is_empty() && answer.is_none() {
             return Err(RequestError::EmptyMessage);
         }
@@ -568,37 +568,49 @@ fn json_chars(value: &Value) -> usize {
     value.to_string().chars().count()
 }
 
+/// A part's string field `name`.
+fn str_field<'a>(part: &'a Value, name: &str) -> Option<&'a str> {
+    part.get(name).and_then(Value::as_str)
+}
+
 /// The part type that answers a question (`sendMessage({ parts: [{ type: "data-answer", … }] })`).
 pub const ANSWER_PART: &str = "data-answer";
 
 /// Joins the text parts, collects the file parts and reads the `data-answer` part; other part
 /// types are ignored.
 fn read_parts(
-    parts: &[Value],
+    parts: &mut [Value],
     at: Option<&FilesAt<'_>>,
 ) -> Result<(String, Vec<Attachment>, Option<Answer>), RequestError> {
     let mut texts: Vec<&str> = Vec::new();
     let mut files = Vec::new();
     let mut answer = None;
-    for (i, part) in parts.iter().enumerate() {
-        let field = |name: &str| part.get(name).and_then(Value::as_str);
+    for (i, part) in parts.iter_mut().enumerate() {
         match part.get("type").and_then(Value::as_str) {
-            Some("text") => texts.push(field("text").ok_or_else(|| {
+            Some("text") => texts.push(str_field(part, "text").ok_or_else(|| {
                 RequestError::InvalidMessage(format!("text part {i} has no string `text`"))
             })?),
             Some("file") => {
-                let (Some(media_type), Some(url)) = (field("mediaType"), field("url")) else {
+                let (Some(media_type), Some(_)) =
+                    (str_field(part, "mediaType"), str_field(part, "url"))
+                else {
                     return Err(RequestError::InvalidMessage(format!(
                         "file part {i} needs string `mediaType` and `url`"
                     )));
                 };
-                let filename = field("filename");
-                check_file_at(media_type, url, filename, at)
+                let media_type = media_type.to_owned();
+                let filename = str_field(part, "filename").map(str::to_owned);
+                // Moved out of the part, not copied: a data: URL may be megabytes.
+                let url = match part.get_mut("url").map(Value::take) {
+                    Some(Value::String(url)) => url,
+                    _ => String::new(),
+                };
+                check_file_at(&media_type, &url, filename.as_deref(), at)
                     .map_err(|fault| RequestError::InvalidAttachment { part: i, fault })?;
                 files.push(Attachment {
-                    media_type: media_type.to_owned(),
-                    url: url.to_owned(),
-                    filename: filename.map(str::to_owned),
+                    media_type,
+                    url,
+                    filename,
                 });
             }
             Some(ANSWER_PART) => {

@@ -30,6 +30,10 @@ pub enum StreamError {
 /// escapes is copied whole, and only bounded).
 const MESSAGES_KEY: &[u8] = b"messages";
 
+/// Room kept after the last message for the body's end (its `]`, and the fields after
+/// `messages`: `trigger`, `messageId`, a `context` of at most 16 KiB): 32 KiB.
+const TAIL_BYTES: usize = 32 * 1024;
+
 /// How many bytes of a key at the body's top level are compared: enough for `messages`.
 const KEY_CAPTURE: usize = 16;
 
@@ -183,10 +187,7 @@ impl BodyStream {
                 self.place = Place::Between;
             }
             // The array ends: the one held is the last message, kept whole.
-            Place::After if byte == b']' => {
-                self.out.append(&mut self.element);
-                self.close_messages();
-            }
+            Place::After if byte == b']' => self.keep_last(),
             // Not JSON: kept as it came, for the parser to say so.
             Place::After => {
                 self.out.append(&mut self.element);
@@ -196,6 +197,18 @@ impl BodyStream {
             _ => self.top(byte),
         }
         Ok(())
+    }
+
+    /// The last message, whole: what was kept before it goes in front of it, in the message's own
+    /// buffer, sized once with room for the body's end, so that a message of megabytes (a photo
+    /// as a data: URL) is never held twice, nor its buffer doubled by the bytes after it.
+    fn keep_last(&mut self) {
+        let mut last = std::mem::take(&mut self.element);
+        let before = std::mem::take(&mut self.out);
+        last.reserve_exact(before.len() + TAIL_BYTES);
+        last.splice(0..0, before);
+        self.out = last;
+        self.close_messages();
     }
 
     /// The `]` of `messages`.
