@@ -39,30 +39,37 @@ pub struct HistoryQuery {
     pub limit: usize,
 }
 
+/// The `name=value` pairs of `url`'s query (before any `#`), as written (a pair without `=` has an
+/// empty value): what a list's or a page's query reads.
+pub(crate) fn query_pairs(url: &str) -> impl Iterator<Item = (&str, &str)> {
+    url.split('#')
+        .next()
+        .and_then(|u| u.split_once('?'))
+        .map_or("", |(_, q)| q)
+        .split('&')
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+}
+
+/// A query's `limit`: a number from 1 to `max`, else `400 invalid_query` naming the bound.
+pub(crate) fn read_limit(raw: &str, max: usize) -> Result<usize, Refusal> {
+    raw.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| Refusal::invalid_limit(max))
+}
+
 impl HistoryQuery {
     /// Reads the query of `url` (the request's URL): `limit` (1 to 200, default 100), and at most
     /// one of `before` and `leaf`, each a message's `ref`. Other parameters (`trace`) are not its
     /// business. A value it cannot read is a `400 invalid_query` that says which.
     pub fn from_url(url: &str) -> Result<HistoryQuery, Refusal> {
-        let query = url
-            .split('#')
-            .next()
-            .and_then(|u| u.split_once('?'))
-            .map_or("", |(_, q)| q);
         let mut out = HistoryQuery {
             wanted: Wanted::Current,
             limit: DEFAULT_PAGE_MESSAGES,
         };
-        for pair in query.split('&') {
-            let (name, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        for (name, raw) in query_pairs(url) {
             match name {
-                "limit" => {
-                    out.limit = raw
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|n| (1..=MAX_PAGE_MESSAGES).contains(n))
-                        .ok_or_else(|| Refusal::invalid_limit(MAX_PAGE_MESSAGES))?;
-                }
+                "limit" => out.limit = read_limit(raw, MAX_PAGE_MESSAGES)?,
                 "before" | "leaf" => {
                     if out.wanted != Wanted::Current {
                         return Err(Refusal::invalid_ref("before"));

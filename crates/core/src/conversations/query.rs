@@ -5,6 +5,7 @@
 
 use super::cursor::Cursor;
 use super::{CURSOR_TTL_MS, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::pages::{query_pairs, read_limit};
 use crate::refusal::{Refusal, INVALID_QUERY};
 
 /// A list request's query.
@@ -21,25 +22,13 @@ impl ListQuery {
     /// empty `cursor=` is the first page, as a client that sends `cursor=${next ?? ""}` means.
     /// Other parameters are not its business.
     pub fn from_url(url: &str, now_ms: u64) -> Result<ListQuery, Refusal> {
-        let query = url
-            .split('#')
-            .next()
-            .and_then(|u| u.split_once('?'))
-            .map_or("", |(_, q)| q);
         let mut out = ListQuery {
             limit: DEFAULT_LIMIT,
             cursor: None,
         };
-        for pair in query.split('&') {
-            let (name, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        for (name, raw) in query_pairs(url) {
             match name {
-                "limit" => {
-                    out.limit = raw
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|n| (1..=MAX_LIMIT).contains(n))
-                        .ok_or_else(|| Refusal::invalid_limit(MAX_LIMIT))?;
-                }
+                "limit" => out.limit = read_limit(raw, MAX_LIMIT)?,
                 "cursor" if raw.is_empty() => out.cursor = None,
                 "cursor" => {
                     let cursor = Cursor::decode(raw).ok_or_else(invalid_cursor)?;
