@@ -45,7 +45,7 @@ export async function aborts(ctx) {
     ctx.saw("abort", second.turnId);
     const sent = Date.now();
     b.send({ type: "abort" });
-    await judgeAbort(ctx, a, second.turnId, sent, "an abort without requestId, from another socket");
+    await judgeAbort(ctx, a, second.turnId, sent, "an abort without requestId, from another socket", b);
     await judgeTurn(ctx, a, second, "a turn stopped by an abort without requestId");
   }
   a.close();

@@ -3,8 +3,9 @@
 // a frame is shown in a report line.
 
 /** How long each wait lasts: an agent on a real model may take seconds to start a turn.
- * `late`: a turn that ends this long after an abort was sent is taken to have ignored it (any
- * sooner, and the abort may simply have crossed its end). */
+ * `late`: a turn of an agent older than protocol 5 that ends this long after an abort was sent is
+ * taken to have ignored it (any sooner, and the abort may simply have crossed its end); a newer
+ * agent's answer to a `history` frame sent after the abort tells instead (./turn_end.mjs). */
 export const WAIT = { init: 3000, create: 30_000, turn: 180_000, reply: 5000, settle: 600, late: 500, quiet: 1000 };
 
 /** The adapter's ping and the agent's pong, exactly these bytes (docs/agent-protocol.md, R-pong;

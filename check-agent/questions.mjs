@@ -179,7 +179,7 @@ async function checkStopWaiting(ctx, text) {
   const label = "an abort without requestId while the turn waited on a question";
   const seen = watcher.frames.find((f) => f.type === "message.create" && f.turnId === create.turnId);
   if (seen) {
-    await judgeAbort(ctx, watcher, create.turnId, sent, label);
+    await judgeAbort(ctx, watcher, create.turnId, sent, label, stopper);
     // A turn the abort did not stop waits on: its finalize is not awaited.
     if (watcher.frames.some(finalizeOf(create.turnId))) await judgeTurn(ctx, watcher, seen, "a turn stopped while it waited on a question");
   } else {

@@ -1,6 +1,7 @@
 // How check-agent judges a turn once it has ended, on a socket that saw it from its
 // `message.create`: one `message.finalize` (R-finalize), no event under another turn's id
 // (R-turn-id), every tool closed (R-tool-end), `complete` after it and not before (R-complete).
+import { askHistory } from "./history.mjs";
 import { finalizeOf, finishOf, isTurnEvent, isTurnPart, LONGER, messageIn, ofTurn, show, sleep, toolOfTurn, WAIT } from "./frames.mjs";
 
 /** The largest token count a client holds exactly (JavaScript's Number.MAX_SAFE_INTEGER). */
@@ -101,12 +102,17 @@ export function judgeBusy(ctx, reply, during) {
   ctx.judge("R-error-code", reply.code === "busy" ? "pass" : "fail", { arrived: `the busy error ${show(reply)}` });
 }
 
-/** Judges a turn's reaction to an abort sent at `sentAt` (`label` says which abort), seen on
- * `conn`: finalize `canceled`, then nothing more of the turn (R-abort). A turn that ended some
- * other way too soon after the abort to tell is a skip, with the option that would tell. */
-export async function judgeAbort(ctx, conn, turnId, sentAt, label) {
+/** Judges a turn's reaction to an abort sent at `sentAt` on `via` (`label` says which abort),
+ * seen on `conn`: finalize `canceled`, then nothing more of the turn (R-abort). A turn that ended
+ * some other way too soon after the abort to tell is a skip, with the option that would tell. Too
+ * soon: for an agent of protocol 5, before it answered a `history` frame sent after the abort on
+ * the same socket (once that answer is here the agent has read the abort, however loaded the
+ * machine); for an older agent, within WAIT.late. */
+export async function judgeAbort(ctx, conn, turnId, sentAt, label, via = conn) {
   const from = conn.frames.length;
+  const heard = via.init?.protocol >= 5 ? askHistory(via, { limit: 1 }).then(() => Date.now()) : null;
   const end = await endOn(conn, turnId, WAIT.reply, from);
+  const heardAt = heard ? await heard : sentAt + WAIT.late;
   const fin = conn.frames.find(finalizeOf(turnId)) ?? null;
   if (!fin && end) {
     return ctx.judge("R-abort", "skip", { arrived: `${label}: the turn ended with complete and no message.finalize (R-finalize)` });
@@ -117,7 +123,7 @@ export async function judgeAbort(ctx, conn, turnId, sentAt, label) {
   }
   const after = conn.arrival(fin) - sentAt;
   if (fin.reason !== "canceled") {
-    if (after < WAIT.late) {
+    if (conn.arrival(fin) <= heardAt) {
       return ctx.judge("R-abort", "skip", {
         arrived: `${label}: the turn ended ${show(fin.reason)} ${Math.max(after, 0)} ms after the abort was sent, too soon to tell whether it heard it`,
         give: LONGER,

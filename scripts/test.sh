@@ -21,6 +21,52 @@ export CLOUDFLARE_CF_FETCH_ENABLED=false
 # time goes is read from these).
 step() { printf '\n==> [%4d s] %s\n' "$SECONDS" "$*" >&2; }
 
+# Jobs run beside each other, each into a log of its own under $logs, printed whole (in the order
+# they were given) once the last ended; the run fails if one did. `start NAME CMD…` starts one;
+# `finish NAME…` waits for them.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+declare -A pids
+start() {
+  local name=$1
+  shift
+  ("$@" >"$logs/$name" 2>&1) &
+  pids[$name]=$!
+}
+finish() {
+  local failed=()
+  for name in "$@"; do
+    wait "${pids[$name]}" || failed+=("$name")
+  done
+  for name in "$@"; do
+    printf '\n--- %s\n' "$name" >&2
+    cat "$logs/$name" >&2
+  done
+  if [ ${#failed[@]} -gt 0 ]; then
+    printf '\nfailed: %s\n' "${failed[*]}" >&2
+    exit 1
+  fi
+}
+
+# The checks that need neither cargo nor the build run beside the Rust steps, one at a time: those
+# leave a core idle for long stretches (the release builds' LTO and links, the test binaries).
+node_checks() {
+  set -e
+  echo "no import circles among the files or folders of any crate (scripts/check-circles.mjs)"
+  node scripts/check-circles.mjs
+  echo "the reference TypeScript agent and the SessionAgent library typecheck (agents/typescript, packages/session-agent)"
+  node_modules/.bin/tsc -p agents/typescript
+  node_modules/.bin/tsc -p packages/session-agent
+  echo "the AI SDK example agent typechecks (examples/ai-sdk-agent, on the library's sources)"
+  node_modules/.bin/tsc -p examples/ai-sdk-agent
+  echo "the Expo example typechecks (examples/expo, against the versions its lock pins)"
+  examples/expo/node_modules/.bin/tsc --noEmit -p examples/expo
+  echo "the React page the docs show typechecks (examples/react)"
+  node_modules/.bin/tsc -p examples/react
+}
+step "beside the Rust steps: import circles and the TypeScript typechecks (printed once the build is done)"
+start node-checks node_checks
+
 step "cargo fmt --check"
 cargo fmt --all --check
 step "cargo clippy (native, all targets, every crate)"
@@ -31,44 +77,50 @@ step "cargo clippy (wasm32, the production build: no demo agent)"
 cargo clippy -p session-agent-chat --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 step "cargo test (every crate)"
 cargo test --workspace
-step "no import circles among the files or folders of any crate (scripts/check-circles.mjs)"
-node scripts/check-circles.mjs
-step "the reference TypeScript agent and the SessionAgent library typecheck (agents/typescript, packages/session-agent)"
-node_modules/.bin/tsc -p agents/typescript
-node_modules/.bin/tsc -p packages/session-agent
-step "the AI SDK example agent typechecks (examples/ai-sdk-agent, on the library's sources)"
-node_modules/.bin/tsc -p examples/ai-sdk-agent
-step "the Expo example typechecks (examples/expo, against the versions its lock pins)"
-examples/expo/node_modules/.bin/tsc --noEmit -p examples/expo
-step "the React page the docs show typechecks (examples/react)"
-node_modules/.bin/tsc -p examples/react
-step "worker build"
+step "beside the builds: AI SDK conformance (tests/sdk, on the CLI cargo test built; printed once the build is done)"
+start sdk node --test --test-concurrency=1 tests/sdk/*.test.mjs
+step "worker build (the local build, then the production build that tests/e2e/deploy_config.test.mjs dry-runs: built here, alone, its dry run finds it up to date)"
 bash scripts/build.sh
+bash scripts/build.sh --production
+step "beside the next build: the JavaScript beside the worker, the clients, the docs and the repository's tools (tests/js/*/, on the build)"
+start js node --test --test-concurrency=1 tests/js/*/*.test.mjs
 step "the example worker that mounts the adapter (examples/mount, for tests/e2e/mount.test.mjs)"
 bash scripts/build.sh --mount-example
+step "what ran beside the Rust steps and the builds: import circles, the typechecks, tests/sdk, tests/js"
+finish node-checks sdk js
 # Test files run at once where they share nothing (each starts its own workerd on free ports; the
 # build is only read): most of an end-to-end test is waiting on timers and sockets, so more files
 # than cores keep both cores busy. tests/README.md has where the time goes.
-step "the JavaScript beside the worker, the clients, the docs and the repository's tools (tests/js/*/)"
-node --test --test-concurrency=2 tests/js/*/*.test.mjs
-step "AI SDK conformance (tests/sdk)"
-node --test --test-concurrency=2 tests/sdk/*.test.mjs
 step "end to end in workerd (tests/e2e)"
 node --test --test-concurrency="${E2E_CONCURRENCY:-4}" tests/e2e/*.test.mjs
 step "the chat panel in headless Chromium (tests/browser)"
 node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" tests/browser/*.test.mjs
-step "the benchmark's smoke form (bench/run.mjs --smoke: its conformance step and one short run of each measure; no figure asserted)"
-node bench/run.mjs --smoke --no-build
-step "idle session feeds, smoke form (bench/feeds.mjs --smoke; the full form: node bench/feeds.mjs)"
-node bench/feeds.mjs --smoke
-step "stalled feeds, smoke form (bench/stalled_feeds.mjs --smoke; the full form: node bench/stalled_feeds.mjs)"
-node bench/stalled_feeds.mjs --smoke
-step "long sessions, smoke form (bench/pages.mjs --smoke; the full form: node bench/pages.mjs)"
-node bench/pages.mjs --smoke
-step "a user's conversations, smoke form (bench/conversations.mjs --smoke; the full form: node bench/conversations.mjs)"
-node bench/conversations.mjs --smoke
-step "large bodies, smoke form (bench/bodies.mjs --smoke; the full form: node bench/bodies.mjs)"
-node bench/bodies.mjs --smoke
-step "reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)"
-node tests/reliability/run.mjs --quick
+# The benchmark's smoke forms and the reliability suite's quick form, a few at once
+# (SMOKE_CONCURRENCY): each starts its own workerd on ports the system picks, and most of each is
+# waiting on timers; no figure is asserted, and the reliability suite's assertions are counts,
+# never times.
+step "the benchmark's smoke forms and the reliability suite's quick form, ${SMOKE_CONCURRENCY:-3} at once (each printed once it and those before it ended)"
+smokes=(
+  "bench-run|the benchmark's smoke form (bench/run.mjs --smoke: its conformance step and one short run of each measure; no figure asserted)|node bench/run.mjs --smoke --no-build"
+  "reliability|reliability suite, quick form (tests/reliability; the full form: npm run test:reliability)|node tests/reliability/run.mjs --quick"
+  "feeds|idle session feeds, smoke form (bench/feeds.mjs --smoke; the full form: node bench/feeds.mjs)|node bench/feeds.mjs --smoke"
+  "stalled-feeds|stalled feeds, smoke form (bench/stalled_feeds.mjs --smoke; the full form: node bench/stalled_feeds.mjs)|node bench/stalled_feeds.mjs --smoke"
+  "pages|long sessions, smoke form (bench/pages.mjs --smoke; the full form: node bench/pages.mjs)|node bench/pages.mjs --smoke"
+  "conversations|a user's conversations, smoke form (bench/conversations.mjs --smoke; the full form: node bench/conversations.mjs)|node bench/conversations.mjs --smoke"
+  "bodies|large bodies, smoke form (bench/bodies.mjs --smoke; the full form: node bench/bodies.mjs)|node bench/bodies.mjs --smoke"
+)
+running=()
+for smoke in "${smokes[@]}"; do
+  IFS='|' read -r name what command <<<"$smoke"
+  echo "  $what" >&2
+  # shellcheck disable=SC2086
+  start "$name" $command
+  running+=("$name")
+  # At most SMOKE_CONCURRENCY at once: the next starts when the oldest has ended.
+  if [ ${#running[@]} -ge "${SMOKE_CONCURRENCY:-3}" ]; then
+    finish "${running[0]}"
+    running=("${running[@]:1}")
+  fi
+done
+finish "${running[@]}"
 step "done: everything passed"

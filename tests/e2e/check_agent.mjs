@@ -16,7 +16,7 @@ export const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?
  * asks; resolves to { byId, exitCode, results }. */
 export async function check(agent, agentVars = {}, prompts = PROMPTS, declares = {}) {
   const persist = mkdtempSync(path.join(os.tmpdir(), "check-agent-test-"));
-  const worker = await startWorker({ agent, agentVars, probe: true, persist });
+  const worker = await startWorker({ agent, agentVars, probe: true, persist, adapter: agent === "demo" });
   try {
     const { results, exitCode } = await checkAgent({
       connect: (session) => new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`),

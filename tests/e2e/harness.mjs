@@ -53,9 +53,11 @@ export const DEMO_ENV = "demo";
  *
  * `probe: true` adds check-agent's probe worker (check-agent/probe.js), bound to the same agent
  * class, on a port of its own: `probe` is then its origin, where `/sessions/:id/agent` opens the
- * agent's socket as the adapter does.
+ * agent's socket as the adapter does. With an agent in its own worker, `adapter: false` leaves
+ * the adapter out (`base` is then null): check-agent's runs need the probe alone.
  */
-export async function startWorker({ vars = {}, unset = [], bind = {}, sidecars = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort } = {}) {
+export async function startWorker({ vars = {}, unset = [], bind = {}, sidecars = [], env = DEMO_ENV, ratelimits = {}, probe = false, agent = "demo", agentVars = {}, persist = null, analytics = false, inspectorPort, adapter: withAdapter = true } = {}) {
+  if (!withAdapter && (agent === "demo" || !probe)) throw new Error("adapter: false is for a probe of an agent in its own worker");
   const agentServed = agent !== "demo" && agentVars.AGENT_TOKEN !== undefined;
   const logs = [];
   const turns = [];
@@ -124,7 +126,9 @@ export async function startWorker({ vars = {}, unset = [], bind = {}, sidecars =
       }`,
     });
   }
-  const workers = agentWorkers.length ? { workers: [adapter, ...agentWorkers] } : adapter;
+  // Without the adapter (check-agent's runs: the probe speaks to the agent as the adapter does),
+  // workerd compiles no adapter wasm at each start and restart.
+  const workers = !withAdapter ? { workers: agentWorkers } : agentWorkers.length ? { workers: [adapter, ...agentWorkers] } : adapter;
   const options = {
     ...workers,
     ...(persist ? { durableObjectsPersist: persist } : {}),
@@ -156,7 +160,8 @@ export async function startWorker({ vars = {}, unset = [], bind = {}, sidecars =
     stderr: stderrLines,
   };
   const located = async () => {
-    worker.base = (await mf.ready).origin;
+    const ready = await mf.ready;
+    worker.base = withAdapter ? ready.origin : null;
     worker.probe = probe ? (await mf.unsafeGetDirectURL(PROBE_NAME)).origin : null;
     worker.agentOrigin = agentServed ? (await mf.unsafeGetDirectURL(TS_AGENT_NAME)).origin : null;
     const origins = {};

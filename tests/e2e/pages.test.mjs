@@ -92,13 +92,16 @@ test("a turn from another device reaches a followed Chat that holds the newest p
     // Following before the other device sends (a feed that connects after the turn ended has
     // only a `sync` to go by, and loads the history, as it should).
     await sync;
-    // Another device: a send after the conversation's newest message.
+    // Another device: a send after the conversation's newest message, a turn of 2 s, so that the
+    // followed chat's resume reaches it while it runs, however loaded the machine (a turn that
+    // ended before the resume came is whole only in the history, which the chat then loads, as it
+    // should).
     const last = chat.messages.at(-1);
-    const body = JSON.parse(chatBody("/slow 3 5"));
+    const body = JSON.parse(chatBody("/slow 20 100"));
     body.messages = [...chat.messages.map(({ id, role, parts }) => ({ id, role, parts })), { ...body.messages[0], id: "device-b-1" }];
     await readAll(await postChat(worker.base, session, JSON.stringify(body)));
     const deadline = Date.now() + 10_000;
-    while (!(chat.status === "ready" && chat.messages.at(-1)?.id !== last.id && textOf(chat.messages.at(-1)).includes("w3"))) {
+    while (!(chat.status === "ready" && chat.messages.at(-1)?.id !== last.id && textOf(chat.messages.at(-1)).includes("w20"))) {
       assert.ok(Date.now() < deadline, `the turn in the followed chat: ${chat.messages.slice(-2).map((m) => m.id)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

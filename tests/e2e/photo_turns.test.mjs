@@ -65,7 +65,9 @@ describe("photos turn after turn from a stock Chat", () => {
         const photo = png(size);
         photos.push(photo);
         await chat.sendMessage({ text: `/files photo ${turn}`, files: [{ type: "file", mediaType: "image/png", filename: `p${turn}.png`, url: dataUrl(photo) }] });
-        assert.deepEqual(errors, [], `turn ${turn}`);
+        // What the worker said of the session's last requests, and its error output, when a turn failed.
+        const said = () => JSON.stringify({ lines: worker.logs.filter((l) => l.session === session).slice(-2), stderr: worker.stderr.slice(-5) });
+        assert.deepEqual(errors, [], `turn ${turn}: ${errors.length ? said() : ""}`);
         assert.equal(chat.status, "ready");
         // The demo agent read the file from the bucket by its URL: its bytes arrived whole.
         assert.equal(textOf(chat.messages.at(-1)), `p${turn}.png image/png ${size} bytes sha256 ${sha(photo).slice(0, 16)}`);

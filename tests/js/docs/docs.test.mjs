@@ -262,7 +262,7 @@ describe("docs: the log's events", () => {
 describe("docs: the tests' settings", () => {
   test("tests/README.md's concurrency settings and defaults are the ones the scripts read", () => {
     const rows = [...read("tests/README.md").matchAll(/^\| `([A-Z0-9_]+_CONCURRENCY)` \| (\d+) \|/gm)].map((m) => [m[1], m[2]]);
-    assert.deepEqual(rows.map(([name]) => name).sort(), ["BROWSER_CONCURRENCY", "CHECK_AGENT_CONCURRENCY", "E2E_CONCURRENCY"]);
+    assert.deepEqual(rows.map(([name]) => name).sort(), ["BROWSER_CONCURRENCY", "CHECK_AGENT_CONCURRENCY", "E2E_CONCURRENCY", "SMOKE_CONCURRENCY"]);
     const testSh = read("scripts/test.sh");
     const checkAgent = read("tests/e2e/check_agent.mjs");
     for (const [name, fallback] of rows) {
