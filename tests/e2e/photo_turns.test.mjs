@@ -9,7 +9,7 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
-import { startWorker, sessionId, chatBody, postChat, readAll } from "./harness.mjs";
+import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf } from "./harness.mjs";
 import { stockChat, textOf } from "./chat.mjs";
 
 const MiB = 1024 * 1024;
@@ -70,7 +70,8 @@ describe("photos turn after turn from a stock Chat", () => {
         assert.deepEqual(errors, [], `turn ${turn}: ${errors.length ? said() : ""}`);
         assert.equal(chat.status, "ready");
         // The demo agent read the file from the bucket by its URL: its bytes arrived whole.
-        assert.equal(textOf(chat.messages.at(-1)), `p${turn}.png image/png ${size} bytes sha256 ${sha(photo).slice(0, 16)}`);
+        // And the prompt gave the file's size (protocol 6's `size`).
+        assert.equal(textOf(chat.messages.at(-1)), `p${turn}.png image/png ${size} bytes sha256 ${sha(photo).slice(0, 16)}, the prompt said ${size} bytes`);
       }
       assert.ok(posts.sizes.at(-1) > turns * size, `the last POST carried every photo again (${posts.sizes.at(-1)} bytes)`);
 
@@ -103,8 +104,8 @@ describe("a message's files: refused with their codes, nothing stored", () => {
   after(() => worker?.dispose());
 
   /** A chat body whose message carries `file` (a file part's fields). */
-  const withFile = (file) => {
-    const body = JSON.parse(chatBody("/slow 1 1 look"));
+  const withFile = (file, text = "/slow 1 1 look") => {
+    const body = JSON.parse(chatBody(text));
     body.messages[0].parts.push({ type: "file", ...file });
     return JSON.stringify(body);
   };
@@ -140,9 +141,11 @@ describe("a message's files: refused with their codes, nothing stored", () => {
     const session = sessionId("uploaded");
     const photo = png(2000);
     const uploaded = await (await fetch(`${worker.base}/api/sessions/${session}/files?filename=up.png`, { method: "POST", headers: { "content-type": "image/png" }, body: photo })).json();
-    const first = await postChat(worker.base, session, withFile({ mediaType: "image/png", url: uploaded.url, filename: "up.png" }));
+    const first = await postChat(worker.base, session, withFile({ mediaType: "image/png", url: uploaded.url, filename: "up.png" }, "/files"));
     assert.equal(first.status, 200, await first.clone().text());
-    await readAll(first);
+    // The agent read it through its binding, and the prompt gave its size from the bucket.
+    const said = chunksOf((await readAll(first)).text).filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+    assert.match(said, new RegExp(`up\\.png image/png ${photo.length} bytes sha256 ${sha(photo).slice(0, 16)}, the prompt said ${photo.length} bytes`));
     for (let i = 0; i < 2; i++) {
       const inline = await postChat(worker.base, session, withFile({ mediaType: "image/png", url: dataUrl(photo) }));
       assert.equal(inline.status, 200);

@@ -61,11 +61,13 @@ fn the_history_is_shown_as_the_trace_mode_shows_a_stream() {
     );
 }
 
+/// A file's `size` (protocol 6, as the adapter gave it) stays out of the client's part: a
+/// `FileUIPart` has no such field, and an AI SDK before 5.0.217 refuses one it does not know.
 #[test]
 fn a_conversation_maps_part_by_part() {
     let out = history(
         r#"[
-          {"id":"u1","role":"user","parts":[{"type":"text","text":"look"},{"type":"file","mediaType":"image/png","url":"https://x.example/a.png","filename":"a.png"}]},
+          {"id":"u1","role":"user","parts":[{"type":"text","text":"look"},{"type":"file","mediaType":"image/png","url":"https://x.example/a.png","filename":"a.png","size":48213}]},
           {"id":"t1","role":"assistant","parts":[
             {"type":"reasoning","text":"hm"},
             {"type":"tool-call","callId":"c1","toolName":"ls","status":"completed","args":{"p":"/"},"result":["a"]},

@@ -611,6 +611,7 @@ fn read_parts(
                     media_type,
                     url,
                     filename,
+                    size: None,
                 });
             }
             Some(ANSWER_PART) => {

@@ -33,6 +33,7 @@ fn reads_the_ai_sdk_v5_body() {
             media_type: "image/png".into(),
             url: "data:image/png;base64,AA==".into(),
             filename: Some("a.png".into()),
+            size: None,
         }]
     );
 }

@@ -19,6 +19,7 @@ fn prompts_keep_their_usable_attachments() {
                 media_type: "image/png".into(),
                 url: "data:,x".into(),
                 filename: Some("a.png".into()),
+                size: None,
             }],
             on_disconnect: Some(OnDisconnect::Abort),
             message_id: None,

@@ -165,6 +165,7 @@ fn a_message_whose_row_was_shortened_is_still_the_same_content() {
         media_type: "text/plain".into(),
         url: format!("data:,{}", "x".repeat(3_000_000)),
         filename: None,
+        size: None,
     }];
     let first = s.begin("u1", &[], "read this", &big);
     let stored = &s.current()[0];

@@ -1,5 +1,6 @@
 //! `/files`: the demo agent says what it received of each file of the prompt (its name, media
-//! type, size and the first bytes of its SHA-256), so that a test proves the bytes arrived whole
+//! type, size and the first bytes of its SHA-256, and the size the prompt gave), so that a test
+//! proves the bytes arrived whole
 //! (docs/files.md). The bytes come from the `FILES` bucket by the key the file's URL names
 //! (`crates/core/src/files`: the agent reads through a binding, never through a frame), or from a
 //! `data:` URL when the worker keeps no bucket. Here the words and where the bytes are; the
@@ -43,21 +44,26 @@ pub fn source_of(file: &Attachment, session: &str) -> Source {
     payload.map_or(Source::Elsewhere, Source::Inline)
 }
 
-/// One line of the reply for `file`, whose bytes are `bytes` (`None`: not read).
+/// One line of the reply for `file`, whose bytes are `bytes` (`None`: not read), then the size
+/// the prompt gave (protocol 6's `size`: the adapter gives it for a file in its bucket).
 pub fn line(file: &Attachment, bytes: Option<&[u8]>) -> String {
     let name = file.filename.as_deref().unwrap_or("(no name)");
+    let said = match file.size {
+        Some(size) => format!("the prompt said {size} bytes"),
+        None => "the prompt gave no size".to_owned(),
+    };
     match bytes {
         Some(bytes) => {
             let digest = Sha256::digest(bytes);
             let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
             format!(
-                "{name} {} {} bytes sha256 {}",
+                "{name} {} {} bytes sha256 {}, {said}",
                 file.media_type,
                 bytes.len(),
                 &hex[..SHOWN_DIGEST_HEX]
             )
         }
-        None => format!("{name} {} not read", file.media_type),
+        None => format!("{name} {} not read, {said}", file.media_type),
     }
 }
 

@@ -5,6 +5,7 @@ fn file(url: &str, name: Option<&str>) -> Attachment {
         media_type: "image/png".into(),
         url: url.into(),
         filename: name.map(str::to_owned),
+        size: None,
     }
 }
 
@@ -35,7 +36,14 @@ fn a_line_names_the_file_and_its_digest() {
     // SHA-256("abc") = ba7816bf8f01cfea…
     assert_eq!(
         line(&file("x", Some("a.png")), Some(b"abc")),
-        "a.png image/png 3 bytes sha256 ba7816bf8f01cfea"
+        "a.png image/png 3 bytes sha256 ba7816bf8f01cfea, the prompt gave no size"
     );
-    assert_eq!(line(&file("x", None), None), "(no name) image/png not read");
+    let sized = Attachment {
+        size: Some(3),
+        ..file("x", None)
+    };
+    assert_eq!(
+        line(&sized, None),
+        "(no name) image/png not read, the prompt said 3 bytes"
+    );
 }

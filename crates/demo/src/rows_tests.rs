@@ -24,6 +24,7 @@ fn a_small_message_is_stored_whole() {
         media_type: "image/png".into(),
         url: "data:image/png;base64,AA==".into(),
         filename: Some("a.png".into()),
+        size: None,
     }];
     let user = user_message("user_1".into(), "look", &files, Some("2025".into()));
     let row = row_json(&user);
@@ -81,6 +82,7 @@ fn a_huge_attachment_is_dropped_before_the_text_is_cut() {
         media_type: "text/plain".into(),
         url: format!("data:,{}", "x".repeat(3_000_000)),
         filename: None,
+        size: None,
     }];
     let user = user_message("u".into(), "read this", &files, None);
     let back = reread(&row_json(&user));

@@ -189,6 +189,7 @@ fn the_content_is_the_prompts_even_when_the_row_was_shortened() {
         media_type: "text/plain".into(),
         url: format!("data:,{}", "x".repeat(3_000_000)),
         filename: None,
+        size: None,
     }];
     let mut big = user_message("u1".into(), "read this", &files, None);
     big.key = Some("u_big".into());

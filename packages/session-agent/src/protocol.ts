@@ -82,6 +82,8 @@ export interface Attachment {
   mediaType: string;
   url: string;
   filename?: string;
+  /** Its length in bytes, for a file the adapter keeps in its bucket (protocol 6). */
+  size?: number;
 }
 
 /** What the adapter (or any client) sends. */

@@ -54,26 +54,34 @@ pub(crate) async fn keep_files(
             let mac = call(cx, "put", kept).await?.as_string().unwrap_or_default();
             file.url = signed_url(at.origin, at.session, &id, expires_at, &mac);
             file.media_type = inline.media_type;
+            file.size = Some(inline.bytes.len() as u64);
         } else if let Some(Ok(id)) = at.names(&file.url) {
-            held(cx, bucket, secret, at.session, &id).await?;
+            file.size = Some(held(cx, bucket, secret, at.session, &id).await?);
         }
     }
     Ok(())
 }
 
-/// Whether the session holds the file `id`: else `400 invalid_attachment`.
+/// The length of the session's file `id`, in bytes; `400 invalid_attachment` when the session
+/// does not hold it.
 async fn held(
     cx: &RouteContext<'_>,
     bucket: &JsValue,
     secret: &[u8],
     session: &str,
     id: &FileId,
-) -> Result<(), Failure> {
+) -> Result<u64, Failure> {
     let head = js_head_file(bucket, &object_key(session, id), secret, "", "");
-    if call(cx, "head", head).await?.is_null() {
+    let found = call(cx, "head", head).await?;
+    if found.is_null() {
         return Err(not_held().into());
     }
-    Ok(())
+    // `[size, contentType, filename]` (files.js `headFile`).
+    let size = js_sys::Reflect::get_u32(&found, 0)
+        .ok()
+        .and_then(|size| size.as_f64())
+        .ok_or_else(Refusal::internal)?;
+    Ok(size as u64)
 }
 
 /// A runtime call's value, or its failure logged and answered `500 internal_error`.

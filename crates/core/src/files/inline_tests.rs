@@ -24,6 +24,7 @@ fn part(media_type: &str, url: String, filename: Option<&str>) -> Attachment {
         media_type: media_type.into(),
         url,
         filename: filename.map(str::to_owned),
+        size: None,
     }
 }
 

@@ -10,4 +10,9 @@ pub struct Attachment {
     pub url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filename: Option<String>,
+    /// The file's length in bytes, when the adapter knows it: a file it keeps in its bucket (a
+    /// `data:` URL it stored, or an upload it found there). Protocol 6; never sent to a client (a
+    /// `FileUIPart` has no such field: `crate::history` writes a file part's fields one by one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
 }

@@ -20,7 +20,7 @@ proptest::proptest! {
         let context = context.map(|text| serde_json::value::to_raw_value(&serde_json::json!({ "page": text })).unwrap());
         let attachments: Vec<Attachment> = files
             .into_iter()
-            .map(|(url, filename)| Attachment { media_type: "text/plain".into(), url, filename })
+            .map(|(url, filename)| Attachment { media_type: "text/plain".into(), url, filename, size: None })
             .collect();
         let on_disconnect = if detach { OnDisconnect::Detach } else { OnDisconnect::Abort };
         let branch = branch.map(|ids| serde_json::value::to_raw_value(&ids).unwrap());
@@ -73,6 +73,7 @@ fn outgoing_frames_are_exact() {
         media_type: "image/png".into(),
         url: "data:image/png;base64,AA==".into(),
         filename: None,
+        size: None,
     }];
     let prompt = Prompt {
         on_disconnect: OnDisconnect::Detach,
@@ -82,6 +83,20 @@ fn outgoing_frames_are_exact() {
     assert_eq!(
         prompt.to_frame(),
         r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"detach","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA=="}]}"#
+    );
+    // A file the adapter keeps: its size in bytes (protocol 6).
+    let kept = [Attachment {
+        size: Some(48_213),
+        filename: Some("cat.png".into()),
+        ..files[0].clone()
+    }];
+    let prompt = Prompt {
+        attachments: &kept,
+        ..plain("x")
+    };
+    assert_eq!(
+        prompt.to_frame(),
+        r#"{"type":"prompt","content":"x","requestId":"r","onDisconnect":"abort","attachments":[{"mediaType":"image/png","url":"data:image/png;base64,AA==","filename":"cat.png","size":48213}]}"#
     );
     let context = r#"{"page":"/pricing","plan":"pro"}"#;
     let prompt = Prompt {
