@@ -5,8 +5,9 @@
 // bench/README.md ("The size budget").
 
 /**
- * 236 KiB: the size with a session's files, a chat body read as a stream whose data: URL files go
- * to R2, and a user's conversations (236,511 bytes, on 198,311 at the round's start) and 2% for
- * small changes. Raised on purpose four times this round: bench/README.md, "The size budget".
+ * 240 KiB: the size with a session's files, a chat body read as a stream whose data: URL files go
+ * to R2, a user's conversations and the uploads' hourly sweep (241,253 bytes, on 198,311 at the
+ * round's start) and 1.9% for small changes. Raised on purpose five times this round:
+ * bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 241_664;
+export const PRODUCTION_WASM_GZIP_BUDGET = 245_760;

@@ -11,7 +11,8 @@
 //
 // What the Proxy is for stays: before each request, a wasm instance that trapped (a panic: the
 // Rust code aborts) is replaced by a new one, and a trap thrown out of a call marks it so. The new
-// default export is a plain object whose `fetch` does exactly that around the same handler:
+// default export is a plain object whose `fetch` does exactly that around the same handler (and
+// so does its `scheduled`, when the worker exports one: its Cron Trigger):
 //
 //   { fetch(request, env, ctx) { checkReinitialize(); try { return handler(request, env, ctx) }
 //     catch (error) { handleMaybeCritical(error); throw error } } }
@@ -67,9 +68,20 @@ export function thinEntry(code) {
     `function (${NAME})\\((${NAME})\\)\\{\\2 instanceof WebAssembly\\.RuntimeError&&`,
     "the handler that marks a trapped instance",
   )[1];
-  const entry =
-    `${exported}={fetch(request,env,ctx){${checkReinitialize}();` +
-    `try{return ${handler}(request,env,ctx)}catch(error){throw ${handleMaybeCritical}(error),error}}}`;
+  // Each handler the build has: `fetch` always, `scheduled` when the worker exports one (its
+  // Cron Trigger), each around the same check and marker.
+  const wrap = (name, arg, fn) =>
+    `${name}(${arg},env,ctx){${checkReinitialize}();` +
+    `try{return ${fn}(${arg},env,ctx)}catch(error){throw ${handleMaybeCritical}(error),error}}`;
+  const handlers = [wrap("fetch", "request", handler)];
+  const scheduled = [
+    ...code.matchAll(
+      new RegExp(`${START}${escape(entryClass)}\\.prototype\\.scheduled=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`, "g"),
+    ),
+  ];
+  if (scheduled.length > 1) throw new Error(`thin-entry: the entry's scheduled handler: expected at most once, found ${scheduled.length} times`);
+  if (scheduled.length === 1) handlers.push(wrap("scheduled", "controller", scheduled[0][2]));
+  const entry = `${exported}={${handlers.join(",")}}`;
   const thin = code.slice(0, proxy.index) + entry + code.slice(proxy.index + proxy[0].length);
   const queued = only(
     thin,

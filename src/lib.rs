@@ -58,3 +58,14 @@ pub async fn fetch(
     };
     Ok(JsValue::from(response))
 }
+
+/// The Cron Trigger (`[triggers]` in wrangler.toml): the adapter's scheduled work, at the
+/// trigger's `scheduledTime` (the uploads' sweep: docs/files.md). Written out as `fetch` is.
+#[wasm_bindgen(js_sys = worker::js_sys, wasm_bindgen_futures = worker::wasm_bindgen_futures)]
+pub async fn scheduled(controller: JsValue, env: Env, _ctx: worker::worker_sys::Context) {
+    let time = worker::js_sys::Reflect::get(&controller, &JsValue::from_str("scheduledTime"))
+        .ok()
+        .and_then(|time| time.as_f64())
+        .unwrap_or(0.0);
+    Adapter::new().scheduled(&env, time).await;
+}

@@ -2,13 +2,14 @@
 // byte for byte, whole and by ranges; the limits (413 declared and counted, 415); the signed URL
 // refused for another session, forged or expired (the test signs with the worker's key, so it
 // sets the clock of an expiry); the session's owner only; the headers that keep a file from
-// running on the worker's origin; and the routes closed without the bucket or the key.
+// running on the worker's origin; the routes closed without the bucket or the key; and the
+// uploads no message named, swept at the Cron Trigger's clock, which the test sets.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac, randomBytes } from "node:crypto";
 import net from "node:net";
 import { hs256Jwt, nowS } from "./jwks.mjs";
-import { startWorker, sessionId } from "./harness.mjs";
+import { startWorker, sessionId, chatBody, postChat, readAll, until } from "./harness.mjs";
 
 /** The demo environment's FILES_SECRET (wrangler.toml), with which the test signs URLs itself. */
 const FILES_SECRET = "local-demo-files-key-not-a-secret-0123456789";
@@ -259,4 +260,45 @@ describe("closed without the bucket or the key", () => {
       assert.ok(worker.diagnostics.some((d) => d.event === "files"), JSON.stringify(worker.diagnostics));
     });
   }
+});
+
+describe("uploads no message named: swept after UPLOAD_TTL_H, at the Cron Trigger's clock", () => {
+  const HOUR = 3_600_000;
+
+  test("an upload no message named is deleted once older than UPLOAD_TTL_H, and nothing else is", { timeout: 60_000 }, async () => {
+    const worker = await start({ vars: { UPLOAD_TTL_H: "2" } });
+    const session = sessionId("swept");
+    const uploadedAt = Date.now();
+    const [left, named] = await Promise.all([randomBytes(5_000), randomBytes(6_000)].map(async (bytes) => ({ bytes, part: await (await upload(worker.base, session, bytes, { filename: "a.png" })).json() })));
+    const bucket = await worker.r2("FILES");
+    const markers = async () => (await bucket.list({ prefix: `pending/${session}/` })).objects.map((o) => o.key.split("/").at(-1));
+    const idOf = (part) => new URL(part.url).pathname.split("/").at(-1);
+    assert.deepEqual((await markers()).sort(), [idOf(left.part), idOf(named.part)].sort(), "each upload waits for a message");
+
+    // A message names one: it is the message's now.
+    const body = JSON.parse(chatBody("/slow 1 1 look"));
+    body.messages[0].parts.push({ type: "file", mediaType: "image/png", url: named.part.url, filename: "a.png" });
+    const chat = await postChat(worker.base, session, JSON.stringify(body));
+    assert.equal(chat.status, 200, await chat.clone().text());
+    await readAll(chat);
+    assert.deepEqual(await markers(), [idOf(left.part)], "the named upload waits no more");
+
+    const fetchBack = async (part) => fetch(part.url).then(async (r) => [r.status, r.ok ? Buffer.from(await r.arrayBuffer()).equals(part === left.part ? left.bytes : named.bytes) : null]);
+    // A sweep before the life is over deletes nothing.
+    await worker.scheduled(uploadedAt + 2 * HOUR - 60_000);
+    assert.deepEqual(await fetchBack(left.part), [200, true]);
+    assert.deepEqual(await markers(), [idOf(left.part)]);
+    // After it, the upload nobody sent goes, with its marker; the message's file stays.
+    await worker.scheduled(Date.now() + 2 * HOUR + 60_000);
+    assert.deepEqual(await fetchBack(left.part), [404, null]);
+    assert.deepEqual(await fetchBack(named.part), [200, true]);
+    assert.deepEqual(await keysOf(worker, session), [`sessions/${session}/files/${idOf(named.part)}`]);
+    assert.deepEqual(await markers(), []);
+    await until(() => worker.diagnostics.some((d) => d.event === "upload_sweep" && /^1 upload\(s\) older than 2 h deleted/.test(d.detail)), "the sweep's line");
+  });
+
+  test("an UPLOAD_TTL_H out of its bounds is a 500 misconfigured, as any setting", { timeout: 30_000 }, async () => {
+    const worker = await start({ vars: { UPLOAD_TTL_H: "721" } });
+    await assertError(await upload(worker.base, sessionId("ttl"), "x"), 500, "misconfigured");
+  });
 });

@@ -17,7 +17,7 @@ export const DEMO_ENV = "demo";
  * demo's by default; `null` for the default environment). `vars` override its [vars];
  * `ratelimits` adds Rate Limiting bindings, as wrangler.toml's `[[ratelimits]]` would, e.g.
  * `{ RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } }` (Miniflare simulates them).
- * Returns { base, dispose, restart, logs, turns, points, diagnostics, stderr, probe, r2, objects }
+ * Returns { base, dispose, restart, scheduled, logs, turns, points, diagnostics, stderr, probe, r2, objects }
  * (`r2(name)` a bucket, `objects(name)` a Durable Object namespace, from the test's side): `logs`
  * collects the worker's structured log lines (one JSON object per request), `turns` its turn
  * records (one per turn: docs/operations.md), `diagnostics` its other lines (a skipped frame, a
@@ -168,6 +168,9 @@ export async function startWorker({ vars = {}, unset = [], bind = {}, sidecars =
     for (const { name } of sidecars) origins[name] = (await mf.unsafeGetDirectURL(name)).origin;
     worker.sidecar = (name) => origins[name];
   };
+  /** Runs the worker's Cron Trigger as the runtime would at `time` (ms since the epoch): the
+   * tests' clock for the adapter's scheduled work. */
+  worker.scheduled = async (time) => (await mf.getWorker(ADAPTER_NAME)).scheduled({ scheduledTime: new Date(time), cron: "17 * * * *" });
   worker.restart = async () => {
     await mf.setOptions(options);
     await located();

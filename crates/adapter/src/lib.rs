@@ -63,6 +63,7 @@ mod inbound;
 mod index;
 mod outcome;
 mod pump;
+mod sweep;
 mod turn_log;
 mod watchdog;
 
@@ -117,5 +118,13 @@ impl Adapter {
         let answer = entry::run(req, env, ctx, Mount::Whole).await?;
         // `Mount::Whole` answers every path.
         answer.ok_or_else(|| worker::Error::RustError("no answer".into()))
+    }
+
+    /// The adapter's work on a schedule, which a worker's Cron Trigger runs (`scheduled_time`:
+    /// the trigger's `scheduledTime`, in milliseconds since the epoch, the sweep's clock): uploads
+    /// no message named for `UPLOAD_TTL_H` are deleted (docs/files.md). Never fails: what goes
+    /// wrong is a log line.
+    pub async fn scheduled(&self, env: &Env, scheduled_time: f64) {
+        sweep::sweep_uploads(env, scheduled_time.max(0.0) as u64).await;
     }
 }

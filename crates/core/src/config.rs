@@ -9,6 +9,7 @@
 use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
 use crate::cors::AllowedOrigins;
+use crate::files::pending::DEFAULT_UPLOAD_TTL_HOURS;
 use crate::files::settings::{FileSettings, DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TTL_SECS};
 use crate::liveness::{DEFAULT_PING_MS, MAX_PING_MS, MIN_PING_MS};
 use crate::questions::{QuestionParts, QuestionView};
@@ -107,7 +108,7 @@ pub struct Config {
     /// [`crate::liveness`].
     pub liveness_ping_ms: u64,
     /// The files routes' settings (`MAX_FILE_BYTES`, `FILE_TYPES`, `FILE_URL_TTL_S`,
-    /// `FILES_SECRET`): [`crate::files::settings`].
+    /// `UPLOAD_TTL_H`, `FILES_SECRET`): [`crate::files::settings`].
     pub files: FileSettings,
 }
 
@@ -278,12 +279,14 @@ impl Config {
                     .into(),
             ));
         }
+        let upload_ttl = number("UPLOAD_TTL_H", DEFAULT_UPLOAD_TTL_HOURS)?;
         let files = FileSettings::new(
             var("FILE_TYPES")?.as_deref(),
             number("FILE_URL_TTL_S", DEFAULT_URL_TTL_SECS)?,
             var("FILES_SECRET")?,
             number("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES)?,
         )
+        .and_then(|files| files.with_upload_ttl(upload_ttl))
         .map_err(|err| ConfigError(err.into()))?;
         Ok(Config {
             auth,

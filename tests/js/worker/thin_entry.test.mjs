@@ -35,6 +35,21 @@ test("the default export is a plain object that calls the handler", async () => 
   assert.deepEqual(module.calls, [["fetch", "req", "env", "ctx"]]);
 });
 
+test("a worker with a Cron Trigger keeps its scheduled handler, around the same check and marker", async () => {
+  const scheduled = 'function sc(c,e,t){calls.push(["scheduled",c,e,t]);if(c==="trap")throw new WebAssembly.RuntimeError("unreachable")}';
+  const shaped = SHAPED.replace("class ot{}", `${scheduled}class ot{}`).replace(
+    "U.prototype.fetch=function(e){return le.call(this,e,this.env,this.ctx)};",
+    "U.prototype.fetch=function(e){return le.call(this,e,this.env,this.ctx)};U.prototype.scheduled=function(e){return sc.call(this,e,this.env,this.ctx)};",
+  );
+  const module = await load(thinEntry(shaped));
+  module.default.scheduled("controller", "env", "ctx");
+  assert.deepEqual(module.calls, [["scheduled", "controller", "env", "ctx"]]);
+  assert.throws(() => module.default.scheduled("trap", "env", "ctx"), WebAssembly.RuntimeError);
+  assert.equal(module.calls.at(-1), "marked");
+  // A worker without one has none.
+  assert.equal((await load(thinEntry(SHAPED))).default.scheduled, undefined);
+});
+
 test("names that begin with `$` (esbuild gives them too) are found as any other", async () => {
   // The entry's class `$` and its Proxy `$t`, as esbuild named them in one build.
   const renamed = [
@@ -99,6 +114,8 @@ test("a module of another shape fails with what was not found", () => {
 test("the built worker's entry is the thin one", { skip: !exists("build/index.js") && "no build" }, () => {
   const built = readFileSync(new URL("../../../build/index.js", import.meta.url), "utf8");
   assert.match(built, /=\{fetch\(request,env,ctx\)\{[\w$]+\(\);try\{return [\w$]+\(request,env,ctx\)\}catch\(error\)/);
+  // Its Cron Trigger's handler (the uploads' sweep) too.
+  assert.match(built, /,scheduled\(controller,env,ctx\)\{[\w$]+\(\);try\{return [\w$]+\(controller,env,ctx\)\}catch\(error\)/);
   assert.match(built, /__wbg_queueMicrotask_[0-9a-f]+:function\(([\w$]+)\)\{Promise\.resolve\(\)\.then\(\1\)/);
 });
 

@@ -22,7 +22,7 @@ const encoder = new TextEncoder();
  * with [the bytes stored, the HMAC of `message` under `secret` in lowercase hex], [-1, ""] when
  * it went past `max` bytes, or [0, ""] when it had none (nothing is kept of either).
  */
-export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, secret, message) {
+export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, secret, message, marker) {
   // A view of WebAssembly's memory, which a later growth detaches: copied before any await.
   secret = secret.slice();
   return (async () => {
@@ -33,7 +33,37 @@ export function putFile(bucket, key, request, declared, max, partBytes, mediaTyp
       await bucket.delete(key);
       return [0, ""];
     }
+    // The upload waits for a message (crates/core/src/files/pending.rs): its marker says since when.
+    await bucket.put(marker, new Uint8Array(0), { customMetadata: { [MADE]: String(Date.now()) } });
     return [size, await sign(secret, message)];
+  })().catch(failure);
+}
+
+/** The custom metadata of a marker that holds when it was made, in milliseconds since the epoch. */
+const MADE = "made";
+
+/** Deletes the marker `marker` (a message named its upload), whether or not there is one. */
+export function dropMarker(bucket, marker) {
+  return bucket.delete(marker).catch(failure);
+}
+
+/**
+ * One page of the markers (under `prefix`, from `cursor`; `""`: the first page): resolves with
+ * [lines, the next page's cursor or `""`], each line a marker's key, a tab and when it was made.
+ */
+export function listMarkers(bucket, prefix, cursor) {
+  return (async () => {
+    const page = await bucket.list({ prefix, cursor: cursor === "" ? undefined : cursor, include: ["customMetadata"] });
+    const lines = page.objects.map((o) => `${o.key}\t${o.customMetadata?.[MADE] ?? ""}`).join("\n");
+    return [lines, page.truncated ? page.cursor : ""];
+  })().catch(failure);
+}
+
+/** Deletes the keys of `keys` (a key a line), at most 1,000 a call (R2's bound). */
+export function deleteKeys(bucket, keys) {
+  return (async () => {
+    const all = keys.split("\n");
+    for (let at = 0; at < all.length; at += 1000) await bucket.delete(all.slice(at, at + 1000));
   })().catch(failure);
 }
 

@@ -14,6 +14,7 @@ use worker::Response;
 
 use crate::context::RouteContext;
 use crate::failure::Failure;
+use crate::files::pending::marker_key;
 use crate::files::range::RangeAnswer;
 use crate::files::serve::{file_headers, file_not_found, range_not_satisfiable, Cache};
 use crate::files::settings::files_not_configured;
@@ -48,7 +49,17 @@ extern "C" {
         filename: &str,
         secret: &[u8],
         message: &str,
+        marker: &str,
     ) -> Promise;
+
+    #[wasm_bindgen(js_name = dropMarker)]
+    pub(crate) fn js_drop_marker(bucket: &JsValue, marker: &str) -> Promise;
+
+    #[wasm_bindgen(js_name = listMarkers)]
+    pub(crate) fn js_list_markers(bucket: &JsValue, prefix: &str, cursor: &str) -> Promise;
+
+    #[wasm_bindgen(js_name = deleteKeys)]
+    pub(crate) fn js_delete_keys(bucket: &JsValue, keys: &str) -> Promise;
 
     #[wasm_bindgen(js_name = digestOf)]
     pub(crate) fn js_digest_of(bytes: &[u8]) -> Promise;
@@ -93,6 +104,11 @@ extern "C" {
 thread_local! {
     /// The bucket, looked up once per isolate when absent.
     static BUCKET: OptionalBinding = const { OptionalBinding::new(FILES_BINDING) };
+}
+
+/// The bucket of `env`, when the worker has one (the uploads' sweep).
+pub(crate) fn bucket_of(env: &worker::Env) -> Option<JsValue> {
+    BUCKET.with(|binding| binding.get(env))
 }
 
 /// The bucket and the signing key, when the worker has both (the chat route keeps a message's
@@ -162,6 +178,7 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
         upload.filename.as_deref().unwrap_or_default(),
         secret,
         &signed_message(session, &id, expires_at),
+        &marker_key(session, &id),
     );
     let stored = match settled(&put).await {
         Ok(stored) => Array::from(&stored),

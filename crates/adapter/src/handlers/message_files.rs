@@ -12,10 +12,12 @@ use wasm_bindgen::JsValue;
 use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::files::inline::{content_id, inline_file, not_held};
+use crate::files::pending::{marker_key, marker_prefix};
 use crate::files::signed::{file_of_url, signed_message, signed_url};
 use crate::files::{object_key, session_prefix, FileId};
 use crate::handlers::files::{
-    bucket, fault, js_delete_under, js_digest_of, js_head_file, js_keep_file, js_sign_all,
+    bucket, fault, js_delete_under, js_digest_of, js_drop_marker, js_head_file, js_keep_file,
+    js_sign_all,
 };
 use crate::platform::clock::now_ms;
 use crate::platform::promise::settled;
@@ -76,6 +78,9 @@ async fn held(
     if found.is_null() {
         return Err(not_held().into());
     }
+    // A message names it: an upload is no longer waiting for one (`crate::files::pending`).
+    let marker = marker_key(session, id);
+    call(cx, "marker", js_drop_marker(bucket, &marker)).await?;
     // `[size, contentType, filename]` (files.js `headFile`).
     let size = js_sys::Reflect::get_u32(&found, 0)
         .ok()
@@ -123,8 +128,8 @@ pub(crate) async fn sign_again(
     Ok(())
 }
 
-/// Deletes every file of `session` from the bucket (a deleted session's: docs/files.md); nothing
-/// without a bucket. Answers how many were deleted.
+/// Deletes every file of `session` from the bucket (a deleted session's: docs/files.md), and its
+/// uploads' markers; nothing without a bucket. Answers how many files were deleted.
 pub(crate) async fn delete_session_files(
     cx: &RouteContext<'_>,
     session: &str,
@@ -138,5 +143,7 @@ pub(crate) async fn delete_session_files(
         js_delete_under(&bucket, &session_prefix(session)),
     )
     .await?;
+    let markers = js_delete_under(&bucket, &marker_prefix(session));
+    call(cx, "delete", markers).await?;
     Ok(deleted.as_f64().unwrap_or(0.0) as u64)
 }

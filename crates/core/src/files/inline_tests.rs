@@ -15,6 +15,7 @@ fn settings(max: u64) -> FileSettings {
         max_file_bytes: max,
         types: TypeList::parse(DEFAULT_FILE_TYPES).unwrap(),
         url_ttl_secs: 3600,
+        upload_ttl_hours: 24,
         secret: None,
     }
 }

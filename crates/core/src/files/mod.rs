@@ -5,6 +5,7 @@
 
 pub mod inline;
 pub mod name;
+pub mod pending;
 pub mod range;
 pub mod serve;
 pub mod settings;

@@ -1,9 +1,10 @@
-//! The files routes' settings: `MAX_FILE_BYTES`, `FILE_TYPES`, `FILE_URL_TTL_S` and the
-//! `FILES_SECRET` that signs a file's URL (docs/configuration.md). Read by `crate::config`,
+//! The files routes' settings: `MAX_FILE_BYTES`, `FILE_TYPES`, `FILE_URL_TTL_S`, `UPLOAD_TTL_H`
+//! and the `FILES_SECRET` that signs a file's URL (docs/configuration.md). Read by `crate::config`,
 //! with its rules: absent, the default; empty or unparsable, an error naming the setting.
 
 use crate::auth::MIN_SECRET_BYTES;
 use crate::files::name::TypeList;
+use crate::files::pending::{DEFAULT_UPLOAD_TTL_HOURS, MAX_UPLOAD_TTL_HOURS};
 use crate::refusal::{Refusal, FILES_NOT_CONFIGURED};
 
 /// Default largest upload, in bytes: 10 MiB, a phone's photo (a 12 MP JPEG is 3 to 5 MB) twice
@@ -30,6 +31,9 @@ pub struct FileSettings {
     pub max_file_bytes: u64,
     pub types: TypeList,
     pub url_ttl_secs: u64,
+    /// How long an upload no message named is kept, in hours (`UPLOAD_TTL_H`:
+    /// `crate::files::pending`).
+    pub upload_ttl_hours: u64,
     /// The key of the URLs' HMAC (`FILES_SECRET`); without it, the files routes are closed
     /// (`501 files_not_configured`), as without the bucket.
     pub secret: Option<Vec<u8>>,
@@ -42,6 +46,7 @@ impl std::fmt::Debug for FileSettings {
             .field("max_file_bytes", &self.max_file_bytes)
             .field("types", &self.types)
             .field("url_ttl_secs", &self.url_ttl_secs)
+            .field("upload_ttl_hours", &self.upload_ttl_hours)
             .field("secret", &self.secret.as_ref().map(|_| "…"))
             .finish()
     }
@@ -69,10 +74,26 @@ impl FileSettings {
             max_file_bytes,
             types,
             url_ttl_secs,
+            upload_ttl_hours: DEFAULT_UPLOAD_TTL_HOURS,
             secret: secret.map(String::into_bytes),
         })
     }
+
+    /// The same, with `UPLOAD_TTL_H` (`crate::config` reads it: a positive integer) at most
+    /// [`MAX_UPLOAD_TTL_HOURS`].
+    pub fn with_upload_ttl(self, hours: u64) -> Result<Self, &'static str> {
+        if hours > MAX_UPLOAD_TTL_HOURS {
+            return Err(UPLOAD_TTL_ERROR);
+        }
+        Ok(FileSettings {
+            upload_ttl_hours: hours,
+            ..self
+        })
+    }
 }
+
+/// The error of an `UPLOAD_TTL_H` over [`MAX_UPLOAD_TTL_HOURS`] (the tests hold the two equal).
+const UPLOAD_TTL_ERROR: &str = "UPLOAD_TTL_H must be from 1 to 720 (hours)";
 
 /// The error of a `FILE_TYPES` that does not parse.
 const TYPES_ERROR: &str =

@@ -22,6 +22,29 @@ fn read(pairs: &[(&str, &str)]) -> Result<FileSettings, String> {
 fn the_errors_name_the_bounds_of_their_constants() {
     assert!(TTL_ERROR.contains(&format!("from 1 to {MAX_URL_TTL_SECS} ")));
     assert!(SECRET_ERROR.contains(&format!("at least {MIN_SECRET_BYTES} bytes")));
+    assert!(UPLOAD_TTL_ERROR.contains(&format!("from 1 to {MAX_UPLOAD_TTL_HOURS} ")));
+}
+
+#[test]
+fn an_upload_lives_a_day_unless_told_and_at_most_thirty() {
+    assert_eq!(read(&[]).unwrap().upload_ttl_hours, 24);
+    assert_eq!(read(&[("UPLOAD_TTL_H", "2")]).unwrap().upload_ttl_hours, 2);
+    assert_eq!(
+        read(&[("UPLOAD_TTL_H", "720")]).unwrap().upload_ttl_hours,
+        720
+    );
+    assert_eq!(
+        read(&[("UPLOAD_TTL_H", "721")]).unwrap_err(),
+        UPLOAD_TTL_ERROR
+    );
+    for bad in ["0", "", "a day"] {
+        assert!(
+            read(&[("UPLOAD_TTL_H", bad)])
+                .unwrap_err()
+                .contains("UPLOAD_TTL_H"),
+            "{bad}"
+        );
+    }
 }
 
 #[test]
