@@ -94,7 +94,7 @@ finish node-checks sdk js
 step "end to end in workerd (tests/e2e)"
 node --test --test-concurrency="${E2E_CONCURRENCY:-4}" tests/e2e/*.test.mjs
 step "the chat panel in headless Chromium (tests/browser)"
-node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" tests/browser/*.test.mjs
+node --test --test-concurrency="${BROWSER_CONCURRENCY:-3}" tests/browser/*.test.mjs
 # The benchmark's smoke forms and the reliability suite's quick form, a few at once
 # (SMOKE_CONCURRENCY): each starts its own workerd on ports the system picks, and most of each is
 # waiting on timers; no figure is asserted, and the reliability suite's assertions are counts,
