@@ -241,5 +241,8 @@ describe("a deleted session's files go with it", () => {
     assert.equal(answer.status, 204);
     assert.deepEqual(await objects(worker, gone), [], "the upload and the message's photo are gone");
     assert.equal((await objects(worker, kept)).length, 2, "another session's are not");
+    // And the marker of the upload no message named (docs/files.md, the sweep's).
+    const markers = async (session) => (await (await worker.r2("FILES")).list({ prefix: `pending/${session}/` })).objects.length;
+    assert.deepEqual([await markers(gone), await markers(kept)], [0, 1]);
   });
 });
