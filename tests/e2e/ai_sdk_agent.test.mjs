@@ -6,7 +6,8 @@
 // the history; a resume of a running turn by a second client; a detached turn run on to its end;
 // what the model is given after an answer, a regenerate and an edit; a provider's failure; no
 // model set (no MODEL, or an empty one, and no AI binding): an error that says what to bind; an
-// approval answered after the agent's worker restarts. Then check-agent on it, as
+// approval answered after the agent's worker restarts; a photo, whose bytes the model is given
+// through the agent's binding of the adapter's bucket. Then check-agent on it, as
 // docs/your-agent.md runs it, exits 0.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -65,6 +66,19 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
     await validateUIMessages({ messages: stored });
     return stored;
   }
+
+  test("a photo from a stock Chat: the model is given its bytes, read through the agent's own binding of the adapter's bucket", { timeout: 30_000 }, async () => {
+    const session = sessionId("ai-photo");
+    const photo = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(150_000, 7)]);
+    const client = await chatOf("ai", session);
+    const url = `data:image/png;base64,${photo.toString("base64")}`;
+    await client.chat.sendMessage({ text: "what is this?", files: [{ type: "file", mediaType: "image/png", filename: "p.png", url }] });
+    await settled(client);
+    assert.match(lastText(client.chat), new RegExp(`A file image/png of ${photo.length} bytes\\.`));
+    // The history holds the adapter's URL of it, never the bytes.
+    const [file] = (await history(session)).flatMap((m) => m.parts.filter((p) => p.type === "file"));
+    assert.ok(file.url.startsWith(`${worker.base}/api/sessions/${session}/files/`), file.url);
+  });
 
   for (const pkg of CLIENTS) {
     test(`${pkg}: a turn with a server tool: its input and output on a tool card, then the model's text on its result`, { timeout: 30_000 }, async () => {

@@ -236,8 +236,11 @@ export const typescriptAgentWorker = (like, vars) =>
   agentWorker(like, { entry: "tests/fixtures/agents/recording.ts", name: TS_AGENT_NAME, className: "SessionAgent" }, vars);
 
 /** The AI SDK example agent (examples/ai-sdk-agent); `MODEL: "mock"` is its test mode. */
-export const aiSdkAgentWorker = (like, vars) =>
-  agentWorker(like, { entry: "examples/ai-sdk-agent/src/index.ts", name: AI_SDK_AGENT_NAME, className: "ChatAgent" }, vars);
+export const aiSdkAgentWorker = async (like, vars) => ({
+  ...(await agentWorker(like, { entry: "examples/ai-sdk-agent/src/index.ts", name: AI_SDK_AGENT_NAME, className: "ChatAgent" }, vars)),
+  // Its wrangler.toml's binding of the adapter's bucket (the same bucket_name: one bucket in Miniflare).
+  r2Buckets: { FILES: "session-agent-files" },
+});
 
 /** check-agent's probe worker, its `AGENT` bound to `className` in the worker `scriptName`, on a
  * port of its own. `like` lends it the adapter's compatibility date and flags. */

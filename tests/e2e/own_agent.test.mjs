@@ -28,7 +28,7 @@ test("check-agent passes every MUST on an agent of the user's own: the example c
     for (const file of ["src/agent.ts", "src/index.ts", "wrangler.toml"]) rename(project, file, "ChatAgent", "SupportAgent");
     rename(project, "wrangler.toml", 'name = "ai-sdk-agent"', 'name = "my-agent"');
     // Their own wording of the approval, from the call's typed args, as docs/your-agent.md shows it.
-    rename(project, "src/agent.ts", "stopWhen: stepCountIs(5) }));", 'stopWhen: stepCountIs(5) }), { approval: (call) => (call.toolName === "deploy" ? `Deploy to ${call.args.target.toUpperCase()}?` : `Allow ${call.toolName}?`) });');
+    rename(project, "src/agent.ts", "stopWhen: stepCountIs(5) }),\n    {},", 'stopWhen: stepCountIs(5) }),\n    { approval: (call) => (call.toolName === "deploy" ? `Deploy to ${call.args.target.toUpperCase()}?` : `Allow ${call.toolName}?`) },');
     execFileSync(path.join(root, "node_modules/.bin/tsc"), ["-p", project], { stdio: "pipe" });
     const args = readFileSync(path.join(project, "check-agent.args"), "utf8").trim().split(/\s+/);
     const cli = path.join(root, "check-agent/cli.mjs");

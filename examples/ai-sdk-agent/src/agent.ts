@@ -10,6 +10,9 @@ import { mockModel } from "./mock-model";
 
 export interface Env {
   AI?: Ai;
+  /** The adapter's bucket of the sessions' files (the same `bucket_name`): the model is given each
+   * file's bytes, read through it. */
+  FILES?: R2Bucket;
   /** "mock": the AI SDK's mock language model (src/mock-model.ts), for tests with no account. */
   MODEL?: string;
 }
@@ -45,7 +48,12 @@ function languageModel(env: Env): LanguageModel {
 }
 
 export class ChatAgent extends SessionAgent<Env> {
-  private model = streamTextModel(streamText, () => ({ model: languageModel(this.env), system, tools, stopWhen: stepCountIs(5) }));
+  private model = streamTextModel(
+    streamText,
+    () => ({ model: languageModel(this.env), system, tools, stopWhen: stepCountIs(5) }),
+    {},
+    { files: () => this.env.FILES },
+  );
 
   protected respond(input: ModelInput, emit: Emit, signal: AbortSignal) {
     return this.model(input, emit, signal);

@@ -5,7 +5,8 @@
 //   /weather   calls getWeather          /deploy   calls deploy (approval first)
 //   /ask TEXT  calls askUser with TEXT   /long     a reply of 3 s, to stop or join mid-way
 //   /fail      the provider fails (503)  /sources  a reply citing a web page and a document
-//   anything else: a reply naming every user message given
+//   anything else: a reply naming every user message given, and each file of the last one
+//   (its media type and its bytes' length, or that it came as a URL)
 // After a tool's result it says what came back (or that it was denied).
 
 import { simulateReadableStream, type LanguageModel } from "ai";
@@ -47,7 +48,15 @@ function script(said: string, prompt: Prompt): Chunk[] {
   }
   if (said === "/long") return reply(Array.from({ length: 60 }, (_, i) => `word${i + 1}`).join(" "));
   const users = prompt.filter((m) => m.role === "user").map((m) => m.content.map((p) => (p.type === "text" ? p.text : "")).join(""));
-  return reply(`You said: ${said}. I was given ${users.length} user messages: ${users.join(" | ")}.`);
+  const last = prompt.at(-1);
+  const files = last?.role === "user" ? last.content.flatMap((p) => (p.type === "file" ? [fileSeen(p.mediaType, p.data)] : [])) : [];
+  return reply(`You said: ${said}. I was given ${users.length} user messages: ${users.join(" | ")}.${files.map((f) => ` ${f}.`).join("")}`);
+}
+
+/** How the model was given a file: its bytes (their length), or a URL to fetch. */
+function fileSeen(mediaType: string, data: unknown): string {
+  if (data instanceof Uint8Array) return `A file ${mediaType} of ${data.byteLength} bytes`;
+  return `A file ${mediaType} at a URL`;
 }
 
 /** What the model says once its tools are done. */
