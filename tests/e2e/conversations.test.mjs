@@ -3,11 +3,13 @@
 // list pages newest activity first with no repeat or gap while turns move sessions; a rename wins
 // over later turns; a delete takes the row out; every refusal of the routes; who sees what (a
 // key per browser without a JWT, a JWT's `sub` with one: two users each see, rename and delete
-// only their own); and without the binding, 501 while turns go on unlisted.
+// only their own); the clients' helper (clients/conversations.js) on them; and without the
+// binding, 501 while turns go on unlisted.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { hs256Jwt, nowS } from "./jwks.mjs";
 import { startWorker, sessionId, chatBody, postChat, readAll, chunksOf, until } from "./harness.mjs";
+import { conversations, ConversationsError } from "../../clients/conversations.js";
 
 const ORIGIN = "https://app.example";
 const AUTH_SECRET = "conversations-test-secret-0123456789abcdef";
@@ -185,6 +187,23 @@ describe("without a JWT: a list per browser, by its key", () => {
     // A new turn on the same id lists it anew, from that turn.
     await turn(worker.base, s2, me, "/slow 1 1");
     await listed(worker.base, me, (s) => s.length === 2 && s[0].id === s2, "s2 listed again");
+  });
+
+  test("the clients' helper (clients/conversations.js): every page, a rename and a delete, and a refusal in its words", { timeout: 20_000 }, async () => {
+    const me = { "x-conversations-key": newKey() };
+    const ids = [sessionId("helper-1"), sessionId("helper-2"), sessionId("helper-3")];
+    for (const id of ids) await turn(worker.base, id, me);
+    await listed(worker.base, me, (s) => s.length === 3, "three sessions");
+    const list = conversations({ baseUrl: worker.base, headers: async () => me });
+    const walked = [];
+    for await (const session of list.all({ limit: 2 })) walked.push(session.id);
+    assert.deepEqual(walked, [...ids].reverse(), "newest activity first, each once, over two pages");
+    assert.equal((await list.rename(ids[0], "Lisbon")).title, "Lisbon");
+    await list.remove(ids[1]);
+    assert.deepEqual((await list.page()).sessions.map((s) => [s.id, s.title]), [[ids[2], "/slow 1 1"], [ids[0], "Lisbon"]]);
+    const refused = await list.remove(ids[1]).catch((error) => error);
+    assert.ok(refused instanceof ConversationsError, String(refused));
+    assert.deepEqual([refused.status, refused.code], [404, "session_not_found"]);
   });
 
   test("an answer to the agent's question is the same turn going on: it moves nothing", { timeout: 20_000 }, async () => {
