@@ -7,8 +7,9 @@
 // feed (clients/follow-session.js) shows every turn of the session, sent from any tab or device,
 // as it streams; clients/branches.js shows a picker ("‹ 2/3 ›") on an edited message or a
 // retried reply, switches branches, and loads older messages a page at a time; and files chosen
-// to go with a message are uploaded once (clients/upload-files.js) and sent as their signed URLs.
-// tests/browser/stock_react.test.mjs bundles it (with ./main.tsx) and drives it in Chromium.
+// to go with a message are uploaded once (clients/upload-files.js) and sent as their signed URLs;
+// beside the chat, this browser's conversations (clients/conversations.js): new, open, rename,
+// delete. tests/browser/stock_react.test.mjs bundles it (with ./main.tsx) and drives it in Chromium.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Chat, useChat } from '@ai-sdk/react';
 import {
@@ -21,13 +22,17 @@ import {
 import { followSession } from '../../clients/follow-session.js';
 import { loadBranch, loadOlder, loadPage, refreshBranches, siblingsOf } from '../../clients/branches.js';
 import { uploadFiles, type UploadedFilePart } from '../../clients/upload-files.js';
+import { conversations, type Conversation as Listed } from '../../clients/conversations.js';
 
 // #region history
 // Your worker's origin first when the page is on another one.
 const base = (sessionId: string) => `/api/sessions/${sessionId}`;
+// This browser's list of conversations: a key of its own, kept, that each turn and the list send
+// (X-Conversations-Key); with sign-in, the token's `sub` names the list instead, on every device.
+const listKey = (): string => (localStorage['conversations-key'] ??= crypto.randomUUID());
 // Questions as tool approvals on ai 6 and 7 (on ai 5, 'tools'): the transport and the history ask
 // for the same parts.
-const headers = { 'X-Questions': 'approvals' };
+const headers = { 'X-Questions': 'approvals', 'X-Conversations-Key': listKey() };
 
 /** Where the history's pages and branches are read: the same headers as the transport. */
 const pages = (sessionId: string) => ({ historyUrl: `${base(sessionId)}/messages`, headers });
@@ -152,6 +157,65 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
   );
 }
 // #endregion chat
+
+// #region sidebar
+/** The page: this browser's conversations beside the chat of `sessionId`. */
+export function App({ sessionId }: { sessionId: string }) {
+  return (
+    <div className="layout">
+      <Sidebar current={sessionId} />
+      <ChatPage sessionId={sessionId} />
+    </div>
+  );
+}
+
+/** The list, the newest activity first, a page at a time (clients/conversations.js): open one,
+ * start a new one, rename, delete (asked first). Read again when the page comes back to the front. */
+function Sidebar({ current }: { current: string }) {
+  const [list] = useState(() => conversations({ headers }));
+  const [sessions, setSessions] = useState<Listed[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const show = (work: Promise<unknown>) => work.then(() => setFailure(null), (error) => setFailure(error instanceof Error ? error.message : String(error)));
+  const refresh = () => list.page().then((page) => (setSessions(page.sessions), setNext(page.next)));
+  useEffect(() => {
+    show(refresh());
+    const again = () => show(refresh());
+    addEventListener('focus', again);
+    return () => removeEventListener('focus', again);
+  }, [current]);
+  const more = () =>
+    show(list.page({ cursor: next }).then((page) => (setSessions((had) => [...had, ...page.sessions.filter((s) => !had.some((h) => h.id === s.id))]), setNext(page.next))));
+  const rename = (session: Listed) => {
+    const title = prompt('New title', session.title)?.trim();
+    if (title) show(list.rename(session.id, title).then(refresh));
+  };
+  const remove = (session: Listed) => {
+    if (!confirm(`Delete “${session.title}” for good?`)) return;
+    show(list.remove(session.id).then(() => (session.id === current ? open(crypto.randomUUID()) : refresh())));
+  };
+  return (
+    <nav aria-label="Conversations">
+      <button onClick={() => open(crypto.randomUUID())}>New conversation</button>
+      <ul>
+        {sessions.map((session) => (
+          <li key={session.id}>
+            <a href={`?session=${encodeURIComponent(session.id)}`} aria-current={session.id === current ? 'page' : undefined}>
+              {session.title}
+            </a>
+            <button aria-label={`Rename ${session.title}`} onClick={() => rename(session)}>Rename</button>
+            <button aria-label={`Delete ${session.title}`} onClick={() => remove(session)}>Delete</button>
+          </li>
+        ))}
+      </ul>
+      {next && <button onClick={more}>More conversations</button>}
+      {failure && <p role="alert">{failure}</p>}
+    </nav>
+  );
+}
+
+const open = (sessionId: string) => location.assign(`?session=${encodeURIComponent(sessionId)}`);
+// #endregion sidebar
 
 // #region files
 /** A message's file: an image shows from its signed URL (the history signs it again on each

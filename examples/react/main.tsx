@@ -1,6 +1,6 @@
-// The page's entry: the chat of the session that `?session=` names, in #root.
+// The page's entry: the conversations and the chat of the session that `?session=` names, in #root.
 import { createRoot } from 'react-dom/client';
-import { ChatPage } from './chat';
+import { App } from './chat';
 
 const session = new URLSearchParams(location.search).get('session') ?? 'demo';
-createRoot(document.getElementById('root')!).render(<ChatPage sessionId={session} />);
+createRoot(document.getElementById('root')!).render(<App sessionId={session} />);

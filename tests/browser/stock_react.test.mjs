@@ -9,6 +9,7 @@
 // shows the picker on the edited message; a long session loads its older messages by pages. And
 // files (clients/upload-files.js): uploaded once, sent as their signed URLs, the image shown, and
 // again after a reload, from the URL the history signed anew; a refused file in the worker's words.
+// And the conversations beside the chat (clients/conversations.js): listed, renamed, deleted, new.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -40,8 +41,10 @@ before(async () => {
 
 /** The page on the worker's origin (its chat route same-origin, as an app's), on `session`;
  * `posts` fills with each chat POST's X-Questions header. */
-async function open(session) {
+async function open(session, { listKey } = {}) {
   const page = await setup.browser.newPage();
+  // A list of conversations of this page's own (the tests' pages may share a browser's storage).
+  if (listKey) await page.addInitScript((key) => localStorage.setItem("conversations-key", key), listKey);
   const posts = [];
   page.on("request", (request) => {
     if (request.method() === "POST" && request.url().endsWith(`/api/sessions/${session}/chat`)) posts.push(request.headers()["x-questions"]);
@@ -185,6 +188,48 @@ describe("the docs' React page, as pasted", () => {
   /** The picker of the `n`th message (from 0), as its text ("1/2"), or null. */
   const picker = (page, n) => page.locator(".message").nth(n).locator(".branches span").textContent({ timeout: 5_000 }).catch(() => null);
 
+  test("the conversations beside the chat: listed from a turn, newest first; open, rename, delete (asked first), new", { timeout: 60_000 }, async () => {
+    const [first, second] = [sessionId("react-list-1"), sessionId("react-list-2")];
+    const { page } = await open(first, { listKey: `react-list-${Date.now()}-${Math.random()}` });
+    await send(page, "Plan a trip to Lisbon");
+    await page.goto(`${setup.worker.base}/stock/?session=${second}`);
+    await send(page, "Second thoughts");
+    const nav = page.getByRole("navigation", { name: "Conversations" });
+    const titles = async () => (await nav.getByRole("link").allInnerTexts()).join(" | ");
+    // Each turn's write lands after its response: the list is read again when the page comes back
+    // to the front; here, a reload.
+    await until(async () => {
+      await page.reload();
+      await nav.getByRole("button", { name: "New conversation" }).waitFor();
+      await page.waitForTimeout(100);
+      return (await titles()) === "Second thoughts | Plan a trip to Lisbon";
+    }, "both listed, newest first");
+    assert.equal(await nav.locator('[aria-current="page"]').innerText(), "Second thoughts");
+
+    page.once("dialog", (dialog) => dialog.accept("Lisbon in May"));
+    await nav.getByRole("button", { name: "Rename Plan a trip to Lisbon" }).click();
+    await until(async () => (await titles()) === "Second thoughts | Lisbon in May", "the rename");
+
+    // Deleting the open one asks first, then opens a new conversation.
+    page.once("dialog", (dialog) => dialog.dismiss());
+    await nav.getByRole("button", { name: "Delete Second thoughts" }).click();
+    await page.waitForTimeout(200);
+    assert.equal(await titles(), "Second thoughts | Lisbon in May", "a dismissed question deletes nothing");
+    page.once("dialog", (dialog) => dialog.accept());
+    await nav.getByRole("button", { name: "Delete Second thoughts" }).click();
+    await page.waitForURL((url) => !url.search.includes(second));
+    await until(async () => (await titles()) === "Lisbon in May", "the list without it");
+    assert.equal((await (await fetch(`${setup.worker.base}/api/sessions`, { headers: { "x-conversations-key": await page.evaluate(() => localStorage["conversations-key"]) } })).json()).sessions.length, 1);
+
+    await nav.getByRole("link", { name: "Lisbon in May" }).click();
+    await page.waitForURL((url) => url.search.includes(first));
+    await page.getByRole("main").getByText("Plan a trip to Lisbon", { exact: true }).waitFor();
+    await nav.getByRole("button", { name: "New conversation" }).click();
+    await page.waitForURL((url) => !url.search.includes(first));
+    assert.deepEqual(await shown(page), [], "a new conversation is empty");
+    await page.close();
+  });
+
   test("Try again makes a branch: a picker on the reply, the old reply one click away, a send from it goes on there", { timeout: 60_000 }, async () => {
     const session = sessionId("react-branches");
     const { page } = await open(session);
@@ -224,7 +269,7 @@ describe("the docs' React page, as pasted", () => {
     await page.getByText("w1 w2 w3 w4").waitFor();
     await until(async () => (await picker(page, 0)) === "2/2", "the picker on the edited message");
     await page.locator(".message").nth(0).getByRole("button", { name: "Previous version" }).click();
-    await page.getByText("/slow 2 5").waitFor();
+    await page.getByRole("main").getByText("/slow 2 5").waitFor();
     assert.deepEqual((await shown(page)).map(([role]) => role), ["user", "assistant"]);
     assert.deepEqual(page.errors, []);
     await page.close();
