@@ -37,8 +37,13 @@ pub enum UrlFault {
     Host(HostFault),
     /// A `data:` URL without a media type and `;base64` before its comma.
     DataHeader,
-    /// A `data:` URL whose data is not base64.
-    DataPayload,
+    /// A `data:` URL whose data is not base64: the first byte that is not, and where it is in
+    /// the data (a client's bug, or a body damaged on its way, is then told apart).
+    DataPayload {
+        at: usize,
+        byte: u8,
+        of: usize,
+    },
     /// This worker's URL of a file of another session.
     OtherSession,
     /// This worker's URL under the session's files that names no file.
@@ -88,7 +93,12 @@ impl fmt::Display for UrlFault {
             UrlFault::DataHeader => {
                 "is a data: URL without a media type and `;base64` before its comma"
             }
-            UrlFault::DataPayload => "is a data: URL whose data is not base64",
+            UrlFault::DataPayload { at, byte, of } => {
+                return write!(
+                    f,
+                    "is a data: URL whose data is not base64 (byte 0x{byte:02x} at {at} of its {of})"
+                );
+            }
             UrlFault::OtherSession => "names a file of another session",
             UrlFault::NoFile => "is this worker's URL of no file",
         };
@@ -227,13 +237,16 @@ fn check_data(rest: &str) -> Result<(), UrlFault> {
     if !marker.eq_ignore_ascii_case(";base64") || !is_media_type(media_type) {
         return Err(UrlFault::DataHeader);
     }
-    if payload
+    let not_base64 = payload
         .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-    {
-        Ok(())
-    } else {
-        Err(UrlFault::DataPayload)
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')));
+    match not_base64 {
+        None => Ok(()),
+        Some(at) => Err(UrlFault::DataPayload {
+            at,
+            byte: payload.as_bytes()[at],
+            of: payload.len(),
+        }),
     }
 }
 

@@ -74,8 +74,22 @@ fn each_refused_url_says_why() {
         ("data:text;base64,aGk=", UrlFault::DataHeader),
         ("data:image/png;base64", UrlFault::DataHeader),
         ("data:é/png;base64,AA==", UrlFault::DataHeader),
-        ("data:image/png;base64,<script>", UrlFault::DataPayload),
-        ("data:image/png;base64,AA%3D%3D", UrlFault::DataPayload),
+        (
+            "data:image/png;base64,<script>",
+            UrlFault::DataPayload {
+                at: 0,
+                byte: b'<',
+                of: 8,
+            },
+        ),
+        (
+            "data:image/png;base64,AA%3D%3D",
+            UrlFault::DataPayload {
+                at: 2,
+                byte: b'%',
+                of: 8,
+            },
+        ),
     ];
     for (url, fault) in cases {
         assert_eq!(check_url(url), Err(fault), "{url:?}");
@@ -186,4 +200,17 @@ fn this_workers_file_urls_are_taken_for_their_own_session_only() {
     // Another origin's URL is checked as any URL.
     let other = format!("https://example.com/api/sessions/s2/files/{file}");
     assert_eq!(check_file_at("image/png", &other, None, Some(&at)), Ok(()));
+}
+
+#[test]
+fn a_data_url_that_is_not_base64_says_which_byte_where() {
+    let fault = UrlFault::DataPayload {
+        at: 0,
+        byte: b'<',
+        of: 8,
+    };
+    assert_eq!(
+        fault.to_string(),
+        "is a data: URL whose data is not base64 (byte 0x3c at 0 of its 8)"
+    );
 }
