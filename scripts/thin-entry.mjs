@@ -53,11 +53,10 @@ export function thinEntry(code) {
   const exported = only(code, `export\\{[^}]*?${START}(${NAME}) as default\\b[^}]*\\}`, "the default export")[1];
   const proxy = only(code, `${START}${escape(exported)}=new Proxy\\((${NAME}),(${NAME})\\)`, "the entry's Proxy");
   const entryClass = proxy[1];
-  const handler = only(
-    code,
-    `${START}${escape(entryClass)}\\.prototype\\.fetch=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`,
-    "the entry's fetch handler",
-  )[2];
+  // The entry class's method `name` as worker-build writes it; its group 2 is the handler it calls.
+  const method = (name) =>
+    `${START}${escape(entryClass)}\\.prototype\\.${name}=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`;
+  const handler = only(code, method("fetch"), "the entry's fetch handler")[2];
   const checkReinitialize = only(
     code,
     `function (${NAME})\\(\\)\\{${NAME}\\.criticalError&&\\(console\\.log\\("Reinitializing Wasm application"\\)`,
@@ -74,11 +73,7 @@ export function thinEntry(code) {
     `${name}(${arg},env,ctx){${checkReinitialize}();` +
     `try{return ${fn}(${arg},env,ctx)}catch(error){throw ${handleMaybeCritical}(error),error}}`;
   const handlers = [wrap("fetch", "request", handler)];
-  const scheduled = [
-    ...code.matchAll(
-      new RegExp(`${START}${escape(entryClass)}\\.prototype\\.scheduled=function\\((${NAME})\\)\\{return (${NAME})\\.call\\(this,\\1,this\\.env,this\\.ctx\\)\\}`, "g"),
-    ),
-  ];
+  const scheduled = [...code.matchAll(new RegExp(method("scheduled"), "g"))];
   if (scheduled.length > 1) throw new Error(`thin-entry: the entry's scheduled handler: expected at most once, found ${scheduled.length} times`);
   if (scheduled.length === 1) handlers.push(wrap("scheduled", "controller", scheduled[0][2]));
   const entry = `${exported}={${handlers.join(",")}}`;

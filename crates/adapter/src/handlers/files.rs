@@ -106,7 +106,7 @@ thread_local! {
     static BUCKET: OptionalBinding = const { OptionalBinding::new(FILES_BINDING) };
 }
 
-/// The bucket of `env`, when the worker has one (the uploads' sweep).
+/// The bucket of `env`, when the worker has one (the routes below, and the uploads' sweep).
 pub(crate) fn bucket_of(env: &worker::Env) -> Option<JsValue> {
     BUCKET.with(|binding| binding.get(env))
 }
@@ -114,13 +114,12 @@ pub(crate) fn bucket_of(env: &worker::Env) -> Option<JsValue> {
 /// The bucket and the signing key, when the worker has both (the chat route keeps a message's
 /// files with them, and takes this worker's file URLs, only then).
 pub(crate) fn bucket<'a>(cx: &RouteContext<'a>) -> Option<(JsValue, &'a [u8])> {
-    let bucket = BUCKET.with(|binding| binding.get(cx.env))?;
-    Some((bucket, cx.config.files.secret.as_deref()?))
+    Some((bucket_of(cx.env)?, cx.config.files.secret.as_deref()?))
 }
 
 /// The bucket and the signing key, or `501 files_not_configured` (logged with what is missing).
 fn open<'a>(cx: &RouteContext<'a>) -> Result<(JsValue, &'a [u8]), Failure> {
-    let bucket = BUCKET.with(|binding| binding.get(cx.env));
+    let bucket = bucket_of(cx.env);
     match (bucket, cx.config.files.secret.as_deref()) {
         (Some(bucket), Some(secret)) => Ok((bucket, secret)),
         (bucket, _) => {

@@ -4,7 +4,7 @@
 //! then the message's, kept until its session is deleted. The worker's sweep (a Cron Trigger,
 //! every hour: `wrangler.toml`) deletes each file whose marker is older than `UPLOAD_TTL_H`, and
 //! its marker. The keys and the rule are here; the bucket's calls are the adapter's
-//! (`crates/adapter/src/files_sweep.rs`).
+//! (`crates/adapter/src/sweep.rs`).
 
 use crate::files::{object_key, FileId};
 
