@@ -37,11 +37,6 @@ pub(crate) enum Mount {
     Whole,
 }
 
-/// How much of a body answered unread (a 401, a 404, a stop, a refused upload) is drained before
-/// the answer: 4 MiB, far past any such request's body (a chat turn's is kilobytes); a body
-/// declared longer is not waited for, since a client may declare megabytes and send nothing.
-const DRAIN_BYTES: usize = 4 * 1024 * 1024;
-
 /// A request's way through the adapter; `None` when `mount` leaves its path to the caller. The
 /// request stays the runtime's `Request` (`worker::Request` would copy its method and URL and
 /// read its `cf` object, which the runtime builds on first access); its head is read in one call
@@ -147,11 +142,10 @@ pub(crate) async fn run(
         }
         Outcome::Made(response) => (response, true),
         Outcome::Ready(response) => {
-            let limit = DRAIN_BYTES;
             let declared = head.and_then(|head| head.header(Field::ContentLength));
-            // A body declared over the limit, or of no number, is not waited for.
-            if let Ok(length) = declared_body_length(declared, limit) {
-                drain::drain(req, length, limit).boxed_local().await;
+            // A body declared over the bound, or of no number, is not waited for.
+            if let Ok(length) = declared_body_length(declared, drain::DRAIN_BYTES) {
+                drain::drain(req, length).boxed_local().await;
             }
             (response.into(), true)
         }

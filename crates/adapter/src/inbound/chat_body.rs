@@ -7,6 +7,7 @@ use futures::StreamExt;
 use worker::ByteStream;
 
 use crate::inbound::body::read_request;
+use crate::inbound::drain::DRAIN_BYTES;
 use crate::inbound::incoming::RequestIn;
 use crate::request::{declared_body_length, BodyStream, ContentLength, Limits, RequestError};
 use crate::request_head::Field;
@@ -15,12 +16,6 @@ use crate::request_head::Field;
 /// chunk): 1 MiB, past any chat turn without files, and a fraction of what a body may hold at
 /// once (`MAX_MESSAGE_BYTES`, whichever is smaller).
 const WHOLE_UP_TO_BYTES: usize = 1024 * 1024;
-
-/// How far past a refusal's point a body is still read (and dropped) before the 413: an HTTP/1.1
-/// client still uploading when the answer comes may see a reset connection instead of the answer.
-/// 16 MiB covers any body a chat client sends by mistake (a few large files); past it the runtime
-/// may cut the connection, which is fine for anything larger.
-const DRAIN_SLACK_BYTES: usize = 16 * 1024 * 1024;
 
 /// The body, its earlier messages reduced to their ids, for `crate::request::parse_chat_request`;
 /// or why it is refused: `body_too_large` (declared or counted past `MAX_BODY_BYTES`),
@@ -57,9 +52,10 @@ pub(crate) async fn read_chat_body(
             return Err(RequestError::Unreadable);
         };
         if let Err(refused) = stream.push(&chunk) {
-            // The rest, read and dropped up to the slack, so that the client reads the answer.
+            // The rest, read and dropped up to the drain's bound, so that the client reads the
+            // answer (crate::inbound::drain).
             let mut drained = 0usize;
-            while drained <= DRAIN_SLACK_BYTES {
+            while drained <= DRAIN_BYTES {
                 match chunks.next().await {
                     Some(Ok(chunk)) => drained += chunk.len(),
                     _ => break,

@@ -1,6 +1,7 @@
 //! A body's declared length, its `Content-Length`, read before the body: a body that declares
-//! more than the limit is refused at once (413 `body_too_large`), without waiting for a byte of it
-//! (a client that declares 5 MB and sends nothing would otherwise hold the request open).
+//! more than the limit is refused at once (413 `body_too_large`), before a byte of it is kept (what
+//! the client is still sending is then drained, within a bound, so that it reads the answer: the
+//! adapter's `inbound/drain.rs`).
 
 /// What a request's `Content-Length` says of its body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
