@@ -12,12 +12,14 @@
 // `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false },
 // { extras: false });
 // `restart` (optional) restarts the agent's worker and resolves once it serves again. The
-// scenarios run at once, each in a session of its own; a long session (protocol 5) follows them,
-// and the restart comes last. Resolves to
+// scenarios run at once, each in a session of its own (a forgotten one, protocol 7, among them); a
+// long session (protocol 5) follows them, and the restart comes last (it reads the forgotten
+// session again too). Resolves to
 // { results, exitCode }.
 import { Conn, Refused } from "./conn.mjs";
 import { aborts, closes } from "./aborts.mjs";
 import { extrasTurn, judgeExtras } from "./extras.mjs";
+import { forgets } from "./forget.mjs";
 import { bounds } from "./bounds.mjs";
 import { branches } from "./branches.mjs";
 import { checkQuestions } from "./questions.mjs";
@@ -65,7 +67,7 @@ export async function checkAgent({ connect, prompts, declares = {}, restart = nu
       return finish(verdicts);
     }
     verdicts.judge("R-open", "pass");
-    const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx), extrasTurn(ctx)];
+    const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx), extrasTurn(ctx), forgets(ctx)];
     await Promise.all(scenarios.map((run) => run.catch((err) => refusedLater(verdicts, err))));
     // A long session (protocol 5) after the others, whose timings its load would blur.
     await bounds(ctx).catch((err) => refusedLater(verdicts, err));

@@ -192,7 +192,7 @@ async function main() {
     connect = (session) => new WebSocket(`${local.origin.replace("http", "ws")}/sessions/${session}/agent${query}`);
   } else {
     // The adapter's own headers, for an agent route that passes them on to the object.
-    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "6" };
+    const headers = { "x-client": "ai-sdk-adapter", "x-agent-protocol": "7" };
     if (args.token) headers.authorization = `Bearer ${args.token}`;
     agent = args.url;
     connect = (session) => new WebSocket(args.url.replace("{session}", encodeURIComponent(session)), { headers });

@@ -8,7 +8,7 @@
 //
 // Query parameters: `user` (x-user-id), `client` (x-client, default the adapter's own
 // "ai-sdk-adapter"), `path` (the path the agent is asked on, default "/ws", as the adapter's
-// AGENT_PATH). The protocol header is the adapter's: X-Agent-Protocol: 6. The agent's answer is
+// AGENT_PATH). The protocol header is the adapter's: X-Agent-Protocol: 7. The agent's answer is
 // passed back as it is, its headers too (X-Agent-Protocol: the protocol it keeps).
 
 const ROUTE = /^\/sessions\/([A-Za-z0-9._:-]{1,128})\/agent$/;
@@ -26,7 +26,7 @@ export default {
       upgrade: "websocket",
       "x-session-id": session,
       "x-client": url.searchParams.get("client") ?? "ai-sdk-adapter",
-      "x-agent-protocol": "6",
+      "x-agent-protocol": "7",
     });
     const user = url.searchParams.get("user");
     if (user !== null) headers.set("x-user-id", user);

@@ -1,10 +1,12 @@
 // check-agent's restart scenario, run last (a restart closes every socket): a finished turn and a
 // running one, then the agent's worker restarted (`ctx.restart`, with --config). After it, the
 // finished turn is in init (R-history), the running one is not listed as in flight (R-restart),
-// a new turn's turnId is new in the session (R-turn-id), and every message of the branch scenario's
-// tree (protocol 5) is still there, every branch of it (R-keep, with what ./crawl.mjs judges).
+// a new turn's turnId is new in the session (R-turn-id), every message of the branch scenario's
+// tree (protocol 5) is still there, every branch of it (R-keep, with what ./crawl.mjs judges), and
+// nothing of the session forgotten before it (protocol 7) is back (R-forget, ./forget.mjs).
 import { SESSION as BRANCH } from "./branch_session.mjs";
 import { crawl, judgeTree } from "./crawl.mjs";
+import { afterRestart as forgottenAfterRestart } from "./forget.mjs";
 import { created } from "./turns.mjs";
 import { judgeTurn } from "./turn_end.mjs";
 import { finishOf, messageIn, show, WAIT } from "./frames.mjs";
@@ -17,6 +19,7 @@ export async function restarts(ctx) {
     ctx.note("R-history", "checked on new sockets, not across a restart (that needs --config)");
     ctx.note("R-turn-id", "turnIds not checked across a restart (that needs --config)");
     if (ctx.branchTree) ctx.note("R-keep", "checked on new sockets, not across a restart (that needs --config)");
+    if (ctx.forgotten) ctx.note("R-forget", "checked on new sockets, not across a restart (that needs --config)");
     return;
   }
   const a = await ctx.join("restart");
@@ -48,6 +51,7 @@ export async function restarts(ctx) {
     } else ctx.judge("R-restart", "pass");
   }
   if (ctx.branchTree) judgeTree(ctx, ctx.branchTree, await crawl(ctx, BRANCH, ctx.branchTree), "a restart");
+  await forgottenAfterRestart(ctx);
   from = b.frames.length;
   ctx.prompt(b, ctx.prompts.short, "check-x3");
   const after = await created(ctx, b, from, "a --prompt after the restart");

@@ -38,13 +38,13 @@ export async function turnOn(ctx, conn, label, content, requestId, extra, what) 
   return { create, text };
 }
 
-/** R-protocol: `init` says protocol 1 to 6; from 4, the upgrade's answer says the same in
+/** R-protocol: `init` says protocol 1 to 7; from 4, the upgrade's answer says the same in
  * `X-Agent-Protocol` (the adapter reads it there before it sends a regenerate or an edit), and an
  * agent that says a protocol there says the same in `init`. */
 function judgeProtocol(ctx, protocol, header) {
   const said = header === null ? "no X-Agent-Protocol" : `X-Agent-Protocol: ${header}`;
   const arrived = `protocol ${show(protocol)} in init, ${said} on the upgrade's answer`;
-  const known = [1, 2, 3, 4, 5, 6].includes(protocol);
+  const known = [1, 2, 3, 4, 5, 6, 7].includes(protocol);
   const agrees = protocol >= 4 ? header?.trim() === String(protocol) : header === null || header.trim() === String(protocol);
   ctx.judge("R-protocol", known && agrees ? "pass" : "fail", { arrived });
 }

@@ -13,7 +13,8 @@ export type FeedEvent =
   | { type: "turn-start"; turnId: string; message: { id: string; role: "user"; parts: unknown[] } | null; branch: string[] }
   | { type: "turn-waiting"; turnId: string; questionId: string }
   | { type: "turn-continue"; turnId: string }
-  | { type: "turn-end"; turnId: string; reason: "end_turn" | "error" | "canceled" };
+  | { type: "turn-end"; turnId: string; reason: "end_turn" | "error" | "canceled" }
+  | { type: "deleted" };
 
 export interface FollowOptions {
   /** The session feed: `…/api/sessions/:id/events`. */

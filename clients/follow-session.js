@@ -11,7 +11,8 @@
 // reads it and hands each event to the others (a BroadcastChannel), and a hidden tab gives the
 // lock up (a browser holds 6 connections to an origin over HTTP/1.1, and a feed is one of them).
 // A feed that cannot connect never breaks the chat: it tries again, later and later, and the chat
-// goes on as it would without it.
+// goes on as it would without it. A session deleted (the feed's `deleted`) empties the chat and is
+// followed no more.
 
 import { keptFor, loadPage } from "./branches.js";
 
@@ -45,7 +46,8 @@ const shape = (messages) =>
  * credentials and `X-Questions` as the chat's transport); `historyUrl` (the session's history,
  * `…/messages` beside `…/events` by default; or a function that gives it, asked at each load);
  * `fetch`; `shareTabs` (one feed for the tabs of a browser: on where the page has Web Locks and
- * BroadcastChannel); `onEvent(event)` (every feed event, after it was applied); `onError(error)`
+ * BroadcastChannel); `onEvent(event)` (every feed event, after it was applied: a `deleted` one says
+ * the session is gone, its messages taken from the chat); `onError(error)`
  * (a failed connection or history load; the feed goes on).
  */
 export function followSession(chat, options = {}) {
@@ -55,6 +57,8 @@ export function followSession(chat, options = {}) {
   const shareTabs =
     options.shareTabs ?? (page !== undefined && globalThis.navigator?.locks !== undefined && typeof BroadcastChannel === "function");
   let closed = false;
+  /** The session was deleted (a `deleted` event): never connected again. */
+  let gone = false;
   /**
    * The feed answered 204: this session has nothing to follow yet (its agent keeps no `init`).
    * The next connection is made a minute later (`NOTHING_TO_FOLLOW_MS`), or at `reconnect()`.
@@ -192,6 +196,13 @@ export function followSession(chat, options = {}) {
         // The resumed stream (or this chat's own) showed the question and ended there.
         if (ahead === event.turnId) ahead = undefined;
         return;
+      case "deleted":
+        // The session was deleted (here or elsewhere): nothing of it is kept, so the chat shows
+        // none of it, and there is nothing left to follow. A stream of this chat's own ended
+        // already, saying so. The app learns it from `onEvent`.
+        gone = true;
+        if (!busy()) chat.messages = [];
+        return;
       default:
         // An event of a newer feed: nothing.
         return;
@@ -257,7 +268,7 @@ export function followSession(chat, options = {}) {
 
   /** Reads the feed, connecting again after each end, until `stillLeading()` says no more. */
   async function lead(stillLeading) {
-    while (stillLeading()) {
+    while (stillLeading() && !gone) {
       let retryAfterMs;
       try {
         await connect();
@@ -266,7 +277,7 @@ export function followSession(chat, options = {}) {
         if (error?.name !== "AbortError") onError?.(error);
         retryAfterMs = error?.retryAfterMs;
       }
-      if (!stillLeading()) return;
+      if (!stillLeading() || gone) return;
       if (immediate) {
         immediate = false;
         continue;

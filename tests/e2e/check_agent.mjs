@@ -35,7 +35,7 @@ export const failed = (results) => results.filter((r) => r.status === "fail").ma
 export const unpassed = (results) => results.filter((r) => r.status !== "pass").map((r) => `${r.id}: ${r.status} ${r.arrived ?? ""}`);
 
 /** Checks at once: each starts a worker of its own (its own workerd and storage), and most of a
- * check is waiting on the agent's timers (the 55 broken agents alone: 40% of 2 cores busy at 4 at
+ * check is waiting on the agent's timers (the broken agents alone, 55 then: 40% of 2 cores busy at 4 at
  * once, 171 s; 104 s at 8), so several run side by side even on 2 cores. */
 export const AT_ONCE = Number(process.env.CHECK_AGENT_CONCURRENCY ?? 8);
 

@@ -23,7 +23,7 @@ describe("check-agent", { concurrency: AT_ONCE }, () => {
       // The demo agent's plain reply is a demo, seconds long: its short turn is `/slow`'s.
       const prompts = agent === "demo" ? { ...PROMPTS, short: "/slow 3 5" } : PROMPTS;
       const { results, exitCode } = await check(agent, {}, prompts);
-      // Both keep protocol 5: no rule is n/a.
+      // Both keep protocol 7: no rule is n/a.
       assert.deepEqual(unpassed(results), []);
       assert.deepEqual(results.flatMap((r) => r.notes), [], "nothing left undriven");
       assert.equal(exitCode, 0);

@@ -54,7 +54,7 @@ async function turn(socket, content, messageId, branch) {
 
 const view = (messages) => messages.map((m) => m.parts.find((p) => p.type === "text")?.text);
 
-describe("the demo agent keeps protocol 6 (5's tree)", { concurrency: true }, () => {
+describe("the demo agent keeps protocol 7 (5's tree)", { concurrency: true }, () => {
   let worker;
   before(async () => {
     worker = await startWorker({ probe: true });
@@ -64,7 +64,7 @@ describe("the demo agent keeps protocol 6 (5's tree)", { concurrency: true }, ()
   test("a stale device's send and a regenerate set aside, never delete; siblings and the branch request reach every message", { timeout: 30_000 }, async () => {
     const session = sessionId("tree");
     const a = await agentSocket(worker, session);
-    assert.equal((await a.next("init")).protocol, 6);
+    assert.equal((await a.next("init")).protocol, 7);
     const first = await turn(a, "/slow 1 5", "u1", []);
     const a1 = first.create.turnId;
     assert.deepEqual(first.create.message.parent, null);

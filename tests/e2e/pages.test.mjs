@@ -63,7 +63,7 @@ test("a new socket's init holds the newest page of the branch, within its bounds
   try {
     const init = conn.init;
     assert.ok(init, "an init first");
-    assert.equal(init.protocol, 6);
+    assert.equal(init.protocol, 7);
     assert.ok(init.messages.length <= 200, `${init.messages.length} messages`);
     assert.ok(JSON.stringify(init.messages).length <= 3 * 1024 * 1024);
     const newest = await (await history("?limit=200")).json();

@@ -103,7 +103,7 @@ test("a finished turn: its record, its point, its usage in the client's finish a
   assert.equal(record["user.id"], "alice");
   assert.equal(record["gen_ai.conversation.id"], session);
   assert.equal(record["turn.id"], start.messageId);
-  assert.equal(record["turn.agent_protocol"], 6, "the demo agent's init says protocol 6");
+  assert.equal(record["turn.agent_protocol"], 7, "the demo agent's init says protocol 7");
   assert.equal(record["gen_ai.usage.input_tokens"], prompt.split(" ").length, "the demo counts the prompt's words");
   assert.equal(record["gen_ai.usage.output_tokens"], deltas, "and each delta it sent");
   assert.equal(record["gen_ai.response.model"], "demo-script");
@@ -191,7 +191,7 @@ test("stopped, aborted, detached and its resume", { timeout: 30_000 }, async () 
   assert.match((await readAll(resume)).text, /^data: \{"type":"start","messageId":"/);
   const resumed = await theRecord(worker, resume.headers.get("x-request-id"));
   assert.deepEqual([resumed["turn.trigger"], resumed["turn.outcome"], resumed["turn.id"]], ["resume", "finished", gone["turn.id"]]);
-  assert.equal(resumed["turn.agent_protocol"], 6, "from the init the resume read");
+  assert.equal(resumed["turn.agent_protocol"], 7, "from the init the resume read");
 });
 
 test("refused chat requests: a record with the refusal's code, no trigger before the body", { timeout: 30_000 }, async () => {

@@ -69,9 +69,9 @@ mod watchdog;
 
 // The core's modules, named here as they are throughout this crate (`crate::config`, ...).
 use session_agent_core::{
-    answering, auth, config, conversations, delivery, diagnostic, files, history, hydration,
-    liveness, pacing, pages, protocol4, questions, rate_limit, refusal, request, request_head,
-    request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
+    answering, auth, config, conversations, delivery, diagnostic, files, forget, history,
+    hydration, liveness, pacing, pages, protocol4, questions, rate_limit, refusal, request,
+    request_head, request_log, routes, session, sse, trace, turn_record, turn_stream, v2,
 };
 use session_agent_platform as platform;
 

@@ -22,6 +22,7 @@ pub mod diagnostic;
 pub mod error_body;
 pub mod feed;
 pub mod files;
+pub mod forget;
 pub mod history;
 pub mod hydration;
 mod json_out;

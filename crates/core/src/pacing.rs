@@ -240,13 +240,13 @@ impl AbortRule {
 
     /// Whether a stream that ends for `cause` sends the agent `abort`: a client gone (or too
     /// slow to keep) under `on_client_gone`; the agent silent or over the frame limit under
-    /// `on_agent_fault`; never when the socket is gone (nobody to tell) or the instance lost
-    /// (no code left to send it).
+    /// `on_agent_fault`; never when the socket is gone (nobody to tell), the instance lost (no
+    /// code left to send it) or the session forgotten (the agent ends its turn itself).
     pub fn aborts_on(&self, cause: EndCause) -> bool {
         match cause {
             EndCause::ClientGone | EndCause::SlowClient => self.on_client_gone,
             EndCause::Timeout | EndCause::FrameTooLarge => self.on_agent_fault,
-            EndCause::SocketClosed | EndCause::Crashed => false,
+            EndCause::SocketClosed | EndCause::Crashed | EndCause::Forgotten => false,
         }
     }
 }

@@ -89,6 +89,9 @@ catalogue! {
     /// A branch or an older page of the history (`?leaf=`, `?before=`) asked of an agent that
     /// keeps none (its upgrade's answer says no `X-Agent-Protocol: 5`).
     AGENT_CANNOT_BRANCH = 409 "agent_cannot_branch";
+    /// A delete of a session whose agent cannot forget it (its upgrade's answer says no
+    /// `X-Agent-Protocol: 7`): nothing is removed.
+    AGENT_CANNOT_FORGET = 409 "agent_cannot_forget";
     BODY_TOO_LARGE = 413 "body_too_large";
     /// A chat POST whose last message (with the body's other fields) is over
     /// `MAX_MESSAGE_BYTES`: what the worker holds of a body at once.
@@ -288,6 +291,32 @@ impl Refusal {
         Refusal::new(
             AGENT_BAD_RESPONSE,
             "The agent did not answer the request for this page of the history.",
+        )
+    }
+
+    /// A delete of a session whose agent keeps an older protocol than 7: it cannot be asked to
+    /// forget, so nothing is removed.
+    pub fn agent_cannot_forget() -> Self {
+        Refusal::new(
+            AGENT_CANNOT_FORGET,
+            "The agent of this session cannot forget it (it speaks an agent protocol before 7): nothing was deleted.",
+        )
+    }
+
+    /// A `forget` the agent answered with an error or something it cannot read: the session may
+    /// still be kept, and nothing else was removed.
+    pub fn forget_unanswered() -> Self {
+        Refusal::new(
+            AGENT_BAD_RESPONSE,
+            "The agent did not confirm that it forgot this session: nothing else was deleted; try again.",
+        )
+    }
+
+    /// A `forget` the agent did not answer in time.
+    pub fn forget_timeout() -> Self {
+        Refusal::new(
+            AGENT_TIMEOUT,
+            "The agent did not confirm in time that it forgot this session: nothing else was deleted; try again.",
         )
     }
 

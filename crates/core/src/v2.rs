@@ -29,7 +29,8 @@ pub use extras::{
 pub(crate) use frame_error::typed;
 pub use frame_error::FrameError;
 pub use outgoing::{
-    abort_frame, answer_frame, OnDisconnect, Prompt, TAKE_BACK_PROTOCOL, TREE_PROTOCOL,
+    abort_frame, answer_frame, forget_frame, OnDisconnect, Prompt, FORGET_PROTOCOL,
+    TAKE_BACK_PROTOCOL, TREE_PROTOCOL,
 };
 use plain::sniff_type;
 pub use plain::{read_plain_delta, DeltaKind, PlainDelta};
@@ -47,6 +48,10 @@ pub const INIT: &str = "init";
 /// The `type` of a page of the session's tree (protocol 5): the agent's answer to the adapter's
 /// `history` frame of the same name ([`crate::session::parse_history`] reads it).
 pub const HISTORY: &str = "history";
+
+/// The `type` of the agent's word that the session was forgotten (protocol 7): its answer to
+/// the adapter's `forget`, and its notice to every other socket of the session.
+pub const FORGOTTEN: &str = "forgotten";
 
 /// The adapter's liveness check of a socket (`docs/agent-protocol.md`, R-pong): exactly these
 /// bytes, which the runtime's WebSocket auto-response matches whole ([`crate::liveness`]).
@@ -89,6 +94,9 @@ pub enum Frame {
     /// The session's `init`, of which a turn's stream reads only the protocol the agent keeps
     /// (0 when it says none): for the turn's record.
     Init { protocol: u64 },
+    /// The session was forgotten (`forgotten`, protocol 7): the answer to the `forget` with
+    /// `request_id` on its own socket; on any other, the end of whatever it streams.
+    Forgotten { request_id: Option<String> },
     /// Any other frame (`message`, `status`, domain events, future types).
     Other,
 }
@@ -337,6 +345,22 @@ fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
         "chunk" => Frame::Chunk(typed(text)?),
         "question" => Frame::Question(typed(text)?),
         "error" => Frame::Error(typed(text)?),
+        FORGOTTEN => {
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Forgotten {
+                #[serde(default)]
+                request_id: Option<Value>,
+            }
+            let forgotten: Forgotten = typed(text)?;
+            Frame::Forgotten {
+                request_id: forgotten
+                    .request_id
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            }
+        }
         INIT => {
             #[derive(Deserialize)]
             struct Head {

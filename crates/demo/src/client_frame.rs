@@ -1,5 +1,5 @@
 //! What a client sends the demo agent (`docs/agent-protocol.md`, "Adapter → agent": `prompt`,
-//! `abort`, `answer`, `history`), read tolerantly: a frame that is not JSON, of another type, or
+//! `abort`, `answer`, `history`, `forget`), read tolerantly: a frame that is not JSON, of another type, or
 //! missing what its type needs is [`ClientFrame::Other`], which the agent ignores.
 
 use serde_json::Value;
@@ -56,6 +56,11 @@ pub enum ClientFrame {
     /// Read a page of the tree (a `history` frame without a string `requestId` is
     /// [`ClientFrame::Other`]: its answer could not say which request it answers).
     History(HistoryRequest),
+    /// Forget the session (protocol 7; a `forget` without a string `requestId` is
+    /// [`ClientFrame::Other`]: its answer could not say which request it answers).
+    Forget {
+        request_id: String,
+    },
     Other,
 }
 
@@ -111,6 +116,10 @@ pub fn parse(text: &str) -> ClientFrame {
                     .and_then(Value::as_u64)
                     .and_then(|n| usize::try_from(n).ok()),
             }),
+            None => ClientFrame::Other,
+        },
+        Some("forget") => match field("requestId") {
+            Some(request_id) => ClientFrame::Forget { request_id },
             None => ClientFrame::Other,
         },
         _ => ClientFrame::Other,

@@ -101,9 +101,21 @@ fn anything_else_is_ignored() {
         r#"{"content":"no type"}"#,
         r#"{"type":"history","leaf":"u_1"}"#,
         r#"{"type":"history","requestId":7}"#,
+        r#"{"type":"forget"}"#,
+        r#"{"type":"forget","requestId":["f1"]}"#,
     ] {
         assert_eq!(parse(text), ClientFrame::Other, "{text}");
     }
+}
+
+#[test]
+fn a_forget_names_its_request() {
+    assert_eq!(
+        parse(r#"{"type":"forget","requestId":"f1","extra":true}"#),
+        ClientFrame::Forget {
+            request_id: "f1".into()
+        }
+    );
 }
 
 #[test]

@@ -189,6 +189,21 @@ pub fn not_found_frame(reference: &str) -> String {
     )
 }
 
+/// The word that the session was forgotten (protocol 7): to every other socket first, then to
+/// the asking one once nothing is kept; `request_id`, the `forget`'s.
+pub fn forgotten_frame(request_id: &str) -> String {
+    json!({"type": "forgotten", "requestId": request_id}).to_string()
+}
+
+/// The reply to a `forget` whose deleting failed: something may still be kept, and the adapter
+/// must not say the session is gone.
+pub fn forget_failed_frame() -> String {
+    error_frame(
+        "forget_failed",
+        "The session could not be forgotten: try again.",
+    )
+}
+
 /// `n` with a comma between each group of three digits (`10,000`), as the contract writes it.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();

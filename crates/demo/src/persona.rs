@@ -1,10 +1,10 @@
-//! Which agent the demo plays for a session, told by its id's prefix: the agent of protocol 6 by
+//! Which agent the demo plays for a session, told by its id's prefix: the agent of protocol 7 by
 //! default, or, for the tests of how the adapter degrades, one that keeps less of the contract
 //! (docs/agent-protocol.md, "The degrade matrix").
 //!
 //! | prefix | the agent | `init` | upgrade's `X-Agent-Protocol` | store |
 //! | --- | --- | --- | --- | --- |
-//! | (none) | protocol 6 | the current branch's newest page, the turn in flight, `"protocol":6` | `6` | the tree, data parts, sources, metadata |
+//! | (none) | protocol 7 | the current branch's newest page, the turn in flight, `"protocol":7` | `7` | the tree, data parts, sources, metadata; a `forget` deletes it all |
 //! | `noinit-` | one that does not hydrate | none | none | the tree |
 //! | `noinflight-` | one whose `init` leaves out the turn in flight | the page without it, no `protocol` | none | the tree |
 //! | `proto4-` | protocol 4: a list that deletes what a turn does not follow ([`crate::proto4`]) | the newest messages, no `ref`, `"protocol":4` | `4` | the list |
@@ -14,7 +14,7 @@
 
 /// The protocol the demo agent keeps (docs/agent-protocol.md, "Versions"), said in its `init` and
 /// on its upgrade's answer.
-pub const PROTOCOL: u64 = 6;
+pub const PROTOCOL: u64 = 7;
 
 /// The protocol the `proto4-` persona keeps: the one before branches.
 pub const PROTOCOL_4: u64 = 4;
@@ -29,7 +29,7 @@ pub const PROTO4_PREFIX: &str = "proto4-";
 /// The agent the demo plays for one session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Persona {
-    /// Protocol 5: every message kept as a tree.
+    /// Protocol 7: every message kept as a tree, forgotten on `forget`.
     Full,
     /// No `init` at all.
     NoInit,
@@ -70,6 +70,12 @@ impl Persona {
     /// Whether its `init` (and a `history` page) lists the turn in flight.
     pub fn lists_in_flight(self) -> bool {
         self != Persona::NoInFlight
+    }
+
+    /// Whether it forgets the session on `forget` (protocol 7); the older agents it plays ignore
+    /// the frame (R-tolerant).
+    pub fn forgets(self) -> bool {
+        self == Persona::Full
     }
 
     /// Whether it keeps every message as a tree (else a list that protocol 4's rule cuts).

@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn each_prefix_plays_its_agent() {
     let cases = [
-        ("s1", Persona::Full, Some(6), true, true, true),
+        ("s1", Persona::Full, Some(7), true, true, true),
         ("noinit-1", Persona::NoInit, None, false, true, true),
         ("noinflight-1", Persona::NoInFlight, None, true, false, true),
         ("proto4-1", Persona::Proto4, Some(4), true, true, false),

@@ -114,6 +114,13 @@ impl<S: Sql> TreeStore<S> {
         &self.sql
     }
 
+    /// Forgets what it knew of its table, once the object's storage was deleted whole (protocol
+    /// 7's `forget`): the next use creates the table again, and counts from nothing.
+    pub fn forget(&self) {
+        self.ready.set(false);
+        self.count.set(None);
+    }
+
     /// Creates the table at the first use, then finishes the turns that were running when an
     /// earlier instance stopped: none of this instance can run yet.
     fn ready(&self) -> Result<(), String> {

@@ -74,6 +74,29 @@ proptest! {
 }
 
 #[test]
+fn after_the_storage_is_deleted_whole_a_forgetting_store_starts_from_nothing() {
+    let db = Sqlite::new();
+    let store = TreeStore::new(&db);
+    store
+        .grow(None, 3, "0123456789abcdef", "2026-12-02T10:00:00.000Z")
+        .expect("grown");
+    assert_eq!(store.len(), 6);
+    // What `deleteAll()` leaves: no table at all.
+    db.db.execute_batch("DROP TABLE demo_tree").unwrap();
+    store.forget();
+    assert_eq!(store.len(), 0);
+    store
+        .grow(None, 1, "fedcba9876543210", "2026-12-02T10:01:00.000Z")
+        .expect("grown again, the table made again");
+    assert_eq!(store.len(), 2);
+    assert!(
+        db.failures.borrow().is_empty(),
+        "{:?}",
+        db.failures.borrow()
+    );
+}
+
+#[test]
 fn a_long_branch_costs_one_statement() {
     let db = Sqlite::new();
     let store = TreeStore::new(&db);

@@ -1,10 +1,10 @@
 // The frames of the agent contract (docs/agent-protocol.md in the adapter's repository), as types,
-// and the few helpers that build and read them. Protocol 6.
+// and the few helpers that build and read them. Protocol 7.
 
 import { fileFault } from "./file-url.js";
 
 /** The protocol this agent keeps, said in its `init` and on its upgrade's answer (R-protocol). */
-export const PROTOCOL = 6;
+export const PROTOCOL = 7;
 
 /** The header of the upgrade's answer in which the agent says its protocol (from protocol 4). */
 export const PROTOCOL_HEADER = "X-Agent-Protocol";
@@ -14,6 +14,12 @@ export const PROTOCOL_HEADER = "X-Agent-Protocol";
  * hibernated object. (`PING` and `PONG` of crates/core/src/v2.rs; tests/js/worker/wire_constants.test.mjs.) */
 export const PING = '{"type":"ping"}';
 export const PONG = '{"type":"pong"}';
+
+/** Protocol 7: the adapter's `forget` (the session is to be forgotten), and the agent's
+ * `forgotten` (its answer on the asking socket, its notice on every other). (`FORGOTTEN` of
+ * crates/core/src/v2.rs; tests/js/worker/wire_constants.test.mjs.) */
+export const FORGET = "forget";
+export const FORGOTTEN = "forgotten";
 
 /** A tool call's lifecycle. */
 export type ToolStatus = "pending" | "running" | "completed" | "error";
@@ -105,6 +111,8 @@ export type Incoming =
   /** Protocol 5: one page of one branch (`leaf`), or the page before a message (`before`). */
   | { type: "history"; requestId?: string; leaf?: string; before?: string; limit?: number }
   | { type: "abort"; requestId?: string }
+  /** Protocol 7: forget the session, then answer `forgotten` with `requestId`. */
+  | { type: typeof FORGET; requestId: string }
   | { type: "answer"; questionId: string; answer: unknown; onDisconnect?: OnDisconnect };
 
 /** Reads one text frame; `null` for anything this agent does not act on (ignored, as the
@@ -142,6 +150,11 @@ export function parseIncoming(text: string): Incoming | null {
     }
     case "abort":
       return { type: "abort", requestId: str(f.requestId) };
+    case FORGET: {
+      // Without a string requestId its answer could not say which request it answers: ignored.
+      const requestId = str(f.requestId);
+      return requestId === undefined ? null : { type: FORGET, requestId };
+    }
     case "answer": {
       const questionId = str(f.questionId);
       return questionId === undefined ? null : { type: "answer", questionId, answer: f.answer ?? null, onDisconnect: policy(f.onDisconnect) };
@@ -204,4 +217,7 @@ export const frames = {
   complete: (): Outgoing => ({ type: "complete" }),
   status: (status: string, detail?: string): Outgoing => ({ type: "agentStatus", status, ...(detail ? { detail } : {}) }),
   error: (message: string, code?: string): Outgoing => ({ type: "error", message, ...(code ? { code } : {}) }),
+  /** Protocol 7: the session was forgotten (the answer to the `forget` with `requestId`, and the
+   * notice every other socket gets). */
+  forgotten: (requestId: string): Outgoing => ({ type: FORGOTTEN, requestId }),
 };

@@ -1,5 +1,5 @@
 // The SessionAgent Durable Object: one per chat session, as a class to extend. A subclass supplies
-// the model only (`respond`, ./model.ts); the contract of docs/agent-protocol.md (protocol 6) is
+// the model only (`respond`, ./model.ts); the contract of docs/agent-protocol.md (protocol 7) is
 // kept by the session's machinery (./session.ts, internal), built on the object's first call, so
 // that the constructor calls nothing a subclass overrides. The class has the Durable Object's entry
 // points (`fetch`, `webSocketMessage`, `webSocketClose`, `webSocketError`) and `respond`, nothing

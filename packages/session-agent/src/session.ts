@@ -1,6 +1,6 @@
 // The machinery of a SessionAgent Durable Object (internal: package.json's `exports` does not
 // expose it; ./session-agent.ts is the public class, and builds one `Session` on its first call).
-// It keeps the contract of docs/agent-protocol.md (protocol 6) on the hibernatable WebSocket API,
+// It keeps the contract of docs/agent-protocol.md (protocol 7) on the hibernatable WebSocket API,
 // for a model given as a function (`respond`, ./model.ts):
 //
 // - every socket gets `init` (the newest page of the current branch, the turn in flight at its end)
@@ -24,6 +24,10 @@
 // - a write that fails ends what it touches in words, and what was stored before stays: a prompt
 //   or an answer gets `error`; a turn's last save failing still ends the turn (`message.finalize`
 //   `error`, then `complete`);
+// - a `forget` (protocol 7) deletes all of the object's storage, the object being the session: every
+//   other socket hears `forgotten` first, the turn in flight ends as an `abort` ends it, then the
+//   asking socket gets `forgotten` once nothing is kept (or `forget_failed` when storage fails); the
+//   store makes its tables again, empty, on its next use;
 // - the adapter's `ping` is answered `pong` by the runtime (its WebSocket auto-response), never by
 //   this code: it costs the object no wake-up, and a hibernated session stays hibernated (R-pong).
 //   It is set on the first call of each instance (a socket exists only after a `fetch`, and a wake
@@ -38,7 +42,7 @@
 import type { Emit, ModelInput, ModelResult, Respond } from "./model.js";
 import { listed, listPage, sameContent, withoutRefs } from "./pages.js";
 import { dataNameFault, RESERVED_METADATA_KEYS } from "./protocol.js";
-import { frames, newId, parseIncoming, PING, PONG, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
+import { FORGET, frames, newId, parseIncoming, PING, PONG, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
 import { fitted, jsonSize, MAX_ROW_BYTES, sizeInWords } from "./rows.js";
 import { TreeStore } from "./store.js";
 import { attach, MAX_SESSION_MESSAGES, roomFor, siblingKeys, type Place } from "./tree.js";
@@ -156,6 +160,10 @@ export class Session {
     if (typeof data !== "string") return;
     const frame = parseIncoming(data);
     if (!frame) return;
+    // A forget waits on storage (deleting everything is asynchronous), so it is none of `handle`'s
+    // frames, which are answered at once; an agent of protocol 3 (the minimal mode) knows no such
+    // frame, and ignores it.
+    if (frame.type === FORGET) return this.minimal ? undefined : this.forget(ws, frame.requestId);
     try {
       this.handle(ws, frame);
     } catch (err) {
@@ -224,6 +232,41 @@ export class Session {
     const messages = listPage(this.store, want, frame.limit, this.live());
     if (!messages) return this.reply(ws, { ...this.refusal("No message of this session has that ref.", "not_found"), ...(frame.requestId !== undefined ? { requestId: frame.requestId } : {}) });
     this.reply(ws, frames.history(frame.requestId, messages));
+  }
+
+  /**
+   * Forgets the session (protocol 7, R-forget). The object is the session, so all of its storage is
+   * deleted: the tree, the memos, and whatever a subclass stored beside them. In order:
+   * `forgotten` to every other socket (R-forget-notify: a stream or a feed on it ends there), the
+   * turn in flight ended as an `abort` ends it (`message.finalize` `canceled`, its open tools
+   * ended), the storage deleted, and only then `forgotten` on the asking socket, which the adapter
+   * reads as "nothing is kept". A storage failure is answered there in words (`forget_failed`):
+   * the adapter then keeps the conversation, and may ask again.
+   */
+  protected async forget(ws: WebSocket, requestId: string): Promise<void> {
+    const forgotten = frames.forgotten(requestId);
+    this.toOthers(ws, forgotten);
+    try {
+      const turn = this.current();
+      if (turn) this.finish(turn, "canceled");
+      await this.ctx.storage.deleteAll();
+    } catch (err) {
+      console.error(JSON.stringify({ event: "session_agent.forget_failed", error: said(err) }));
+      return this.reply(ws, { ...this.refusal(`The agent could not forget this conversation: ${said(err)}`, "forget_failed"), requestId });
+    } finally {
+      // Deleted wholly or in part, the tables are looked for again on the next use (and made empty).
+      this.store.tablesDropped();
+    }
+    this.reply(ws, forgotten);
+  }
+
+  /** Sends `frame` to every socket of the session but `ws`. One by one through `reply`, not
+   * `broadcast`: a `broadcast` that a subclass reshapes must never reach `ws` with it. */
+  private toOthers(ws: WebSocket, frame: Outgoing): void {
+    const own = socketId(ws);
+    for (const other of this.ctx.getWebSockets()) {
+      if (other !== ws && (own === null || socketId(other) !== own)) this.reply(other, frame);
+    }
   }
 
   /** The running turn, or the one waiting on a question (rebuilt from storage after a wake). */

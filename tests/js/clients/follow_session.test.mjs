@@ -198,6 +198,34 @@ test("a resume that finds the turn over (a 204) and leaves the chat submitted, a
   assert.deepEqual(chat.messages, [USER, WHOLE], "the turn, whole, from the history");
 });
 
+test("a deleted session: the chat's messages go, and the feed is never asked again", async () => {
+  const chat = { messages: [USER, WHOLE], status: "ready", resumeStream: async () => {} };
+  let asked = 0;
+  const fetch = async (url) => {
+    if (url.endsWith("/messages")) return Response.json([USER, WHOLE]);
+    asked += 1;
+    const event = { type: "deleted" };
+    // The feed ends after it, as the worker's does.
+    return new Response(new ReadableStream({
+      start: (c) => {
+        c.enqueue(new TextEncoder().encode(`id: 0000000000000001\ndata: ${JSON.stringify(event)}\n\n`));
+        c.close();
+      },
+    }));
+  };
+  let told;
+  const deleted = new Promise((resolve) => (told = resolve));
+  const feed = followSession(chat, { url: "https://worker.example/api/sessions/s/events", fetch, shareTabs: false, onEvent: (e) => e.type === "deleted" && told() });
+  try {
+    await deleted;
+    assert.deepEqual(chat.messages, [], "nothing of the session is shown");
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    assert.equal(asked, 1, "not followed again (a feed that ended is asked again within 0.5 s)");
+  } finally {
+    feed.close();
+  }
+});
+
 test("a session that had nothing to follow (204) is followed again at reconnect(), not before", async () => {
   const chat = { messages: [USER, SHOWN], status: "ready", resumeStream: async () => {} };
   const asked = [];

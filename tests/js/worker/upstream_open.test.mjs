@@ -89,7 +89,7 @@ test("an upgraded answer resolves to its socket; the agent saw the session's obj
   assert.equal(request.headers.get("upgrade"), "websocket");
   assert.equal(request.headers.get("x-session-id"), "s-1");
   assert.equal(request.headers.get("x-client"), "ai-sdk-adapter");
-  assert.equal(request.headers.get("x-agent-protocol"), "6");
+  assert.equal(request.headers.get("x-agent-protocol"), "7");
   assert.equal(request.headers.get("x-user-id"), "user-7");
 });
 

@@ -56,3 +56,17 @@ test("the ping and the pong (R-pong) are the same bytes in the core, the Session
     assert.deepEqual(js, rust, file);
   }
 });
+
+test("forget's frames (protocol 7) are the same words in the core, the contract and the SessionAgent library, which says a protocol the adapter sends forget to", () => {
+  const read = (file) => readFileSync(path.join(root, file), "utf8");
+  const library = read("packages/session-agent/src/protocol.ts");
+  const js = Object.fromEntries([...library.matchAll(/^export const (FORGET|FORGOTTEN) = "(\w+)";/gm)].map(([, name, value]) => [name, value]));
+  // The core reads `forgotten` by its constant; it writes `forget` with serde, so its word is the contract's example.
+  const forgotten = read("crates/core/src/v2.rs").match(/^pub const FORGOTTEN: &str = "(\w+)";/m)[1];
+  const contract = read("docs/agent-protocol.md").split("### `forget`")[1];
+  const forget = JSON.parse(contract.match(/```json\n(.*)\n```/)[1]).type;
+  assert.deepEqual(js, { FORGET: forget, FORGOTTEN: forgotten });
+  const said = Number(library.match(/^export const PROTOCOL = (\d+);/m)[1]);
+  const needed = Number(read("crates/core/src/v2/outgoing.rs").match(/^pub const FORGET_PROTOCOL: u32 = (\d+);/m)[1]);
+  assert.ok(said >= needed, `the library says protocol ${said}; the adapter sends forget from ${needed}`);
+});

@@ -8,6 +8,7 @@ use futures::future::{select, Either};
 use futures::StreamExt;
 use worker::Delay;
 
+use crate::forget;
 use crate::pages::{read_answer, Answer};
 use crate::platform::log;
 use crate::refusal::Refusal;
@@ -68,6 +69,42 @@ pub(crate) async fn read_history(
             Some(Answer::Failed(why)) => {
                 log::warn("history_unanswered", Some(request_id), &why);
                 return Err(Refusal::history_unanswered());
+            }
+            None => {}
+        }
+    }
+}
+
+/// How long the agent may take to answer a `forget` with `forgotten` (protocol 7): 10 s, as long
+/// as the upgrade's own wait. It deletes what it keeps of the session first, and a session of
+/// many messages and files' records takes longer to delete than a page takes to read.
+pub(crate) const FORGET_WAIT_MS: u64 = 10_000;
+
+/// Reads frames until the agent's answer to the `forget` with `request_id`, within
+/// [`FORGET_WAIT_MS`]: `Ok` once it keeps nothing of the session, else the refusal for the client
+/// (`502` for an error or a closed socket, `504` for no answer in time).
+pub(crate) async fn read_forgotten(
+    events: &mut SocketEvents,
+    request_id: &str,
+) -> Result<(), Refusal> {
+    let mut deadline = Box::pin(Delay::from(Duration::from_millis(FORGET_WAIT_MS)));
+    loop {
+        let text = match next_text(events, deadline.as_mut()).await {
+            Next::Text(text) => text,
+            Next::Closed => {
+                log::warn("forget_unanswered", Some(request_id), "the socket closed");
+                return Err(Refusal::forget_unanswered());
+            }
+            Next::TimedOut => {
+                log::warn("forget_unanswered", Some(request_id), "no answer in time");
+                return Err(Refusal::forget_timeout());
+            }
+        };
+        match forget::read_answer(&text, request_id) {
+            Some(forget::Answer::Forgotten) => return Ok(()),
+            Some(forget::Answer::Failed(why)) => {
+                log::warn("forget_unanswered", Some(request_id), &why);
+                return Err(Refusal::forget_unanswered());
             }
             None => {}
         }

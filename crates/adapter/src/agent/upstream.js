@@ -22,7 +22,7 @@ export const OLDER_PROTOCOL = 8;
 const SWITCHING_PROTOCOLS = 101;
 
 /** The agent protocol this adapter speaks (docs/agent-protocol.md, "Versions"). */
-const AGENT_PROTOCOL = "6";
+const AGENT_PROTOCOL = "7";
 
 /** The header in which the agent says its protocol, on the upgrade's answer (from protocol 4). */
 const PROTOCOL_HEADER = "x-agent-protocol";

@@ -106,6 +106,37 @@ pub(crate) async fn connect(
     listening(socket, promised_init)
 }
 
+/// Opens and accepts the socket to the agent of `session_id`, listening, as [`connect`] does,
+/// for a request only an agent of `min_protocol` or later can take (a `forget`); for an older
+/// one, the protocol its upgrade's answer said (0 for none), its socket closed.
+pub(crate) async fn connect_from(
+    env: &Env,
+    config: &Config,
+    session_id: &str,
+    user_id: Option<&str>,
+    min_protocol: u32,
+) -> Result<Result<AgentSocket, u32>, UpstreamError> {
+    let opened = open(
+        env,
+        config,
+        session_id,
+        user_id,
+        Accept::Later,
+        min_protocol,
+    )
+    .await;
+    match opened {
+        Ok(socket) => listening(socket, true).map(Ok),
+        Err(Unopened::Older { socket, protocol }) => {
+            // Accepted to be closed: nothing is sent on it.
+            let _ = socket.accept();
+            crate::platform::socket::close_done(&socket);
+            Ok(Err(protocol))
+        }
+        Err(Unopened::Failed(err)) => Err(err),
+    }
+}
+
 /// Accepts `socket`, listening from before `accept()` on; `promised_init` as its upgrade's answer
 /// said.
 pub(crate) fn listening(

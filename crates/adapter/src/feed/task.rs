@@ -208,6 +208,10 @@ impl LiveFeed {
                 None
             }
             Ok(Step::Rehydrate { turn_id }) => self.rehydrate(&turn_id).await,
+            Ok(Step::Deleted(bytes)) => {
+                self.write(&bytes);
+                Some(FeedEnd::Deleted)
+            }
             Err(err) => {
                 self.exchange.log.skipped_frames += 1;
                 log::warn(

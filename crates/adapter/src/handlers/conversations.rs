@@ -18,9 +18,10 @@ use crate::conversations::query::ListQuery;
 use crate::conversations::{index_not_configured, owner, title, wire};
 use crate::failure::Failure;
 use crate::guard::admit_to;
+use crate::handlers::forget::forget_agent;
 use crate::handlers::message_files::delete_session_files;
 use crate::inbound::body::read_request;
-use crate::index::stub::ask;
+use crate::index::stub::{ask, holds};
 use crate::outcome::Outcome;
 use crate::platform::bindings::OptionalBinding;
 use crate::platform::clock::now_ms;
@@ -79,7 +80,10 @@ pub(crate) async fn answer(mut cx: RouteContext<'_>, asked: Asked<'_>) -> Result
                 Disposition::Renamed,
             )
         }
-        Asked::Delete(session) => return forget(&mut cx, &namespace, &owner, session).await,
+        Asked::Delete(session) => {
+            let user_id = caller.user_id.as_deref();
+            return forget(&mut cx, &namespace, &owner, session, user_id).await;
+        }
     };
     ask(&mut cx, &namespace, &owner, op, &body, done).await
 }
@@ -104,19 +108,24 @@ async fn rename_body(cx: &RouteContext<'_>) -> Result<Vec<u8>, Failure> {
     Ok(read.kept)
 }
 
-/// What deleting a session does: its row out of the caller's index (`404 session_not_found` when
-/// the list does not hold it), then, the session known to be the caller's, its files out of the
-/// bucket (`crate::handlers::message_files::delete_session_files`). The seam of "delete means
-/// gone" (issue 69): the agent's forget frame and the end of its open streams and feeds are to
-/// come here too; not yet (docs/sessions.md, "Your conversations").
+/// What deleting a session does, each step only once the one before it is done, so that a
+/// failure removes nothing after it and the user can ask again: the caller's list must hold it
+/// (`404 session_not_found`: nothing is sent to the agent of a session that is not theirs); its
+/// agent forgets it (`crate::handlers::forget`: its messages, and the end of every stream and
+/// feed open on it, which the agent tells); its files leave the bucket
+/// (`crate::handlers::message_files::delete_session_files`); then its row leaves the list.
 async fn forget(
     cx: &mut RouteContext<'_>,
     namespace: &JsValue,
     owner: &str,
     session: &str,
+    user_id: Option<&str>,
 ) -> Result<Outcome, Failure> {
+    holds(cx, namespace, owner, session).await?;
+    forget_agent(cx, session, user_id).await?;
+    delete_session_files(cx, session).await?;
     let body = wire::named(session);
-    let answered = ask(
+    ask(
         cx,
         namespace,
         owner,
@@ -124,7 +133,5 @@ async fn forget(
         &body,
         Disposition::Deleted,
     )
-    .await?;
-    delete_session_files(cx, session).await?;
-    Ok(answered)
+    .await
 }

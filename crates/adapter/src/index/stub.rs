@@ -30,6 +30,34 @@ extern "C" {
     ) -> bool;
 }
 
+/// Whether `owner`'s list holds `session` (`404 session_not_found` when it does not: one nobody
+/// made and another user's alike); a failure of the object is logged (`index`) and answered
+/// `500 internal_error`.
+pub(crate) async fn holds(
+    cx: &RouteContext<'_>,
+    namespace: &JsValue,
+    owner: &str,
+    session: &str,
+) -> Result<(), Failure> {
+    let body = crate::conversations::wire::named(session);
+    match settled(&js_ask(
+        namespace,
+        owner,
+        crate::conversations::wire::HOLDS,
+        &body,
+    ))
+    .await
+    {
+        Ok(answer) if answer.is_null() => Err(session_not_found().into()),
+        Ok(_) => Ok(()),
+        Err(err) => {
+            let detail = err.as_string().unwrap_or_default();
+            log::error("index", Some(cx.exchange.request_id()), &detail);
+            Err(Refusal::internal().into())
+        }
+    }
+}
+
 /// Operation `op` with `body` of `owner`'s index, answered as the object answers it (`done` in
 /// the log line); a session its list does not hold is `404 session_not_found`; a failure of the
 /// object is logged (`index`) and answered `500 internal_error`.

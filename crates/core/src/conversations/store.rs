@@ -101,6 +101,8 @@ const DELETE_ROW: &str = "DELETE FROM sessions WHERE id = ? RETURNING id";
 
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE id = ?";
 
+const HOLDS_ROW: &str = "SELECT id FROM sessions WHERE id = ?";
+
 fn statement(sql: &'static str, params: Vec<Param>) -> Statement {
     Statement { sql, params }
 }
@@ -158,6 +160,9 @@ impl<S: IndexSql> Index<S> {
             Some(Op::Delete { id }) => self
                 .delete(id)
                 .map(|gone| Answer::status(if gone { 204 } else { 404 })),
+            Some(Op::Holds { id }) => self
+                .holds(id)
+                .map(|held| Answer::status(if held { 204 } else { 404 })),
             None => return Answer::status(400),
         };
         answer.unwrap_or_else(|body| Answer { status: 500, body })
@@ -253,6 +258,15 @@ impl<S: IndexSql> Index<S> {
             .first()
             .and_then(|renamed| rows(renamed).first())
             .and_then(listed))
+    }
+
+    /// Whether the list holds session `id`.
+    pub fn holds(&self, id: &str) -> Result<bool, String> {
+        self.last()?;
+        let done = self
+            .sql
+            .batch(&[statement(HOLDS_ROW, vec![Param::Text(id.to_owned())])])?;
+        Ok(done.first().is_some_and(|held| !rows(held).is_empty()))
     }
 
     /// Session `id` out of the list, with its moves; whether the list held it.

@@ -279,6 +279,21 @@ fn the_object_answers_each_operation_with_its_status() {
 }
 
 #[test]
+fn holds_says_whether_the_list_has_the_session_and_changes_nothing() {
+    use crate::conversations::wire::{named, titled, DELETE, HOLDS, TOUCH};
+    let db = Db::new();
+    let index = Index::new(&db);
+    assert_eq!(index.serve(HOLDS, &named("s1"), T0).status, 404);
+    assert_eq!(index.serve(TOUCH, &titled("s1", "Hello"), T0).status, 204);
+    assert_eq!(index.serve(HOLDS, &named("s1"), T0 + 1).status, 204);
+    assert_eq!(index.serve(HOLDS, &named("s2"), T0 + 1).status, 404);
+    // Asked, it stays: the delete that follows finds it.
+    assert_eq!(index.serve(HOLDS, &named("s1"), T0 + 2).status, 204);
+    assert_eq!(index.serve(DELETE, &named("s1"), T0 + 3).status, 204);
+    assert_eq!(index.serve(HOLDS, &named("s1"), T0 + 4).status, 404);
+}
+
+#[test]
 fn a_storage_failure_is_a_500_with_its_text() {
     struct Broken;
     impl IndexSql for Broken {

@@ -17,6 +17,8 @@ pub const LIST: &str = "list";
 pub const RENAME: &str = "rename";
 /// A session out of the list.
 pub const DELETE: &str = "delete";
+/// Whether the list holds a session (a delete asks before the agent forgets it).
+pub const HOLDS: &str = "holds";
 
 /// An operation, as the object reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +38,9 @@ pub enum Op<'a> {
     Delete {
         id: &'a str,
     },
+    Holds {
+        id: &'a str,
+    },
 }
 
 impl<'a> Op<'a> {
@@ -49,6 +54,7 @@ impl<'a> Op<'a> {
             (TOUCH, Some(title)) => Op::Touch { id: first, title },
             (RENAME, Some(title)) => Op::Rename { id: first, title },
             (DELETE, None) => Op::Delete { id: first },
+            (HOLDS, None) => Op::Holds { id: first },
             (LIST, cursor) => Op::List {
                 limit: first.parse().ok()?,
                 cursor: match cursor {

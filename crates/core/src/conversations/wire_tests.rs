@@ -20,6 +20,7 @@ fn each_body_reads_back_as_the_operation_it_was() {
         Op::read(DELETE, &named("s2")),
         Some(Op::Delete { id: "s2" })
     );
+    assert_eq!(Op::read(HOLDS, &named("s2")), Some(Op::Holds { id: "s2" }));
     let first = ListQuery {
         limit: 20,
         cursor: None,

@@ -9,6 +9,7 @@
 //! | `turn-waiting` | `{"type":"turn-waiting","turnId":"msg_a2","questionId":"q1"}` | the turn asks the user (its stream showed the question, and ended) |
 //! | `turn-continue` | `{"type":"turn-continue","turnId":"msg_a2"}` | the question was answered (here or elsewhere): the turn goes on; resume it |
 //! | `turn-end` | `{"type":"turn-end","turnId":"msg_a2","reason":"end_turn"}` | the turn ended (`end_turn`, `error` or `canceled`) |
+//! | `deleted` | `{"type":"deleted"}` | the session was deleted (protocol 7): it shows that, holds no message, and does not reconnect |
 
 use serde::Serialize;
 use serde_json::Value;
@@ -40,6 +41,8 @@ pub enum FeedEvent {
         turn_id: String,
         reason: FinishReason,
     },
+    /// The session was deleted; the feed ends.
+    Deleted,
 }
 
 impl FeedEvent {
@@ -74,6 +77,7 @@ impl FeedEvent {
                 turn_id,
                 reason: reason_name(*reason),
             },
+            FeedEvent::Deleted => Wire::Deleted,
         };
         // Strings, arrays and a `Value` only: serializing them does not fail.
         serde_json::to_string(&wire).unwrap_or_default()
@@ -111,12 +115,15 @@ enum Wire<'a> {
         question_id: &'a str,
     },
     #[serde(rename_all = "camelCase")]
-    TurnContinue { turn_id: &'a str },
+    TurnContinue {
+        turn_id: &'a str,
+    },
     #[serde(rename_all = "camelCase")]
     TurnEnd {
         turn_id: &'a str,
         reason: &'static str,
     },
+    Deleted,
 }
 
 /// The turn in flight in a `sync`.

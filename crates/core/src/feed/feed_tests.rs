@@ -111,6 +111,32 @@ fn a_feed_resumed_at_the_state_the_session_is_in_repeats_nothing() {
 }
 
 #[test]
+fn a_forgotten_session_is_told_as_deleted_named_as_an_empty_session_and_ends_the_feed() {
+    let now = init(json!([
+        user("u1", "Hi"),
+        done("a1", "end_turn"),
+        user("u2", "More"),
+        running("a2")
+    ]));
+    let (mut feed, _) = Feed::open(&now, None);
+    let step = feed
+        .on_frame(r#"{"type":"forgotten","requestId":"f1"}"#)
+        .unwrap();
+    let Step::Deleted(bytes) = step else {
+        panic!("expected the end of the feed, got {step:?}");
+    };
+    let empty = init(json!([]));
+    assert_eq!(
+        events(&bytes),
+        vec![(SessionState::of(&empty).key(), json!({"type": "deleted"}))]
+    );
+    assert_lands(&feed, &empty);
+    // A client that comes back with that name to the new, empty session hears nothing again.
+    let (_, bytes) = Feed::open(&empty, Some(&SessionState::of(&empty).key()));
+    assert!(bytes.is_empty());
+}
+
+#[test]
 fn a_turn_it_has_not_seen_reads_the_session_again_and_starts_with_its_user_message() {
     let before = init(json!([user("u1", "Hi"), done("a1", "end_turn")]));
     let (mut feed, _) = Feed::open(&before, None);
@@ -352,7 +378,8 @@ fn a_garbled_frame_is_an_error_and_changes_nothing() {
 }
 
 /// The events docs/endpoint.md shows ("The session feed") are a feed's, byte for byte: a
-/// conversation of one turn, a second that asks a question, is answered and ends.
+/// conversation of one turn, a second that asks a question, is answered and ends; then the session
+/// is deleted.
 #[test]
 fn the_endpoint_pages_events_are_a_feeds() {
     let page = include_str!("../../../../docs/endpoint.md");
@@ -381,6 +408,14 @@ fn the_endpoint_pages_events_are_a_feeds() {
             Step::Write(bytes) => out.extend(bytes),
             other => panic!("{other:?}"),
         }
+    }
+    // Then the session is deleted: the feed's last event.
+    match feed
+        .on_frame(r#"{"type":"forgotten","requestId":"f1"}"#)
+        .unwrap()
+    {
+        Step::Deleted(bytes) => out.extend(bytes),
+        other => panic!("{other:?}"),
     }
     let written = String::from_utf8(out).unwrap();
     assert_eq!(

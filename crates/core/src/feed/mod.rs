@@ -80,11 +80,19 @@ pub enum FeedEnd {
     AgentGone,
     /// The caller's credentials expired (a JWT's `exp`): a new token opens a new feed.
     Expired,
+    /// The session was deleted (the agent's `forgotten`, protocol 7): the client was told
+    /// (`deleted`), and has nothing to come back to.
+    Deleted,
 }
 
 impl FeedEnd {
     /// Every way a feed ends (the ones `docs/auth.md` lists, which its test checks).
-    pub const ALL: [FeedEnd; 3] = [FeedEnd::ClientGone, FeedEnd::AgentGone, FeedEnd::Expired];
+    pub const ALL: [FeedEnd; 4] = [
+        FeedEnd::ClientGone,
+        FeedEnd::AgentGone,
+        FeedEnd::Expired,
+        FeedEnd::Deleted,
+    ];
 
     /// The log line's `outcome`.
     pub fn outcome(self) -> &'static str {
@@ -92,6 +100,7 @@ impl FeedEnd {
             FeedEnd::ClientGone => "feed_client_gone",
             FeedEnd::AgentGone => "feed_agent_gone",
             FeedEnd::Expired => "feed_expired",
+            FeedEnd::Deleted => "feed_deleted",
         }
     }
 }
@@ -107,6 +116,9 @@ pub enum Step {
     /// A turn the feed has not seen (`turn_id`), or a sign that it missed something: read the
     /// session again on a new socket and hand its `init` to [`Feed::rehydrated`].
     Rehydrate { turn_id: String },
+    /// The session was deleted: write these bytes (the `deleted` event), then end the feed
+    /// ([`FeedEnd::Deleted`]).
+    Deleted(Vec<u8>),
 }
 
 /// One feed's view of its session: the state its client was last told.
@@ -178,6 +190,13 @@ impl Feed {
                 }
                 _ => Step::Nothing,
             },
+            // Protocol 7: the session is gone. The client is told, named by the state of a
+            // session with nothing in it (a feed opened on the new, empty session repeats
+            // nothing).
+            Frame::Forgotten { .. } => {
+                self.state = SessionState::default();
+                Step::Deleted(written(vec![self.named(FeedEvent::Deleted)]))
+            }
             // The agent is idle, and the feed thinks a turn runs: it missed its end.
             Frame::Complete => match &self.state.turn {
                 Some(turn) => Step::Rehydrate {

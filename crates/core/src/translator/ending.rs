@@ -13,6 +13,8 @@ pub const FRAME_TOO_LARGE: &str = "the agent sent a message larger than the limi
 pub const READING_TOO_SLOWLY: &str = "the client is reading too slowly";
 /// `errorText` when the adapter's WebAssembly instance was lost mid-stream (a panic).
 pub const CRASHED: &str = "the stream stopped on an internal error";
+/// `errorText` when the session was deleted mid-stream (the agent's `forgotten`, protocol 7).
+pub const FORGOTTEN: &str = "this conversation was deleted";
 /// `errorText` when the agent reported an error without any text.
 pub const AGENT_ERROR: &str = "the agent reported an error";
 
@@ -37,6 +39,9 @@ pub enum EndCause {
     /// agent shares its instance). No Rust code runs after that: this ending is written ahead
     /// of time ([`crate::turn_stream::TurnStream::fault_ending`]) for JavaScript to send.
     Crashed,
+    /// The session was forgotten (its user deleted it, or its retention ran out): the agent's
+    /// `forgotten` on this socket. The agent ends its turn itself; nothing is left to show.
+    Forgotten,
 }
 
 impl EndCause {
@@ -49,6 +54,7 @@ impl EndCause {
             EndCause::FrameTooLarge => "frame_too_large",
             EndCause::SlowClient => "slow_client",
             EndCause::Crashed => "crashed",
+            EndCause::Forgotten => "forgotten",
         }
     }
 }
@@ -162,6 +168,7 @@ impl From<EndCause> for Ending {
             EndCause::FrameTooLarge => Ending::Failed(FRAME_TOO_LARGE.to_owned()),
             EndCause::SlowClient => Ending::Failed(READING_TOO_SLOWLY.to_owned()),
             EndCause::Crashed => Ending::Failed(CRASHED.to_owned()),
+            EndCause::Forgotten => Ending::Failed(FORGOTTEN.to_owned()),
         }
     }
 }

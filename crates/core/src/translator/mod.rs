@@ -287,6 +287,11 @@ impl Translator {
     pub fn push(&mut self, frame: Frame, out: &mut Vec<UiChunk>) -> Step {
         match (self.phase, frame) {
             (Phase::Ended, _) => Step::Ignored,
+            // Whatever the stream waits for or shows, the session is gone (protocol 7).
+            (_, Frame::Forgotten { .. }) => {
+                self.end(EndCause::Forgotten, out);
+                Step::Ended
+            }
             (Phase::Waiting, frame) if self.adopt.is_some() => self.adopt_first(frame, out),
             (Phase::Waiting, Frame::MessageCreate(create)) => self.maybe_start(create, out),
             (Phase::Waiting, Frame::Error(err)) => self.fail_with(&err, out),

@@ -295,6 +295,48 @@ fn socket_loss_interrupts_tools_and_errors() {
 }
 
 #[test]
+fn a_forgotten_session_ends_the_stream_saying_so_whatever_the_agent_sends_after() {
+    let frames = [
+        CREATE.to_string(),
+        delta("a"),
+        tool("c1", "pending", ""),
+        r#"{"type":"forgotten","requestId":"f1"}"#.to_string(),
+        // The agent ends its turn after the notice: the stream has ended already, once.
+        fin("canceled", ""),
+        r#"{"type":"complete"}"#.to_string(),
+    ];
+    let frames: Vec<&str> = frames.iter().map(String::as_str).collect();
+    let out = run(&frames);
+    assert_eq!(
+        out[out.len() - 4..],
+        [
+            r#"{"type":"tool-output-error","toolCallId":"c1","errorText":"Interrupted","providerExecuted":true,"dynamic":true}"#,
+            r#"{"type":"finish-step"}"#,
+            r#"{"type":"error","errorText":"this conversation was deleted"}"#,
+            r#"{"type":"finish"}"#,
+        ]
+    );
+    assert_eq!(
+        out.iter()
+            .filter(|c| c.contains(r#""type":"finish""#))
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_forgotten_session_ends_a_stream_still_waiting_for_its_turn() {
+    let out = run(&[r#"{"type":"forgotten"}"#, CREATE]);
+    assert_eq!(
+        out,
+        [
+            r#"{"type":"error","errorText":"this conversation was deleted"}"#,
+            r#"{"type":"finish"}"#,
+        ]
+    );
+}
+
+#[test]
 fn outside_causes_map_to_their_endings() {
     let out = run_with(&[CREATE, &delta("a")], Some(EndCause::Timeout));
     assert_eq!(

@@ -1,5 +1,5 @@
 //! The frames the adapter sends the agent: `prompt` (with, from protocol 4, where its message
-//! goes in the conversation), `abort`, `answer` (docs/agent-protocol.md,
+//! goes in the conversation), `abort`, `answer`, `forget` (protocol 7; docs/agent-protocol.md,
 //! "Adapter → agent"), and the disconnect policy a `prompt` or an `answer` carries.
 
 use serde::Serialize;
@@ -74,6 +74,8 @@ enum Outgoing<'a> {
         answer: &'a Value,
         on_disconnect: OnDisconnect,
     },
+    #[serde(rename_all = "camelCase")]
+    Forget { request_id: &'a str },
 }
 
 fn to_json(frame: &Outgoing<'_>) -> String {
@@ -90,6 +92,11 @@ pub const TAKE_BACK_PROTOCOL: u32 = 4;
 /// "Branches"): nothing a take-back replaces is deleted, a prompt needs no check against its
 /// `init`, and a branch or an older page can be asked of it.
 pub const TREE_PROTOCOL: u32 = 5;
+
+/// The protocol from which an agent forgets a session on the adapter's `forget` frame
+/// (docs/agent-protocol.md, "`forget`"): a delete is sent only to an agent that says it in its
+/// `init`; an older one cannot be asked (`409 agent_cannot_forget`).
+pub const FORGET_PROTOCOL: u32 = 7;
 
 /// The `prompt` frame the adapter sends once per POST, right after the socket opens
 /// (docs/agent-protocol.md, `prompt`).
@@ -165,6 +172,12 @@ pub fn answer_frame(question_id: &str, answer: &Value, on_disconnect: OnDisconne
         answer,
         on_disconnect,
     })
+}
+
+/// The `forget` frame (protocol 7): the agent keeps nothing of the session, then answers
+/// `forgotten` with `request_id`.
+pub fn forget_frame(request_id: &str) -> String {
+    to_json(&Outgoing::Forget { request_id })
 }
 
 #[cfg(test)]

@@ -72,6 +72,7 @@ impl Connection {
                 .session
                 .answer(self.id, &question_id, answer, on_disconnect),
             ClientFrame::History(request) => self.session.history(self.id, &request),
+            ClientFrame::Forget { request_id } => self.session.forget(self.id, request_id, text),
             ClientFrame::Other => {}
         }
     }

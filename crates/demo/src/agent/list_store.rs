@@ -34,6 +34,12 @@ fn count(n: usize) -> SqlStorageValue {
 }
 
 impl List {
+    /// Forgets that its table exists, once the object's storage was deleted whole: the next use
+    /// creates it again.
+    pub(crate) fn forget(&self) {
+        self.ready.set(false);
+    }
+
     pub(crate) fn new(sql: SqlStorage) -> Self {
         List {
             sql,

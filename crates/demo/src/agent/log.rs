@@ -59,6 +59,14 @@ impl Logs {
         self.storage.put(&key, entry(conn, frame)).await
     }
 
+    /// Deletes the object's whole storage (the received log with it) and the sent log: protocol
+    /// 7's `forget` keeps nothing of the session, and these logs hold its prompts and replies.
+    pub(crate) async fn delete_all(&self) -> worker::Result<()> {
+        self.sent.borrow_mut().clear();
+        self.sent_bytes.set(0);
+        self.storage.delete_all().await
+    }
+
     /// Records a frame sent on connection `conn`.
     pub(crate) fn sent(&self, conn: u32, frame: &str) {
         let mut sent = self.sent.borrow_mut();

@@ -42,6 +42,7 @@ use crate::files::FILES_COMMAND;
 use crate::frames;
 use crate::persona::Persona;
 use crate::platform::clock::now_ms;
+use crate::platform::log;
 use crate::record::Record;
 use crate::script::{self, Script};
 use crate::session::{Message, Part};
@@ -286,6 +287,56 @@ impl Session {
         if let Some(frame) = frame {
             self.reply(conn, &frame);
         }
+    }
+
+    /// A `forget` on connection `conn` (protocol 7, R-forget): `forgotten` to every other socket
+    /// first (R-forget-notify), the turn in flight ended as an `abort` would end it, the object's
+    /// whole storage deleted (the object is the session), and then `forgotten` on `conn`; an
+    /// `error` there instead when the deleting failed. `frame` is the `forget` itself, logged
+    /// again once the log it was in is gone (a test reads that it came). An older agent the demo
+    /// plays ignores it.
+    pub(crate) fn forget(self: &Rc<Self>, conn: u32, request_id: String, frame: &str) {
+        if !self.persona().forgets() {
+            return;
+        }
+        let notice = frames::forgotten_frame(&request_id);
+        let others: Vec<(u32, WebSocket)> = self
+            .peers
+            .borrow()
+            .iter()
+            .filter(|peer| peer.conn != conn)
+            .map(|peer| (peer.conn, peer.socket.clone()))
+            .collect();
+        for (other, socket) in others {
+            // A socket that cannot be sent to is closing: its close event takes it out.
+            if socket.send_with_str(&notice).is_ok() {
+                self.logs.sent(other, &notice);
+            }
+        }
+        let seq = self.turn.borrow().as_ref().map(|live| live.seq);
+        if let Some(seq) = seq {
+            self.stop(seq);
+            // A turn that had finalized and was sending its last frames ends here too.
+            self.end_turn(seq);
+        }
+        let session = self.clone();
+        let frame = frame.to_owned();
+        wasm_bindgen_futures::spawn_local(async move {
+            let deleted = session.logs.delete_all().await;
+            if let Some(store) = session.store.get() {
+                store.forget();
+            }
+            match deleted {
+                Ok(()) => {
+                    let _ = session.logs.received(conn, &frame).await;
+                    session.reply(conn, &notice);
+                }
+                Err(err) => {
+                    log::warn("demo_agent", None, &format!("could not forget: {err}"));
+                    session.reply(conn, &frames::forget_failed_frame());
+                }
+            }
+        });
     }
 
     /// An `abort`: without `request_id`, of whatever turn is in flight; with one, only of the

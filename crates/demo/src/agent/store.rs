@@ -48,6 +48,15 @@ impl Store {
         }
     }
 
+    /// Forgets what it knew of its tables, once the object's storage was deleted whole
+    /// (protocol 7's `forget`).
+    pub(crate) fn forget(&self) {
+        match self {
+            Store::Tree(tree) => tree.forget(),
+            Store::List(list) => list.forget(),
+        }
+    }
+
     /// The `init` frame of a new socket: the newest messages, then `live` (the turn in flight as
     /// far as it got) when `persona` lists it.
     pub(crate) fn init(
