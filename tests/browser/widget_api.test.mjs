@@ -282,10 +282,21 @@ describe("widget API", () => {
     await sendPrompt(page, "/slow 30 100");
     const status = page.getByRole("status");
     await status.waitFor();
-    // The pulse is the status line's dot (its ::before); the text itself never dims.
-    assert.equal(await status.evaluate((el) => getComputedStyle(el, "::before").animationName), "none");
+    // The pulse is the status line's dot (its ::before); the text itself never dims. The line is
+    // live (its words change as the turn goes), so each state is waited for, not read once: a
+    // read between two renders finds no dot at all.
+    const dot = (name) =>
+      page.waitForFunction(
+        (want) => {
+          const el = document.querySelector("p.status[role=status]");
+          return el !== null && getComputedStyle(el, "::before").animationName === want;
+        },
+        name,
+        { timeout: 2_000 },
+      );
+    await dot("none");
     await page.emulateMedia({ reducedMotion: "no-preference" });
-    assert.equal(await status.evaluate((el) => getComputedStyle(el, "::before").animationName), "pulse");
+    await dot("pulse");
     await page.close();
   });
 

@@ -37,6 +37,12 @@ function upload(base, session, bytes, { type = "image/png", filename, headers = 
   });
 }
 
+/** PNG's signature (the first bytes the worker checks an `image/png` upload for). */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** `n` bytes that start as a PNG does, the rest random: a photo, as far as the worker looks. */
+const photo = (n) => Buffer.concat([PNG_SIGNATURE, randomBytes(n - PNG_SIGNATURE.length)]);
+
 /** Uploads `bytes` with no Content-Length (chunked), in chunks of 64 KiB. */
 function uploadChunked(base, session, bytes, type = "image/png") {
   let at = 0;
@@ -78,7 +84,7 @@ describe("files in the demo environment (no auth)", () => {
 
   test("an upload answers a FileUIPart whose signed URL gives the bytes back, inline, nosniff, privately cached", { timeout: 60_000 }, async () => {
     const session = sessionId("files");
-    const bytes = randomBytes(100_000);
+    const bytes = photo(100_000);
     const answer = await upload(worker.base, session, bytes, { filename: "chat shot é.png" });
     assert.equal(answer.status, 201, await answer.clone().text());
     const part = await answer.json();
@@ -115,7 +121,7 @@ describe("files in the demo environment (no auth)", () => {
 
   test("a chunked upload goes in parts, counted, and comes back byte for byte", { timeout: 60_000 }, async () => {
     const session = sessionId("chunked");
-    const bytes = randomBytes(5 * MiB + 300_000);
+    const bytes = photo(5 * MiB + 300_000);
     const answer = await uploadChunked(worker.base, session, bytes);
     assert.equal(answer.status, 201, await answer.clone().text());
     const part = await answer.json();
@@ -141,7 +147,7 @@ describe("files in the demo environment (no auth)", () => {
 
   test("a chunked body counted past MAX_FILE_BYTES is a 413, and the part stored is deleted", { timeout: 60_000 }, async () => {
     const session = sessionId("counted");
-    const answer = await uploadChunked(worker.base, session, randomBytes(MAX + 64 * 1024));
+    const answer = await uploadChunked(worker.base, session, photo(MAX + 64 * 1024));
     await assertError(answer, 413, "file_too_large");
     assert.deepEqual(await keysOf(worker, session), []);
   });
@@ -151,6 +157,20 @@ describe("files in the demo environment (no auth)", () => {
     await assertError(await upload(worker.base, session, new Uint8Array(0)), 400, "empty_file");
     await assertError(await uploadChunked(worker.base, session, new Uint8Array(0)), 400, "empty_file");
     assert.deepEqual(await keysOf(worker, session), []);
+  });
+
+  test("bytes that are not their type are a 400 file_type_mismatch, declared or chunked, and nothing is kept", { timeout: 30_000 }, async () => {
+    const session = sessionId("mismatch");
+    const page = Buffer.from("<html><script>alert(1)</script></html>");
+    await assertError(await upload(worker.base, session, page), 400, "file_type_mismatch");
+    await assertError(await uploadChunked(worker.base, session, page), 400, "file_type_mismatch");
+    await assertError(await upload(worker.base, session, photo(2_000), { type: "text/plain" }), 400, "file_type_mismatch");
+    assert.deepEqual(await keysOf(worker, session), [], "no file kept");
+    const bucket = await worker.r2("FILES");
+    assert.deepEqual((await bucket.list({ prefix: `pending/${session}/` })).objects, [], "no marker left");
+    // Text cut inside a character past the head read back is still text.
+    const text = Buffer.from(`${"a".repeat(1023)}☕ and more`);
+    assert.equal((await upload(worker.base, session, text, { type: "text/plain" })).status, 201);
   });
 
   test("a type not on FILE_TYPES, or none, is a 415; a bad filename a 400", { timeout: 30_000 }, async () => {
@@ -164,7 +184,7 @@ describe("files in the demo environment (no auth)", () => {
 
   test("ranges: one range is a 206 of its bytes, past the end a 416, several the whole file", { timeout: 30_000 }, async () => {
     const session = sessionId("ranges");
-    const bytes = randomBytes(1000);
+    const bytes = photo(1000);
     const { url } = await (await upload(worker.base, session, bytes)).json();
     const get = (range) => fetch(url, { headers: { range } });
     for (const [range, from, to] of [["bytes=10-19", 10, 19], ["bytes=990-", 990, 999], ["bytes=-5", 995, 999], ["bytes=900-5000", 900, 999]]) {
@@ -197,7 +217,7 @@ describe("files in the demo environment (no auth)", () => {
 
   test("a signature for another session's path, forged, or expired is refused", { timeout: 30_000 }, async () => {
     const session = sessionId("signed");
-    const { url } = await (await upload(worker.base, session, randomBytes(10))).json();
+    const { url } = await (await upload(worker.base, session, photo(10))).json();
     // The test's own signature is the worker's: a fresh one opens the file.
     const fresh = await fetch(signedBy(url, { session, exp: nowS() + 60 }));
     assert.equal(fresh.status, 200);
@@ -233,7 +253,7 @@ describe("files with JWT auth: the session's owner only", () => {
   test("another user's or another session's file is refused, with or without a signature", { timeout: 30_000 }, async () => {
     const mine = sessionId("mine");
     const theirs = sessionId("theirs");
-    const answer = await upload(worker.base, mine, randomBytes(10), { headers: bearer("u1", [mine]) });
+    const answer = await upload(worker.base, mine, photo(10), { headers: bearer("u1", [mine]) });
     assert.equal(answer.status, 201);
     const { url } = await answer.json();
     const path = new URL(url).pathname;
@@ -269,7 +289,7 @@ describe("uploads no message named: swept after UPLOAD_TTL_H, at the Cron Trigge
     const worker = await start({ vars: { UPLOAD_TTL_H: "2" } });
     const session = sessionId("swept");
     const uploadedAt = Date.now();
-    const [left, named] = await Promise.all([randomBytes(5_000), randomBytes(6_000)].map(async (bytes) => ({ bytes, part: await (await upload(worker.base, session, bytes, { filename: "a.png" })).json() })));
+    const [left, named] = await Promise.all([photo(5_000), photo(6_000)].map(async (bytes) => ({ bytes, part: await (await upload(worker.base, session, bytes, { filename: "a.png" })).json() })));
     const bucket = await worker.r2("FILES");
     const markers = async () => (await bucket.list({ prefix: `pending/${session}/` })).objects.map((o) => o.key.split("/").at(-1));
     const idOf = (part) => new URL(part.url).pathname.split("/").at(-1);

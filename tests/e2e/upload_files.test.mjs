@@ -15,7 +15,7 @@ test("files become FileUIParts, in order, whose URLs give each file back", { tim
   workers.push(worker);
   const session = sessionId("client");
   const files = [
-    new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], "a photo.png", { type: "image/png" }),
+    new File([new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3])], "a photo.png", { type: "image/png" }),
     new File(["notes"], "notes.txt", { type: "text/plain" }),
   ];
   const parts = await uploadFiles(files, { filesUrl: `${worker.base}/api/sessions/${session}/files` });

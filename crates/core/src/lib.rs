@@ -13,6 +13,7 @@
 
 pub mod answering;
 pub mod auth;
+pub mod base64;
 pub mod bounds;
 pub mod config;
 pub mod conversations;

@@ -19,23 +19,36 @@ const encoder = new TextEncoder();
 
 /**
  * Stores `request`'s body under `key` with its media type and file name (`""`: none); resolves
- * with [the bytes stored, the HMAC of `message` under `secret` in lowercase hex], [-1, ""] when
- * it went past `max` bytes, or [0, ""] when it had none (nothing is kept of either).
+ * with [the bytes stored, its first `headBytes` read back from the bucket], [-1, null] when it
+ * went past `max` bytes, or [0, null] when it had none (nothing is kept of either). Whether the
+ * head is the file's type is WebAssembly's to say; then `finishUpload` or `deleteKeys`.
  */
-export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, secret, message, marker) {
-  // A view of WebAssembly's memory, which a later growth detaches: copied before any await.
-  secret = secret.slice();
+export function putFile(bucket, key, request, declared, max, partBytes, mediaType, filename, headBytes) {
   return (async () => {
     const size = await store(bucket, key, request, declared, max, partBytes, mediaType, filename);
-    if (size < 0) return [-1, ""];
+    if (size < 0) return [-1, null];
     if (size === 0) {
       // A file of no bytes is no file: what was stored goes.
       await bucket.delete(key);
-      return [0, ""];
+      return [0, null];
     }
-    // The upload waits for a message (crates/core/src/files/pending.rs): its marker says since when.
+    // Read back: a body of declared length went to the bucket as a stream, never held here.
+    const object = await bucket.get(key, { range: { offset: 0, length: headBytes } });
+    return [size, new Uint8Array(await object.arrayBuffer())];
+  })().catch(failure);
+}
+
+/**
+ * An upload whose bytes are its type: its marker (it waits for a message,
+ * crates/core/src/files/pending.rs: the marker says since when), and the HMAC of `message` under
+ * `secret` for its signed URL, in lowercase hex.
+ */
+export function finishUpload(bucket, marker, secret, message) {
+  // A view of WebAssembly's memory, which a later growth detaches: copied before any await.
+  secret = secret.slice();
+  return (async () => {
     await bucket.put(marker, new Uint8Array(0), { customMetadata: { [MADE]: String(Date.now()) } });
-    return [size, await sign(secret, message)];
+    return sign(secret, message);
   })().catch(failure);
 }
 

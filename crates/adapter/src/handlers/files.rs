@@ -7,7 +7,7 @@
 //!
 //! Without the `FILES` binding or `FILES_SECRET` both answer `501 files_not_configured`.
 
-use js_sys::{Array, Promise};
+use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use worker::Response;
@@ -19,7 +19,9 @@ use crate::files::range::RangeAnswer;
 use crate::files::serve::{file_headers, file_not_found, range_not_satisfiable, Cache};
 use crate::files::settings::files_not_configured;
 use crate::files::signed::{origin_of_url, signed_message, signed_url, Signature};
-use crate::files::upload::{empty_file, file_part_json, too_large, Upload, PART_BYTES};
+use crate::files::upload::{
+    check_head, empty_file, file_part_json, too_large, Upload, HEAD_BYTES, PART_BYTES,
+};
 use crate::files::{object_key, FileId, FILE_ID_BYTES};
 use crate::guard::admit;
 use crate::outcome::Outcome;
@@ -47,10 +49,11 @@ extern "C" {
         part_bytes: f64,
         media_type: &str,
         filename: &str,
-        secret: &[u8],
-        message: &str,
-        marker: &str,
+        head_bytes: f64,
     ) -> Promise;
+
+    #[wasm_bindgen(js_name = finishUpload)]
+    fn js_finish_upload(bucket: &JsValue, marker: &str, secret: &[u8], message: &str) -> Promise;
 
     #[wasm_bindgen(js_name = dropMarker)]
     pub(crate) fn js_drop_marker(bucket: &JsValue, marker: &str) -> Promise;
@@ -175,9 +178,7 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
         PART_BYTES as f64,
         &upload.media_type,
         upload.filename.as_deref().unwrap_or_default(),
-        secret,
-        &signed_message(session, &id, expires_at),
-        &marker_key(session, &id),
+        HEAD_BYTES as f64,
     );
     let stored = match settled(&put).await {
         Ok(stored) => Array::from(&stored),
@@ -190,7 +191,20 @@ pub(crate) async fn upload(mut cx: RouteContext<'_>, session: &str) -> Result<Re
     if size == 0.0 {
         return Err(empty_file().into());
     }
-    let mac = stored.get(1).as_string().unwrap_or_default();
+    let head = Uint8Array::new(&stored.get(1)).to_vec();
+    if let Err(refused) = check_head(&upload, &head, size as u64) {
+        // Not kept: an HTML page sent as `image/png` is never served as one.
+        if let Err(err) = settled(&js_delete_keys(&bucket, &key)).await {
+            return Err(fault(&cx, "delete", &err));
+        }
+        return Err(refused.into());
+    }
+    let message = signed_message(session, &id, expires_at);
+    let finished = js_finish_upload(&bucket, &marker_key(session, &id), secret, &message);
+    let mac = match settled(&finished).await {
+        Ok(mac) => mac.as_string().unwrap_or_default(),
+        Err(err) => return Err(fault(&cx, "put", &err)),
+    };
     let url = signed_url(
         origin_of_url(cx.req.head.url()),
         session,

@@ -6,6 +6,7 @@
 
 use crate::files::name::check_filename;
 use crate::files::settings::FileSettings;
+use crate::files::signature::starts_as;
 use crate::files::upload::{empty_file, too_large};
 use crate::files::{FileId, FILE_ID_BYTES};
 use crate::refusal::{
@@ -64,7 +65,7 @@ pub fn inline_file(
     if bytes.len() as u64 > settings.max_file_bytes {
         return Err(too_large(settings.max_file_bytes));
     }
-    if !agrees(&media_type, &bytes) {
+    if !starts_as(&media_type, &bytes, true) {
         return Err(mismatch("its bytes are not what its `mediaType` says"));
     }
     Ok(Some(InlineFile { bytes, media_type }))
@@ -95,21 +96,6 @@ pub fn content_id(digest_hex: &str) -> Option<FileId> {
     FileId::parse(digest_hex.get(..2 * FILE_ID_BYTES)?)
 }
 
-/// Whether `bytes` start as a file of `media_type` does (its signature: the WHATWG MIME Sniffing
-/// standard's patterns for images, and PDF's `%PDF-`); text is UTF-8. A type of no known
-/// signature that the operator allowed is taken as it says.
-fn agrees(media_type: &str, bytes: &[u8]) -> bool {
-    match media_type {
-        "image/png" => bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
-        "image/jpeg" => bytes.starts_with(b"\xff\xd8\xff"),
-        "image/gif" => bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a"),
-        "image/webp" => bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP",
-        "application/pdf" => bytes.starts_with(b"%PDF-"),
-        text if text.starts_with("text/") => std::str::from_utf8(bytes).is_ok(),
-        _ => true,
-    }
-}
-
 fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
     let head = text.get(..prefix.len())?;
     head.eq_ignore_ascii_case(prefix)
@@ -119,40 +105,7 @@ fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> 
 /// The bytes of base64 `text` (RFC 4648 section 4, the standard alphabet; its `=` padding
 /// optional, as browsers' `atob` reads it); `None` when it is not base64.
 pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    let text = text.as_bytes();
-    let text = text
-        .strip_suffix(b"==")
-        .or_else(|| text.strip_suffix(b"="))
-        .unwrap_or(text);
-    if text.len() % 4 == 1 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
-    for group in text.chunks(4) {
-        let mut bits = 0u32;
-        for &c in group {
-            bits = bits << 6 | sextet(c)?;
-        }
-        match group.len() {
-            4 => out.extend_from_slice(&[(bits >> 16) as u8, (bits >> 8) as u8, bits as u8]),
-            3 => out.extend_from_slice(&[(bits >> 10) as u8, (bits >> 2) as u8]),
-            _ => out.push((bits >> 4) as u8),
-        }
-    }
-    Some(out)
-}
-
-/// The six bits a base64 character stands for.
-fn sextet(c: u8) -> Option<u32> {
-    let value = match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => return None,
-    };
-    Some(u32::from(value))
+    crate::base64::decode(text, crate::base64::Flavor::StandardLenient)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! A session's files, kept in the `FILES` bucket (R2): the id and the key each is kept under, and
-//! the path it is served at. What an upload may be ([`upload`], [`name`], [`settings`]), a signed
+//! the path it is served at. What an upload may be ([`upload`], [`name`], [`settings`]; whether
+//! its bytes are its type, [`signature`]), a signed
 //! URL ([`signed`]) and how a file is answered ([`serve`], [`range`]) are the modules below; the
 //! adapter (`crates/adapter/src/handlers/files.rs`) only moves the bytes (docs/files.md).
 
@@ -9,6 +10,7 @@ pub mod pending;
 pub mod range;
 pub mod serve;
 pub mod settings;
+pub mod signature;
 pub mod signed;
 pub mod upload;
 

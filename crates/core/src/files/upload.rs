@@ -1,11 +1,15 @@
 //! What an upload (`POST /api/sessions/:id/files`) may be, decided before and while its body
-//! comes in, and the answer that names the stored file: an AI SDK `FileUIPart`.
+//! comes in, and once it is stored (its first bytes, [`check_head`]), and the answer that names
+//! the stored file: an AI SDK `FileUIPart`.
 
 use crate::files::digits;
 use crate::files::name::{filename_from_url, media_type, TypeList};
+use crate::files::signature::starts_as;
+pub use crate::files::signature::HEAD_BYTES;
 use crate::json_out;
 use crate::refusal::{
-    Refusal, BODY_UNREADABLE, EMPTY_FILE, FILE_TOO_LARGE, FILE_TYPE_NOT_ALLOWED, INVALID_FILENAME,
+    Refusal, BODY_UNREADABLE, EMPTY_FILE, FILE_TOO_LARGE, FILE_TYPE_MISMATCH,
+    FILE_TYPE_NOT_ALLOWED, INVALID_FILENAME,
 };
 
 /// The size of each part of an upload sent without a `Content-Length` (chunked), which goes to
@@ -79,6 +83,20 @@ pub fn too_large(max_bytes: u64) -> Refusal {
 /// `400 empty_file`: a file of no bytes (declared, or counted once it came in: then deleted).
 pub fn empty_file() -> Refusal {
     Refusal::new(EMPTY_FILE, "A file has no bytes: there is nothing to keep.")
+}
+
+/// Whether an upload's first bytes (`head`, at most [`HEAD_BYTES`] of its `size`) are what its
+/// media type says; `400 file_type_mismatch` when they are not (the stored file is then deleted:
+/// an HTML page sent as `image/png` is never served as one).
+pub fn check_head(upload: &Upload, head: &[u8], size: u64) -> Result<(), Refusal> {
+    let whole = head.len() as u64 >= size;
+    if starts_as(&upload.media_type, head, whole) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        FILE_TYPE_MISMATCH,
+        "The file is not the type it says: its first bytes are not a file of its Content-Type.",
+    ))
 }
 
 /// The JSON of the answer to `upload`, stored at `url` (its signed URL) with `size` bytes: the

@@ -116,3 +116,16 @@ fn too_large_names_the_bound() {
 fn the_filename_message_names_its_bound() {
     assert!(FILENAME_MESSAGE.contains(&format!("1 to {MAX_FILENAME_BYTES} bytes")));
 }
+
+#[test]
+fn an_upload_whose_first_bytes_are_not_its_type_is_a_mismatch() {
+    let png = Upload::check(URL, Some("image/png"), Some("20"), &types(), 100).unwrap();
+    assert!(check_head(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 20).is_ok());
+    let refused = check_head(&png, b"<html><script>", 14).unwrap_err();
+    assert_eq!(refused.kind, FILE_TYPE_MISMATCH);
+    // Text: a head cut inside a character is text; the whole file cut there is not.
+    let text = Upload::check(URL, Some("text/plain"), None, &types(), 100).unwrap();
+    let cup = "☕".as_bytes();
+    assert!(check_head(&text, &cup[..2], 3).is_ok());
+    assert!(check_head(&text, &cup[..2], 2).is_err());
+}
