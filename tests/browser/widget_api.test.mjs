@@ -285,15 +285,17 @@ describe("widget API", () => {
     // The pulse is the status line's dot (its ::before); the text itself never dims. The line is
     // live (its words change as the turn goes), so each state is waited for, not read once: a
     // read between two renders finds no dot at all.
-    const dot = (name) =>
-      page.waitForFunction(
-        (want) => {
-          const el = document.querySelector("p.status[role=status]");
-          return el !== null && getComputedStyle(el, "::before").animationName === want;
-        },
-        name,
-        { timeout: 2_000 },
-      );
+    const dot = async (want) => {
+      const deadline = Date.now() + 2_000;
+      let seen;
+      do {
+        // The locator reaches into the panel's shadow root, and finds the line as it is now.
+        seen = await status.evaluate((el) => getComputedStyle(el, "::before").animationName).catch(() => null);
+        if (seen === want) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      } while (Date.now() < deadline);
+      assert.equal(seen, want, "the status line's dot");
+    };
     await dot("none");
     await page.emulateMedia({ reducedMotion: "no-preference" });
     await dot("pulse");
