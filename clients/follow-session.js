@@ -198,10 +198,11 @@ export function followSession(chat, options = {}) {
         return;
       case "deleted":
         // The session was deleted (here or elsewhere): nothing of it is kept, so the chat shows
-        // none of it, and there is nothing left to follow. A stream of this chat's own ended
-        // already, saying so. The app learns it from `onEvent`.
+        // none of it once a stream of its own has ended (saying so), and there is nothing left
+        // to follow. The app learns it from `onEvent`.
         gone = true;
-        if (!busy()) chat.messages = [];
+        while (busy() && !closed) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+        chat.messages = [];
         return;
       default:
         // An event of a newer feed: nothing.

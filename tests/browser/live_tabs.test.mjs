@@ -109,4 +109,37 @@ describe("live in every tab and device", () => {
 
   test("two tabs of one browser", { timeout: 90_000 }, () => scenario(setup.browser, setup.browser, true));
   test("two devices: two browsers on the same session", { timeout: 90_000 }, () => scenario(setup.browser, other, false));
+
+  // Delete means gone (docs/sessions.md, "Your conversations"): a conversation deleted elsewhere
+  // (here, by an app with the list's key) leaves every panel open on it saying so, with none of
+  // its messages, while a turn streams in one of them.
+  test("a conversation deleted elsewhere: every panel on it says so and shows none of it", { timeout: 90_000 }, async () => {
+    const session = sessionId("deleted");
+    const key = { "x-conversations-key": `browser-deleted-${process.pid}-${Date.now()}` };
+    // An app's turn names the session in its list.
+    const turn = await fetch(`${setup.worker.base}/api/sessions/${session}/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...key },
+      body: JSON.stringify({ messages: [{ id: "u-app", role: "user", parts: [{ type: "text", text: "/slow 1 1" }] }] }),
+    });
+    await turn.text();
+    const a = await open(setup.browser, session);
+    const b = await open(other, session);
+    await same(a, b, 2);
+    await sendPrompt(a, "/slow 200 50");
+    await until(async () => (await shown(b)).length === 4, "the turn in b, streaming");
+    let gone;
+    await until(async () => {
+      gone = await fetch(`${setup.worker.base}/api/sessions/${session}`, { method: "DELETE", headers: key });
+      return gone.status !== 404;
+    }, "listed");
+    assert.equal(gone.status, 204);
+    for (const [name, page] of [["a", a], ["b", b]]) {
+      await until(async () => (await page.getByText("This conversation was deleted.").count()) === 1, `${name} says it was deleted`);
+      await until(async () => (await shown(page)).length === 0, `${name} shows none of its messages`);
+      assert.deepEqual(await axeViolations(page), [], name);
+    }
+    await a.close();
+    await b.close();
+  });
 });

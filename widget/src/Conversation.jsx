@@ -69,7 +69,9 @@ export function Conversation({ config, history, older, trace }) {
     waitingQuestion(instance.messages.at(-1)) !== null ||
     answerToPost(instance.messages);
   const pages = usePages({ chat: instance, shown: chat.messages, pages: historyPages, olderAtFirst: older, turnRuns });
-  useFollow(config, instance, () => traceNow.current, pages.setOlder);
+  // The session deleted (from this page or another): its messages are gone, and the panel says so.
+  const [deleted, setDeleted] = useState(false);
+  useFollow(config, instance, () => traceNow.current, pages.setOlder, () => setDeleted(true));
   // The turn in flight, resumed on mount (the hook's `resume: true`, but known when it settles):
   // the Chat is "ready" while it asks, and a send then could start a turn the resume would
   // stream too (the same message finished twice).
@@ -202,6 +204,11 @@ export function Conversation({ config, history, older, trace }) {
         {line && (
           <p class="status" role="status">
             {line}
+          </p>
+        )}
+        {deleted && (
+          <p class="notice deleted" role="status">
+            {t.deleted}
           </p>
         )}
         {pageError && (

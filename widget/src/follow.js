@@ -3,7 +3,7 @@
 // answered there goes on here; a turn that attaches elsewhere (a retry or an edit in another tab:
 // a new branch) moves this panel to that branch. A feed that cannot connect changes nothing the
 // visitor sees: the panel goes on as it would without it, and the feed is tried again, later and
-// later.
+// later. A session deleted from anywhere shows as deleted here, its messages gone.
 import { useEffect } from "preact/hooks";
 import { followSession } from "../../clients/follow-session.js";
 import { OLDER_HEADER } from "../../clients/branches.js";
@@ -13,9 +13,10 @@ import { historyOptions, sessionBase } from "./api.js";
  * Follows the session of `config` with `chat` while the panel's conversation is shown; `trace()`
  * is the trace mode a history load asks for. `onPage(older)` hears, for each history page the
  * feed loads in place of the chat's messages (another branch, or a turn this chat missed),
- * whether older messages exist before it.
+ * whether older messages exist before it; `onDeleted()`, that the session was deleted (here or
+ * elsewhere: the feed then empties the chat and ends).
  */
-export function useFollow(config, chat, trace, onPage) {
+export function useFollow(config, chat, trace, onPage, onDeleted) {
   useEffect(() => {
     const base = sessionBase(config);
     const { historyUrl, headers } = historyOptions(config, trace);
@@ -29,6 +30,7 @@ export function useFollow(config, chat, trace, onPage) {
         if (response.ok && url.startsWith(`${base}/messages`)) onPage(response.headers.get(OLDER_HEADER) !== null);
         return response;
       },
+      onEvent: (event) => event.type === "deleted" && onDeleted(),
     });
     return () => feed.close();
   }, [config, chat]);
