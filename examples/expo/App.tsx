@@ -1,29 +1,39 @@
-// The one screen: the session's history, then the chat streamed from the worker (chat.ts), a
-// field to ask, photos to go with it (photos.ts), and a button to send or stop.
+// Two screens: the user's conversations (conversations.tsx), and one of them: its history, then
+// the chat streamed from the worker (chat.ts), a field to ask, photos to go with it (photos.ts),
+// and a button to send or stop.
 import type { FileUIPart, UIMessage } from 'ai';
 import { useEffect, useState } from 'react';
 import { Button, Image, ScrollView, Text, TextInput, View } from 'react-native';
 import { authHeaders } from './auth';
 import { useSessionChat } from './chat';
-import { SESSION_URL, TOKEN_SOURCE, TRACE } from './config';
+import { sessionUrl, TOKEN_SOURCE, TRACE } from './config';
+import { ConversationsScreen } from './conversations';
 import { pickPhotos, type PhotoSource } from './photos';
 import { loadHistory, stopTurn } from './session';
 
 const headers = authHeaders(TOKEN_SOURCE);
 
 export default function App() {
+  // The conversation open, or none: the list.
+  const [open, setOpen] = useState<string | null>(null);
+  if (open === null) return <ConversationsScreen headers={headers} open={setOpen} />;
+  return <Conversation key={open} sessionId={open} back={() => setOpen(null)} />;
+}
+
+function Conversation({ sessionId, back }: { sessionId: string; back: () => void }) {
   const [history, setHistory] = useState<UIMessage[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
-    loadHistory(SESSION_URL, headers, TRACE).then(setHistory, (error: Error) => setFailure(error.message));
-  }, []);
+    loadHistory(sessionUrl(sessionId), headers, TRACE).then(setHistory, (error: Error) => setFailure(error.message));
+  }, [sessionId]);
   if (failure !== null) return <Text style={{ padding: 24 }}>{failure}</Text>;
   if (history === null) return <Text style={{ padding: 24 }}>Loading…</Text>;
-  return <Chat history={history} />;
+  return <Chat sessionId={sessionId} history={history} back={back} />;
 }
 
-function Chat({ history }: { history: UIMessage[] }) {
-  const { messages, sendMessage, status, error, stop } = useSessionChat(history, headers);
+function Chat({ sessionId, history, back }: { sessionId: string; history: UIMessage[]; back: () => void }) {
+  const url = sessionUrl(sessionId);
+  const { messages, sendMessage, status, error, stop } = useSessionChat(sessionId, history, headers);
   const [input, setInput] = useState('');
   // The photos to go with the next message: already uploaded, each a FileUIPart with its URL.
   const [photos, setPhotos] = useState<FileUIPart[]>([]);
@@ -33,7 +43,7 @@ function Chat({ history }: { history: UIMessage[] }) {
     setUploading(true);
     setPhotoError(null);
     try {
-      const uploaded = await pickPhotos(source, SESSION_URL, headers);
+      const uploaded = await pickPhotos(source, url, headers);
       setPhotos((before) => [...before, ...uploaded]);
     } catch (error) {
       setPhotoError(error instanceof Error ? error.message : String(error));
@@ -50,9 +60,12 @@ function Chat({ history }: { history: UIMessage[] }) {
     setPhotos([]);
   };
   // Stop for every client of the session: under detach, stop() alone only closes this request.
-  const stopTurnEverywhere = () => void stopTurn(SESSION_URL, headers).then(stop);
+  const stopTurnEverywhere = () => void stopTurn(url, headers).then(stop);
   return (
     <View style={{ flex: 1, paddingTop: 56, paddingHorizontal: 16, paddingBottom: 24 }}>
+      <View style={{ alignSelf: 'flex-start' }}>
+        <Button title="Conversations" onPress={back} />
+      </View>
       <ScrollView style={{ flex: 1 }}>
         {messages.map((message) => (
           <View key={message.id} style={{ marginBottom: 12 }}>

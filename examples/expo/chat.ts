@@ -6,18 +6,19 @@ import type { UIMessage } from 'ai';
 import { fetch as expoFetch } from 'expo/fetch';
 import { useEffect, useRef, useState } from 'react';
 import { followSession } from '../../clients/follow-session.js';
-import { SESSION_ID, SESSION_URL, TRACE } from './config';
+import { sessionUrl, TRACE } from './config';
 import { useOnForeground } from './foreground';
 import { chatTransport, loadHistory, type RequestHeaders } from './session';
 
-export function useSessionChat(history: UIMessage[], headers: RequestHeaders) {
+export function useSessionChat(sessionId: string, history: UIMessage[], headers: RequestHeaders) {
+  const url = sessionUrl(sessionId);
   // One `Chat`, for the hook and for the session feed.
   const [instance] = useState(
     () =>
       new Chat({
-        id: SESSION_ID,
+        id: sessionId,
         messages: history, // the finished turns, from GET …/messages
-        transport: chatTransport(SESSION_URL, headers, TRACE),
+        transport: chatTransport(url, headers, TRACE),
       }),
   );
   const chat = useChat({ chat: instance });
@@ -30,7 +31,7 @@ export function useSessionChat(history: UIMessage[], headers: RequestHeaders) {
     try {
       await resumeStream();
     } finally {
-      setMessages(await loadHistory(SESSION_URL, headers, TRACE));
+      setMessages(await loadHistory(url, headers, TRACE));
     }
   };
 
@@ -49,15 +50,15 @@ export function useSessionChat(history: UIMessage[], headers: RequestHeaders) {
   const feed = useRef<ReturnType<typeof followSession> | null>(null);
   useEffect(() => {
     const following = followSession(instance, {
-      url: `${SESSION_URL}/events`,
-      historyUrl: `${SESSION_URL}/messages?trace=${TRACE}`,
+      url: `${url}/events`,
+      historyUrl: `${url}/messages?trace=${TRACE}`,
       headers,
       // React Native's own fetch has no streaming body; expo/fetch streams.
       fetch: expoFetch as unknown as typeof globalThis.fetch,
     });
     feed.current = following;
     return () => following.close();
-  }, [instance, headers]);
+  }, [instance, url, headers]);
 
   // Back from the background: drop the requests the phone may have cut (detached, the turn ran
   // on): this chat's own, and the feed's, which comes back at once with what it missed; then pick

@@ -1,5 +1,5 @@
-// Where the app finds the worker, which session it opens and how much of the agent's work it is
-// sent: here the demo agent that `npm start` serves at the repository's root.
+// Where the app finds the worker, whose conversations it lists and how much of the agent's work it
+// is sent: here the demo agent that `npm start` serves at the repository's root.
 import { Platform } from 'react-native';
 import type { TokenSource } from './auth';
 import type { TraceMode } from './session';
@@ -10,9 +10,13 @@ import type { TraceMode } from './session';
 const computer = Platform.OS === 'android' ? '10.0.2.2' : '127.0.0.1';
 export const WORKER_URL = process.env.EXPO_PUBLIC_WORKER_URL ?? `http://${computer}:8787`;
 
-export const SESSION_ID = 'expo-demo';
-/** The session's routes: `${SESSION_URL}/chat`, `/chat/stop`, `/messages`. */
-export const SESSION_URL = `${WORKER_URL}/api/sessions/${encodeURIComponent(SESSION_ID)}`;
+/** A session's routes: `${sessionUrl(id)}/chat`, `/chat/stop`, `/messages`, `/events`, `/files`. */
+export const sessionUrl = (sessionId: string) => `${WORKER_URL}/api/sessions/${encodeURIComponent(sessionId)}`;
+
+/** Whose conversations the list screen shows (GET /api/sessions): without sign-in (the demo), the
+ * list this key names, sent as X-Conversations-Key (every device running the demo shares this one;
+ * an app keeps a random key per install); with a token, its `sub` names the list on every device. */
+export const LIST_KEY: string | null = 'expo-demo';
 
 /** The text, the agent's questions and the ending; no tool, reasoning or status chunk. */
 export const TRACE: TraceMode = 'minimal';

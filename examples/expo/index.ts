@@ -1,4 +1,4 @@
-// The app's entry point: the polyfills first, then the one screen.
+// The app's entry point: the polyfills first, then the app's screens.
 import './polyfills';
 import { registerRootComponent } from 'expo';
 import App from './App';
