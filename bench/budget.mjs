@@ -10,4 +10,4 @@
  * round's start) and 1.9% for small changes. Raised on purpose five times this round:
  * bench/README.md, "The size budget".
  */
-export const PRODUCTION_WASM_GZIP_BUDGET = 245_760;
+export const PRODUCTION_WASM_GZIP_BUDGET = 256_000;

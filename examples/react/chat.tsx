@@ -19,7 +19,7 @@ import {
   type FileUIPart,
   type UIMessage,
 } from 'ai';
-import { followSession, type FeedEvent } from '../../clients/follow-session.js';
+import { followSession } from '../../clients/follow-session.js';
 import { loadBranch, loadOlder, loadPage, refreshBranches, siblingsOf } from '../../clients/branches.js';
 import { uploadFiles, type UploadedFilePart } from '../../clients/upload-files.js';
 import { conversations, type Conversation as Listed } from '../../clients/conversations.js';
@@ -80,12 +80,9 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
   // resume: GET …/chat/:id/stream on mount: 204, or the turn in flight from its start.
   const { messages, sendMessage, regenerate, status, stop, addToolOutput, addToolApprovalResponse } = useChat({ chat, resume: true });
   // #region follow
-  // Every turn of the session, sent from another tab or device, shown here as it streams; a
-  // conversation deleted elsewhere empties here, and says so.
-  const [deleted, setDeleted] = useState(false);
+  // Every turn of the session, sent from another tab or device, shown here as it streams.
   useEffect(() => {
-    const onEvent = (event: FeedEvent) => event.type === 'deleted' && setDeleted(true);
-    const feed = followSession(chat, { url: `${base(sessionId)}/events`, headers, onEvent });
+    const feed = followSession(chat, { url: `${base(sessionId)}/events`, headers });
     return () => feed.close();
   }, [chat, sessionId]);
   // #endregion follow
@@ -156,7 +153,6 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
         {busy ? <button type="button" onClick={stopTurn}>Stop</button> : <button type="submit" disabled={uploading}>Send</button>}
       </form>
       {failure && <p role="alert">{failure}</p>}
-      {deleted && <p role="status">This conversation was deleted.</p>}
     </main>
   );
 }

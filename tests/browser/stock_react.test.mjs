@@ -230,27 +230,6 @@ describe("the docs' React page, as pasted", () => {
     await page.close();
   });
 
-  test("a conversation deleted from one tab's list: another tab on it empties and says so", { timeout: 60_000 }, async () => {
-    const session = sessionId("react-deleted");
-    const listKey = `react-deleted-${Date.now()}-${Math.random()}`;
-    const { page: one } = await open(session, { listKey });
-    await send(one, "Plan a trip to Lisbon");
-    const { page: other } = await open(session, { listKey });
-    await other.getByRole("main").getByText("Plan a trip to Lisbon", { exact: true }).waitFor();
-    const nav = one.getByRole("navigation", { name: "Conversations" });
-    await until(async () => {
-      await one.reload();
-      await nav.getByRole("button", { name: "New conversation" }).waitFor();
-      return (await nav.getByRole("button", { name: "Delete Plan a trip to Lisbon" }).count()) === 1;
-    }, "listed");
-    one.once("dialog", (dialog) => dialog.accept());
-    await nav.getByRole("button", { name: "Delete Plan a trip to Lisbon" }).click();
-    await other.getByRole("status").filter({ hasText: "This conversation was deleted." }).waitFor();
-    await until(async () => (await shown(other)).length === 0, "the other tab shows none of it");
-    await one.close();
-    await other.close();
-  });
-
   test("Try again makes a branch: a picker on the reply, the old reply one click away, a send from it goes on there", { timeout: 60_000 }, async () => {
     const session = sessionId("react-branches");
     const { page } = await open(session);

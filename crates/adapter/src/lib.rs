@@ -63,6 +63,7 @@ mod inbound;
 mod index;
 mod outcome;
 mod pump;
+mod retention;
 mod sweep;
 mod turn_log;
 mod watchdog;
@@ -122,9 +123,12 @@ impl Adapter {
 
     /// The adapter's work on a schedule, which a worker's Cron Trigger runs (`scheduled_time`:
     /// the trigger's `scheduledTime`, in milliseconds since the epoch, the sweep's clock): uploads
-    /// no message named for `UPLOAD_TTL_H` are deleted (docs/files.md). Never fails: what goes
-    /// wrong is a log line.
+    /// no message named for `UPLOAD_TTL_H` are deleted (docs/files.md), and sessions idle past
+    /// `SESSION_TTL_DAYS` (docs/sessions.md, "Retention"). Never fails: what goes wrong is a log
+    /// line.
     pub async fn scheduled(&self, env: &Env, scheduled_time: f64) {
-        sweep::sweep_uploads(env, scheduled_time.max(0.0) as u64).await;
+        let now_ms = scheduled_time.max(0.0) as u64;
+        sweep::sweep_uploads(env, now_ms).await;
+        retention::expire_sessions(env, now_ms).await;
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::auth::jwt::{JwtRules, DEFAULT_SESSIONS_CLAIM, REGISTERED_CLAIMS};
 use crate::auth::AuthMode;
+use crate::conversations::retention;
 use crate::cors::AllowedOrigins;
 use crate::files::pending::DEFAULT_UPLOAD_TTL_HOURS;
 use crate::files::settings::{FileSettings, DEFAULT_MAX_FILE_BYTES, DEFAULT_URL_TTL_SECS};
@@ -110,6 +111,9 @@ pub struct Config {
     /// The files routes' settings (`MAX_FILE_BYTES`, `FILE_TYPES`, `FILE_URL_TTL_S`,
     /// `UPLOAD_TTL_H`, `FILES_SECRET`): [`crate::files::settings`].
     pub files: FileSettings,
+    /// Days a session may stay idle before the hourly trigger deletes it (`SESSION_TTL_DAYS`);
+    /// `None`: kept until its user deletes it ([`crate::conversations::retention`]).
+    pub session_ttl_days: Option<u64>,
 }
 
 /// A setting that cannot be used.
@@ -353,6 +357,8 @@ impl Config {
                 }
             },
             files,
+            session_ttl_days: retention::ttl_days(var("SESSION_TTL_DAYS")?.as_deref())
+                .map_err(ConfigError)?,
         })
     }
 }

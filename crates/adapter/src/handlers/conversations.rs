@@ -38,6 +38,11 @@ thread_local! {
     static INDEX: OptionalBinding = const { OptionalBinding::new(INDEX_BINDING) };
 }
 
+/// The index's namespace (`SESSION_INDEX`), when the worker has one.
+pub(crate) fn index_of(env: &worker::Env) -> Option<JsValue> {
+    INDEX.with(|binding| binding.get(env))
+}
+
 /// The largest rename body read, in bytes: 8 KiB, a title of 200 characters written as JSON's
 /// longest escapes (a `\uXXXX\uXXXX` pair, 12 bytes, for each) with room for other members.
 const MAX_RENAME_BODY_BYTES: usize = 8 * 1024;
@@ -55,7 +60,7 @@ pub(crate) enum Asked<'a> {
 
 /// A conversations route's answer.
 pub(crate) async fn answer(mut cx: RouteContext<'_>, asked: Asked<'_>) -> Result<Outcome, Failure> {
-    let Some(namespace) = INDEX.with(|binding| binding.get(cx.env)) else {
+    let Some(namespace) = index_of(cx.env) else {
         let why = "no SESSION_INDEX binding: the conversations routes are closed";
         log::error("index", Some(cx.exchange.request_id()), why);
         return Err(index_not_configured().into());

@@ -4,8 +4,11 @@
 //! errs, closes or stays silent fails the delete (`502`, `504`), so that nothing else is removed
 //! and the user can ask again. What the answer means is the core's (`crate::forget`).
 
+use worker::Env;
+
 use crate::agent::hydrate::read_forgotten;
 use crate::agent::upstream;
+use crate::config::Config;
 use crate::context::RouteContext;
 use crate::failure::Failure;
 use crate::platform::socket::{close_done, close_failed};
@@ -19,12 +22,23 @@ pub(crate) async fn forget_agent(
     session: &str,
     user_id: Option<&str>,
 ) -> Result<(), Failure> {
-    let opened =
-        upstream::connect_from(cx.env, cx.config, session, user_id, FORGET_PROTOCOL).await?;
+    let request_id = cx.exchange.request_id();
+    forget_session(cx.env, cx.config, session, user_id, request_id).await
+}
+
+/// [`forget_agent`] outside a request (retention: `crate::retention`), `request_id` naming the
+/// `forget` and its log lines.
+pub(crate) async fn forget_session(
+    env: &Env,
+    config: &Config,
+    session: &str,
+    user_id: Option<&str>,
+    request_id: &str,
+) -> Result<(), Failure> {
+    let opened = upstream::connect_from(env, config, session, user_id, FORGET_PROTOCOL).await?;
     let Ok(mut agent) = opened else {
         return Err(Refusal::agent_cannot_forget().into());
     };
-    let request_id = cx.exchange.request_id();
     if agent
         .socket
         .send_with_str(forget_frame(request_id))

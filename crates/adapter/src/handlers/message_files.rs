@@ -137,13 +137,15 @@ pub(crate) async fn delete_session_files(
     let Some((bucket, _)) = bucket(cx) else {
         return Ok(0);
     };
-    let deleted = call(
-        cx,
-        "delete",
-        js_delete_under(&bucket, &session_prefix(session)),
-    )
-    .await?;
-    let markers = js_delete_under(&bucket, &marker_prefix(session));
-    call(cx, "delete", markers).await?;
+    delete_files_of(&bucket, session)
+        .await
+        .map_err(|err| fault(cx, "delete", &err))
+}
+
+/// Deletes every file of `session` from `bucket`, and their markers: how many files; the
+/// bucket's failure as it came.
+pub(crate) async fn delete_files_of(bucket: &JsValue, session: &str) -> Result<u64, JsValue> {
+    let deleted = settled(&js_delete_under(bucket, &session_prefix(session))).await?;
+    settled(&js_delete_under(bucket, &marker_prefix(session))).await?;
     Ok(deleted.as_f64().unwrap_or(0.0) as u64)
 }

@@ -1,6 +1,6 @@
 // The worker's side of the index (crates/adapter/src/index/stub.rs): an operation sent to one
-// user's object (crates/adapter/src/index/object.js reads it), as a list route asks it or a turn
-// tells it.
+// user's object (crates/adapter/src/index/object.js reads it), as a list route asks it, a turn
+// tells it (and, the list's first time, the retention's directory) or the retention's run asks it.
 
 /** The object's URL; only its path (the operation) and its query (the body) are read. */
 const ORIGIN = "https://session-index/";
@@ -35,6 +35,25 @@ export function askIndex(namespace, owner, op, body) {
 }
 
 /**
+ * An operation of the retention's run (crates/adapter/src/retention.rs) sent to the object named
+ * `name` (a list, or the directory): resolves with [its status, its body's text]; rejects with
+ * text when the call fails.
+ */
+export function askText(namespace, name, op, body) {
+  return (async () => {
+    const answer = await send(namespace, name, op, body);
+    return [answer.status, await answer.text()];
+  })().catch((error) => {
+    throw String(error?.message ?? error);
+  });
+}
+
+/** The directory's name and its operation (crates/core/src/conversations/retention.rs, wire.rs). */
+const DIRECTORY = "directory";
+const ENLIST = "enlist";
+const ENLISTED = "enlisted";
+
+/**
  * A turn told to `owner`'s object of `env[binding]` (its `touch`, `body`), once the handler has
  * handed the runtime its response (a timer of 0 ms): the turn's first byte never waits for it,
  * and `ctx.waitUntil` keeps the request alive until it is done. A failure is one log line
@@ -46,6 +65,16 @@ export function touchIndex(env, ctx, binding, owner, body, requestId) {
   const done = new Promise((resolve) => setTimeout(resolve, 0))
     .then(() => send(namespace, owner, TOUCH, body))
     .then(async (answer) => {
+      if (answer.status === 201) {
+        // The list is not in the retention's directory yet: put it there with its oldest
+        // activity, then tell the list (a failure is tried again at its next turn).
+        const oldest = await answer.text();
+        const enlisted = await send(namespace, DIRECTORY, ENLIST, `${owner}\n${oldest}`);
+        if (enlisted.status !== 204) throw new Error(`the directory answered ${enlisted.status}: ${await enlisted.text()}`);
+        const marked = await send(namespace, owner, ENLISTED, "");
+        if (marked.status !== 204) throw new Error(`the index answered ${marked.status}: ${await marked.text()}`);
+        return;
+      }
       if (answer.status !== 204) throw new Error(`the index answered ${answer.status}: ${await answer.text()}`);
     })
     .catch((error) => {

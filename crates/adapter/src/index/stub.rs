@@ -19,6 +19,9 @@ extern "C" {
     #[wasm_bindgen(js_name = askIndex)]
     fn js_ask(namespace: &JsValue, owner: &str, op: &str, body: &str) -> Promise;
 
+    #[wasm_bindgen(js_name = askText)]
+    pub(crate) fn js_ask_text(namespace: &JsValue, name: &str, op: &str, body: &str) -> Promise;
+
     #[wasm_bindgen(js_name = touchIndex)]
     pub(crate) fn js_touch(
         env: &JsValue,

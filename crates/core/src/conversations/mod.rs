@@ -14,6 +14,7 @@
 pub mod cursor;
 pub mod owner;
 pub mod query;
+pub mod retention;
 pub mod store;
 pub mod title;
 pub mod walk;

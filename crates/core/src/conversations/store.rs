@@ -64,8 +64,10 @@ pub fn batch_json(statements: &[Statement]) -> String {
     })
 }
 
-/// The tables and their indexes, made where missing.
-const SCHEMA: [&str; 4] = [
+/// The tables and their indexes, made where missing. `meta`: whether the list is in the
+/// retention's directory (`super::retention`).
+const SCHEMA: [&str; 5] = [
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_by_activity ON sessions (updated_at, id)",
     "CREATE TABLE IF NOT EXISTS moves (id TEXT NOT NULL, from_at INTEGER NOT NULL, to_at INTEGER NOT NULL, PRIMARY KEY (id, to_at))",
@@ -103,6 +105,28 @@ const DELETE_MOVES: &str = "DELETE FROM moves WHERE id = ?";
 
 const HOLDS_ROW: &str = "SELECT id FROM sessions WHERE id = ?";
 
+/// Whether the list is in the directory.
+const ENLISTED_FLAG: &str = "SELECT value FROM meta WHERE key = 'enlisted'";
+const SET_ENLISTED: &str = "INSERT OR REPLACE INTO meta (key, value) VALUES ('enlisted', 1)";
+const UNSET_ENLISTED: &str = "DELETE FROM meta WHERE key = 'enlisted'";
+
+/// The list's oldest activity.
+const OLDEST: &str = "SELECT coalesce(min(updated_at), 0) FROM sessions";
+
+/// The least active sessions, the oldest first (the index `sessions_by_activity`).
+const LEAST_ACTIVE: &str = "SELECT id, updated_at FROM sessions ORDER BY updated_at, id LIMIT ?";
+
+/// The directory's table: a list, and the oldest activity it may have (never later than its
+/// real oldest: a turn moves a session without telling the directory).
+const DIRECTORY_SCHEMA: [&str; 2] = [
+    "CREATE TABLE IF NOT EXISTS lists (list TEXT PRIMARY KEY, oldest INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS lists_by_age ON lists (oldest)",
+];
+const ENLIST_ROW: &str = "INSERT INTO lists (list, oldest) VALUES (?, ?) ON CONFLICT (list) DO UPDATE SET oldest = min(oldest, excluded.oldest)";
+const DUE_ROWS: &str = "SELECT list FROM lists WHERE oldest < ? ORDER BY oldest LIMIT ?";
+const SETTLE_ROW: &str = "UPDATE lists SET oldest = ? WHERE list = ?";
+const FORGET_ROW: &str = "DELETE FROM lists WHERE list = ?";
+
 fn statement(sql: &'static str, params: Vec<Param>) -> Statement {
     Statement { sql, params }
 }
@@ -132,6 +156,8 @@ pub struct Index<S> {
     sql: S,
     /// The clock's last time; `None` until the first operation made the tables and read it.
     last: Cell<Option<u64>>,
+    /// Whether the list is in the retention's directory (read with the clock).
+    enlisted: Cell<bool>,
 }
 
 impl<S: IndexSql> Index<S> {
@@ -139,6 +165,7 @@ impl<S: IndexSql> Index<S> {
         Index {
             sql,
             last: Cell::new(None),
+            enlisted: Cell::new(false),
         }
     }
 
@@ -148,7 +175,14 @@ impl<S: IndexSql> Index<S> {
     pub fn serve(&self, op: &str, body: &str, now: u64) -> Answer {
         let answer = match Op::read(op, body) {
             Some(Op::Touch { id, title }) => {
-                self.touch(id, title, now).map(|()| Answer::status(204))
+                self.touch(id, title, now).map(|touched| match touched {
+                    // Not in the directory yet: the worker puts it there, with its oldest activity.
+                    Some(oldest) => Answer {
+                        status: 201,
+                        body: oldest.to_string(),
+                    },
+                    None => Answer::status(204),
+                })
             }
             Some(Op::List { limit, cursor }) => self
                 .list(limit, cursor.as_ref(), now)
@@ -163,6 +197,34 @@ impl<S: IndexSql> Index<S> {
             Some(Op::Holds { id }) => self
                 .holds(id)
                 .map(|held| Answer::status(if held { 204 } else { 404 })),
+            Some(Op::Expired { before, limit }) => self.expired(before, limit).map(|text| Answer {
+                status: 200,
+                body: text,
+            }),
+            Some(Op::Enlisted) => self.mark_enlisted().map(|()| Answer::status(204)),
+            Some(Op::Enlist { list, oldest }) => self
+                .directory(vec![statement(
+                    ENLIST_ROW,
+                    vec![Param::Text(list.to_owned()), Param::Int(oldest)],
+                )])
+                .map(|_| Answer::status(204)),
+            Some(Op::Due { before, limit }) => self
+                .directory(vec![statement(
+                    DUE_ROWS,
+                    vec![Param::Int(before), Param::Int(limit as u64)],
+                )])
+                .map(|done| Answer {
+                    status: 200,
+                    body: texts(&done, 0).join("\n"),
+                }),
+            Some(Op::Settle { list, oldest }) => {
+                let list = Param::Text(list.to_owned());
+                let settled = match oldest {
+                    0 => statement(FORGET_ROW, vec![list]),
+                    oldest => statement(SETTLE_ROW, vec![Param::Int(oldest), list]),
+                };
+                self.directory(vec![settled]).map(|_| Answer::status(204))
+            }
             None => return Answer::status(400),
         };
         answer.unwrap_or_else(|body| Answer { status: 500, body })
@@ -175,13 +237,16 @@ impl<S: IndexSql> Index<S> {
         }
         let mut batch: Vec<Statement> = SCHEMA.iter().map(|sql| statement(sql, vec![])).collect();
         batch.push(statement(LAST, vec![]));
+        batch.push(statement(ENLISTED_FLAG, vec![]));
         let done = self.sql.batch(&batch)?;
-        let last = done
-            .last()
-            .and_then(|last| rows(last).first())
-            .and_then(|row| row.get(0))
-            .and_then(Value::as_u64)
-            .unwrap_or(0);
+        let first = |at: usize| {
+            done.get(at)
+                .and_then(|rows_of| rows(rows_of).first())
+                .and_then(|row| row.get(0))
+                .and_then(Value::as_u64)
+        };
+        let last = first(SCHEMA.len()).unwrap_or(0);
+        self.enlisted.set(first(SCHEMA.len() + 1) == Some(1));
         self.last.set(Some(last));
         Ok(last)
     }
@@ -194,19 +259,82 @@ impl<S: IndexSql> Index<S> {
         Ok(at)
     }
 
-    /// A turn of session `id`: listed with `title` if it is not, else moved to the top.
-    pub fn touch(&self, id: &str, title: &str, now: u64) -> Result<(), String> {
+    /// A turn of session `id`: listed with `title` if it is not, else moved to the top. `Some`
+    /// with the list's oldest activity while the list is not in the retention's directory.
+    pub fn touch(&self, id: &str, title: &str, now: u64) -> Result<Option<u64>, String> {
         let at = self.tick(now)?;
         let text = |text: &str| Param::Text(text.to_owned());
-        self.sql.batch(&[
+        let mut batch = vec![
             statement(MOVE, vec![Param::Int(at), text(id)]),
             statement(
                 UPSERT,
                 vec![text(id), text(title), Param::Int(at), Param::Int(at)],
             ),
             statement(PRUNE, vec![Param::Int(at.saturating_sub(MOVES_KEPT_MS))]),
-        ])?;
+        ];
+        let enlisted = self.enlisted.get();
+        if !enlisted {
+            batch.push(statement(OLDEST, vec![]));
+        }
+        let done = self.sql.batch(&batch)?;
+        if enlisted {
+            return Ok(None);
+        }
+        let oldest = done
+            .last()
+            .and_then(|oldest| rows(oldest).first())
+            .and_then(|row| row.get(0))
+            .and_then(Value::as_u64)
+            .unwrap_or(at);
+        Ok(Some(oldest))
+    }
+
+    /// The list is in the directory: its touches answer `204` from now on.
+    fn mark_enlisted(&self) -> Result<(), String> {
+        self.last()?;
+        self.sql.batch(&[statement(SET_ENLISTED, vec![])])?;
+        self.enlisted.set(true);
         Ok(())
+    }
+
+    /// The sessions idle since before `before`, the least active first, at most `limit`: the
+    /// oldest activity left once they are gone (`0`: none left), then their ids, a line each.
+    pub fn expired(&self, before: u64, limit: usize) -> Result<String, String> {
+        self.last()?;
+        let done = self
+            .sql
+            .batch(&[statement(LEAST_ACTIVE, vec![Param::Int(limit as u64 + 1)])])?;
+        let found = done.first().map_or(&[][..], |found| rows(found));
+        let at = |row: &Value| row.get(1).and_then(Value::as_u64).unwrap_or(0);
+        let gone: Vec<&Value> = found
+            .iter()
+            .take(limit)
+            .take_while(|row| at(row) < before)
+            .collect();
+        let left = found.get(gone.len()).map_or(0, at);
+        if left == 0 {
+            // Nothing left once these go: the run takes the list out of the directory, and its
+            // next session (a new turn) puts it back.
+            self.sql.batch(&[statement(UNSET_ENLISTED, vec![])])?;
+            self.enlisted.set(false);
+        }
+        let mut lines = vec![left.to_string()];
+        lines.extend(
+            gone.iter()
+                .filter_map(|row| row.get(0)?.as_str().map(str::to_owned)),
+        );
+        Ok(lines.join("\n"))
+    }
+
+    /// Runs `statements` on the directory's table, made where missing.
+    fn directory(&self, statements: Vec<Statement>) -> Result<Vec<Value>, String> {
+        let mut batch: Vec<Statement> = DIRECTORY_SCHEMA
+            .iter()
+            .map(|sql| statement(sql, vec![]))
+            .collect();
+        batch.extend(statements);
+        let done = self.sql.batch(&batch)?;
+        Ok(done.into_iter().skip(DIRECTORY_SCHEMA.len()).collect())
     }
 
     /// A page of at most `limit` sessions (1 to [`MAX_LIMIT`]): the first (`cursor` `None`), or
@@ -281,6 +409,15 @@ impl<S: IndexSql> Index<S> {
             .first()
             .is_some_and(|deleted| !rows(deleted).is_empty()))
     }
+}
+
+/// Column `at` of each row of `done`'s first statement, as text.
+fn texts(done: &[Value], at: usize) -> Vec<String> {
+    let found = done.first().map_or(&[][..], |found| rows(found));
+    found
+        .iter()
+        .filter_map(|row| row.get(at)?.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// A session of a row `id, title, created_at, updated_at`.

@@ -250,6 +250,14 @@ fn the_object_answers_each_operation_with_its_status() {
     let db = Db::new();
     let index = Index::new(&db);
     let touch = index.serve(TOUCH, &titled("s1", "Hello"), T0);
+    // Not in the retention's directory yet: its oldest activity, for the worker to enlist it.
+    assert_eq!(
+        (touch.status, touch.body.as_str()),
+        (201, T0.to_string().as_str())
+    );
+    let enlisted = index.serve(crate::conversations::wire::ENLISTED, "", T0);
+    assert_eq!(enlisted.status, 204);
+    let touch = index.serve(TOUCH, &titled("s1", "Hello"), T0);
     assert_eq!((touch.status, touch.body.as_str()), (204, ""));
     let list = index.serve(
         LIST,
@@ -284,7 +292,7 @@ fn holds_says_whether_the_list_has_the_session_and_changes_nothing() {
     let db = Db::new();
     let index = Index::new(&db);
     assert_eq!(index.serve(HOLDS, &named("s1"), T0).status, 404);
-    assert_eq!(index.serve(TOUCH, &titled("s1", "Hello"), T0).status, 204);
+    assert_eq!(index.serve(TOUCH, &titled("s1", "Hello"), T0).status, 201);
     assert_eq!(index.serve(HOLDS, &named("s1"), T0 + 1).status, 204);
     assert_eq!(index.serve(HOLDS, &named("s2"), T0 + 1).status, 404);
     // Asked, it stays: the delete that follows finds it.
@@ -370,7 +378,9 @@ proptest! {
         let mut cursor = first.next;
         for step in steps.iter().chain(std::iter::repeat_n(&Step::Page, 200)) {
             match step {
-                Step::Turn(n) => index.touch(&format!("s{n}"), "t", clock()).unwrap(),
+                Step::Turn(n) => {
+                    index.touch(&format!("s{n}"), "t", clock()).unwrap();
+                }
                 Step::Delete(n) => {
                     if index.delete(&format!("s{n}")).unwrap() {
                         deleted.insert(format!("s{n}"));
@@ -398,4 +408,92 @@ proptest! {
             prop_assert!(unique.contains(id) || deleted.contains(id), "{} is missing: {:?}", id, given);
         }
     }
+}
+
+#[test]
+fn a_list_is_enlisted_once_and_says_its_sessions_idle_past_a_time() {
+    use crate::conversations::wire::{pair, titled, ENLISTED, EXPIRED, TOUCH};
+    let db = Db::new();
+    let index = Index::new(&db);
+    for (i, id) in ["old", "mid", "new"].iter().enumerate() {
+        index.serve(TOUCH, &titled(id, "t"), T0 + 100 * i as u64);
+    }
+    // Until the worker says it is in the directory, every touch asks it to be: its oldest.
+    let asked = index.serve(TOUCH, &titled("new", "t"), T0 + 300);
+    assert_eq!(
+        (asked.status, asked.body.as_str()),
+        (201, T0.to_string().as_str())
+    );
+    index.serve(ENLISTED, "", T0 + 301);
+    assert_eq!(
+        index.serve(TOUCH, &titled("new", "t"), T0 + 302).status,
+        204
+    );
+    // The same object, again (a new instance of it): the flag is stored, not only held.
+    let again = Index::new(&db);
+    assert_eq!(
+        again.serve(TOUCH, &titled("new", "t"), T0 + 303).status,
+        204
+    );
+
+    // Idle since before T0 + 150: "old" only; "mid" (T0 + 100)... and what is left after it.
+    let expired = index.serve(EXPIRED, &pair(&(T0 + 150).to_string(), 10), T0 + 400);
+    assert_eq!(expired.status, 200);
+    assert_eq!(expired.body, format!("{}\nold\nmid", T0 + 303));
+    // Before T0 + 50: "old", and "mid" is the oldest left.
+    let expired = index.serve(EXPIRED, &pair(&(T0 + 50).to_string(), 10), T0 + 400);
+    assert_eq!(expired.body, format!("{}\nold", T0 + 100));
+    // At most `limit`: the oldest left is the first not given, past the time or not.
+    let expired = index.serve(EXPIRED, &pair(&(T0 + 999).to_string(), 1), T0 + 400);
+    assert_eq!(expired.body, format!("{}\nold", T0 + 100));
+    // Nothing idle: the oldest only; an empty list: 0.
+    let expired = index.serve(EXPIRED, &pair(&T0.to_string(), 10), T0 + 400);
+    assert_eq!(expired.body, T0.to_string());
+    let none = Db::new();
+    let empty = Index::new(&none);
+    assert_eq!(empty.serve(EXPIRED, &pair("5", 10), T0).body, "0");
+    // Every session expired: the list asks to be in the directory again at its next turn (the
+    // run takes it out).
+    let all = index.serve(EXPIRED, &pair(&(T0 + 999).to_string(), 10), T0 + 500);
+    assert_eq!(all.body, format!("0\nold\nmid\nnew"));
+    assert_eq!(
+        index.serve(TOUCH, &titled("next", "t"), T0 + 600).status,
+        201
+    );
+}
+
+#[test]
+fn the_directory_gives_the_lists_due_oldest_first_and_keeps_each_at_its_earliest() {
+    use crate::conversations::wire::{pair, DUE, ENLIST, SETTLE};
+    let db = Db::new();
+    let directory = Index::new(&db);
+    assert_eq!(
+        directory.serve(ENLIST, &pair("key:b", T0 + 20), T0).status,
+        204
+    );
+    assert_eq!(
+        directory.serve(ENLIST, &pair("user:a", T0 + 10), T0).status,
+        204
+    );
+    // Enlisted again with a later oldest (a second enlist of the same list): the earlier stays.
+    directory.serve(ENLIST, &pair("user:a", T0 + 99), T0);
+    let due = |before: u64, limit: u64| {
+        directory
+            .serve(DUE, &pair(&before.to_string(), limit), T0)
+            .body
+    };
+    assert_eq!(due(T0 + 100, 10), "user:a\nkey:b");
+    assert_eq!(due(T0 + 15, 10), "user:a");
+    assert_eq!(due(T0 + 100, 1), "user:a");
+    assert_eq!(due(T0, 10), "");
+    // A run put a list's new oldest back, or took it out when nothing is left.
+    assert_eq!(
+        directory
+            .serve(SETTLE, &pair("user:a", T0 + 500), T0)
+            .status,
+        204
+    );
+    assert_eq!(due(T0 + 100, 10), "key:b");
+    directory.serve(SETTLE, &pair("key:b", 0), T0);
+    assert_eq!(due(T0 + 1_000, 10), "user:a");
 }

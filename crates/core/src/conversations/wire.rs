@@ -19,6 +19,16 @@ pub const RENAME: &str = "rename";
 pub const DELETE: &str = "delete";
 /// Whether the list holds a session (a delete asks before the agent forgets it).
 pub const HOLDS: &str = "holds";
+/// The list's sessions idle since before a time (retention: `super::retention`).
+pub const EXPIRED: &str = "expired";
+/// The list is in the directory now (its touch answered `201` until then).
+pub const ENLISTED: &str = "enlisted";
+/// The directory's: a list and its oldest activity, added (or its oldest made earlier).
+pub const ENLIST: &str = "enlist";
+/// The directory's: the lists whose oldest activity is before a time.
+pub const DUE: &str = "due";
+/// The directory's: a list's oldest activity after a run (`0`: it has no session left).
+pub const SETTLE: &str = "settle";
 
 /// An operation, as the object reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +51,23 @@ pub enum Op<'a> {
     Holds {
         id: &'a str,
     },
+    Expired {
+        before: u64,
+        limit: usize,
+    },
+    Enlisted,
+    Enlist {
+        list: &'a str,
+        oldest: u64,
+    },
+    Due {
+        before: u64,
+        limit: usize,
+    },
+    Settle {
+        list: &'a str,
+        oldest: u64,
+    },
 }
 
 impl<'a> Op<'a> {
@@ -55,6 +82,23 @@ impl<'a> Op<'a> {
             (RENAME, Some(title)) => Op::Rename { id: first, title },
             (DELETE, None) => Op::Delete { id: first },
             (HOLDS, None) => Op::Holds { id: first },
+            (ENLISTED, None) if first.is_empty() => Op::Enlisted,
+            (EXPIRED, Some(limit)) => Op::Expired {
+                before: first.parse().ok()?,
+                limit: limit.parse().ok()?,
+            },
+            (DUE, Some(limit)) => Op::Due {
+                before: first.parse().ok()?,
+                limit: limit.parse().ok()?,
+            },
+            (ENLIST, Some(oldest)) => Op::Enlist {
+                list: first,
+                oldest: oldest.parse().ok()?,
+            },
+            (SETTLE, Some(oldest)) => Op::Settle {
+                list: first,
+                oldest: oldest.parse().ok()?,
+            },
             (LIST, cursor) => Op::List {
                 limit: first.parse().ok()?,
                 cursor: match cursor {
@@ -65,6 +109,11 @@ impl<'a> Op<'a> {
             _ => return None,
         })
     }
+}
+
+/// `first`, a newline, `second`: [`EXPIRED`], [`DUE`], [`ENLIST`] and [`SETTLE`]'s body.
+pub fn pair(first: &str, second: u64) -> String {
+    format!("{first}\n{second}")
 }
 
 /// `id`, a newline, `title`: [`TOUCH`] and [`RENAME`]'s body.
