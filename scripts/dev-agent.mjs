@@ -85,7 +85,7 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "adapter-dev-"));
   const adapterToml = path.join(dir, "wrangler.toml");
   writeFileSync(adapterToml, adapterConfig(ours, binding, args.env));
-  const ip = process.env.DEV_IP ?? "127.0.0.1";
+  const ip = process.env.DEV_IP || "127.0.0.1"; // unset or empty: 127.0.0.1, as scripts/dev.sh
   const port = process.env.PORT ?? "8787";
   console.log(`adapter: http://${ip}:${port}/ in front of class ${binding.className} of the worker ${binding.scriptName} (${config}${args.env ? `, --env ${args.env}` : ""}); no auth, for this machine`);
   const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");

@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { root, sessionId, until } from "./harness.mjs";
 import { stockChat, textOf } from "./chat.mjs";
-import { freePort, devServer } from "./dev.mjs";
+import { devServer } from "./dev.mjs";
 
 const AGENT = ["--agent", "examples/ai-sdk-agent/wrangler.toml", "--env", "test"];
 
@@ -20,9 +20,7 @@ describe("npm start -- --agent, on the AI SDK example agent", () => {
   let base;
   let stop;
   before(async () => {
-    const port = await freePort();
-    stop = await devServer({ DEV_IP: "" }, "127.0.0.1", port, AGENT);
-    base = `http://127.0.0.1:${port}`;
+    ({ base, stop } = await devServer({ DEV_IP: "" }, "127.0.0.1", AGENT));
   });
   after(() => stop?.());
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chatBody, chunksOf, postChat, readAll, sessionId } from "./harness.mjs";
-import { freePort, accepts, devServer } from "./dev.mjs";
+import { accepts, devServer } from "./dev.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -33,10 +33,9 @@ const CASES = [
 
 for (const { name, env, host, not } of CASES) {
   test(name, { timeout: 120_000 }, async () => {
-    const port = await freePort();
-    const stop = await devServer(env, host, port);
+    const { base, port, stop } = await devServer(env, host);
     try {
-      await servesTheDemo(`http://${host}:${port}`);
+      await servesTheDemo(base);
       assert.equal(await accepts(not, port), false, `not on ${not}`);
     } finally {
       stop();
