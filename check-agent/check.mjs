@@ -20,6 +20,7 @@ import { Conn, Refused } from "./conn.mjs";
 import { aborts, closes } from "./aborts.mjs";
 import { extrasTurn, judgeExtras } from "./extras.mjs";
 import { forgets } from "./forget.mjs";
+import { judgeTitles } from "./title.mjs";
 import { bounds } from "./bounds.mjs";
 import { branches } from "./branches.mjs";
 import { checkQuestions } from "./questions.mjs";
@@ -73,6 +74,7 @@ export async function checkAgent({ connect, prompts, declares = {}, restart = nu
     await bounds(ctx).catch((err) => refusedLater(verdicts, err));
     await restarts(ctx).catch((err) => refusedLater(verdicts, err));
     judgeExtras(ctx, conns);
+    judgeTitles(ctx, conns);
     verdicts.judge("R-json", conns.every((c) => c.bad.length === 0) ? "pass" : "fail",
       { arrived: `frame(s) that are not a JSON object with a string type: ${show(conns.flatMap((c) => c.bad)[0])}` });
     return finish(verdicts);

@@ -89,6 +89,8 @@ export const RULES = [
     expected: '"protocol": 7 (or 1 to 6) in init; from 4, the same in X-Agent-Protocol on the upgrade\'s answer', impact: "stop and answers are forwarded on a guess (no protocol in init), or a regenerate and an edit are refused 409, branches and older pages 409 agent_cannot_branch (no X-Agent-Protocol: 4 or later), a delete 409 agent_cannot_forget (no X-Agent-Protocol: 7)" },
   { id: "R-usage", level: "MAY", rule: "reports a finished turn's usage and model on its message.finalize, well-formed",
     expected: "usage { inputTokens, outputTokens } as whole numbers from 0 to 2^53 - 1, model a string of 1 to 256 bytes", impact: "a malformed usage is dropped: the client and the turn's record show no cost for the turn" },
+  { id: "R-title", level: "MAY", when: "protocol 7", rule: "names the session, if it does, with a title of 1 to 200 characters, sent before its turn's message.finalize",
+    expected: "every title frame a string of 1 to 200 characters once trimmed, on a socket whose turn has not finalized", impact: "the adapter skips the title (one log line), or never reads it: the user's list of conversations keeps the first message's first line" },
   { id: "R-usage-history", level: "MAY", rule: "keeps the usage and model a finished turn's finalize reported on the message's finish part in init",
     expected: "the finish part's usage and model equal to the finalize's (or absent)", impact: "a reloaded reply shows another cost than the live one did, or none" },
   { id: "R-branch-model", level: "SHOULD", when: "protocol 4", rule: "gives its model exactly the turn's branch: the path to its user message, nothing taken back or set aside",

@@ -67,6 +67,21 @@ describe("the AI SDK example agent", { concurrency: true }, () => {
     return stored;
   }
 
+  test("its title option names the conversation in the user's list from the first exchange (the mock model asked with generateText), once", { timeout: 30_000 }, async () => {
+    const headers = { "x-conversations-key": `ai-sdk-list-${process.pid}-${Date.now()}` };
+    const session = sessionId("ai-sdk-title");
+    const client = await chatOf("ai", session, { headers });
+    await client.chat.sendMessage({ text: "Plan a weekend in Lisbon with the kids please" });
+    await settled(client);
+    const titleOf = async () => (await (await fetch(`${worker.base}/api/sessions`, { headers })).json()).sessions.find((s) => s.id === session)?.title;
+    for (const deadline = Date.now() + 10_000; (await titleOf()) !== "About Plan a weekend in Lisbon with"; await sleep(20)) {
+      assert.ok(Date.now() < deadline, `the model's title in the list, not ${await titleOf()}`);
+    }
+    await client.chat.sendMessage({ text: "And the week after" });
+    await settled(client);
+    assert.equal(await titleOf(), "About Plan a weekend in Lisbon with", "a later exchange titles nothing");
+  });
+
   test("a photo from a stock Chat: the model is given its bytes, read through the agent's own binding of the adapter's bucket", { timeout: 30_000 }, async () => {
     const session = sessionId("ai-photo");
     const photo = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(150_000, 7)]);

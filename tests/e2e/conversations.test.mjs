@@ -189,6 +189,38 @@ describe("without a JWT: a list per browser, by its key", () => {
     await listed(worker.base, me, (s) => s.length === 2 && s[0].id === s2, "s2 listed again");
   });
 
+  test("the agent's title (protocol 7's `title`) replaces the first message's, never a rename's; a garbled one is skipped and logged; an agent that says nothing keeps the first message's", { timeout: 30_000 }, async () => {
+    const me = { "x-conversations-key": newKey() };
+    const [docs, plain] = [sessionId("conv-titled"), sessionId("conv-untitled")];
+    // The demo agent titles a session from its first exchange (a docs search), just before its
+    // finalize; a command's turn (`/slow`) says nothing.
+    await turn(worker.base, docs, me, "weather in Paris tomorrow\nand the day after");
+    await turn(worker.base, plain, me);
+    const titles = async () => Object.fromEntries((await list(worker.base, me)).body.sessions.map((s) => [s.id, s.title]));
+    await listed(worker.base, me, (s) => s.some((x) => x.id === docs && x.title === "Docs search: weather in Paris tomorrow and the day after"), "the agent's title");
+    assert.equal((await titles())[plain], "/slow 1 1", "an agent that says nothing: the first message's title");
+    // A later exchange does not title it again.
+    await turn(worker.base, docs, me, "something else");
+    assert.equal((await titles())[docs], "Docs search: weather in Paris tomorrow and the day after");
+    // Any turn's title frame counts, the latest good one; a garbled one is skipped with a line.
+    const replay = async (session, ...titled) => {
+      const turnId = `t-${session}-${Math.random().toString(36).slice(2)}`;
+      const frames = [{ type: "message.create", turnId }, ...titled.map((title) => ({ type: "title", title })), { type: "message.finalize", turnId, reason: "end_turn" }];
+      const response = await postChat(worker.base, session, chatBody(`/replay\n${frames.map((f) => JSON.stringify(f)).join("\n")}`), { headers: { "content-type": "application/json", ...me } });
+      assert.equal(response.status, 200);
+      await readAll(response);
+      return response.headers.get("x-request-id");
+    };
+    const garbled = await replay(plain, "  Named by the agent  ", "", 7, "x".repeat(201));
+    await listed(worker.base, me, (s) => s.some((x) => x.id === plain && x.title === "Named by the agent"), "the latest good title");
+    await until(() => worker.diagnostics.filter((d) => d.request === garbled && d.event === "frame_skipped").length === 3, "three lines for three garbled titles");
+    // A rename wins over every title the agent gives after it.
+    assert.equal((await patch(worker.base, plain, me, JSON.stringify({ title: "Mine" }))).status, 200);
+    await replay(plain, "The agent's again");
+    await turn(worker.base, plain, me);
+    assert.equal((await titles())[plain], "Mine");
+  });
+
   test("the clients' helper (clients/conversations.js): every page, a rename and a delete, and a refusal in its words", { timeout: 20_000 }, async () => {
     const me = { "x-conversations-key": newKey() };
     const ids = [sessionId("helper-1"), sessionId("helper-2"), sessionId("helper-3")];

@@ -67,7 +67,8 @@ async function words(text: string, ms: number, emit: Emit, signal: AbortSignal) 
  * `/context` (the page's context, as JSON), `/seen` (the conversation this model is given, as
  * JSON: `[{ id, role, text }]`), `/extras` (protocol 6: a transient `data-progress`, a
  * `data-weather` of id `w1` sent twice, the second replacing the first, a web page and a document
- * as sources, two metadata objects, between two texts); anything else: a status, a tool call, a reply word by word. */
+ * as sources, two metadata objects, between two texts); anything else: a status, a tool call, a reply word by word,
+ * and on a session's first exchange its title (`Docs search: …`). */
 async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSignal): Promise<ModelResult> {
   if (input.answer?.toolCall?.toolName === "deploy") return deployAnswered(input.answer.toolCall, input.answer.approval, emit, signal);
   if (input.answer) {
@@ -143,9 +144,19 @@ async function scriptedRespond(input: ModelInput, emit: Emit, signal: AbortSigna
       emit.tool({ callId: "call_1", toolName: "search_docs", status: "completed", result: { hits: 3 } });
       emit.status("streaming");
       await words("I searched the docs and found three pages about that.", 40, emit, signal);
+      // The session's first exchange names it (protocol 7, R-title), as the demo agent does.
+      if (input.history.length === 1 && input.prompt.trim() !== "") emit.title(docsTitle(input.prompt));
       return { done: true };
     }
   }
+}
+
+/** `Docs search: ` and what the turn searched for, cut to 60 characters (the demo agent's title:
+ * crates/demo/src/script.rs's `title_session`). */
+function docsTitle(prompt: string): string {
+  const topic = prompt.split(/\s+/).filter(Boolean).join(" ");
+  const cut = [...topic].length > 60 ? `${[...topic].slice(0, 60).join("").trimEnd()}…` : topic;
+  return `Docs search: ${cut}`;
 }
 
 /** A message's text parts, joined by newlines. */

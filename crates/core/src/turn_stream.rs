@@ -58,6 +58,8 @@ struct Seen {
     first_frame_at: Option<u64>,
     first_text_at: Option<u64>,
     agent_protocol: Option<u64>,
+    /// The agent's latest title for the session (`title`, protocol 7): for the caller's list.
+    agent_title: Option<String>,
 }
 
 /// What the deltas that extend one open part look like, and what each is written as.
@@ -224,6 +226,11 @@ impl TurnStream {
                 return FrameOutcome::Forwarded
             }
             Ok(FrameRead::Plain(delta)) => delta.to_frame(),
+            Ok(FrameRead::Parsed(Frame::Title(title))) => {
+                // Not the stream's: the list's, once the stream ends.
+                self.seen.agent_title = Some(title);
+                return FrameOutcome::Ignored;
+            }
             Ok(FrameRead::Parsed(frame)) => {
                 if let Frame::Init { protocol } = frame {
                     self.seen.agent_protocol = Some(protocol);
@@ -261,6 +268,12 @@ impl TurnStream {
     pub fn with_agent_protocol(mut self, protocol: Option<u64>) -> Self {
         self.seen.agent_protocol = protocol.or(self.seen.agent_protocol);
         self
+    }
+
+    /// The agent's latest title for the session while this stream read its frames (`title`,
+    /// protocol 7): what the caller's list is told once the stream ends.
+    pub fn agent_title(&self) -> Option<&str> {
+        self.seen.agent_title.as_deref()
     }
 
     /// What the stream knew of its turn so far: for the turn's record.

@@ -48,6 +48,48 @@ fn a_turn_is_framed_exactly() {
 }
 
 #[test]
+fn an_agents_title_is_kept_for_the_list_and_writes_nothing() {
+    let mut stream = TurnStream::new(Some("r1"));
+    let mut out = Vec::new();
+    let frames = [
+        r#"{"type":"title","title":"Too early, replaced"}"#,
+        r#"{"type":"message.create","turnId":"t1","requestId":"r1"}"#,
+        r#"{"type":"message.part.text-delta","turnId":"t1","delta":"Hi"}"#,
+        r#"{"type":"title","title":"  Greetings\nand more "}"#,
+        r#"{"type":"title","title":""}"#,
+        r#"{"type":"title","title":7}"#,
+        r#"{"type":"message.finalize","turnId":"t1","reason":"end_turn"}"#,
+    ];
+    let outcomes: Vec<FrameOutcome> = frames
+        .iter()
+        .map(|f| stream.push_frame(f, &mut out))
+        .collect();
+    assert!(matches!(outcomes[0], FrameOutcome::Ignored));
+    assert!(matches!(outcomes[3], FrameOutcome::Ignored));
+    assert!(
+        matches!(outcomes[4], FrameOutcome::Malformed(_)),
+        "an empty title is skipped and logged"
+    );
+    assert!(
+        matches!(outcomes[5], FrameOutcome::Malformed(_)),
+        "so is one not a string"
+    );
+    assert_eq!(
+        stream.agent_title(),
+        Some("Greetings and more"),
+        "the latest good one"
+    );
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        hi_turn_then(
+            "{\"type\":\"finish\",\"messageMetadata\":{\"turnId\":\"t1\",\"durationMs\":0,\"toolCalls\":0,\"toolErrors\":0}}"
+        ),
+        "the stream is the turn's alone"
+    );
+    assert_eq!(TurnStream::new(None).agent_title(), None);
+}
+
+#[test]
 fn socket_loss_before_the_turn_is_an_error_and_done() {
     assert_eq!(
         body(&[], Some(EndCause::SocketClosed)),

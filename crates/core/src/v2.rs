@@ -53,6 +53,10 @@ pub const HISTORY: &str = "history";
 /// the adapter's `forget`, and its notice to every other socket of the session.
 pub const FORGOTTEN: &str = "forgotten";
 
+/// The `type` of the agent's title for its session (protocol 7): the caller's list shows it
+/// until a rename (`crate::conversations::title::from_agent` says what one may be).
+pub const TITLE: &str = "title";
+
 /// The adapter's liveness check of a socket (`docs/agent-protocol.md`, R-pong): exactly these
 /// bytes, which the runtime's WebSocket auto-response matches whole ([`crate::liveness`]).
 /// `packages/session-agent/src/protocol.ts` holds a copy (tests/js/worker/wire_constants.test.mjs).
@@ -97,6 +101,8 @@ pub enum Frame {
     /// The session was forgotten (`forgotten`, protocol 7): the answer to the `forget` with
     /// `request_id` on its own socket; on any other, the end of whatever it streams.
     Forgotten { request_id: Option<String> },
+    /// The agent's title for the session (`title`, protocol 7), as the list keeps it.
+    Title(String),
     /// Any other frame (`message`, `status`, domain events, future types).
     Other,
 }
@@ -360,6 +366,17 @@ fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
                     .and_then(Value::as_str)
                     .map(str::to_owned),
             }
+        }
+        TITLE => {
+            #[derive(Deserialize)]
+            struct Titled<'a> {
+                #[serde(borrow)]
+                title: Cow<'a, str>,
+            }
+            let titled: Titled<'_> = typed(text)?;
+            let title = crate::conversations::title::from_agent(&titled.title)
+                .ok_or_else(crate::conversations::title::not_a_title)?;
+            Frame::Title(title)
         }
         INIT => {
             #[derive(Deserialize)]

@@ -78,6 +78,12 @@ impl Persona {
         self == Persona::Full
     }
 
+    /// Whether it titles a session from its first exchange (`title`, protocol 7); the older
+    /// agents it plays say nothing, and keep the adapter's title.
+    pub fn titles(self) -> bool {
+        self == Persona::Full
+    }
+
     /// Whether it keeps every message as a tree (else a list that protocol 4's rule cuts).
     pub fn keeps_tree(self) -> bool {
         self != Persona::Proto4

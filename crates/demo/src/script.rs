@@ -70,6 +70,13 @@ const WORD_INTERVAL_MS: u64 = 40;
 pub const DEMO_MODEL: &str = "demo-script";
 /// `/ask`'s question when the prompt gives none.
 pub const DEFAULT_QUESTION: &str = "Shall I go on?";
+
+/// What the demo's title of a session starts with: it searched the docs ([`Script::title_session`]).
+pub const TITLE_PREFIX: &str = "Docs search: ";
+
+/// The most characters of the search a title holds: 60, so that the whole title stays within
+/// the 80 a list's row shows (the adapter's own titles' bound, `conversations::title`).
+const TITLE_TOPIC_CHARS: usize = 60;
 /// Most deltas `/ask`'s reply is cut into (one a word, the rest in the last): an answer can be
 /// a whole POST body (megabytes), which word by word at [`WORD_INTERVAL_MS`] would take hours.
 const MAX_REPLY_DELTAS: usize = 64;
@@ -90,6 +97,9 @@ pub struct Script {
     pub hangs: bool,
     /// What the turn does with the answer to its question.
     on_answer: OnAnswer,
+    /// What a default turn searched the docs for: what titles a session from its first exchange
+    /// ([`Script::title_session`]); a command's turn has none.
+    topic: Option<String>,
 }
 
 /// What a turn does once its question is answered.
@@ -110,7 +120,28 @@ impl Script {
             lazy: None,
             hangs: false,
             on_answer: OnAnswer::Echo,
+            topic: None,
         }
+    }
+
+    /// Titles the session from this exchange (`title`, protocol 7): [`TITLE_PREFIX`] and what the
+    /// turn searched for (cut to [`TITLE_TOPIC_CHARS`] characters), sent just before the turn's
+    /// finalize, once the exchange is made. A command's turn titles nothing.
+    pub fn title_session(&mut self) {
+        let Some(topic) = self.topic.take().filter(|topic| !topic.is_empty()) else {
+            return;
+        };
+        let finalize = |step: &ScriptStep| matches!(&step.action, Action::Send(text) if text.contains(r#""message.finalize""#));
+        let Some(at) = self.steps.iter().position(finalize) else {
+            return;
+        };
+        let mut title: String = topic.chars().take(TITLE_TOPIC_CHARS).collect();
+        if topic.chars().nth(TITLE_TOPIC_CHARS).is_some() {
+            title = format!("{}…", title.trim_end());
+        }
+        let frame = json!({"type": "title", "title": format!("{TITLE_PREFIX}{title}")});
+        let action = Action::Send(frame.to_string());
+        self.steps.insert(at, ScriptStep { wait_ms: 0, action });
     }
 
     /// Makes sure the next step, if the turn has one, is in `steps`.
@@ -543,6 +574,7 @@ fn default_turn(content: &str, turn: &str, request_id: Option<&str>) -> Script {
         .map(|(title, path)| json!({"title": title, "path": path})).collect::<Vec<_>>()});
 
     let mut script = Script::new(Some(turn));
+    script.topic = Some(query.clone());
     script.send(0, create(turn, request_id));
     script.send(0, status("thinking", None));
     script.send(300, tool("pending", json!({})));

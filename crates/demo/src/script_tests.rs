@@ -355,3 +355,38 @@ fn work_has_slows_defaults_and_caps() {
     assert_eq!(w[3], MAX_STEP_WAIT_MS);
     assert!(w[5..].iter().take(deltas).all(|&ms| ms == MAX_INTERVAL_MS));
 }
+
+#[test]
+fn a_first_exchange_titles_its_session_just_before_its_finalize_and_a_command_never() {
+    let types = |script: &mut Script| -> Vec<Value> { frames_until_wait(script) };
+    let long =
+        "plan a trip to Lisbon in May for a family of four with a day in Sintra and one by the sea";
+    let mut script = for_prompt(long, "t", None);
+    script.title_session();
+    let frames = types(&mut script);
+    let at = frames
+        .iter()
+        .position(|f| f["type"] == "title")
+        .expect("a title");
+    assert_eq!(
+        frames[at + 1]["type"],
+        "message.finalize",
+        "just before the finalize"
+    );
+    let title = frames[at]["title"].as_str().unwrap();
+    assert_eq!(
+        title,
+        "Docs search: plan a trip to Lisbon in May for a family of four with a day…"
+    );
+    assert!(title.chars().count() <= 80);
+    assert_eq!(frames.iter().filter(|f| f["type"] == "title").count(), 1);
+    for prompt in ["/slow 2 1", "/ask Go?", "/deploy staging"] {
+        let mut script = for_prompt(prompt, "t", None);
+        script.title_session();
+        let frames = types(&mut script);
+        assert!(frames.iter().all(|f| f["type"] != "title"), "{prompt}");
+    }
+    // Without the call (a later exchange), no title.
+    let mut script = for_prompt("hello", "t", None);
+    assert!(types(&mut script).iter().all(|f| f["type"] != "title"));
+}

@@ -3,7 +3,7 @@
 
 import { SessionAgent, type Emit, type ModelInput } from "session-agent";
 import { streamTextModel } from "session-agent/ai-sdk";
-import { stepCountIs, streamText, tool, type LanguageModel } from "ai";
+import { generateText, stepCountIs, streamText, tool, type LanguageModel } from "ai";
 import { createWorkersAI } from "workers-ai-provider";
 import { z } from "zod";
 import { mockModel } from "./mock-model";
@@ -18,6 +18,9 @@ export interface Env {
 }
 
 const system = "You are a helpful assistant. Use the tools when they help; ask the user with askUser when you need a choice.";
+
+// What names a conversation in the user's list, from its first message (the library asks it once).
+const titling = "Name this conversation in at most six words, from the user's first message. Answer with the name alone.";
 
 const tools = {
   // A server tool: runs here, its result goes back to the model.
@@ -52,7 +55,10 @@ export class ChatAgent extends SessionAgent<Env> {
     streamText,
     () => ({ model: languageModel(this.env), system, tools, stopWhen: stepCountIs(5) }),
     {},
-    { files: () => this.env.FILES },
+    {
+      files: () => this.env.FILES,
+      title: async ({ prompt }) => (await generateText({ model: languageModel(this.env), system: titling, prompt })).text,
+    },
   );
 
   protected respond(input: ModelInput, emit: Emit, signal: AbortSignal) {

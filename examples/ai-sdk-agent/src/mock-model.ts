@@ -7,6 +7,8 @@
 //   /fail      the provider fails (503)  /sources  a reply citing a web page and a document
 //   anything else: a reply naming every user message given, and each file of the last one
 //   (its media type and its bytes' length, or that it came as a URL)
+// Asked without streaming (generateText: the conversation's title), it answers `About ` and the
+// first six words of the last message.
 // After a tool's result it says what came back (or that it was denied).
 
 import { simulateReadableStream, type LanguageModel } from "ai";
@@ -24,6 +26,13 @@ export function mockModel(): LanguageModel {
   return new MockLanguageModelV3({
     provider: "mock",
     modelId: "mock-model",
+    doGenerate: async ({ prompt }) => {
+      const last = prompt.at(-1);
+      const said = last?.role === "user" ? last.content.map((p) => (p.type === "text" ? p.text : "")).join(" ") : "";
+      const text = `About ${said.split(/\s+/).filter(Boolean).slice(0, 6).join(" ")}`;
+      const { finishReason, usage } = finish("stop", text.split(" ").length) as unknown as { finishReason: never; usage: never };
+      return { content: [{ type: "text", text }], finishReason, usage, warnings: [] };
+    },
     doStream: async ({ prompt }) => {
       const last = prompt.at(-1);
       const said = last?.role === "user" ? last.content.map((p) => (p.type === "text" ? p.text : "")).join("").trim() : "";

@@ -55,6 +55,11 @@ export interface Emit {
    * (protocol 6): a JSON object naming none of the adapter's keys (`turnId`, `usage`, `model`, …:
    * RESERVED_METADATA_KEYS); throws a TypeError on one that does. */
   metadata(metadata: Record<string, unknown>): void;
+  /** The conversation's name (protocol 7, R-title): the user's list of conversations shows it in
+   * place of the first message's first line, until the user renames it. 1 to 200 characters once
+   * trimmed (a TypeError otherwise); the adapter reads it only before the turn ends, so call it
+   * during the turn (the latest call wins). */
+  title(title: string): void;
 }
 
 /** `toolCallId` names a call announced (`pending`, with its args) in this turn: the question then

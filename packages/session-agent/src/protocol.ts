@@ -164,6 +164,18 @@ export function parseIncoming(text: string): Incoming | null {
   }
 }
 
+/** The longest title, in characters once trimmed (crates/core/src/conversations/title.rs's
+ * `MAX_TITLE_CHARS`): what the adapter's list keeps. */
+export const MAX_TITLE_CHARS = 200;
+
+/** Why `title` is no title the adapter keeps (R-title), or `null` when it is one. */
+export function titleFault(title: unknown): string | null {
+  if (typeof title !== "string") return "a title is a string";
+  const length = [...title.trim()].length;
+  if (length === 0 || length > MAX_TITLE_CHARS) return `a title is 1 to ${MAX_TITLE_CHARS} characters once trimmed, not ${length}`;
+  return null;
+}
+
 /** What an answer to an approval question says. Approved: `{"approved": true}` (the adapter's own
  * flows), or the question's first option (an app built on `data-answer` parts, or an adapter
  * before protocol 2). Anything else denies; an object's non-empty string `reason` comes along. */
@@ -217,6 +229,8 @@ export const frames = {
   complete: (): Outgoing => ({ type: "complete" }),
   status: (status: string, detail?: string): Outgoing => ({ type: "agentStatus", status, ...(detail ? { detail } : {}) }),
   error: (message: string, code?: string): Outgoing => ({ type: "error", message, ...(code ? { code } : {}) }),
+  /** Protocol 7: the agent's name for the conversation (R-title). */
+  title: (title: string): Outgoing => ({ type: "title", title }),
   /** Protocol 7: the session was forgotten (the answer to the `forget` with `requestId`, and the
    * notice every other socket gets). */
   forgotten: (requestId: string): Outgoing => ({ type: FORGOTTEN, requestId }),

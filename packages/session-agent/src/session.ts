@@ -41,7 +41,7 @@
 
 import type { Emit, ModelInput, ModelResult, Respond } from "./model.js";
 import { listed, listPage, sameContent, withoutRefs } from "./pages.js";
-import { dataNameFault, RESERVED_METADATA_KEYS } from "./protocol.js";
+import { dataNameFault, RESERVED_METADATA_KEYS, titleFault } from "./protocol.js";
 import { FORGET, frames, newId, parseIncoming, PING, PONG, PROTOCOL, PROTOCOL_HEADER, readApproval, type FinishReason, type Incoming, type Message, type Outgoing, type Part, type Question, type Usage } from "./protocol.js";
 import { fitted, jsonSize, MAX_ROW_BYTES, sizeInWords } from "./rows.js";
 import { TreeStore } from "./store.js";
@@ -460,6 +460,12 @@ export class Session {
         if (!live()) return;
         turn.message.parts.push({ type: "metadata", metadata });
         this.broadcast(frames.metadata(turn.message.id, metadata));
+      },
+      // Protocol 7: not the message's; the adapter writes it to the caller's list.
+      title: (title) => {
+        const fault = titleFault(title);
+        if (fault) throw new TypeError(fault);
+        if (live()) this.broadcast(frames.title(title.trim()));
       },
     };
   }

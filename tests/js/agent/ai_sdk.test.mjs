@@ -33,6 +33,7 @@ function recorder() {
       tool: (update) => events.push(["tool", update]),
       status: (status, detail) => events.push(["status", status, detail]),
       source: (source) => events.push(["source", source]),
+      title: (title) => events.push(["title", title]),
     },
   };
 }
@@ -75,6 +76,41 @@ for (const pkg of ["ai", "ai-v7"]) {
     const [asked] = model.doStreamCalls[0].prompt;
     assert.equal(asked.role, "user");
     assert.deepEqual(asked.content.map(({ type, text }) => ({ type, text })), [{ type: "text", text: "Hi" }]);
+  });
+
+  test(`${pkg}: the title option names the first exchange once, before the turn ends; a later turn, an answer, nothing or a failure sends none`, async () => {
+    const model = () => new MockLanguageModelV3({ doStream: stream({ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Hi." }, { type: "text-end", id: "t" }, finish("stop")) });
+    const asked = [];
+    const first = recorder();
+    const title = async (given) => {
+      asked.push(given.prompt);
+      // Slower than the mock model's whole answer (a few milliseconds): respond waits for it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return `  Weather\nin  ${"Paris ".repeat(60)}`;
+    };
+    await streamTextModel(ai.streamText, () => ({ model: model() }), {}, { title })(input([user("u1", "Weather in Paris?")]), first.emit, new AbortController().signal);
+    assert.deepEqual(asked, ["Weather in Paris?"]);
+    const titles = first.events.filter(([kind]) => kind === "title");
+    assert.equal(titles.length, 1, "sent before respond returns (the turn's finalize comes after)");
+    assert.equal(titles[0][1], `Weather in ${"Paris ".repeat(60)}`.slice(0, 200).trim(), "one line, cut to 200 characters");
+    const later = recorder();
+    await streamTextModel(ai.streamText, () => ({ model: model() }), {}, { title })(input([user("u1", "Hi"), { id: "a1", role: "assistant", parts: [{ type: "text", text: "Hello" }] }, user("u2", "Again")]), later.emit, new AbortController().signal);
+    assert.equal(asked.length, 1, "a later exchange is not asked");
+    for (const failing of [async () => undefined, async () => "   ", async () => { throw new Error("the title model failed"); }]) {
+      const logged = [];
+      const original = console.error;
+      console.error = (line) => logged.push(line);
+      const run = recorder();
+      try {
+        const result = await streamTextModel(ai.streamText, () => ({ model: model() }), {}, { title: failing })(input([user("u1", "Hi")]), run.emit, new AbortController().signal);
+        assert.equal(result.done, true, "the turn goes on");
+      } finally {
+        console.error = original;
+      }
+      assert.deepEqual(run.events.filter(([kind]) => kind === "title"), []);
+      assert.equal(logged.length, failing.toString().includes("throw") ? 1 : 0, logged.join("\n"));
+      for (const line of logged) assert.equal(JSON.parse(line).event, "session_agent.title_failed");
+    }
   });
 
   test(`${pkg}: the adapter's files reach the model as their bytes, read through the bucket's binding whatever the URL's host; one it cannot read is named, not dropped`, async () => {

@@ -35,10 +35,12 @@ test("a log line's detail is cut at the same length by the JavaScript that write
   }
 });
 
-test("a turn's write to its user's index is the operation the core's wire names", () => {
-  const js = readFileSync(path.join(root, "crates/adapter/src/index/stub.js"), "utf8").match(/^const TOUCH = "(\w+)";/m)[1];
-  const rust = readFileSync(path.join(root, "crates/core/src/conversations/wire.rs"), "utf8").match(/^pub const TOUCH: &str = "(\w+)";/m)[1];
-  assert.equal(js, rust);
+test("a turn's write to its user's index, and an agent's title, are the operations the core's wire names", () => {
+  for (const name of ["TOUCH", "TITLE", "ENLIST", "ENLISTED"]) {
+    const js = readFileSync(path.join(root, "crates/adapter/src/index/stub.js"), "utf8").match(new RegExp(`^const ${name} = "(\\w+)";`, "m"))[1];
+    const rust = readFileSync(path.join(root, "crates/core/src/conversations/wire.rs"), "utf8").match(new RegExp(`^pub const ${name}: &str = "(\\w+)";`, "m"))[1];
+    assert.equal(js, rust, name);
+  }
 });
 
 test("the upstream failure kinds: upstream.js and upstream.rs name the same numbers", () => {

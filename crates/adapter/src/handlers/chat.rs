@@ -117,8 +117,8 @@ pub(crate) async fn handle(mut cx: RouteContext<'_>, session_id: &str) -> Result
                 .await?
         }
     };
-    crate::index::listed::turn(&cx, session_id, &principal, &chat);
-    start(cx, agent, plan.with_trace(trace))
+    let titles = crate::index::listed::turn(&cx, session_id, &principal, &chat);
+    start(cx, agent, plan.with_trace(trace).with_titles(titles))
 }
 
 /// The socket of an agent that says protocol `protocol` (older than 5) on its upgrade's answer,

@@ -112,6 +112,8 @@ pub(crate) async fn resume(mut cx: RouteContext<'_>, session_id: &str) -> Result
             turn: turn.with_questions(questions).with_trace(trace),
             early_frame,
             abort: AbortRule::never(),
+            // A resume's caller may not be the list's owner; the turn's own stream tells it.
+            titles: None,
         },
     };
     start(cx, Handoff::Listening(agent), plan)

@@ -9,6 +9,7 @@ use crate::agent::upstream::{AgentSocket, UpstreamError};
 use crate::context::RouteContext;
 use crate::exchange::Exchange;
 use crate::failure::Failure;
+use crate::index::listed::Titles;
 use crate::outcome::Outcome;
 use crate::platform::socket::close_failed;
 use crate::pump::client::{ok_init, ClientStream};
@@ -42,8 +43,15 @@ impl Plan {
                 turn,
                 early_frame: None,
                 abort,
+                titles: None,
             },
         }
+    }
+
+    /// The turn's stream, telling the agent's title to `titles` at its end.
+    pub(crate) fn with_titles(mut self, titles: Option<Titles>) -> Plan {
+        self.follow.titles = titles;
+        self
     }
 
     /// The turn's stream in trace mode `trace`.

@@ -1,15 +1,19 @@
 //! What a chat turn tells the index: once its prompt is admitted, the caller's list (the core's
 //! `conversations::owner`) gets the session touched, listed with a title made from the prompt
-//! (`conversations::title`) if it is not listed yet. Nothing waits for it: the write goes once
-//! the response is the runtime's (`stub.js`), and a failure is a log line, never the turn's.
+//! (`conversations::title`) if it is not listed yet; and once the turn's stream ends, the agent's
+//! latest title for the session, if it gave one (`title`, protocol 7). Nothing waits for either:
+//! the write goes once the response is the runtime's (`stub.js`), and a failure is a log line,
+//! never the turn's.
 //! Without the `SESSION_INDEX` binding, turns go on unlisted, logged once an isolate.
 
 use std::cell::Cell;
 
+use wasm_bindgen::JsValue;
+
 use crate::auth::Principal;
 use crate::context::RouteContext;
 use crate::conversations::{owner, title, wire};
-use crate::index::stub::js_touch;
+use crate::index::stub::{js_title, js_touch};
 use crate::platform::log;
 use crate::platform::settings::INDEX_BINDING;
 use crate::request::ChatRequest;
@@ -21,21 +25,57 @@ thread_local! {
 }
 
 /// Tells the caller's index of this turn of `session`: a prompt (an answer to the agent's
-/// question is the same turn going on), of a caller with a list. Never inlined: the chat
-/// handler stays the function it was (its parser inlined in it), this one beside it.
+/// question is the same turn going on), of a caller with a list; and hands back where the
+/// agent's title goes for the turn's stream to tell ([`Titles`]), for an answer too. Never
+/// inlined: the chat handler stays the function it was (its parser inlined in it), this one
+/// beside it.
 #[inline(never)]
-pub(crate) fn turn(cx: &RouteContext<'_>, session: &str, caller: &Principal, chat: &ChatRequest) {
-    if chat.reply.is_some() {
-        return;
-    }
+pub(crate) fn turn(
+    cx: &RouteContext<'_>,
+    session: &str,
+    caller: &Principal,
+    chat: &ChatRequest,
+) -> Option<Titles> {
     let key = cx.req.header(Field::ConversationsKey);
-    let Some(owner) = owner::of_turn(&cx.config.auth, caller, key) else {
-        return;
-    };
-    let body = wire::titled(session, &title::derived(&chat.text));
-    let id = cx.exchange.request_id();
-    if !js_touch(cx.env, cx.ctx.as_ref(), INDEX_BINDING, &owner, &body, id) {
-        unlisted(id);
+    let owner = owner::of_turn(&cx.config.auth, caller, key)?;
+    let (env, ctx): (&JsValue, &JsValue) = (cx.env, cx.ctx.as_ref());
+    if chat.reply.is_none() {
+        let body = wire::titled(session, &title::derived(&chat.text));
+        let id = cx.exchange.request_id();
+        if !js_touch(env, ctx, INDEX_BINDING, &owner, &body, id) {
+            unlisted(id);
+            return None;
+        }
+    }
+    Some(Titles {
+        env: env.clone(),
+        ctx: ctx.clone(),
+        owner,
+        session: session.to_owned(),
+    })
+}
+
+/// Where a turn's stream tells the agent's title of its session: the caller's list.
+pub(crate) struct Titles {
+    env: JsValue,
+    ctx: JsValue,
+    owner: String,
+    session: String,
+}
+
+impl Titles {
+    /// The session titled `title` in the caller's list, unless a rename titled it (the object
+    /// decides); nobody waits for it.
+    pub(crate) fn tell(self, title: &str, request_id: &str) {
+        let body = wire::titled(&self.session, title);
+        js_title(
+            &self.env,
+            &self.ctx,
+            INDEX_BINDING,
+            &self.owner,
+            &body,
+            request_id,
+        );
     }
 }
 

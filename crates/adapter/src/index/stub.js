@@ -5,8 +5,10 @@
 /** The object's URL; only its path (the operation) and its query (the body) are read. */
 const ORIGIN = "https://session-index/";
 
-/** The operation a turn sends (crates/core/src/conversations/wire.rs's `TOUCH`). */
+/** The operation a turn sends, and an agent's title (crates/core/src/conversations/wire.rs's
+ * `TOUCH`, `TITLE`). */
 const TOUCH = "touch";
+const TITLE = "title";
 
 /** As crates/core/src/diagnostic.rs's `MAX_DETAIL_CHARS`: the longest detail a log line carries. */
 const MAX_DETAIL_CHARS = 300;
@@ -55,32 +57,52 @@ const ENLISTED = "enlisted";
 
 /**
  * A turn told to `owner`'s object of `env[binding]` (its `touch`, `body`), once the handler has
- * handed the runtime its response (a timer of 0 ms): the turn's first byte never waits for it,
- * and `ctx.waitUntil` keeps the request alive until it is done. A failure is one log line
- * (`index_write`), never the turn's. `false`: the worker has no such binding, and nothing is sent.
+ * handed the runtime its response: the turn's first byte never waits for it. `false`: the
+ * worker has no such binding, and nothing is sent.
  */
 export function touchIndex(env, ctx, binding, owner, body, requestId) {
   const namespace = env[binding];
   if (namespace === undefined) return false;
+  later(ctx, requestId, async () => {
+    const answer = await send(namespace, owner, TOUCH, body);
+    if (answer.status === 201) {
+      // The list is not in the retention's directory yet: put it there with its oldest
+      // activity, then tell the list (a failure is tried again at its next turn).
+      const oldest = await answer.text();
+      await expectDone(await send(namespace, DIRECTORY, ENLIST, `${owner}\n${oldest}`), "the directory");
+      await expectDone(await send(namespace, owner, ENLISTED, ""), "the index");
+      return;
+    }
+    await expectDone(answer, "the index");
+  });
+  return true;
+}
+
+/**
+ * A session's title from its agent told to `owner`'s object (its `title`, `body`) once its
+ * stream has ended, as a touch is told: nobody waits for it.
+ */
+export function titleIndex(env, ctx, binding, owner, body, requestId) {
+  const namespace = env[binding];
+  if (namespace === undefined) return;
+  later(ctx, requestId, async () => expectDone(await send(namespace, owner, TITLE, body), "the index"));
+}
+
+/** An answer that must be `204`; else a rejection that names `who` and what it answered. */
+async function expectDone(answer, who) {
+  if (answer.status !== 204) throw new Error(`${who} answered ${answer.status}: ${await answer.text()}`);
+}
+
+/**
+ * `write` run after a timer of 0 ms (once the handler has handed the runtime its response), kept
+ * alive by `ctx.waitUntil`; a failure is one log line (`index_write`), never the request's.
+ */
+function later(ctx, requestId, write) {
   const done = new Promise((resolve) => setTimeout(resolve, 0))
-    .then(() => send(namespace, owner, TOUCH, body))
-    .then(async (answer) => {
-      if (answer.status === 201) {
-        // The list is not in the retention's directory yet: put it there with its oldest
-        // activity, then tell the list (a failure is tried again at its next turn).
-        const oldest = await answer.text();
-        const enlisted = await send(namespace, DIRECTORY, ENLIST, `${owner}\n${oldest}`);
-        if (enlisted.status !== 204) throw new Error(`the directory answered ${enlisted.status}: ${await enlisted.text()}`);
-        const marked = await send(namespace, owner, ENLISTED, "");
-        if (marked.status !== 204) throw new Error(`the index answered ${marked.status}: ${await marked.text()}`);
-        return;
-      }
-      if (answer.status !== 204) throw new Error(`the index answered ${answer.status}: ${await answer.text()}`);
-    })
+    .then(write)
     .catch((error) => {
       const detail = String(error?.message ?? error).slice(0, MAX_DETAIL_CHARS);
       console.error(JSON.stringify({ level: "error", event: "index_write", request: requestId, detail }));
     });
   ctx.waitUntil(done);
-  return true;
 }

@@ -6,8 +6,9 @@
 //!   bytes the stream holds before any frame (a replay, an answer's `start`), then
 //!   the frame read early, then the socket events queued before the wiring, then the wiring's;
 //! * once the turn is done, nothing more is read: the wiring is stopped, one `abort` is sent
-//!   when the [`AbortRule`] says so, the socket is closed with 1000, the body is closed, and the
-//!   log line is written, in that order and exactly once;
+//!   when the [`AbortRule`] says so, the socket is closed with 1000, the body is closed, the
+//!   agent's title of the session (if it gave one) is told to the caller's list, the log line is
+//!   written, in that order and exactly once;
 //! * each write carries the ending a crash would need at that point ([`EndCause::Crashed`]) when
 //!   it changed, for `wiring.js` to send should the engine be lost before the turn is done;
 //!   before the turn opens, that ending is every stream's, which `wiring.js` gets once for all
@@ -29,6 +30,7 @@ use super::rules::{AbortRule, PumpLimits, STALL_TICKS};
 use super::wiring::{self, Event, Receiver, RECORD_SEPARATOR};
 use crate::delivery::{Delivery, Next};
 use crate::exchange::Exchange;
+use crate::index::listed::Titles;
 use crate::liveness::{Check, Liveness};
 use crate::pacing::{log_outcome, Silence, Tick};
 use crate::platform::socket::{close_done, SocketEvent};
@@ -70,6 +72,8 @@ pub(crate) struct Engine {
     ticks: u64,
     /// Stops the wiring (which settles the promise the request waits for).
     stop_wiring: Option<Function>,
+    /// Where the agent's title goes at the end, if it gave one.
+    titles: Option<Titles>,
 }
 
 impl Engine {
@@ -80,6 +84,7 @@ impl Engine {
         abort: AbortRule,
         limits: PumpLimits,
         exchange: Exchange,
+        titles: Option<Titles>,
     ) -> Self {
         Engine {
             socket,
@@ -94,6 +99,7 @@ impl Engine {
             crash_ending: Vec::new(),
             send_abort: false,
             stop_wiring: None,
+            titles,
         }
     }
 
@@ -296,6 +302,9 @@ impl Engine {
         // means it is already done.
         close_done(&self.socket);
         client.finish();
+        if let (Some(titles), Some(title)) = (self.titles.take(), self.turn.agent_title()) {
+            titles.tell(title, &request_id);
+        }
         exchange.log.chunks = self.turn.chunks_emitted();
         exchange.log.outcome = log_outcome(self.turn.outcome(), self.send_abort).to_owned();
         exchange.finish(Some((&self.turn, self.send_abort)));

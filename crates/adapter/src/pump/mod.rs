@@ -70,6 +70,7 @@ use self::rules::TICK_MS;
 pub(crate) use self::rules::{AbortRule, PumpLimits};
 use self::wiring::Wiring;
 use super::exchange::Exchange;
+use crate::index::listed::Titles;
 use crate::platform::socket::SocketEvents;
 use crate::turn_stream::TurnStream;
 use client::ClientStream;
@@ -84,6 +85,9 @@ pub(crate) struct Follow {
     /// handled before any other.
     pub(crate) early_frame: Option<String>,
     pub(crate) abort: AbortRule,
+    /// Where the agent's title of the session goes once the stream ends (a chat turn of a
+    /// caller with a list).
+    pub(crate) titles: Option<Titles>,
 }
 
 /// Everything one stream's pump owns.
@@ -120,6 +124,7 @@ impl Pump {
                     turn,
                     early_frame,
                     abort,
+                    titles,
                 },
             limits,
             exchange,
@@ -129,7 +134,7 @@ impl Pump {
         let backlog = events.map(SocketEvents::into_backlog).unwrap_or_default();
         let js_socket: web_sys::WebSocket = socket.as_ref().clone();
         let writer = client.writer().clone();
-        let mut engine = Engine::new(socket, client, turn, abort, limits, exchange);
+        let mut engine = Engine::new(socket, client, turn, abort, limits, exchange, titles);
         engine.begin(early_frame, backlog);
         if engine.is_over() {
             return None;

@@ -65,13 +65,15 @@ pub fn batch_json(statements: &[Statement]) -> String {
 }
 
 /// The tables and their indexes, made where missing. `meta`: whether the list is in the
-/// retention's directory (`super::retention`).
-const SCHEMA: [&str; 5] = [
+/// retention's directory (`super::retention`); `renamed`: the sessions a rename titled, which
+/// an agent's title never titles again.
+const SCHEMA: [&str; 6] = [
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_by_activity ON sessions (updated_at, id)",
     "CREATE TABLE IF NOT EXISTS moves (id TEXT NOT NULL, from_at INTEGER NOT NULL, to_at INTEGER NOT NULL, PRIMARY KEY (id, to_at))",
     "CREATE INDEX IF NOT EXISTS moves_by_time ON moves (to_at)",
+    "CREATE TABLE IF NOT EXISTS renamed (id TEXT PRIMARY KEY)",
 ];
 
 /// The latest write's time: where the clock goes on from in a new instance.
@@ -98,6 +100,16 @@ const MOVED: &str = "SELECT id, title, created_at, updated_at, (SELECT from_at F
 
 const RENAME_ROW: &str =
     "UPDATE sessions SET title = ? WHERE id = ? RETURNING id, title, created_at, updated_at";
+
+/// A rename wins over every title an agent gives later.
+const MARK_RENAMED: &str =
+    "INSERT OR IGNORE INTO renamed (id) SELECT id FROM sessions WHERE id = ?";
+
+/// An agent's title (`title`, protocol 7), for a session no rename titled.
+const AGENT_TITLE: &str =
+    "UPDATE sessions SET title = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM renamed WHERE renamed.id = sessions.id)";
+
+const DELETE_RENAMED: &str = "DELETE FROM renamed WHERE id = ?";
 
 const DELETE_ROW: &str = "DELETE FROM sessions WHERE id = ? RETURNING id";
 
@@ -191,6 +203,7 @@ impl<S: IndexSql> Index<S> {
                 Some(session) => Answer::json(session_json(&session)),
                 None => Answer::status(404),
             }),
+            Some(Op::Title { id, title }) => self.titled(id, title).map(|()| Answer::status(204)),
             Some(Op::Delete { id }) => self
                 .delete(id)
                 .map(|gone| Answer::status(if gone { 204 } else { 404 })),
@@ -378,14 +391,26 @@ impl<S: IndexSql> Index<S> {
     /// Session `id` titled `title`, as it is then; `None` if the list does not hold it.
     pub fn rename(&self, id: &str, title: &str) -> Result<Option<Listed>, String> {
         self.last()?;
-        let done = self.sql.batch(&[statement(
-            RENAME_ROW,
-            vec![Param::Text(title.to_owned()), Param::Text(id.to_owned())],
-        )])?;
+        let id = || Param::Text(id.to_owned());
+        let done = self.sql.batch(&[
+            statement(RENAME_ROW, vec![Param::Text(title.to_owned()), id()]),
+            statement(MARK_RENAMED, vec![id()]),
+        ])?;
         Ok(done
             .first()
             .and_then(|renamed| rows(renamed).first())
             .and_then(listed))
+    }
+
+    /// Session `id` titled `title` by its agent, unless a rename titled it (or the list does
+    /// not hold it: a title never lists a session, a turn does).
+    pub fn titled(&self, id: &str, title: &str) -> Result<(), String> {
+        self.last()?;
+        self.sql.batch(&[statement(
+            AGENT_TITLE,
+            vec![Param::Text(title.to_owned()), Param::Text(id.to_owned())],
+        )])?;
+        Ok(())
     }
 
     /// Whether the list holds session `id`.
@@ -397,13 +422,15 @@ impl<S: IndexSql> Index<S> {
         Ok(done.first().is_some_and(|held| !rows(held).is_empty()))
     }
 
-    /// Session `id` out of the list, with its moves; whether the list held it.
+    /// Session `id` out of the list, with its moves and its rename's mark; whether the list held
+    /// it.
     pub fn delete(&self, id: &str) -> Result<bool, String> {
         self.last()?;
         let id = || Param::Text(id.to_owned());
         let done = self.sql.batch(&[
             statement(DELETE_ROW, vec![id()]),
             statement(DELETE_MOVES, vec![id()]),
+            statement(DELETE_RENAMED, vec![id()]),
         ])?;
         Ok(done
             .first()

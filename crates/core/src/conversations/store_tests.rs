@@ -114,6 +114,57 @@ fn a_rename_wins_over_later_turns_and_is_no_activity() {
 }
 
 #[test]
+fn an_agents_title_replaces_the_first_messages_until_a_rename_and_never_lists() {
+    use crate::conversations::wire::{titled, TITLE};
+    let db = Db::new();
+    let index = Index::new(&db);
+    index
+        .touch("s1", "what is the weather in paris tomorrow", T0)
+        .unwrap();
+    index.touch("s2", "other", T0 + 1).unwrap();
+    let title = |index: &Index<&Db>, id: &str| {
+        let page = index.list(20, None, T0 + 100).unwrap();
+        page.sessions
+            .iter()
+            .find(|s| s.id == id)
+            .map(|s| s.title.clone())
+    };
+    assert_eq!(
+        index
+            .serve(TITLE, &titled("s1", "Paris weather"), T0 + 2)
+            .status,
+        204
+    );
+    assert_eq!(title(&index, "s1").as_deref(), Some("Paris weather"));
+    assert_eq!(
+        ids(&index.list(20, None, T0 + 3).unwrap()),
+        ["s2", "s1"],
+        "a title is no activity"
+    );
+    index.titled("s1", "Paris, later").unwrap();
+    assert_eq!(
+        title(&index, "s1").as_deref(),
+        Some("Paris, later"),
+        "the latest title"
+    );
+    // A rename wins, over the agent's titles that follow too.
+    index.rename("s1", "Mine").unwrap().unwrap();
+    index.titled("s1", "The agent's again").unwrap();
+    assert_eq!(title(&index, "s1").as_deref(), Some("Mine"));
+    // A title lists nothing.
+    assert_eq!(
+        index.serve(TITLE, &titled("nobody", "x"), T0 + 4).status,
+        204
+    );
+    assert_eq!(title(&index, "nobody"), None);
+    // Deleted, then made anew by a turn: the agent titles it again.
+    assert!(index.delete("s1").unwrap());
+    index.touch("s1", "anew", T0 + 5).unwrap();
+    index.titled("s1", "The agent's, anew").unwrap();
+    assert_eq!(title(&index, "s1").as_deref(), Some("The agent's, anew"));
+}
+
+#[test]
 fn a_delete_removes_the_session_and_a_new_turn_lists_it_anew() {
     let db = Db::new();
     let index = Index::new(&db);

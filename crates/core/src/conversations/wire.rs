@@ -15,6 +15,8 @@ pub const TOUCH: &str = "touch";
 pub const LIST: &str = "list";
 /// A session's new title.
 pub const RENAME: &str = "rename";
+/// A session's title from its agent (`title`, protocol 7): kept unless a rename titled it.
+pub const TITLE: &str = "title";
 /// A session out of the list.
 pub const DELETE: &str = "delete";
 /// Whether the list holds a session (a delete asks before the agent forgets it).
@@ -42,6 +44,10 @@ pub enum Op<'a> {
         cursor: Option<Cursor>,
     },
     Rename {
+        id: &'a str,
+        title: &'a str,
+    },
+    Title {
         id: &'a str,
         title: &'a str,
     },
@@ -80,6 +86,7 @@ impl<'a> Op<'a> {
         Some(match (name, rest) {
             (TOUCH, Some(title)) => Op::Touch { id: first, title },
             (RENAME, Some(title)) => Op::Rename { id: first, title },
+            (TITLE, Some(title)) => Op::Title { id: first, title },
             (DELETE, None) => Op::Delete { id: first },
             (HOLDS, None) => Op::Holds { id: first },
             (ENLISTED, None) if first.is_empty() => Op::Enlisted,
@@ -116,7 +123,7 @@ pub fn pair(first: &str, second: u64) -> String {
     format!("{first}\n{second}")
 }
 
-/// `id`, a newline, `title`: [`TOUCH`] and [`RENAME`]'s body.
+/// `id`, a newline, `title`: [`TOUCH`], [`RENAME`] and [`TITLE`]'s body.
 pub fn titled(id: &str, title: &str) -> String {
     format!("{id}\n{title}")
 }

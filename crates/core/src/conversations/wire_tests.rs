@@ -17,6 +17,15 @@ fn each_body_reads_back_as_the_operation_it_was() {
         })
     );
     assert_eq!(
+        Op::read(TITLE, &titled("s1", title)),
+        Some(Op::Title { id: "s1", title })
+    );
+    assert_eq!(
+        Op::read(TITLE, &named("s1")),
+        None,
+        "a title op holds a title"
+    );
+    assert_eq!(
         Op::read(DELETE, &named("s2")),
         Some(Op::Delete { id: "s2" })
     );

@@ -243,6 +243,10 @@ impl Session {
             Some(says) => Script::reply(says, &prompt.content, &turn_id, request_id),
             None => script::for_prompt(&prompt.content, &turn_id, request_id),
         };
+        // The session's first exchange titles it (the caller's list shows the title).
+        if self.persona().titles() && self.store().is_empty() {
+            script.title_session();
+        }
         let mut message = None;
         let mut create_fields = None;
         if script.turn_id.is_some() {

@@ -89,6 +89,11 @@ impl Store {
         init_frame(session_id, &messages, persona.protocol())
     }
 
+    /// Whether the session holds no message yet (a list's is never asked).
+    pub(crate) fn is_empty(&self) -> bool {
+        matches!(self, Store::Tree(tree) if tree.is_empty())
+    }
+
     /// Starts turn `turn_id` for `prompt`: stores what it adds, or refuses when the store is full
     /// (then nothing is stored).
     pub(crate) fn begin(&self, prompt: &Prompt, turn_id: &str) -> Result<Begun, Full> {

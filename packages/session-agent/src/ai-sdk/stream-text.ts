@@ -6,7 +6,7 @@
 // (protocol 6), and on the finalize what the turn cost (`usage`) and the model that answered.
 
 import type { Emit, ModelInput, ModelResult, Respond } from "../model.js";
-import type { Usage } from "../protocol.js";
+import { MAX_TITLE_CHARS, type Usage } from "../protocol.js";
 import { readFiles, type FileBucket } from "./files.js";
 import { toModelMessages, type ModelMessage } from "./messages.js";
 import type { ToolSet } from "ai";
@@ -51,9 +51,15 @@ export interface StreamTextResult {
 }
 
 /** What else the bridge is given: `files`, the adapter's bucket as the agent binds it
- * (`() => this.env.FILES`), from which the model is given each file's bytes (./files.ts). */
+ * (`() => this.env.FILES`), from which the model is given each file's bytes (./files.ts);
+ * `title`, what names a conversation from its first exchange (R-title): called with the first
+ * turn's input while the model answers, its words sent before the turn ends (the user's list
+ * shows them until a rename). Typically the model asked for a few words (`generateText`, as the
+ * AI SDK's chatbot template does). Nothing, or a failure (logged), keeps the adapter's title,
+ * the first message's first line; a title past 200 characters is cut there. */
 export interface BridgeOptions {
   files?: () => FileBucket | undefined;
+  title?: (input: ModelInput) => string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -81,6 +87,7 @@ export function streamTextModel<Settings extends object>(
       if (waiting.length > 0) return ask({ ...memo, waiting, answers }, asking);
       messages = [...memo.messages, { role: "tool", content: answers }];
     }
+    const titled = titling(input, options.title, emit);
     const files = await readFiles(input.history, options.files?.());
     const given = settings(input);
     const result = streamText({
@@ -90,12 +97,26 @@ export function streamTextModel<Settings extends object>(
       onError: theirs(given),
     });
     const step = await read(result, emit, signal, tools(given));
+    await titled;
     const usage = sum(memo?.usage, step.usage);
     const model = step.model ?? memo?.model;
     if (step.waiting.length === 0) return { done: true, ...(usage ? { usage } : {}), ...(model ? { model } : {}) };
     const said = await (result.responseMessages ?? result.response?.then((r) => r.messages ?? []) ?? []);
     return ask({ messages: [...messages, ...said], waiting: step.waiting, answers: [], ...(usage ? { usage } : {}), ...(model ? { model } : {}) }, asking);
   };
+}
+
+/** The first exchange's title, asked of `title` while the model answers (a session's first turn:
+ * its history the user's message alone, no answer), sent with `emit.title`; what never fails
+ * the turn: nothing, words that are no title, or a failure (one log line). */
+async function titling(input: ModelInput, title: BridgeOptions["title"], emit: Emit): Promise<void> {
+  if (!title || input.answer || input.history.length !== 1) return;
+  try {
+    const words = (await title(input))?.trim().replace(/\s+/g, " ");
+    if (words) emit.title([...words].slice(0, MAX_TITLE_CHARS).join("").trim());
+  } catch (err) {
+    console.error(JSON.stringify({ event: "session_agent.title_failed", error: err instanceof Error ? err.message : String(err) }));
+  }
 }
 
 /** The `onError` this bridge gives `streamText`: the settings' own, if any, called with each error
