@@ -1,6 +1,6 @@
 // check-agent's R-title (docs/agent-protocol.md, "title"; protocol 7, a MAY): every `title` an
 // agent sends, in any scenario, is one the adapter keeps (a string of 1 to 200 characters once
-// trimmed, crates/core/src/conversations/title.rs) and comes while a turn of its socket runs,
+// trimmed, crates/core/src/v2/title.rs) and comes while a turn of its socket runs,
 // before that turn's `message.finalize`, where the adapter still reads the turn's frames. An agent
 // that sends none leaves the rule n/a: the user's list keeps the first message's title.
 import { show } from "./frames.mjs";

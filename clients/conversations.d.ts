@@ -38,6 +38,11 @@ export interface Conversations {
   all(options?: { limit?: number }): AsyncGenerator<Conversation, void, undefined>;
   rename(id: string, title: string): Promise<Conversation>;
   remove(id: string): Promise<void>;
+  /** The list, live (`GET /api/sessions?live=1`): resolves when the feed ends. */
+  follow(onEvent: (event: ConversationEvent) => void, options?: { signal?: AbortSignal; onOpen?: () => void }): Promise<void>;
 }
+
+/** A change of the list, as the live list tells it. */
+export type ConversationEvent = { type: "session"; session: Conversation } | { type: "deleted"; id: string };
 
 export declare function conversations(options?: ConversationsOptions): Conversations;

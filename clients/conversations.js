@@ -1,7 +1,8 @@
 // A user's conversations (docs/sessions.md, "Your conversations"): the list, the newest activity
 // first and a page at a time, a rename and a delete, as `GET /api/sessions`, `PATCH` and
 // `DELETE /api/sessions/:id` answer them; for a web page's sidebar, a phone's list screen or a
-// widget's "previous conversations". No dependency: `fetch`.
+// widget's "previous conversations"; and the list live (`GET /api/sessions?live=1`): what another
+// tab or device makes, renames or deletes, as it happens. No dependency: `fetch`.
 
 /** A refusal of the worker's: its status, `error.code` and `message` (docs/endpoint.md). */
 export class ConversationsError extends Error {
@@ -68,6 +69,43 @@ export function conversations({ baseUrl = "", headers = {}, fetch: fetchFn } = {
     /** Deletes session `id` (its list row and its files: docs/sessions.md): resolves with nothing. */
     remove(id) {
       return call(one(id), { method: "DELETE" }).then(() => undefined);
+    },
+    /**
+     * The list, live: `onEvent` hears each change as the worker tells it, `{ type: "session",
+     * session }` (made, moved, renamed or titled: put it in its place by `updatedAt`) or
+     * `{ type: "deleted", id }`. `onOpen` is called once the feed is open: list then, and nothing
+     * is missed between the page and the feed. Resolves when the feed ends (the worker ended it,
+     * or `signal` aborted): a client opens another. Rejects with a `ConversationsError` when the
+     * worker refuses it (`429 too_many_feeds`: too many open).
+     */
+    async follow(onEvent, { signal, onOpen } = {}) {
+      const head = { ...(typeof headers === "function" ? await headers() : headers), accept: "text/event-stream" };
+      const response = await (fetchFn ?? globalThis.fetch)(`${root}?live=1`, { headers: head, signal });
+      if (!response.ok) {
+        const body = await response.json().catch(() => null);
+        const error = body?.error ?? {};
+        throw new ConversationsError(response.status, error.code ?? "unknown", error.message ?? `the worker answered ${response.status}`);
+      }
+      onOpen?.();
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buffer += value;
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+            if (data) onEvent(JSON.parse(data));
+          }
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        throw error;
+      }
     },
   };
 }

@@ -221,6 +221,56 @@ describe("without a JWT: a list per browser, by its key", () => {
     assert.equal((await titles())[plain], "Mine");
   });
 
+  test("live (`?live=1`, the helper's follow): another client's new session, its move, a rename, the agent's title and a delete, as they happen; 16 at most a list; refusals", { timeout: 60_000 }, async () => {
+    const me = { "x-conversations-key": newKey() };
+    const list = conversations({ baseUrl: worker.base, headers: me });
+    const heard = [];
+    const stop = new AbortController();
+    const opened = (options) => {
+      let open;
+      const ready = new Promise((resolve) => (open = resolve));
+      return { ready, options: { ...options, onOpen: open } };
+    };
+    const main = opened({ signal: stop.signal });
+    const following = list.follow((event) => heard.push(event), main.options);
+    const others = new AbortController();
+    const more = Array.from({ length: 15 }, () => opened({ signal: others.signal }));
+    const followers = more.map(({ options }) => list.follow(() => {}, options));
+    await Promise.all([main.ready, ...more.map(({ ready }) => ready)]);
+    const seen = async (check, what) => {
+      for (const deadline = Date.now() + 10_000; !heard.some(check); await new Promise((r) => setTimeout(r, 20))) {
+        assert.ok(Date.now() < deadline, `${what}: ${JSON.stringify(heard)}`);
+      }
+      return heard.find(check);
+    };
+    const refused = await list.follow(() => {}).then(() => assert.fail("a 17th feed opened"), (error) => error);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.code, "too_many_feeds");
+    const [docs, plain] = [sessionId("live-docs"), sessionId("live-plain")];
+    await turn(worker.base, plain, me);
+    const made = await seen((e) => e.type === "session" && e.session.id === plain, "a new session");
+    assert.deepEqual(Object.keys(made.session), ["id", "title", "createdAt", "updatedAt"]);
+    assert.equal(made.session.title, "/slow 1 1");
+    await turn(worker.base, docs, me, "weather in Lisbon");
+    await seen((e) => e.type === "session" && e.session.id === docs && e.session.title === "Docs search: weather in Lisbon", "the agent's title");
+    await turn(worker.base, plain, me);
+    await seen((e) => e.type === "session" && e.session.id === plain && e.session.updatedAt > made.session.updatedAt, "a move");
+    await list.rename(plain, "Renamed elsewhere");
+    await seen((e) => e.type === "session" && e.session.title === "Renamed elsewhere", "a rename");
+    await list.remove(docs);
+    await seen((e) => e.type === "deleted" && e.id === docs, "a delete");
+    // Another list's changes are not this one's.
+    await turn(worker.base, sessionId("live-other"), { "x-conversations-key": newKey() });
+    stop.abort();
+    others.abort();
+    await following;
+    await Promise.allSettled(followers);
+    assert.ok(heard.every((e) => e.type === "deleted" || [docs, plain].includes(e.session.id)), JSON.stringify(heard));
+    // Refusals: a live list has no pages, `live` is 1, a list needs its key.
+    for (const query of ["?live=1&limit=5", "?live=yes"]) await assertError(await get(worker.base, me, query), 400, "invalid_query");
+    await assertError(await get(worker.base, {}, "?live=1"), 403, "no_user");
+  });
+
   test("the clients' helper (clients/conversations.js): every page, a rename and a delete, and a refusal in its words", { timeout: 20_000 }, async () => {
     const me = { "x-conversations-key": newKey() };
     const ids = [sessionId("helper-1"), sessionId("helper-2"), sessionId("helper-3")];
@@ -326,6 +376,28 @@ describe("with JWTs: the list is the token's `sub`'s", () => {
   const token = (claims) => ({ authorization: `Bearer ${hs256Jwt(AUTH_SECRET, { exp: nowS() + 600, sessions: "*", ...claims })}` });
   before(async () => {
     worker = await start({ vars: { AUTH_MODE: "jwt", AUTH_SECRET } });
+  });
+
+  test("a live list is its user's own, and ends when its token does", { timeout: 30_000 }, async () => {
+    const [annSub, bobSub] = [`ann-live-${Date.now()}`, `bob-live-${Date.now()}`];
+    // Refused past its exp once the worker's minute of clock skew is spent: 2 s from now.
+    const short = { authorization: `Bearer ${hs256Jwt(AUTH_SECRET, { sub: annSub, exp: nowS() - 58, sessions: "*" })}` };
+    const heard = [];
+    let open;
+    const opened = new Promise((resolve) => (open = resolve));
+    const started = Date.now();
+    const following = conversations({ baseUrl: worker.base, headers: short }).follow((event) => heard.push(event), { onOpen: open });
+    await opened;
+    const [annS, bobS] = [sessionId("ann-live"), sessionId("bob-live")];
+    await turn(worker.base, bobS, token({ sub: bobSub }));
+    await turn(worker.base, annS, token({ sub: annSub }));
+    await following; // ends by itself
+    assert.ok(Date.now() - started < 20_000, "within seconds of the token's end");
+    assert.deepEqual(heard.map((e) => e.session.id), [annS], "ann's turn, never bob's");
+    // The token is refused from then on (within the second the worker reads `exp` in).
+    for (const deadline = Date.now() + 3000; (await get(worker.base, short, "?live=1")).status !== 401; await new Promise((r) => setTimeout(r, 100))) {
+      assert.ok(Date.now() < deadline, "the token refused");
+    }
   });
 
   test("two users each list, rename and delete only their own", { timeout: 20_000 }, async () => {

@@ -14,7 +14,7 @@ use crate::conversations::retention::{cutoff, DIRECTORY, MAX_LISTS_PER_RUN, MAX_
 use crate::conversations::wire::{named, pair, DELETE, DUE, EXPIRED, SETTLE};
 use crate::handlers::conversations::index_of;
 use crate::handlers::files::bucket_of;
-use crate::handlers::forget::forget_session;
+use crate::handlers::forget::forget_boxed;
 use crate::handlers::message_files::delete_files_of;
 use crate::index::stub::js_ask_text;
 use crate::platform::log;
@@ -114,7 +114,7 @@ impl Run<'_> {
 
     /// Deletes `session` of `list` as a user's delete does, step by step.
     async fn session(&self, list: &str, session: &str, user: Option<&str>) -> Result<(), String> {
-        forget_session(self.env, self.config, session, user, RUN_ID)
+        forget_boxed(self.env, self.config, session, user, RUN_ID)
             .await
             .map_err(|failure| failure.to_string())?;
         if let Some(bucket) = bucket_of(self.env) {

@@ -355,6 +355,16 @@ impl Refusal {
         .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
     }
 
+    /// A live list past its list's cap (`conversations::live::MAX_LIST_FEEDS`, counted by the
+    /// list's object): the same code as a session feed's, and the same remedy.
+    pub fn too_many_list_feeds(max: usize) -> Self {
+        Refusal::new(
+            TOO_MANY_FEEDS,
+            format!("Your list of conversations has {max} live feeds open already, the most it may have."),
+        )
+        .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
+    }
+
     /// A session feed past its caller's cap (`MAX_USER_FEEDS`): the same code as the session's
     /// cap, and the same remedy.
     pub fn too_many_caller_feeds(max: usize) -> Self {

@@ -11,6 +11,7 @@ mod frame_error;
 mod outgoing;
 mod plain;
 mod shape;
+pub mod title;
 mod usage;
 
 use std::borrow::Cow;
@@ -54,7 +55,7 @@ pub const HISTORY: &str = "history";
 pub const FORGOTTEN: &str = "forgotten";
 
 /// The `type` of the agent's title for its session (protocol 7): the caller's list shows it
-/// until a rename (`crate::conversations::title::from_agent` says what one may be).
+/// until a rename ([`title::from_agent`] says what one may be).
 pub const TITLE: &str = "title";
 
 /// The adapter's liveness check of a socket (`docs/agent-protocol.md`, R-pong): exactly these
@@ -374,8 +375,7 @@ fn parse_as(text: &str, kind: &str) -> Result<Frame, FrameError> {
                 title: Cow<'a, str>,
             }
             let titled: Titled<'_> = typed(text)?;
-            let title = crate::conversations::title::from_agent(&titled.title)
-                .ok_or_else(crate::conversations::title::not_a_title)?;
+            let title = title::from_agent(&titled.title).ok_or_else(title::not_a_title)?;
             Frame::Title(title)
         }
         INIT => {

@@ -164,7 +164,7 @@ export function parseIncoming(text: string): Incoming | null {
   }
 }
 
-/** The longest title, in characters once trimmed (crates/core/src/conversations/title.rs's
+/** The longest title, in characters once trimmed (crates/core/src/v2/title.rs's
  * `MAX_TITLE_CHARS`): what the adapter's list keeps. */
 export const MAX_TITLE_CHARS = 200;
 

@@ -68,7 +68,7 @@ test("a stored reply with data parts, sources and metadata gives the model its t
 test("the library's title (protocol 7): its bound is the core's, and what it refuses check-agent's R-title refuses", async () => {
   const { frames: f, titleFault, MAX_TITLE_CHARS } = await librarySource("protocol");
   const { titleFault: checkFault } = await import("../../../check-agent/title.mjs");
-  const core = readFileSync(path.join(root, "crates/core/src/conversations/title.rs"), "utf8");
+  const core = readFileSync(path.join(root, "crates/core/src/v2/title.rs"), "utf8");
   assert.equal(MAX_TITLE_CHARS, Number(core.match(/^pub const MAX_TITLE_CHARS: usize = (\d+);/m)[1]));
   for (const good of ["Paris weather", "  trimmed  ", "é".repeat(200)]) {
     assert.equal(titleFault(good), null, good);

@@ -72,3 +72,11 @@ test("forget's frames (protocol 7) are the same words in the core, the contract 
   const needed = Number(read("crates/core/src/v2/outgoing.rs").match(/^pub const FORGET_PROTOCOL: u32 = (\d+);/m)[1]);
   assert.ok(said >= needed, `the library says protocol ${said}; the adapter sends forget from ${needed}`);
 });
+
+test("a live list's response headers are a session feed's (crates/core/src/feed/mod.rs)", () => {
+  const core = readFileSync(path.join(root, "crates/core/src/feed/mod.rs"), "utf8").split("pub const RESPONSE_HEADERS")[1].split("];")[0];
+  const rust = Object.fromEntries([...core.matchAll(/\("([^"]+)", "([^"]+)"\)/g)].map(([, name, value]) => [name, value]));
+  const js = readFileSync(path.join(root, "crates/adapter/src/index/follow.js"), "utf8").split("const HEADERS = ")[1].split("};")[0] + "}";
+  assert.deepEqual(Function(`return (${js})`)(), rust);
+  assert.equal(Object.keys(rust).length, 4);
+});

@@ -2,7 +2,8 @@
 //! index's object and the calls to it are `crate::index`): a page of the caller's sessions, a
 //! rename and a delete.
 //!
-//! * `GET /api/sessions?limit=&cursor=` ([`Asked::List`]): the newest activity first;
+//! * `GET /api/sessions?limit=&cursor=` ([`Asked::List`]): the newest activity first; with
+//!   `live=1`, the list's changes as they happen (`crate::index::follow`);
 //! * `PATCH /api/sessions/:id` ([`Asked::Rename`]): `{"title"}`, answered with the session;
 //! * `DELETE /api/sessions/:id` ([`Asked::Delete`]): `204`, through [`forget`].
 //!
@@ -15,12 +16,13 @@ use wasm_bindgen::JsValue;
 
 use crate::context::RouteContext;
 use crate::conversations::query::ListQuery;
-use crate::conversations::{index_not_configured, owner, title, wire};
+use crate::conversations::{index_not_configured, live, owner, title, wire};
 use crate::failure::Failure;
 use crate::guard::admit_to;
 use crate::handlers::forget::forget_agent;
 use crate::handlers::message_files::delete_session_files;
 use crate::inbound::body::read_request;
+use crate::index::follow::follow;
 use crate::index::stub::{ask, holds};
 use crate::outcome::Outcome;
 use crate::platform::bindings::OptionalBinding;
@@ -73,6 +75,9 @@ pub(crate) async fn answer(mut cx: RouteContext<'_>, asked: Asked<'_>) -> Result
     let key = cx.req.header(Field::ConversationsKey);
     let owner = owner::lister(&cx.config.auth, &caller, key)?;
     let (op, body, done) = match asked {
+        Asked::List if live::asked(cx.req.head.url())? => {
+            return follow(&mut cx, &namespace, &owner, caller.expires_at_ms).await;
+        }
         Asked::List => {
             let query = ListQuery::from_url(cx.req.head.url(), now_ms())?;
             (wire::LIST, wire::listing(&query), Disposition::Listed)

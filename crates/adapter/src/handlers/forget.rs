@@ -4,6 +4,7 @@
 //! errs, closes or stays silent fails the delete (`502`, `504`), so that nothing else is removed
 //! and the user can ask again. What the answer means is the core's (`crate::forget`).
 
+use futures::future::{FutureExt, LocalBoxFuture};
 use worker::Env;
 
 use crate::agent::hydrate::read_forgotten;
@@ -23,12 +24,24 @@ pub(crate) async fn forget_agent(
     user_id: Option<&str>,
 ) -> Result<(), Failure> {
     let request_id = cx.exchange.request_id();
-    forget_session(cx.env, cx.config, session, user_id, request_id).await
+    forget_boxed(cx.env, cx.config, session, user_id, request_id).await
+}
+
+/// [`forget_session`] as one boxed future, so that its steps are in the wasm once, whoever
+/// awaits them (a delete, retention's run).
+pub(crate) fn forget_boxed<'a>(
+    env: &'a Env,
+    config: &'a Config,
+    session: &'a str,
+    user_id: Option<&'a str>,
+    request_id: &'a str,
+) -> LocalBoxFuture<'a, Result<(), Failure>> {
+    forget_session(env, config, session, user_id, request_id).boxed_local()
 }
 
 /// [`forget_agent`] outside a request (retention: `crate::retention`), `request_id` naming the
 /// `forget` and its log lines.
-pub(crate) async fn forget_session(
+async fn forget_session(
     env: &Env,
     config: &Config,
     session: &str,

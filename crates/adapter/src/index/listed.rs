@@ -13,9 +13,10 @@ use wasm_bindgen::JsValue;
 use crate::auth::Principal;
 use crate::context::RouteContext;
 use crate::conversations::{owner, title, wire};
-use crate::index::stub::{js_title, js_touch};
+use crate::index::stub::js_touch;
 use crate::platform::log;
 use crate::platform::settings::INDEX_BINDING;
+use crate::pump::titles::Titles;
 use crate::request::ChatRequest;
 use crate::request_head::Field;
 
@@ -47,36 +48,12 @@ pub(crate) fn turn(
             return None;
         }
     }
-    Some(Titles {
-        env: env.clone(),
-        ctx: ctx.clone(),
+    Some(Titles::new(
+        env.clone(),
+        ctx.clone(),
         owner,
-        session: session.to_owned(),
-    })
-}
-
-/// Where a turn's stream tells the agent's title of its session: the caller's list.
-pub(crate) struct Titles {
-    env: JsValue,
-    ctx: JsValue,
-    owner: String,
-    session: String,
-}
-
-impl Titles {
-    /// The session titled `title` in the caller's list, unless a rename titled it (the object
-    /// decides); nobody waits for it.
-    pub(crate) fn tell(self, title: &str, request_id: &str) {
-        let body = wire::titled(&self.session, title);
-        js_title(
-            &self.env,
-            &self.ctx,
-            INDEX_BINDING,
-            &self.owner,
-            &body,
-            request_id,
-        );
-    }
+        session.to_owned(),
+    ))
 }
 
 /// The first turn of an isolate without the binding: one line.

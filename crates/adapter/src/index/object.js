@@ -34,3 +34,44 @@ export function opOf(request) {
 export function answer(status, body) {
   return new Response(status === 204 || status === 404 ? null : body, { status });
 }
+
+/** How many list feeds hold a socket to the object (its sockets tagged `tag`). */
+export function followers(state, tag) {
+  return state.getWebSockets(tag).length;
+}
+
+/**
+ * A list feed's socket to the object, kept through hibernation (`acceptWebSocket`, tagged
+ * `tag`): `101` with the worker's end; `429` when `max` are open already.
+ */
+export function follow(state, tag, max) {
+  if (state.getWebSockets(tag).length >= max) return new Response(null, { status: 429 });
+  const [client, server] = Object.values(new WebSocketPair());
+  state.acceptWebSocket(server, [tag]);
+  return new Response(null, { status: 101, webSocket: client });
+}
+
+/** `event` sent to every list feed's socket (tagged `tag`); one that fails is the feed's end. */
+export function tell(state, tag, event) {
+  for (const socket of state.getWebSockets(tag)) {
+    try {
+      socket.send(event);
+    } catch {
+      // closed meanwhile: its webSocketClose comes
+    }
+  }
+}
+
+/** The worker's pings answered without waking the object (the runtime's auto-response). */
+export function answerPings(state, ping, pong) {
+  state.setWebSocketAutoResponse(new WebSocketRequestResponsePair(ping, pong));
+}
+
+/** A socket the worker closed, closed back (a code the sender may not send becomes 1000). */
+export function closeBack(socket, code, reason) {
+  try {
+    socket.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code, reason);
+  } catch {
+    // closed already
+  }
+}

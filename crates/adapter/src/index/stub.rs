@@ -1,6 +1,6 @@
 //! The worker's calls to a user's index object (`stub.js`, one call each): a list route's
-//! operation, whose answer is the route's, and a turn's touch and its agent's title, which nobody
-//! waits for.
+//! operation, whose answer is the route's, and a turn's touch, which nobody waits for (the
+//! agent's title goes through [`super::titles`]).
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -33,15 +33,6 @@ extern "C" {
         request_id: &str,
     ) -> bool;
 
-    #[wasm_bindgen(js_name = titleIndex)]
-    pub(crate) fn js_title(
-        env: &JsValue,
-        ctx: &JsValue,
-        binding: &str,
-        owner: &str,
-        body: &str,
-        request_id: &str,
-    );
 }
 
 /// Whether `owner`'s list holds `session` (`404 session_not_found` when it does not: one nobody

@@ -57,6 +57,7 @@
 pub(crate) mod client;
 mod engine;
 mod rules;
+pub(crate) mod titles;
 mod wiring;
 
 use std::cell::RefCell;
@@ -70,8 +71,8 @@ use self::rules::TICK_MS;
 pub(crate) use self::rules::{AbortRule, PumpLimits};
 use self::wiring::Wiring;
 use super::exchange::Exchange;
-use crate::index::listed::Titles;
 use crate::platform::socket::SocketEvents;
+use crate::pump::titles::Titles;
 use crate::turn_stream::TurnStream;
 use client::ClientStream;
 

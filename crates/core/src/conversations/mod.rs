@@ -9,9 +9,11 @@
 //! * a list request's `limit` and `cursor` ([`query`], [`cursor`]);
 //! * the object's store in SQLite: its tables, the touch a turn makes, the walk of a list by pages
 //!   that neither repeats nor misses a session while turns move them ([`store`], [`walk`]);
-//! * what the worker and its object say to each other ([`wire`]), and the JSON a client reads.
+//! * what the worker and its object say to each other ([`wire`]), and the JSON a client reads;
+//! * what the object tells a list's open feeds after each write, and their bound ([`live`]).
 
 pub mod cursor;
+pub mod live;
 pub mod owner;
 pub mod query;
 pub mod retention;

@@ -15,6 +15,7 @@ use std::cell::Cell;
 use serde_json::Value;
 
 use super::cursor::Cursor;
+use super::live;
 use super::walk::{page, page_json, session_json, Listed, Page, Placed};
 use super::wire::Op;
 use super::{MAX_LIMIT, MOVES_KEPT_MS};
@@ -116,6 +117,9 @@ const DELETE_ROW: &str = "DELETE FROM sessions WHERE id = ? RETURNING id";
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE id = ?";
 
 const HOLDS_ROW: &str = "SELECT id FROM sessions WHERE id = ?";
+
+/// A session's row as the list shows it.
+const ROW: &str = "SELECT id, title, created_at, updated_at FROM sessions WHERE id = ?";
 
 /// Whether the list is in the directory.
 const ENLISTED_FLAG: &str = "SELECT value FROM meta WHERE key = 'enlisted'";
@@ -241,6 +245,43 @@ impl<S: IndexSql> Index<S> {
             None => return Answer::status(400),
         };
         answer.unwrap_or_else(|body| Answer { status: 500, body })
+    }
+
+    /// [`Index::serve`], and when `followed` (the list has feeds open), the event its write makes
+    /// for them ([`super::live`]): none for a read, a refusal, or a title on no listed session.
+    pub fn serve_live(
+        &self,
+        op: &str,
+        body: &str,
+        now: u64,
+        followed: bool,
+    ) -> (Answer, Option<String>) {
+        let answer = self.serve(op, body, now);
+        if !followed || !(200..300).contains(&answer.status) {
+            return (answer, None);
+        }
+        let event = match Op::read(op, body) {
+            Some(Op::Touch { id, .. } | Op::Title { id, .. }) => {
+                self.row(id).ok().flatten().map(|row| live::changed(&row))
+            }
+            Some(Op::Rename { .. }) => {
+                Some(format!(r#"{{"type":"session","session":{}}}"#, answer.body))
+            }
+            Some(Op::Delete { id }) => Some(live::deleted(id)),
+            _ => None,
+        };
+        (answer, event)
+    }
+
+    /// Session `id` as the list shows it; `None` if the list does not hold it.
+    fn row(&self, id: &str) -> Result<Option<Listed>, String> {
+        let done = self
+            .sql
+            .batch(&[statement(ROW, vec![Param::Text(id.to_owned())])])?;
+        Ok(done
+            .first()
+            .and_then(|found| rows(found).first())
+            .and_then(listed))
     }
 
     /// The tables made and the clock read, once an instance.

@@ -548,3 +548,57 @@ fn the_directory_gives_the_lists_due_oldest_first_and_keeps_each_at_its_earliest
     directory.serve(SETTLE, &pair("key:b", 0), T0);
     assert_eq!(due(T0 + 1_000, 10), "user:a");
 }
+
+#[test]
+fn a_followed_list_tells_each_write_and_nothing_else() {
+    use crate::conversations::wire::{listing, named, titled, DELETE, LIST, RENAME, TITLE, TOUCH};
+    let db = Db::new();
+    let index = Index::new(&db);
+    let event = |op: &str, body: &str, now: u64| -> Option<Value> {
+        let (answer, event) = index.serve_live(op, body, now, true);
+        assert!(answer.status < 300, "{op}: {answer:?}");
+        event.map(|e| serde_json::from_str(&e).unwrap())
+    };
+    let made = event(TOUCH, &titled("s1", "first"), T0).unwrap();
+    assert_eq!(made["type"], "session");
+    assert_eq!(made["session"]["id"], "s1");
+    assert_eq!(made["session"]["title"], "first");
+    assert_eq!(made["session"]["updatedAt"], T0);
+    let moved = event(TOUCH, &titled("s1", "ignored"), T0 + 5).unwrap();
+    assert_eq!(
+        (
+            moved["session"]["title"].clone(),
+            moved["session"]["updatedAt"].clone()
+        ),
+        (Value::from("first"), Value::from(T0 + 5))
+    );
+    let titled_by_agent = event(TITLE, &titled("s1", "By the agent"), T0 + 6).unwrap();
+    assert_eq!(titled_by_agent["session"]["title"], "By the agent");
+    let renamed = event(RENAME, &titled("s1", "Mine"), T0 + 7).unwrap();
+    assert_eq!(renamed["session"]["title"], "Mine");
+    assert_eq!(
+        event(TITLE, &titled("nobody", "x"), T0 + 8),
+        None,
+        "a title on no listed session"
+    );
+    let query = crate::conversations::query::ListQuery {
+        limit: 20,
+        cursor: None,
+    };
+    assert_eq!(event(LIST, &listing(&query), T0 + 9), None, "a read");
+    assert_eq!(
+        event(DELETE, &named("s1"), T0 + 10).unwrap(),
+        serde_json::json!({"type":"deleted","id":"s1"})
+    );
+    // A refusal (a delete of what is gone) tells nothing; nor does an unfollowed list.
+    assert_eq!(
+        index.serve_live(DELETE, &named("s1"), T0 + 11, true),
+        (Answer::status(404), None)
+    );
+    assert_eq!(
+        index
+            .serve_live(TOUCH, &titled("s2", "x"), T0 + 12, false)
+            .1,
+        None
+    );
+}

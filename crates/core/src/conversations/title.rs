@@ -1,7 +1,7 @@
 //! A session's title: at first its first message's (the first line of its text, cut to about
 //! [`DERIVED_TITLE_CHARS`] characters), then whatever a rename gives (`PATCH /api/sessions/:id`:
 //! 1 to [`MAX_TITLE_CHARS`] characters once trimmed), or its agent's (a `title` frame, protocol 7:
-//! the same bounds, [`from_agent`]). A rename always wins: neither the turns nor the agent that
+//! the same bounds, `crate::v2::title`). A rename always wins: neither the turns nor the agent that
 //! follow title a session again (`super::store`).
 
 use crate::refusal::{Refusal, INVALID_BODY, INVALID_JSON, INVALID_TITLE};
@@ -11,9 +11,9 @@ use crate::refusal::{Refusal, INVALID_BODY, INVALID_JSON, INVALID_TITLE};
 /// characters long", vercel/chatbot's title prompt), a list row's line on a phone or a sidebar.
 pub const DERIVED_TITLE_CHARS: usize = 80;
 
-/// The longest title a rename gives, in characters (Unicode scalar values), once trimmed: 200
-/// (issue 69), room for any name a person types, while a page of 100 stays small.
-pub const MAX_TITLE_CHARS: usize = 200;
+/// The longest title a rename gives, in characters (Unicode scalar values), once trimmed: an
+/// agent's title's bound ([`crate::v2::title::MAX_TITLE_CHARS`], 200), one bound for both.
+pub const MAX_TITLE_CHARS: usize = crate::v2::title::MAX_TITLE_CHARS;
 
 /// What ends a title cut short.
 pub const ELLIPSIS: char = '…';
@@ -64,26 +64,6 @@ pub fn renamed(body: &[u8]) -> Result<String, Refusal> {
         .filter(|title| !title.is_empty() && title.chars().count() <= MAX_TITLE_CHARS)
         .ok_or_else(invalid_title)?;
     Ok(title.to_owned())
-}
-
-/// The title an agent's `title` frame gives: `text` trimmed, each control character (a line
-/// break, a tab) a space, 1 to [`MAX_TITLE_CHARS`] characters; `None` for anything else (the
-/// frame is then skipped and logged, and the session keeps its title).
-pub fn from_agent(text: &str) -> Option<String> {
-    let text = text.trim();
-    let fits = !text.is_empty() && text.chars().nth(MAX_TITLE_CHARS).is_none();
-    fits.then(|| {
-        text.chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect()
-    })
-}
-
-/// What is wrong with a `title` frame [`from_agent`] refused.
-pub fn not_a_title() -> crate::v2::FrameError {
-    crate::v2::FrameError(format!(
-        "a title frame's `title` must be 1 to {MAX_TITLE_CHARS} characters, white space around it not counted"
-    ))
 }
 
 fn invalid_title() -> Refusal {

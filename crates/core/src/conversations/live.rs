@@ -1,0 +1,72 @@
+//! A user's list, live (`GET /api/sessions` asked for `text/event-stream`, docs/sessions.md
+//! "Live lists"): what the index object tells every open list feed of its list after a write, and
+//! the feed's bounds. A session made or moved by a turn, renamed, or titled by its agent is
+//! [`changed`]; a deleted one (by its user, or retention) is [`deleted`]. Each event is one SSE
+//! `data:` line of JSON, the object's words as it wrote them: the worker carries the bytes.
+
+use super::walk::{session_json, Listed};
+use crate::json_out;
+use crate::pages::query_pairs;
+use crate::refusal::{Refusal, INVALID_QUERY};
+
+/// The most list feeds one user's list holds open at once, counted by its object whatever the
+/// isolate: 16, a person's tabs and devices (the session feed's `MAX_USER_FEEDS`); past it, 429
+/// `too_many_feeds`.
+pub const MAX_LIST_FEEDS: usize = 16;
+
+/// The operation that opens a list feed on the object (a WebSocket it keeps, hibernating).
+pub const FOLLOW: &str = "follow";
+
+/// The tag the object's sockets of list feeds carry (`state.acceptWebSocket(ws, [tag])`).
+pub const FOLLOWER_TAG: &str = "list-feed";
+
+/// How often the worker pings a list feed's socket to the object, and writes a keep-alive to its
+/// client: every 5 s, the session feed's `KEEP_ALIVE_MS` (`crate::feed`), for the same reason (a
+/// client that left is found out at the next write); the object answers the ping without waking
+/// (its WebSocket auto-response), and a socket silent for [`SILENT_PINGS`] pings is lost: the
+/// feed ends, and its client opens another.
+pub const KEEP_ALIVE_MS: u64 = crate::feed::KEEP_ALIVE_MS;
+
+/// Pings in a row with no pong before the object's socket counts as lost: 3 (15 s).
+pub const SILENT_PINGS: u32 = 3;
+
+/// Whether `url`'s query asks for the live list (`live=1`): then no `limit` nor `cursor` may come
+/// with it (a feed has no pages), nor another value of `live`; either is a `400 invalid_query`.
+pub fn asked(url: &str) -> Result<bool, Refusal> {
+    let (mut live, mut paged, mut bad) = (false, false, false);
+    for (name, raw) in query_pairs(url) {
+        match name {
+            "live" => (live, bad) = (true, bad || raw != "1"),
+            "limit" | "cursor" => paged = true,
+            _ => {}
+        }
+    }
+    if live && (bad || paged) {
+        return Err(Refusal::new(
+            INVALID_QUERY,
+            "A live list is `live=1`, with no `limit` or `cursor` (it has no pages).",
+        ));
+    }
+    Ok(live)
+}
+
+/// `{"type":"session","session":{…}}`: a session as the list now shows it (made, moved, renamed,
+/// or titled by its agent); a client puts it in its place by `updatedAt`.
+pub fn changed(session: &Listed) -> String {
+    format!(
+        r#"{{"type":"session","session":{}}}"#,
+        session_json(session)
+    )
+}
+
+/// `{"type":"deleted","id":"…"}`: a session out of the list.
+pub fn deleted(id: &str) -> String {
+    json_out::to_string(32 + id.len(), |out| {
+        json_out::field(out, br#"{"type":"deleted","id":"#, id);
+        out.push(b'}');
+    })
+}
+
+#[cfg(test)]
+#[path = "live_tests.rs"]
+mod tests;
