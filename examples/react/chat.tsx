@@ -22,7 +22,7 @@ import {
 import { followSession } from '../../clients/follow-session.js';
 import { loadBranch, loadOlder, loadPage, refreshBranches, siblingsOf } from '../../clients/branches.js';
 import { uploadFiles, type UploadedFilePart } from '../../clients/upload-files.js';
-import { conversations, type Conversation as Listed } from '../../clients/conversations.js';
+import { conversations, type Conversation as Listed, type ConversationEvent } from '../../clients/conversations.js';
 
 // #region history
 // Your worker's origin first when the page is on another one.
@@ -170,7 +170,8 @@ export function App({ sessionId }: { sessionId: string }) {
 }
 
 /** The list, the newest activity first, a page at a time (clients/conversations.js): open one,
- * start a new one, rename, delete (asked first). Read again when the page comes back to the front. */
+ * start a new one, rename, delete (asked first). Live: what another tab or device makes, renames
+ * or deletes shows as it happens (`follow`), listed again each time the live list opens. */
 function Sidebar({ current }: { current: string }) {
   const [list] = useState(() => conversations({ headers }));
   const [sessions, setSessions] = useState<Listed[]>([]);
@@ -178,11 +179,21 @@ function Sidebar({ current }: { current: string }) {
   const [failure, setFailure] = useState<string | null>(null);
   const show = (work: Promise<unknown>) => work.then(() => setFailure(null), (error) => setFailure(error instanceof Error ? error.message : String(error)));
   const refresh = () => list.page().then((page) => (setSessions(page.sessions), setNext(page.next)));
+  const apply = (event: ConversationEvent) =>
+    setSessions((had) => {
+      const id = event.type === 'deleted' ? event.id : event.session.id;
+      const others = had.filter((session) => session.id !== id);
+      return event.type === 'deleted' ? others : [event.session, ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+    });
   useEffect(() => {
-    show(refresh());
-    const again = () => show(refresh());
-    addEventListener('focus', again);
-    return () => removeEventListener('focus', again);
+    const live = new AbortController();
+    // Opened again a few seconds after it ends (the worker ended it, or refused it).
+    const follow = (): unknown =>
+      show(list.follow(apply, { signal: live.signal, onOpen: () => show(refresh()) })).finally(
+        () => live.signal.aborted || setTimeout(follow, 3000),
+      );
+    follow();
+    return () => live.abort();
   }, [current]);
   const more = () =>
     show(list.page({ cursor: next }).then((page) => (setSessions((had) => [...had, ...page.sessions.filter((s) => !had.some((h) => h.id === s.id))]), setNext(page.next))));

@@ -196,27 +196,21 @@ describe("the docs' React page, as pasted", () => {
     await send(page, "Second thoughts");
     const nav = page.getByRole("navigation", { name: "Conversations" });
     const titles = async () => (await nav.getByRole("link").allInnerTexts()).join(" | ");
-    // Each turn's write lands after its response: the list is read again when the page comes back
-    // to the front; here, a reload.
-    await until(async () => {
-      await page.reload();
-      await nav.getByRole("button", { name: "New conversation" }).waitFor();
-      await page.waitForTimeout(100);
-      return (await titles()) === "Second thoughts | Plan a trip to Lisbon";
-    }, "both listed, newest first");
-    assert.equal(await nav.locator('[aria-current="page"]').innerText(), "Second thoughts");
+    // The demo agent names each conversation from its first exchange; the live list shows it.
+    await until(async () => (await titles()) === "Docs search: Second thoughts | Docs search: Plan a trip to Lisbon", "both listed, newest first");
+    assert.equal(await nav.locator('[aria-current="page"]').innerText(), "Docs search: Second thoughts");
 
     page.once("dialog", (dialog) => dialog.accept("Lisbon in May"));
-    await nav.getByRole("button", { name: "Rename Plan a trip to Lisbon" }).click();
-    await until(async () => (await titles()) === "Second thoughts | Lisbon in May", "the rename");
+    await nav.getByRole("button", { name: "Rename Docs search: Plan a trip to Lisbon" }).click();
+    await until(async () => (await titles()) === "Docs search: Second thoughts | Lisbon in May", "the rename");
 
     // Deleting the open one asks first, then opens a new conversation.
     page.once("dialog", (dialog) => dialog.dismiss());
-    await nav.getByRole("button", { name: "Delete Second thoughts" }).click();
+    await nav.getByRole("button", { name: "Delete Docs search: Second thoughts" }).click();
     await page.waitForTimeout(200);
-    assert.equal(await titles(), "Second thoughts | Lisbon in May", "a dismissed question deletes nothing");
+    assert.equal(await titles(), "Docs search: Second thoughts | Lisbon in May", "a dismissed question deletes nothing");
     page.once("dialog", (dialog) => dialog.accept());
-    await nav.getByRole("button", { name: "Delete Second thoughts" }).click();
+    await nav.getByRole("button", { name: "Delete Docs search: Second thoughts" }).click();
     await page.waitForURL((url) => !url.search.includes(second));
     await until(async () => (await titles()) === "Lisbon in May", "the list without it");
     assert.equal((await (await fetch(`${setup.worker.base}/api/sessions`, { headers: { "x-conversations-key": await page.evaluate(() => localStorage["conversations-key"]) } })).json()).sessions.length, 1);
@@ -228,6 +222,27 @@ describe("the docs' React page, as pasted", () => {
     await page.waitForURL((url) => !url.search.includes(first));
     assert.deepEqual(await shown(page), [], "a new conversation is empty");
     await page.close();
+  });
+
+  test("two tabs, one list, live: a conversation one makes, renames and deletes shows in the other's sidebar without a reload", { timeout: 60_000 }, async () => {
+    const listKey = `react-live-${Date.now()}-${Math.random()}`;
+    const [mine, theirs] = [sessionId("react-live-a"), sessionId("react-live-b")];
+    const { page: other } = await open(theirs, { listKey });
+    const { page } = await open(mine, { listKey });
+    const sidebar = (p) => p.getByRole("navigation", { name: "Conversations" });
+    const titles = async (p) => (await sidebar(p).getByRole("link").allInnerTexts()).join(" | ");
+    await send(page, "Weather in Porto");
+    await until(async () => (await titles(other)) === "Docs search: Weather in Porto", "the new conversation in the other tab");
+    page.once("dialog", (dialog) => dialog.accept("Porto trip"));
+    await sidebar(page).getByRole("button", { name: "Rename Docs search: Weather in Porto" }).click();
+    await until(async () => (await titles(other)) === "Porto trip", "the rename in the other tab");
+    await send(other, "/slow 2 1");
+    await until(async () => (await titles(page)) === "/slow 2 1 | Porto trip", "the other tab's conversation here, newest first");
+    page.once("dialog", (dialog) => dialog.accept());
+    await sidebar(page).getByRole("button", { name: "Delete Porto trip" }).click();
+    await until(async () => (await titles(other)) === "/slow 2 1", "the delete in the other tab");
+    await page.close();
+    await other.close();
   });
 
   test("Try again makes a branch: a picker on the reply, the old reply one click away, a send from it goes on there", { timeout: 60_000 }, async () => {
