@@ -13,7 +13,7 @@ const SITE_JS = `
 window.AgentChat = window.AgentChat || function () { (AgentChat.q = AgentChat.q || []).push(arguments); };
 window.site = { events: [], violations: [] };
 document.addEventListener("securitypolicyviolation", (e) => site.violations.push(e.violatedDirective + " " + e.blockedURI));
-for (const name of ["ready", "open", "close", "message", "unread", "error"]) AgentChat("on", name, (e) => site.events.push([name, e]));
+for (const name of ["ready", "open", "close", "message", "unread", "error", "conversation"]) AgentChat("on", name, (e) => site.events.push([name, e]));
 const params = new URLSearchParams(location.search);
 if (params.get("init")) AgentChat("init", JSON.parse(params.get("init")));
 document.addEventListener("click", (event) => { if (event.target.id === "help") AgentChat.toggle(); });

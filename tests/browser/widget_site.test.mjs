@@ -34,14 +34,16 @@ describe("the widget on a site", () => {
     const { answers } = panel(page);
     await until(async () => (await answers.count()) === 1 && /5531/.test(await answers.first().innerText()), "the anonymous answer");
     const anonymous = (await eventsOf(page, "ready"))[0].session;
-    assert.deepEqual(Object.values(await storedKeys(page)), [anonymous], "kept once the visitor wrote");
+    const { "session-agent-chat:list": listKey, ...sessions } = await storedKeys(page);
+    assert.deepEqual(Object.values(sessions), [anonymous], "kept once the visitor wrote");
+    assert.match(listKey, /^[0-9a-f-]{36}$/, "and the key of their list of conversations beside it");
 
     await page.evaluate(() => AgentChat.identify({ token: "alice-token", user: { id: "alice" } }));
     await until(async () => (await eventsOf(page, "ready")).length === 2, "alice's panel");
     const alice = (await eventsOf(page, "ready"))[1].session;
     await page.evaluate(() => AgentChat.send("I am alice, card ending 4242"));
     await until(async () => (await answers.count()) === 1 && /4242/.test(await answers.first().innerText()), "alice's answer");
-    assert.equal(Object.keys(await storedKeys(page)).length, 2, "both sessions kept");
+    assert.equal(Object.keys(await storedKeys(page)).length, 4, "both sessions kept, each with its list's key");
 
     await page.evaluate(() => AgentChat.logout());
     await page.evaluate(() => AgentChat.open());
@@ -62,7 +64,7 @@ describe("the widget on a site", () => {
     // nothing for the old sessions' history or resume (the worker sends them no-store).
     const state = await page.context().storageState();
     const kept = JSON.stringify(state);
-    for (const old of [anonymous, alice]) assert.ok(!kept.includes(old), `${old} is not in the browser's storage`);
+    for (const old of [anonymous, alice, listKey]) assert.ok(!kept.includes(old), `${old} is not in the browser's storage`);
     assert.deepEqual(await page.evaluate(() => ({ session: sessionStorage.length, cookies: document.cookie })), { session: 0, cookies: "" });
     await page.context().setOffline(true);
     try {

@@ -22,10 +22,11 @@ const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), selec
  */
 function useControl(control) {
   const [, rerender] = useReducer((n) => n + 1, 0);
-  const seen = [control.isOpen(), control.strings()];
+  const state = () => [control.isOpen(), control.strings(), control.session(), control.view()];
+  const seen = state();
   useEffect(() => {
     const unsubscribe = control.subscribe(rerender);
-    if (control.isOpen() !== seen[0] || control.strings() !== seen[1]) rerender();
+    if (state().some((value, i) => value !== seen[i])) rerender();
     return unsubscribe;
   }, [control]);
 }
@@ -52,9 +53,10 @@ export function App({ config }) {
   );
 }
 
-/** Keeps Tab and Shift+Tab inside `container`: from its last control to its first, and back. */
+/** Keeps Tab and Shift+Tab inside `container`: from its last control to its first, and back
+ * (those shown and within reach: not under the Conversations view, which makes them inert). */
 function keepTabInside(event, container) {
-  const items = [...container.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  const items = [...container.querySelectorAll(FOCUSABLE)].filter((el) => el.getClientRects().length > 0 && !el.closest("[inert]"));
   if (items.length === 0) return;
   const active = container.getRootNode().activeElement;
   const [first, last] = [items[0], items.at(-1)];
@@ -69,10 +71,10 @@ function Popup({ config, open }) {
   const popup = useRef(null);
   const covers = useCoversPage();
   useViewportBox(popup, open);
-  // Opened again: back to the message box. (On the first open the message box focuses itself
-  // once the history is loaded.)
+  // Opened again: back to the message box, or the Conversations view when it shows. (On the
+  // first open the message box focuses itself once the history is loaded.)
   useEffect(() => {
-    if (open) popup.current.querySelector("textarea")?.focus();
+    if (open) (popup.current.querySelector(".conversations h3") ?? popup.current.querySelector("textarea"))?.focus();
   }, [open]);
   const onKeyDown = (event) => {
     if (event.key === "Escape") {

@@ -1,11 +1,14 @@
-// The chat panel: a header (title, trace mode, close) over the conversation, which starts once
-// the session's history is loaded, so a reload shows the past turns and resumes the one in flight.
-import { useEffect, useRef, useState } from "preact/hooks";
-import { loadHistory, useReportedError } from "./api.js";
+// The chat panel: a header (title, the Conversations view's button, trace mode, close) over the
+// session it shows (Session.jsx), or over the Conversations view (Conversations.jsx): the
+// visitor's conversations, to open, rename, delete, or start anew. Which session and which view
+// live in the control store (control.js), so the page's `AgentChat.openConversation()` and the
+// like reach them. The focus goes into the view when it opens, and back to its button when the
+// visitor leaves it (another conversation's message box takes it as it loads).
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { capped, modesUpTo, storeTraceMode, storedTraceMode } from "./trace.js";
 import { useStrings } from "./strings.js";
-import { format } from "./locale.js";
-import { Conversation } from "./Conversation.jsx";
+import { Session } from "./Session.jsx";
+import { Conversations, CONVERSATIONS_ID } from "./Conversations.jsx";
 
 /**
  * [mode, setMode]: with `switchable`, the visitor's remembered mode, else `fallback` (the site's
@@ -21,65 +24,72 @@ function useTraceMode(fallback, switchable, max) {
   return [capped(mode, max), choose];
 }
 
-/**
- * Waits before the panel asks again for a history the worker said to ask for later
- * (`Retry-After`, as a failing agent's `503 agent_not_ready` says), by attempt: never sooner than
- * the worker said, and never more often than every 30 s after a few.
- */
-const HISTORY_RETRY_MS = [2_000, 5_000, 10_000, 30_000];
-
-/**
- * The session's history, shown in the trace mode the panel opened with (a change of mode
- * applies to the turns after it, as it does to a stream), and the worker's TRACE_MAX. A history
- * the worker refused for now (its answer says `Retry-After`) is asked for again by itself, later
- * and later; the error shows meanwhile, never an empty conversation.
- */
-function useHistory(config, trace) {
-  const traceAtLoad = useRef(trace);
-  const [state, setState] = useState({ loading: true });
-  const [attempt, setAttempt] = useState(0);
-  const waited = useRef(0);
-  useEffect(() => {
-    let current = true;
-    let timer;
-    if (attempt === 0 || state.error === undefined) setState({ loading: true });
-    loadHistory(config, traceAtLoad.current).then(
-      (loaded) => {
-        waited.current = 0;
-        if (current) setState(loaded);
-      },
-      (error) => {
-        if (!current) return;
-        setState({ error });
-        if (error.retryAfterMs === undefined) return;
-        const backoff = HISTORY_RETRY_MS[Math.min(waited.current, HISTORY_RETRY_MS.length - 1)];
-        waited.current += 1;
-        timer = setTimeout(() => setAttempt((n) => n + 1), Math.max(error.retryAfterMs, backoff));
-      },
-    );
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [config, attempt]);
-  return { ...state, retry: () => setAttempt((n) => n + 1) };
-}
+/** Two speech bubbles: the Conversations view's button. */
+const ListIcon = () => (
+  <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+    <path d="M3 4h13v9H7l-4 3zM8 15v2h9l4 3V8h-3" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round" />
+  </svg>
+);
 
 export function Panel({ config, onClose }) {
   const { messages: t } = useStrings();
+  const { control } = config;
+  const session = control.session();
+  const view = control.view();
+  // The panel's config for the session shown: a new one (and a new Session) at each switch.
+  const shown = useMemo(
+    () => ({ ...config, session, keepSession: () => config.keepSession(session) }),
+    [config, session],
+  );
   const [traceMax, setTraceMax] = useState(null);
+  const [loaded, setLoaded] = useState(false);
   const [trace, setTrace] = useTraceMode(config.trace, config.traceSwitch, traceMax);
-  const history = useHistory(config, trace);
-  useEffect(() => {
-    if (history.traceMax) setTraceMax(history.traceMax);
-  }, [history.traceMax]);
-  const historyError = useReportedError(config, history.error, t);
+  const onLoaded = (max) => {
+    setLoaded(true);
+    if (max) setTraceMax(max);
+  };
+  const button = useRef(null);
+  const section = useRef(null);
+  /**
+   * Where the focus goes once the visitor has left the view for the same conversation: its
+   * button ("button"), or the message box ("message", the conversation itself chosen). Another
+   * conversation's message box takes it as it loads; a page's call moves none.
+   */
+  const returnFocus = useRef(null);
+  useLayoutEffect(() => {
+    const target = returnFocus.current;
+    returnFocus.current = null;
+    if (view !== "chat" || !target) return;
+    if (target === "message") section.current.querySelector(".session textarea")?.focus();
+    else button.current?.focus();
+  }, [view, session]);
+  const leave = () => {
+    returnFocus.current = "button";
+    control.setView("chat");
+  };
+  const open = (id) => {
+    returnFocus.current = id === session ? "message" : null;
+    control.openSession(id);
+  };
   return (
-    <section class="panel" aria-label={t.title}>
+    <section class="panel" aria-label={t.title} ref={section}>
       <header>
         <h2>{t.title}</h2>
-        {/* Once the history has said the worker's cap: no mode above it is ever offered. */}
-        {config.traceSwitch && history.messages && (
+        {config.conversations && (
+          <button
+            type="button"
+            class="icon"
+            ref={button}
+            aria-label={t.conversations}
+            aria-expanded={String(view === "conversations")}
+            aria-controls={CONVERSATIONS_ID}
+            onClick={() => (view === "conversations" ? leave() : control.setView("conversations"))}
+          >
+            <ListIcon />
+          </button>
+        )}
+        {/* Once a history has said the worker's cap: no mode above it is ever offered. */}
+        {config.traceSwitch && loaded && (
           <select aria-label={t.trace} value={trace} onChange={(event) => setTrace(event.currentTarget.value)}>
             {modesUpTo(traceMax).map(([mode, label]) => (
               <option key={mode} value={mode}>
@@ -94,16 +104,10 @@ export function Panel({ config, onClose }) {
           </button>
         )}
       </header>
-      {history.messages && <Conversation config={config} history={history.messages} older={history.older} trace={trace} />}
-      {history.loading && <p class="loading">{t.loading}</p>}
-      {historyError && (
-        <div class="error" role="alert">
-          <span>{format(t.loadFailed, { error: historyError })}</span>
-          <button type="button" onClick={history.retry}>
-            {t.retry}
-          </button>
-        </div>
-      )}
+      <div class="panel-body">
+        <Session key={session} config={shown} trace={trace} onLoaded={onLoaded} covered={view !== "chat"} />
+        {view === "conversations" && <Conversations config={config} current={session} onOpen={open} onBack={leave} />}
+      </div>
     </section>
   );
 }

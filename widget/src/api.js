@@ -128,9 +128,9 @@ const SENTENCES = {
  * for a visitor, in the panel's language (`t`, its messages), by the error's `code`, and the
  * worker's own words as `detail` (for the console and the page's `error` event, never the
  * panel); a network failure says so; anything else (the agent's in-band error, its words for
- * the visitor) as it is.
+ * the visitor) as it is. `sentences`: a caller's own sentence keys by code, over SENTENCES.
  */
-export function describeError(error, t) {
+export function describeError(error, t, sentences = {}) {
   const text = error?.message ?? String(error);
   let body = null;
   try {
@@ -138,8 +138,10 @@ export function describeError(error, t) {
   } catch {
     // Not the worker's JSON.
   }
+  // clients/conversations.js's refusals carry the code themselves, the worker's words as the message.
+  if (error?.name === "ConversationsError") body = { code: error.code, message: text };
   if (typeof body?.code === "string") {
-    return { message: t[SENTENCES[body.code] ?? "somethingWrong"], code: body.code, detail: body.message };
+    return { message: t[sentences[body.code] ?? SENTENCES[body.code] ?? "somethingWrong"], code: body.code, detail: body.message };
   }
   if (error?.name === "TypeError") return { message: t.unreachable, code: "unreachable", detail: text };
   return { message: text || t.somethingWrong, code: "agent_error", detail: text };
@@ -148,9 +150,10 @@ export function describeError(error, t) {
 /**
  * Tells the page (its `error` event: { message, code, detail, instance }) and the console (the
  * worker's own words) about `error` once; returns the sentence the visitor reads, or null.
+ * `sentences`: a caller's own sentence keys by code, over SENTENCES.
  */
-export function useReportedError(config, error, t) {
-  const described = error ? describeError(error, t) : null;
+export function useReportedError(config, error, t, sentences) {
+  const described = error ? describeError(error, t, sentences) : null;
   useEffect(() => {
     if (!described) return;
     if (described.detail && described.detail !== described.message) console.warn(`AgentChat: ${described.detail}`);

@@ -1,19 +1,22 @@
 // The panel's settings: the embedding <script> tag's data-attributes (data-name, data-session,
 // data-api, data-token, data-trace, data-trace-switch, data-title, data-mount, data-locale,
 // data-color-scheme, data-position, data-accent, data-allow-images, data-allow-url-session,
-// data-hide-launcher, data-attachments), under what the page passes to `AgentChat("init", {…})` (the same names in
-// camelCase, plus `getToken`, `user`, `context`, `labels` and `theme`; see global.js).
+// data-hide-launcher, data-attachments, data-conversations), under what the page passes to
+// `AgentChat("init", {…})` (the same names in camelCase, plus `getToken`, `user`, `context`,
+// `labels` and `theme`; see global.js).
 import { isTraceMode } from "./trace.js";
-import { STORAGE_PREFIX, readStored, writeStored } from "./storage.js";
+import { STORAGE_PREFIX, readStored, removeStored, writeStored } from "./storage.js";
 import { authorizedFetch, replaceableSource, tokenSource } from "./auth.js";
+import { withListKey } from "./list-key.js";
 
 const SESSION_KEY = `${STORAGE_PREFIX}session`;
+const LIST_KEY = `${STORAGE_PREFIX}list`;
 
 /** The settings a page can pass in JavaScript; anything else is refused with a console error. */
 export const OPTION_NAMES = [
   "name", "session", "api", "token", "getToken", "trace", "traceSwitch", "title", "mount", "user", "context",
   "locale", "labels", "theme", "colorScheme", "position", "allowImages", "allowUrlSession", "showUsage", "hideLauncher",
-  "attachments",
+  "attachments", "conversations",
 ];
 
 /** The name of the page's first instance, the one `AgentChat`'s own calls reach. */
@@ -42,7 +45,9 @@ export function scriptOptions(script) {
     if (data[name] !== undefined && data[name] !== "false") options[name] = true;
   }
   // On unless it says "false".
-  if (data.attachments !== undefined) options.attachments = data.attachments !== "false";
+  for (const name of ["attachments", "conversations"]) {
+    if (data[name] !== undefined) options[name] = data[name] !== "false";
+  }
   return options;
 }
 
@@ -54,16 +59,23 @@ export function scriptOptions(script) {
  * otherwise any link someone sends a visitor could choose the session their panel uses), else
  * the id this browser keeps for this instance and user, else a new one, which is kept only once
  * the visitor sends something (`keepSession`): a visitor who never writes leaves nothing behind.
+ * The Conversations view (on unless `conversations: false`) opens others (`keepSession(id)` then
+ * keeps the one shown) and starts new ones (`newSession()`); the list's key (list-key.js) is
+ * kept beside the session, from the visitor's first message too.
  */
 export function makeConfig(options, script, location, { instance = DEFAULT_INSTANCE, first = true } = {}) {
   const api = (options.api || new URL(script?.src || location.href).origin).replace(/\/+$/, "");
   const user = userKey(options.user);
   const tokens = replaceableSource(tokenSource(options));
-  const key = sessionKey(instance, user);
+  const key = storageKey(SESSION_KEY, instance, user);
   const fromPage = first && options.allowUrlSession === true ? new URLSearchParams(location.search).get("session") : null;
-  const kept = readStored(key);
-  const session = options.session || fromPage || kept || `web-${crypto.randomUUID()}`;
-  const fresh = !options.session && !fromPage && !kept;
+  /** The site's session (or the link's): the site's to change, never kept in the browser. */
+  const named = options.session || fromPage || null;
+  const session = named || readStored(key) || newSession();
+  const conversations = options.conversations !== false;
+  const listKeyAt = storageKey(LIST_KEY, instance, user);
+  const listKey = conversations ? readStored(listKeyAt) || crypto.randomUUID() : undefined;
+  const authorized = authorizedFetch(tokens);
   return {
     instance,
     api,
@@ -71,7 +83,7 @@ export function makeConfig(options, script, location, { instance = DEFAULT_INSTA
     user,
     tokens,
     /** `fetch` with the current token, renewed once after a 401 (auth.js): every request's. */
-    fetch: authorizedFetch(tokens),
+    fetch: listKey ? withListKey(authorized, listKey) : authorized,
     trace: isTraceMode(options.trace) ? options.trace : "normal",
     /** Whether the visitor may choose the trace mode (a switch in the header); the site's call. */
     traceSwitch: options.traceSwitch === true,
@@ -84,11 +96,27 @@ export function makeConfig(options, script, location, { instance = DEFAULT_INSTA
     hideLauncher: options.hideLauncher === true,
     /** The visitor may attach files (attachments.js), unless the site says `attachments: false`. */
     attachments: options.attachments !== false,
-    /** Keeps a new session's id in this browser, so that a reload comes back to it. */
-    keepSession() {
-      if (fresh && readStored(key) === null) writeStored(key, session);
+    /** The Conversations view (Conversations.jsx), unless the site says `conversations: false`. */
+    conversations,
+    newSession,
+    /**
+     * Keeps session `id` (the first one by default) in this browser, so that a reload comes back
+     * to it, unless it is the site's; and the list's key, so that its list is found again.
+     */
+    keepSession(id = session) {
+      if (listKey && readStored(listKeyAt) === null) writeStored(listKeyAt, listKey);
+      if (id !== named && readStored(key) !== id) writeStored(key, id);
+    },
+    /** A deleted session: a reload no longer comes back to it. */
+    forgetSession(id) {
+      if (readStored(key) === id) removeStored(key);
     },
   };
+}
+
+/** A new session's id. */
+function newSession() {
+  return `web-${crypto.randomUUID()}`;
 }
 
 /** The requested locale: the option, else the page's own language (`<html lang>`), else English. */
@@ -119,10 +147,11 @@ export function userKey(user) {
 }
 
 /**
- * Where an instance's session for `user` is kept: `session-agent-chat:session`, then `@name`
- * for an instance other than the first, then `:user` for a user's.
+ * Where an instance's session (or list key) for `user` is kept: `base`
+ * (`session-agent-chat:session`, `…:list`), then `@name` for an instance other than the first,
+ * then `:user` for a user's.
  */
-function sessionKey(instance, user) {
+function storageKey(base, instance, user) {
   const named = instance === DEFAULT_INSTANCE ? "" : `@${instance}`;
-  return `${SESSION_KEY}${named}${user === undefined ? "" : `:${user}`}`;
+  return `${base}${named}${user === undefined ? "" : `:${user}`}`;
 }

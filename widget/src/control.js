@@ -1,13 +1,19 @@
 // What the page's `AgentChat` calls reach inside a mounted panel: whether the launcher's panel
-// is open, its strings, the unread count, and messages to send. A small store, in the loader
-// (widget.js): the launcher and the panel's components subscribe, the global calls.
+// is open, its strings, the unread count, messages to send, and the conversation it shows (or
+// its Conversations view). A small store, in the loader (widget.js): the launcher and the
+// panel's components subscribe, the global calls.
 
 /**
  * A store for one mounted panel. `emit` sends the page's events; `inline`: a panel without a
- * launcher is always open (nothing it says goes unread); `locale`: resolveLocale's (locale.js).
+ * launcher is always open (nothing it says goes unread); `locale`: resolveLocale's (locale.js);
+ * `sessions`: the config's (config.js) `session`, `newSession()`, `keepSession(id)` and
+ * `conversations` (whether the view is on).
  */
-export function createControl(emit, inline, initialContext, locale) {
+export function createControl(emit, inline, initialContext, locale, sessions = {}) {
   let open = inline;
+  /** The session the panel shows, and what it shows: its conversation ("chat") or "conversations". */
+  let session = sessions.session;
+  let view = "chat";
   let context = initialContext;
   let strings = locale;
   let unread = 0;
@@ -75,6 +81,34 @@ export function createControl(emit, inline, initialContext, locale) {
       unread += 1;
       emit("unread", { count: unread });
       notify();
+    },
+    session: () => session,
+    view: () => view,
+    /** Whether the Conversations view is on (the site's `conversations`). */
+    conversations: sessions.conversations,
+    /** Shows the conversation ("chat") or the Conversations view. */
+    setView(value) {
+      if (view === value || (value === "conversations" && !sessions.conversations)) return;
+      view = value;
+      notify();
+    },
+    /**
+     * Shows session `id` (kept in this browser: a reload comes back to it), or a new one when `id`
+     * is null (kept once the visitor writes); the page hears `conversation` when it changed.
+     * `stay`: the Conversations view stays (a delete of the open one). Returns the session.
+     */
+    openSession(id, stay = false) {
+      const next = id ?? sessions.newSession();
+      if (id != null) sessions.keepSession(id);
+      if (!stay) view = "chat";
+      if (next !== session) {
+        session = next;
+        // Texts the page sent for the conversation before wait for the new one's composer.
+        sender = null;
+        emit("conversation", { session });
+      }
+      notify();
+      return session;
     },
     subscribe(listener) {
       listeners.add(listener);

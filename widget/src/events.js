@@ -5,7 +5,7 @@
 export const GLOBAL_NAME = "AgentChat";
 
 /** The events a page can listen to with `on(name, fn)`. */
-export const EVENT_NAMES = ["ready", "open", "close", "message", "unread", "error"];
+export const EVENT_NAMES = ["ready", "open", "close", "message", "unread", "error", "conversation"];
 
 /** Listeners by event: { on(event, fn), off(event, fn), emit(event, detail) }. */
 export function createEvents() {

@@ -6,6 +6,9 @@ import { OPTION_NAMES, labelsOf, userKey } from "./config.js";
 import { tokenSource } from "./auth.js";
 import { GLOBAL_NAME, createEvents } from "./events.js";
 
+/** A session id the worker takes (docs/endpoint.md). */
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** The largest `context`, in bytes of JSON: the worker's own limit (MAX_CONTEXT_BYTES, crates/core/src/bounds.rs). */
 export const MAX_CONTEXT_BYTES = 16 * 1024;
 
@@ -37,8 +40,8 @@ export function createInstance({ name, first, panel, defaults, emit, logout }) {
   let options = defaults();
   let booted = false;
   let destroyed = false;
-  /** `send` calls made before the panel mounted. */
-  const pendingSends = [];
+  /** Calls made before the panel mounted (`send`, `newConversation`…), each with its store then. */
+  const pending = [];
 
   const fire = (event, detail = {}) => {
     const full = { ...detail, instance: name };
@@ -53,6 +56,12 @@ export function createInstance({ name, first, panel, defaults, emit, logout }) {
   const control = () => {
     panel.ensureConnected();
     return panel.current()?.control;
+  };
+  /** `call(store)` with the mounted panel's store now, or once it has mounted. */
+  const withControl = (call) => {
+    const store = control();
+    if (store) call(store);
+    else pending.push(call);
   };
   /** The options without a `context` that cannot be sent (named in the console). */
   const checkedContext = (given) => {
@@ -112,11 +121,42 @@ export function createInstance({ name, first, panel, defaults, emit, logout }) {
         console.error(`${GLOBAL_NAME}: send needs a non-empty string`);
         return;
       }
-      const store = control();
-      if (store) {
+      withControl((store) => {
         store.setOpen(true);
         store.send(text);
-      } else pendingSends.push(text);
+      });
+    },
+    /**
+     * A new conversation (a new session id, kept once the visitor writes), shown in the panel,
+     * which the launcher's opens; the page hears `conversation` with the new session.
+     */
+    newConversation() {
+      withControl((store) => {
+        store.setOpen(true);
+        store.openSession(null);
+      });
+    },
+    /** The conversation of session `id` (from the Conversations view's list, or the site's own), shown and kept. */
+    openConversation(id) {
+      if (typeof id !== "string" || !SESSION_ID.test(id)) {
+        console.error(`${GLOBAL_NAME}: openConversation needs a session id (1 to 128 of A-Z, a-z, 0-9, ".", "_", ":", "-")`);
+        return;
+      }
+      withControl((store) => {
+        store.setOpen(true);
+        store.openSession(id);
+      });
+    },
+    /** The Conversations view, in the panel the launcher's opens (unless `conversations: false`). */
+    showConversations() {
+      withControl((store) => {
+        if (!store.conversations) {
+          console.error(`${GLOBAL_NAME}: the Conversations view is off (conversations: false)`);
+          return;
+        }
+        store.setOpen(true);
+        store.setView("conversations");
+      });
     },
     /**
      * What the page says about where the visitor is (a plain object, at most 16 KiB of JSON),
@@ -172,16 +212,16 @@ export function createInstance({ name, first, panel, defaults, emit, logout }) {
       booted = true;
       if (destroyed) return;
       panel.mount(options, fire, { instance: name, first });
-      for (const text of pendingSends.splice(0)) methods.send(text);
+      for (const call of pending.splice(0)) withControl(call);
     },
     /**
      * `logout`: the visitor's token, user, session and context are dropped (the script tag's
-     * settings come back), the sends still waiting too, and a new panel with none of them mounts.
+     * settings come back), the calls still waiting too, and a new panel with none of them mounts.
      */
     forgetVisitor() {
       const { token: _t, getToken: _g, user: _u, session: _s, context: _c, ...rest } = options;
       options = { ...rest, ...defaults() };
-      pendingSends.length = 0;
+      pending.length = 0;
       remount();
     },
   };

@@ -41,7 +41,7 @@ function createPanel(script) {
       const theme = themeOf(options);
       checkTheme(theme);
       const locale = resolveLocale(requestedLocale(options, document), labelsOf(options));
-      const control = createControl(emit, Boolean(base.mount), options.context, locale);
+      const control = createControl(emit, Boolean(base.mount), options.context, locale, base);
       const config = { ...base, emit, control };
       const target = () => (config.mount ? document.querySelector(config.mount) : document.body);
       if (!target()) {

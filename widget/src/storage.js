@@ -20,6 +20,14 @@ export function writeStored(key, value) {
   }
 }
 
+export function removeStored(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage is blocked: nothing was stored.
+  }
+}
+
 /** Removes every key of the widget's (`logout`): sessions of every user and instance, choices. */
 export function forgetStored() {
   try {

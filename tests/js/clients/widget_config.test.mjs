@@ -10,12 +10,12 @@ test("every documented data-attribute becomes its option", () => {
   const dataset = {
     name: "sales", session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
     locale: "ar", colorScheme: "dark", position: "left", accent: "#0f766e", traceSwitch: "", allowImages: "", allowUrlSession: "",
-    hideLauncher: "", attachments: "",
+    hideLauncher: "", attachments: "", conversations: "",
   };
   assert.deepEqual(scriptOptions({ dataset }), {
     name: "sales", session: "s1", api: "https://chat.example", token: "t", trace: "full", title: "Help", mount: "#chat",
     locale: "ar", colorScheme: "dark", position: "left", theme: { accent: "#0f766e" }, traceSwitch: true, allowImages: true,
-    allowUrlSession: true, hideLauncher: true, attachments: true,
+    allowUrlSession: true, hideLauncher: true, attachments: true, conversations: true,
   });
 });
 
@@ -101,5 +101,71 @@ describe("the session: the page's ?session= only where the site opts in", () => 
     // A page without ?session= gives a fresh id as before.
     const plain = makeConfig({ allowUrlSession: true }, script, { href: "https://shop.example/", search: "" });
     assert.match(plain.session, /^web-/);
+  });
+});
+
+describe("the Conversations view's sessions and list key (docs/embed.md, Conversations)", () => {
+  const script = { src: "https://chat.example/widget.js" };
+  const page = { href: "https://shop.example/", search: "" };
+  let store;
+  let sent;
+  beforeEach(() => {
+    store = new Map();
+    sent = [];
+    globalThis.localStorage = fakeLocalStorage(store);
+    globalThis.fetch = async (url, init) => {
+      sent.push(new Headers(init.headers));
+      return new Response("{}");
+    };
+  });
+  afterEach(() => {
+    delete globalThis.localStorage;
+    delete globalThis.fetch;
+  });
+
+  test("a list key per panel and user, sent with every request, kept from the visitor's first message", async () => {
+    const config = makeConfig({ user: "ada" }, script, page);
+    await config.fetch("https://chat.example/api/sessions", { headers: { "x-questions": "approvals" } });
+    const key = sent[0].get("x-conversations-key");
+    assert.match(key, /^[0-9a-f-]{36}$/);
+    assert.equal(sent[0].get("x-questions"), "approvals", "the request's own headers kept");
+    assert.equal(store.size, 0, "nothing kept before the visitor writes");
+    config.keepSession();
+    assert.equal(store.get("session-agent-chat:list:ada"), key);
+    assert.equal(store.get("session-agent-chat:session:ada"), config.session);
+    // The same key comes back; another user, or another panel, has its own.
+    assert.equal(await keyOf(makeConfig({ user: "ada" }, script, page)), key);
+    assert.notEqual(await keyOf(makeConfig({ user: "bob" }, script, page)), key);
+    assert.notEqual(await keyOf(makeConfig({ user: "ada" }, script, page, { instance: "orders", first: false })), key);
+  });
+
+  async function keyOf(config) {
+    await config.fetch("https://chat.example/x", {});
+    return sent.at(-1).get("x-conversations-key");
+  }
+
+  test("conversations: false keeps and sends no key", async () => {
+    const config = makeConfig({ conversations: false }, script, page);
+    assert.equal(config.conversations, false);
+    assert.equal(await keyOf(config), null);
+    config.keepSession();
+    assert.deepEqual([...store.keys()], ["session-agent-chat:session"]);
+    assert.deepEqual(scriptOptions({ dataset: { conversations: "false" } }), { conversations: false });
+  });
+
+  test("a session opened is kept, a deleted one forgotten; the site's own is never kept", () => {
+    const config = makeConfig({}, script, page);
+    config.keepSession("other-1");
+    assert.equal(store.get("session-agent-chat:session"), "other-1");
+    config.forgetSession("not-kept");
+    assert.equal(store.get("session-agent-chat:session"), "other-1");
+    config.forgetSession("other-1");
+    assert.equal(store.get("session-agent-chat:session"), undefined);
+    assert.match(config.newSession(), /^web-[0-9a-f-]{36}$/);
+    const site = makeConfig({ session: "site-1" }, script, page);
+    site.keepSession();
+    assert.equal(store.get("session-agent-chat:session"), undefined, "the site's session is the site's");
+    site.keepSession("chosen-1");
+    assert.equal(store.get("session-agent-chat:session"), "chosen-1", "one the visitor chose is kept");
   });
 });

@@ -4,7 +4,8 @@
 // `logout` forgets of localStorage (storage.js), and the agent's questions as tool parts: which
 // waits, the chat call that answers it, a stop while it waits, the page's `message` event
 // (questions.js); a file's size and an upload's refusal in words, and the images shown inline
-// (attachments.js).
+// (attachments.js); the Conversations view's list: a live event in its place, a refusal in words
+// (conversation-list.js), and how long ago (ago.js).
 import { describe, test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { fakeLocalStorage } from "./fake_storage.mjs";
@@ -18,6 +19,9 @@ import { workSummary } from "../../../widget/src/summary.js";
 import { describeError } from "../../../widget/src/api.js";
 import { forgetStored } from "../../../widget/src/storage.js";
 import { resolveLocale } from "../../../widget/src/locale.js";
+import { applied, LIST_SENTENCES } from "../../../widget/src/conversation-list.js";
+import { ago } from "../../../widget/src/ago.js";
+import { ConversationsError } from "../../../clients/conversations.js";
 import { answerCall, answerToPost, canceled, messageEvent, questionOf, sendAutomaticallyWhen, waitingQuestion } from "../../../widget/src/questions.js";
 
 const strings = resolveLocale("en");
@@ -101,6 +105,71 @@ describe("sends wait their turn", () => {
     control.messageFinished();
     assert.equal(control.unread(), 0, "read as it arrives");
     assert.deepEqual(events.filter(([n]) => n === "unread"), [["unread", { count: 1 }], ["unread", { count: 2 }], ["unread", { count: 0 }]]);
+  });
+});
+
+describe("the control store's session and view (the Conversations view, the page's calls)", () => {
+  /** The config's part the store uses (config.js), recording what it keeps. */
+  const sessions = (kept) => ({ session: "s-1", conversations: true, newSession: () => "web-new", keepSession: (id) => kept.push(id) });
+
+  test("a session opened is shown and kept, a new one only shown; the page hears each move once", () => {
+    const events = [];
+    const kept = [];
+    const control = createControl((name, detail) => events.push([name, detail]), false, undefined, strings, sessions(kept));
+    assert.deepEqual([control.session(), control.view()], ["s-1", "chat"]);
+    control.setView("conversations");
+    assert.equal(control.view(), "conversations");
+    assert.equal(control.openSession("s-2"), "s-2");
+    assert.deepEqual([control.session(), control.view()], ["s-2", "chat"], "back to the chat, on it");
+    control.openSession("s-2");
+    const fresh = control.openSession(null);
+    assert.equal(fresh, "web-new");
+    assert.deepEqual(kept, ["s-2", "s-2"], "a new session is kept once the visitor writes, not now");
+    assert.deepEqual(events, [["conversation", { session: "s-2" }], ["conversation", { session: "web-new" }]]);
+    // A delete of the open one, from the view: a new session, the view stays.
+    control.setView("conversations");
+    control.openSession(null, true);
+    assert.equal(control.view(), "conversations");
+  });
+
+  test("without the view (conversations: false), it never shows", () => {
+    const control = createControl(() => {}, false, undefined, strings, { ...sessions([]), conversations: false });
+    control.setView("conversations");
+    assert.equal(control.view(), "chat");
+  });
+});
+
+describe("the Conversations view's list", () => {
+  const row = (id, updatedAt, title = id) => ({ id, title, createdAt: 1, updatedAt });
+  const ids = (state) => state.sessions.map((s) => `${s.id}@${s.updatedAt}`);
+  const list = { sessions: [row("c", 30), row("b", 20), row("a", 10)], next: "cursor", loading: false, error: null };
+
+  test("a live event: a session in its place by its activity, renamed in place, gone when deleted", () => {
+    assert.deepEqual(ids(applied(list, { type: "session", session: row("d", 40) })), ["d@40", "c@30", "b@20", "a@10"], "a new one on top");
+    assert.deepEqual(ids(applied(list, { type: "session", session: row("a", 50) })), ["a@50", "c@30", "b@20"], "moved by a turn");
+    assert.equal(applied(list, { type: "session", session: row("b", 20, "Renamed") }).sessions[1].title, "Renamed");
+    assert.deepEqual(ids(applied(list, { type: "session", session: row("a", 10, "Renamed") })), ["c@30", "b@20", "a@10"], "the last shown stays");
+    assert.deepEqual(ids(applied(list, { type: "deleted", id: "b" })), ["c@30", "a@10"]);
+    // Older than every row shown, more pages to come: its page brings it; a whole list takes it.
+    assert.equal(applied(list, { type: "session", session: row("z", 5) }), list);
+    assert.deepEqual(ids(applied({ ...list, next: null }, { type: "session", session: row("z", 5) })).at(-1), "z@5");
+    assert.equal(applied(list, { type: "other" }), list, "an event it does not know changes nothing");
+  });
+
+  test("a refusal in the visitor's words", () => {
+    const said = (status, code) => describeError(new ConversationsError(status, code, "the worker's words"), t, LIST_SENTENCES);
+    assert.deepEqual(said(400, "invalid_title"), { message: t.titleInvalid, code: "invalid_title", detail: "the worker's words" });
+    assert.equal(said(404, "session_not_found").message, t.deleted);
+    for (const code of ["forbidden", "no_user", "index_not_configured"]) assert.equal(said(403, code).message, t.conversationsUnavailable);
+    assert.equal(said(429, "rate_limited").message, t.tooMany, "the panel's own sentence otherwise");
+  });
+
+  test("how long ago, in the panel's language", () => {
+    const now = Date.UTC(2026, 0, 10, 12);
+    assert.equal(ago(now - 500, now, "en"), "now");
+    assert.equal(ago(now - 5 * 60_000, now, "en"), "5 minutes ago");
+    assert.equal(ago(now - 86_400_000, now, "en"), "yesterday");
+    assert.equal(ago(now - 3 * 86_400_000, now, "fr"), "il y a 3 jours");
   });
 });
 

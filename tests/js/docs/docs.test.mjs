@@ -2,7 +2,8 @@
 // heading; every JSON block parses, and an error body names a code the worker has; every TOML
 // block parses and names only settings the worker reads; every command names a script, file,
 // binary or secret that exists; the embed snippets run against a stand-in `AgentChat` and use only
-// options, labels and attributes the widget knows; the CSS names only the widget's properties;
+// options, labels and attributes the widget knows, and docs/embed.md's tables name every option,
+// call and event it has; the CSS names only the widget's properties;
 // the client snippet imports what the AI SDK exports. The requests (curl) are sent for real by
 // tests/e2e/docs_requests.test.mjs.
 import { describe, test } from "node:test";
@@ -15,6 +16,8 @@ import { PAGES, read, root, codeBlocks, links, anchors } from "./docs.mjs";
 import { OPTION_NAMES, scriptOptions } from "../../../widget/src/config.js";
 import { LABEL_NAMES } from "../../../widget/src/locale.js";
 import { THEME_PROPERTIES } from "../../../widget/src/appearance.js";
+import { EVENT_NAMES } from "../../../widget/src/events.js";
+import { createInstance } from "../../../widget/src/instance.js";
 import { moduleList, withList } from "../../../scripts/module-list.mjs";
 
 /** Every Rust source of the worker, joined: a setting, code or secret the docs name must be in it. */
@@ -240,6 +243,38 @@ describe("docs: the widget's snippets", () => {
         }
       }
     }
+  });
+});
+
+describe("docs/embed.md: the tables of settings, calls and events are the widget's", () => {
+  const text = read("docs/embed.md");
+  /** The first cells of the tables of `heading`'s section, a list a table. */
+  const tables = (heading) => {
+    const start = text.indexOf(`\n## ${heading}\n`);
+    const section = text.slice(start, text.indexOf("\n## ", start + 1));
+    const found = [];
+    let current = null;
+    for (const line of section.split("\n")) {
+      if (!line.startsWith("| ")) current = null;
+      else if (!current) found.push((current = []));
+      else if (!/^\| -/.test(line)) current.push(line.split(" | ")[0]);
+    }
+    return found;
+  };
+  const sorted = (names) => [...new Set(names)].sort();
+
+  test("Settings names every option init takes, and only those", () => {
+    const [options] = tables("Settings");
+    assert.deepEqual(sorted(options.flatMap((cell) => [...cell.matchAll(/`(\w+)`/g)].map((m) => m[1]))), sorted(OPTION_NAMES));
+  });
+
+  test("JavaScript API names every call of a panel's handle and AgentChat's own, and every event", () => {
+    const [calls, events] = tables("JavaScript API");
+    const { methods } = createInstance({ name: "default", first: true, panel: {}, defaults: () => ({}), emit() {}, logout() {} });
+    // AgentChat's own beyond a panel's handle: `instance(name)` (global.js).
+    const expected = sorted([...Object.keys(methods), "instance"]);
+    assert.deepEqual(sorted(calls.flatMap((cell) => [...cell.matchAll(/`(\w+)\(/g)].map((m) => m[1]))), expected);
+    assert.deepEqual(sorted(events.flatMap((cell) => [...cell.matchAll(/`(\w+)`/g)].map((m) => m[1]))), sorted(EVENT_NAMES));
   });
 });
 

@@ -1,9 +1,10 @@
 // A user's list, live, at the edge (crates/adapter/src/index/follow.rs; the rules are
 // crates/core/src/conversations/live.rs): a socket to the list's object, whose events each go to
-// the client as one SSE `data:` line, with a keep-alive comment and a ping to the object every
-// `keepAliveMs`. The feed ends, once, when the client goes (a write that fails), when the object's
-// socket closes or stays silent for `silentPings` pings, or when the caller's credentials end; its
-// end closes the socket (the object closes back) and the body.
+// the client as one SSE `data:` line, with a keep-alive comment every `keepAliveMs` and a ping to
+// the object every `pingEvery` keep-alives. The feed ends, once, when the client goes (a write
+// that fails), when the object's socket closes or answers none of `silentPings` pings in a row, or
+// when the caller's credentials end; its end closes the socket (the object closes back) and the
+// body.
 
 /** The object's URL; only its path, the operation, is read (crates/adapter/src/index/stub.js). */
 const ORIGIN = "https://session-index/";
@@ -27,7 +28,7 @@ const HEARTBEAT = ":\n\n";
  * object refused it at its cap (429); rejects with text when the object cannot be reached.
  * `expiresAtMs` (0: never) is when the caller's credentials end.
  */
-export function followList(namespace, owner, op, keepAliveMs, silentPings, ping, pong, expiresAtMs) {
+export function followList(namespace, owner, op, keepAliveMs, pingEvery, silentPings, ping, pong, expiresAtMs) {
   return (async () => {
     const stub = namespace.get(namespace.idFromName(owner));
     const answer = await stub.fetch(`${ORIGIN}${op}?`, { headers: { Upgrade: "websocket" } });
@@ -40,6 +41,7 @@ export function followList(namespace, owner, op, keepAliveMs, silentPings, ping,
     const encoder = new TextEncoder();
     let open = true;
     let silent = 0;
+    let beats = 0;
     const end = () => {
       if (!open) return;
       open = false;
@@ -62,9 +64,11 @@ export function followList(namespace, owner, op, keepAliveMs, silentPings, ping,
     socket.addEventListener("close", end);
     socket.addEventListener("error", end);
     const timer = setInterval(() => {
+      write(HEARTBEAT);
+      beats += 1;
+      if (beats % pingEvery !== 0) return;
       if (silent >= silentPings) return end();
       silent += 1;
-      write(HEARTBEAT);
       try {
         socket.send(ping);
       } catch {

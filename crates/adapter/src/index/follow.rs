@@ -9,7 +9,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::context::RouteContext;
-use crate::conversations::live::{FOLLOW, KEEP_ALIVE_MS, MAX_LIST_FEEDS, SILENT_PINGS};
+use crate::conversations::live::{
+    FOLLOW, KEEP_ALIVE_MS, MAX_LIST_FEEDS, PING_EVERY_KEEP_ALIVES, SILENT_PINGS,
+};
 use crate::failure::Failure;
 use crate::outcome::Outcome;
 use crate::platform::log;
@@ -27,6 +29,7 @@ extern "C" {
         owner: &str,
         op: &str,
         keep_alive_ms: f64,
+        ping_every: u32,
         silent_pings: u32,
         ping: &str,
         pong: &str,
@@ -47,6 +50,7 @@ pub(crate) async fn follow(
         owner,
         FOLLOW,
         KEEP_ALIVE_MS as f64,
+        PING_EVERY_KEEP_ALIVES,
         SILENT_PINGS,
         PING,
         PONG,

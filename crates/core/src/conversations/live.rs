@@ -20,15 +20,21 @@ pub const FOLLOW: &str = "follow";
 /// The tag the object's sockets of list feeds carry (`state.acceptWebSocket(ws, [tag])`).
 pub const FOLLOWER_TAG: &str = "list-feed";
 
-/// How often the worker pings a list feed's socket to the object, and writes a keep-alive to its
-/// client: every 5 s, the session feed's `KEEP_ALIVE_MS` (`crate::feed`), for the same reason (a
-/// client that left is found out at the next write); the object answers the ping without waking
-/// (its WebSocket auto-response), and a socket silent for [`SILENT_PINGS`] pings is lost: the
-/// feed ends, and its client opens another.
+/// How often the worker writes a keep-alive to a live list's client: every 5 s, the session
+/// feed's `KEEP_ALIVE_MS` (`crate::feed`), for the same reason (a client that left is found out
+/// at the next write).
 pub const KEEP_ALIVE_MS: u64 = crate::feed::KEEP_ALIVE_MS;
 
-/// Pings in a row with no pong before the object's socket counts as lost: 3 (15 s).
-pub const SILENT_PINGS: u32 = 3;
+/// Every how many keep-alives the worker also pings the list's object: 6, every 30 s, the
+/// session feed's default `LIVENESS_PING_MS` (an idle socket to a Durable Object can die with no
+/// close frame, cloudflare/agents #2242). The object answers without waking (its WebSocket
+/// auto-response). Pinging at every keep-alive cost an idle live list 2.85 ms of CPU a minute
+/// against 1.9 (bench/README.md, "Live lists").
+pub const PING_EVERY_KEEP_ALIVES: u32 = 6;
+
+/// Pings in a row with no answer before the object's socket counts as lost: 2, so a lost socket
+/// ends its feed within a minute, as a session feed's does (its client then opens another).
+pub const SILENT_PINGS: u32 = 2;
 
 /// Whether `url`'s query asks for the live list (`live=1`): then no `limit` nor `cursor` may come
 /// with it (a feed has no pages), nor another value of `live`; either is a `400 invalid_query`.
