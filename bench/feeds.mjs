@@ -18,14 +18,11 @@ import path from "node:path";
 import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "../tests/e2e/harness.mjs";
 import { openFeed } from "../tests/e2e/feed.mjs";
 import { workerdPids, benchDir } from "./lib/workers.mjs";
-import { cpuSeconds, clockTicks, machine } from "./lib/proc.mjs";
+import { cpuSeconds, cpuBySecond, clockTicks, machine } from "./lib/proc.mjs";
+import { commandLine } from "./lib/args.mjs";
 
-const args = process.argv.slice(2);
-const smoke = args.includes("--smoke");
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { option, flag } = commandLine(process.argv.slice(2), ["--feeds", "--window", "--turns", "--per-session"]);
+const smoke = flag("--smoke");
 const FEEDS = option("--feeds", smoke ? 20 : 200);
 const WINDOW_S = option("--window", smoke ? 3 : 60);
 const TURNS = option("--turns", smoke ? 3 : 30);
@@ -39,20 +36,6 @@ const pids = workerdPids();
 if (pids.length === 0) throw new Error("no workerd process found");
 const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
-/** CPU seconds of workerd in each second of a `seconds`-long window, and in all. */
-async function cpuBySecond(seconds) {
-  const series = [];
-  let before = cpu();
-  const start = before;
-  for (let s = 0; s < seconds; s++) {
-    await sleep(1000);
-    const now = cpu();
-    series.push(Math.round((now - before) * 1000));
-    before = now;
-  }
-  return { ms: Math.round((before - start) * 1000), series };
-}
-
 try {
   // Warm: one feed and one turn, so that nothing measured compiles code.
   const warm = sessionId("feeds-warm");
@@ -63,7 +46,7 @@ try {
   await sleep(500);
 
   say(`idle workerd, no feed: ${WINDOW_S} s`);
-  const baseline = await cpuBySecond(WINDOW_S);
+  const baseline = await cpuBySecond(cpu, WINDOW_S);
 
   say(`${FEEDS} feeds (one a session) held idle: ${WINDOW_S} s`);
   const feeds = await Promise.all(Array.from({ length: FEEDS }, () => openFeed(worker.base, sessionId("feeds-idle"))));
@@ -72,7 +55,7 @@ try {
   await sleep(200);
   const commentsBefore = feeds.reduce((sum, f) => sum + f.comments, 0);
   const bytesBefore = feeds.reduce((sum, f) => sum + f.bytes, 0);
-  const idle = await cpuBySecond(WINDOW_S);
+  const idle = await cpuBySecond(cpu, WINDOW_S);
   const keepAlives = feeds.reduce((sum, f) => sum + f.comments, 0) - commentsBefore;
   const idleBytes = feeds.reduce((sum, f) => sum + f.bytes, 0) - bytesBefore;
   for (const feed of feeds) feed.close();

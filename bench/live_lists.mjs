@@ -16,14 +16,11 @@ import path from "node:path";
 import { startWorker, sessionId, chatBody, postChat, readAll, sleep } from "../tests/e2e/harness.mjs";
 import { conversations } from "../clients/conversations.js";
 import { workerdPids, benchDir } from "./lib/workers.mjs";
-import { cpuSeconds, clockTicks, machine } from "./lib/proc.mjs";
+import { cpuSeconds, cpuBySecond, clockTicks, machine } from "./lib/proc.mjs";
+import { commandLine } from "./lib/args.mjs";
 
-const args = process.argv.slice(2);
-const smoke = args.includes("--smoke");
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const { option, flag } = commandLine(process.argv.slice(2), ["--lists", "--window", "--turns", "--per-list"]);
+const smoke = flag("--smoke");
 const LISTS = option("--lists", smoke ? 16 : 200);
 const WINDOW_S = option("--window", smoke ? 3 : 60);
 const TURNS = option("--turns", smoke ? 3 : 30);
@@ -36,20 +33,6 @@ if (pids.length === 0) throw new Error("no workerd process found");
 const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 let keys = 0;
 const newKey = () => `live-bench-${process.pid}-${(keys += 1)}-${Date.now()}`;
-
-/** CPU seconds of workerd in each second of a `seconds`-long window, and in all. */
-async function cpuBySecond(seconds) {
-  const series = [];
-  let before = cpu();
-  const start = before;
-  for (let s = 0; s < seconds; s++) {
-    await sleep(1000);
-    const now = cpu();
-    series.push(Math.round((now - before) * 1000));
-    before = now;
-  }
-  return { ms: Math.round((before - start) * 1000), series };
-}
 
 /** A live list of `key`, open: its events, the bytes it received, and its close. */
 async function openLive(key) {
@@ -84,13 +67,13 @@ try {
   await sleep(500);
 
   say(`idle workerd, no live list: ${WINDOW_S} s`);
-  const baseline = await cpuBySecond(WINDOW_S);
+  const baseline = await cpuBySecond(cpu, WINDOW_S);
 
   say(`${LISTS} live lists (one a user) held idle: ${WINDOW_S} s`);
   const lists = await Promise.all(Array.from({ length: LISTS }, () => openLive(newKey())));
   await sleep(200);
   const bytesBefore = lists.reduce((sum, l) => sum + l.bytes(), 0);
-  const idle = await cpuBySecond(WINDOW_S);
+  const idle = await cpuBySecond(cpu, WINDOW_S);
   const idleBytes = lists.reduce((sum, l) => sum + l.bytes(), 0) - bytesBefore;
   for (const list of lists) list.close();
   await sleep(500);

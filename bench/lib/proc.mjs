@@ -69,3 +69,18 @@ export function machineBusySeconds() {
   const idle = fields[3] + (fields[4] ?? 0); // idle + iowait
   return (total - idle) / clockTicks();
 }
+
+/** The CPU milliseconds `cpu()` (seconds, growing) counts in each second of a `seconds`-long
+ * window, and in all: where an idle cost falls, second by second. */
+export async function cpuBySecond(cpu, seconds) {
+  const series = [];
+  let before = cpu();
+  const start = before;
+  for (let s = 0; s < seconds; s++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpu();
+    series.push(Math.round((now - before) * 1000));
+    before = now;
+  }
+  return { ms: Math.round((before - start) * 1000), series };
+}
