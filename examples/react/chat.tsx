@@ -178,13 +178,21 @@ function Sidebar({ current }: { current: string }) {
   const [next, setNext] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const show = (work: Promise<unknown>) => work.then(() => setFailure(null), (error) => setFailure(error instanceof Error ? error.message : String(error)));
-  const refresh = () => list.page().then((page) => (setSessions(page.sessions), setNext(page.next)));
-  const apply = (event: ConversationEvent) =>
-    setSessions((had) => {
-      const id = event.type === 'deleted' ? event.id : event.session.id;
-      const others = had.filter((session) => session.id !== id);
-      return event.type === 'deleted' ? others : [event.session, ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+  // The live list's changes that came while a page was read: applied again over the page, which
+  // may have been read before them.
+  const [since] = useState<{ events: ConversationEvent[] | null }>({ events: null });
+  const refresh = () => {
+    const events: ConversationEvent[] = (since.events = []);
+    return list.page().then((page) => {
+      since.events = null;
+      setSessions(events.reduce(placed, page.sessions));
+      setNext(page.next);
     });
+  };
+  const apply = (event: ConversationEvent) => {
+    since.events?.push(event);
+    setSessions((had) => placed(had, event));
+  };
   useEffect(() => {
     const live = new AbortController();
     // Opened again a few seconds after it ends (the worker ended it, or refused it).
@@ -226,6 +234,13 @@ function Sidebar({ current }: { current: string }) {
 }
 
 const open = (sessionId: string) => location.assign(`?session=${encodeURIComponent(sessionId)}`);
+
+/** `sessions` with a change of the live list: a session put in its place by `updatedAt`, or gone. */
+function placed(sessions: Listed[], event: ConversationEvent): Listed[] {
+  const id = event.type === 'deleted' ? event.id : event.session.id;
+  const others = sessions.filter((session) => session.id !== id);
+  return event.type === 'deleted' ? others : [event.session, ...others].sort((a, b) => b.updatedAt - a.updatedAt);
+}
 // #endregion sidebar
 
 // #region files

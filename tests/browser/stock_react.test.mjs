@@ -233,14 +233,18 @@ describe("the docs' React page, as pasted", () => {
     const titles = async (p) => (await sidebar(p).getByRole("link").allInnerTexts()).join(" | ");
     await send(page, "Weather in Porto");
     await until(async () => (await titles(other)) === "Docs search: Weather in Porto", "the new conversation in the other tab");
+    await until(async () => (await titles(page)) === "Docs search: Weather in Porto", "and in its own");
     page.once("dialog", (dialog) => dialog.accept("Porto trip"));
     await sidebar(page).getByRole("button", { name: "Rename Docs search: Weather in Porto" }).click();
     await until(async () => (await titles(other)) === "Porto trip", "the rename in the other tab");
     await send(other, "/slow 2 1");
     await until(async () => (await titles(page)) === "/slow 2 1 | Porto trip", "the other tab's conversation here, newest first");
+    await until(async () => (await titles(other)) === "/slow 2 1 | Porto trip", "and in its own");
+    // A delete here of the conversation open in the other tab (deleting this tab's own would
+    // navigate it to a new one, which the chat test above covers).
     page.once("dialog", (dialog) => dialog.accept());
-    await sidebar(page).getByRole("button", { name: "Delete Porto trip" }).click();
-    await until(async () => (await titles(other)) === "/slow 2 1", "the delete in the other tab");
+    await sidebar(page).getByRole("button", { name: "Delete /slow 2 1" }).click();
+    await until(async () => (await titles(other)) === "Porto trip", "the delete in the other tab");
     await page.close();
     await other.close();
   });

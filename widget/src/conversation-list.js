@@ -60,18 +60,28 @@ export function useConversationList(config, t) {
   const alive = useRef(true);
   useEffect(() => () => (alive.current = false), []);
   const update = (change) => alive.current && setState(change);
+  /** The live events that came while the first page was read: applied again over the page, which
+   * may have been read before them. */
+  const since = useRef(null);
   const load = (cursor) => {
     if (loading.current) return;
     loading.current = true;
+    const events = cursor ? null : [];
+    since.current = events;
     update((s) => ({ ...s, loading: true, error: null }));
     client
       .page({ limit: PAGE_SIZE, cursor })
       .then(
-        (page) => update((s) => ({ sessions: cursor ? merged(s.sessions, page.sessions) : page.sessions, next: page.next, loading: false, error: null })),
+        (page) =>
+          update((s) => {
+            const read = { sessions: cursor ? merged(s.sessions, page.sessions) : page.sessions, next: page.next, loading: false, error: null };
+            return (events ?? []).reduce(applied, read);
+          }),
         (error) => update((s) => ({ ...s, loading: false, error })),
       )
       .finally(() => {
         loading.current = false;
+        if (since.current === events) since.current = null;
         if (again.current) firstAgain();
       });
   };
@@ -89,7 +99,7 @@ export function useConversationList(config, t) {
     let failures = 0;
     const follow = () =>
       client
-        .follow((event) => update((s) => applied(s, event)), {
+        .follow((event) => (since.current?.push(event), update((s) => applied(s, event))), {
           signal: live.signal,
           onOpen: () => {
             failures = 0;
