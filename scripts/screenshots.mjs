@@ -3,7 +3,8 @@
 // streaming, Stop) and docs/playground-finished.png. The widget on a site's page, opened from its
 // launcher after one turn: docs/widget-light.png, docs/widget-dark.png (a teal accent, on the
 // left), docs/widget-phone.png (390×844, the panel full-screen); docs/widget-files.png, a photo
-// sent and answered, another attached to the next message. Needs the built worker
+// sent and answered, another attached to the next message; docs/widget-conversations.png, the
+// Conversations view with the three conversations of a visitor's. Needs the built worker
 // (scripts/build.sh) and Chromium (scripts/ensure-tools.sh): `npm run screenshots`.
 import http from "node:http";
 import path from "node:path";
@@ -75,6 +76,40 @@ async function filesShot(context, file) {
   return file;
 }
 
+/**
+ * The widget on the site's page, opened: three conversations, each of one turn, begun from the
+ * Conversations view's New conversation, then the view, once the worker lists all three.
+ */
+async function conversationsShot(context, file) {
+  const page = await context.newPage();
+  const options = { user: sessionId("screenshots-visitor"), title: "Shop help" };
+  await page.goto(`${siteOrigin}/?init=${encodeURIComponent(JSON.stringify(options))}`);
+  await page.getByRole("button", { name: "Open chat" }).click();
+  const toggle = page.getByRole("button", { name: "Conversations", exact: true });
+  const prompts = ["Do you deliver on Sundays?", "Can I order a birthday cake?", "Which breads have no gluten?"];
+  for (const [i, prompt] of prompts.entries()) {
+    if (i > 0) {
+      await toggle.click();
+      await page.getByRole("button", { name: "New conversation" }).click();
+    }
+    await panel(page).message.waitFor();
+    await sendPrompt(page, prompt);
+    await page.locator("session-agent-chat .summary").waitFor({ timeout: 20_000 });
+  }
+  // Each turn's row (and the demo agent's title) lands just after it: the view reads the list as it opens.
+  const heading = page.getByRole("heading", { name: "Conversations" });
+  await until(async () => {
+    if (await heading.isVisible()) await toggle.click();
+    await toggle.click();
+    await page.locator("session-agent-chat .conversations .list:not([aria-busy])").waitFor();
+    const titles = await page.locator("session-agent-chat .conversations .row-title").allInnerTexts();
+    return titles.length === 3 && titles.every((title) => title.startsWith("Docs search:"));
+  }, "three conversations listed, titled");
+  await page.screenshot({ path: path.join(root, file) });
+  await page.close();
+  return file;
+}
+
 try {
   const page = await browser.newPage();
   await page.goto(`${worker.base}/?session=${sessionId("screenshots")}`);
@@ -99,6 +134,7 @@ try {
     await widgetShot(browser, { colorScheme: "dark", position: "left", theme: { accent: "#0f766e" } }, "docs/widget-dark.png"),
     await widgetShot(phone, {}, "docs/widget-phone.png"),
     await filesShot(browser, "docs/widget-files.png"),
+    await conversationsShot(browser, "docs/widget-conversations.png"),
   ];
   console.log(`screenshots: ${[path.relative(root, streaming), path.relative(root, finished), ...widgets].join(", ")}`);
 } finally {

@@ -4,11 +4,12 @@
 // A turn from either shows in the other as it streams, its user message first; a Stop in the
 // other stops it (each shows Stop while it runs); a question asked in one is answered in the
 // other, and both go on; axe finds nothing on the follower while it streams. Tabs of one browser
-// share one feed.
+// share one feed. A conversation deleted elsewhere says so in every panel, which offers the ways on.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { sessionId } from "../e2e/harness.mjs";
-import { workerAndBrowser, launchBrowser, panel, sendPrompt, until, axeViolations, shownMessages as shown } from "./browser.mjs";
+import { workerAndBrowser, launchBrowser, panel, sendPrompt, exchange, until, axeViolations, shownMessages as shown } from "./browser.mjs";
+import { focused } from "./site.mjs";
 
 const setup = workerAndBrowser();
 let other;
@@ -112,8 +113,9 @@ describe("live in every tab and device", () => {
 
   // Delete means gone (docs/sessions.md, "Your conversations"): a conversation deleted elsewhere
   // (here, by an app with the list's key) leaves every panel open on it saying so, with none of
-  // its messages, while a turn streams in one of them.
-  test("a conversation deleted elsewhere: every panel on it says so and shows none of it", { timeout: 90_000 }, async () => {
+  // its messages, while a turn streams in one of them; its New conversation (by the keyboard)
+  // moves a panel on to a new one that works, and its Conversations opens the view.
+  test("a conversation deleted elsewhere: every panel on it says so and shows none of it, then moves on", { timeout: 90_000 }, async () => {
     const session = sessionId("deleted");
     const key = { "x-conversations-key": `browser-deleted-${process.pid}-${Date.now()}` };
     // An app's turn names the session in its list.
@@ -139,6 +141,30 @@ describe("live in every tab and device", () => {
       await until(async () => (await shown(page)).length === 0, `${name} shows none of its messages`);
       assert.deepEqual(await axeViolations(page), [], name);
     }
+
+    // The way on, by the keyboard: New conversation, reached by Shift+Tab from the message box
+    // (past the paperclip and Conversations), opens a new, empty conversation, its message box
+    // focused, that works; the other panel stays on the deleted one.
+    await a.evaluate(() => AgentChat("on", "conversation", ({ session: id }) => (window.movedTo = id)));
+    await panel(a).message.focus();
+    for (let i = 0; i < 4 && (await focused(a)) !== "widget: New conversation"; i += 1) await a.keyboard.press("Shift+Tab");
+    assert.equal(await focused(a), "widget: New conversation", "New conversation reached by Tab");
+    await a.keyboard.press("Enter");
+    await until(async () => (await a.getByText("This conversation was deleted.").count()) === 0, "a's notice gone");
+    await a.getByText("Ask the agent anything.").waitFor();
+    await until(async () => (await focused(a)) === "widget: Message", "the new conversation's message box focused");
+    const movedTo = await a.evaluate(() => window.movedTo);
+    assert.ok(movedTo && movedTo !== session, `a new session: ${movedTo}`);
+    await exchange(a, "Hello again");
+    const [[, asked], [role, reply]] = await shown(a);
+    assert.deepEqual([asked, role], ["Hello again", "assistant"]);
+    assert.ok(reply.length > 0, "the demo agent's answer");
+    assert.deepEqual(await axeViolations(a), [], "a, on its new conversation");
+    assert.equal((await shown(b)).length, 0, "b, still on the deleted one, shows none of it");
+    // Its Conversations button opens the view, its heading focused.
+    await b.locator(".deleted").getByRole("button", { name: "Conversations" }).click();
+    await b.getByRole("heading", { name: "Conversations" }).waitFor();
+    assert.equal(await b.evaluate(() => document.querySelector("session-agent-chat").shadowRoot.activeElement?.tagName), "H3");
     await a.close();
     await b.close();
   });

@@ -7,7 +7,8 @@
 // A question that waits (questions.js) keeps the turn going: Stop ends it, and the page's sends
 // wait for its end; answered, the Chat posts by itself and the turn goes on in the same message.
 // The session feed (follow.js) shows here, as it streams, every turn sent from another tab or
-// device, and a question answered there.
+// device, and a question answered there; a session deleted says so, with the ways on
+// (DeletedNotice.jsx).
 // Files dropped anywhere on the conversation are attached to the message being written
 // (attachments.js), as the composer's attach button and a paste attach them.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -23,14 +24,16 @@ import { MessageView } from "./MessageView.jsx";
 import { Composer } from "./Composer.jsx";
 import { useAttachments } from "./attachments.js";
 import { useDrop } from "./drop.js";
+import { DeletedNotice } from "./DeletedNotice.jsx";
 
 /** How long a stopped turn's stream may take to end by itself before the panel closes it: 3 s,
  * many times an agent's abort and its last frames (tens of milliseconds at the edge). */
 const STOP_GRACE_MS = 3_000;
 
 /** `history`: the newest page of the session's finished messages, loaded before the chat starts
- * (see Panel), and whether older ones exist (`older`). */
-export function Conversation({ config, history, older, trace }) {
+ * (see Panel), and whether older ones exist (`older`); `onNew` and `onList`: the ways on once the
+ * session is deleted (DeletedNotice.jsx). */
+export function Conversation({ config, history, older, trace, onNew, onList }) {
   const traceNow = useRef(trace);
   traceNow.current = trace;
   const transport = useMemo(() => chatTransport(config, () => traceNow.current), [config]);
@@ -206,11 +209,7 @@ export function Conversation({ config, history, older, trace }) {
             {line}
           </p>
         )}
-        {deleted && (
-          <p class="notice deleted" role="status">
-            {t.deleted}
-          </p>
-        )}
+        {deleted && <DeletedNotice onNew={onNew} onList={onList} />}
         {pageError && (
           <p class="error" role="alert">
             {format(t.loadFailed, { error: pageError })}

@@ -71,6 +71,12 @@ export function Panel({ config, onClose }) {
     returnFocus.current = id === session ? "message" : null;
     control.openSession(id);
   };
+  /** From the session shown, deleted elsewhere: the view's New conversation, the deleted one forgotten. */
+  const replaceDeleted = () => {
+    config.forgetSession(session);
+    open(null);
+  };
+  const showList = () => control.setView("conversations");
   return (
     <section class="panel" aria-label={t.title} ref={section}>
       <header>
@@ -83,7 +89,7 @@ export function Panel({ config, onClose }) {
             aria-label={t.conversations}
             aria-expanded={String(view === "conversations")}
             aria-controls={CONVERSATIONS_ID}
-            onClick={() => (view === "conversations" ? leave() : control.setView("conversations"))}
+            onClick={() => (view === "conversations" ? leave() : showList())}
           >
             <ListIcon />
           </button>
@@ -105,7 +111,15 @@ export function Panel({ config, onClose }) {
         )}
       </header>
       <div class="panel-body">
-        <Session key={session} config={shown} trace={trace} onLoaded={onLoaded} covered={view !== "chat"} />
+        <Session
+          key={session}
+          config={shown}
+          trace={trace}
+          onLoaded={onLoaded}
+          covered={view !== "chat"}
+          onNew={replaceDeleted}
+          onList={config.conversations ? showList : undefined}
+        />
         {view === "conversations" && <Conversations config={config} current={session} onOpen={open} onBack={leave} />}
       </div>
     </section>

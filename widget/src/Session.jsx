@@ -56,9 +56,10 @@ function useHistory(config, trace) {
 
 /**
  * `config`: the panel's, its `session` the one shown; `onLoaded(traceMax)` hears each history
- * loaded, with the worker's TRACE_MAX (or null); `covered` while the Conversations view shows.
+ * loaded, with the worker's TRACE_MAX (or null); `covered` while the Conversations view shows;
+ * `onNew` and `onList`, the ways on from a deleted session (DeletedNotice.jsx).
  */
-export function Session({ config, trace, onLoaded, covered }) {
+export function Session({ config, trace, onLoaded, covered, onNew, onList }) {
   const { messages: t } = useStrings();
   const history = useHistory(config, trace);
   useEffect(() => {
@@ -67,7 +68,9 @@ export function Session({ config, trace, onLoaded, covered }) {
   const historyError = useReportedError(config, history.error, t);
   return (
     <div class="session" inert={covered}>
-      {history.messages && <Conversation config={config} history={history.messages} older={history.older} trace={trace} />}
+      {history.messages && (
+        <Conversation config={config} history={history.messages} older={history.older} trace={trace} onNew={onNew} onList={onList} />
+      )}
       {history.loading && <p class="loading">{t.loading}</p>}
       {historyError && (
         <div class="error" role="alert">
