@@ -275,6 +275,24 @@ if (names.includes("rust-indexed")) {
   );
 }
 
+// With the stand-in index: the write's worker side and the runtime's delivery, and so the object's own.
+if (names.includes("rust-indexed-floor")) {
+  const added = (a, b, key) => beyond(a, key) - beyond(b, key);
+  const share = (value, key) => ((value / beyond("rust", key)) * 100).toFixed(1);
+  const floor = (key) => added("rust-indexed-floor", "rust", key);
+  console.log(
+    `rust-indexed-floor − rust: the write's worker side and its delivery (a stand-in object that answers at once), ` +
+      `${M(floor("perStream"), 3)} (${share(floor("perStream"), "perStream")}%; without collections ${M(floor("perStreamWork"), 3)}, ${share(floor("perStreamWork"), "perStreamWork")}%)`,
+  );
+  if (names.includes("rust-indexed")) {
+    const own = (key) => added("rust-indexed", "rust-indexed-floor", key);
+    console.log(
+      `rust-indexed − rust-indexed-floor: the object's own work, ${M(own("perStream"), 3)} (${share(own("perStream"), "perStream")}%; ` +
+        `without collections ${M(own("perStreamWork"), 3)}, ${share(own("perStreamWork"), "perStreamWork")}%)`,
+    );
+  }
+}
+
 // The figures, for a README row to name its run: bench/results/instructions-<short events>.json.
 const figures = {};
 for (const name of names) {
@@ -299,6 +317,7 @@ for (const a of ["rust", ...Object.keys(candidates)]) {
   }
 }
 // A diagnosis with other V8 flags is kept apart from the figures the README cites.
-const tag = v8Flags.map((f) => f.replace(/^-+/, "").replace(/[^A-Za-z0-9]+/g, "-")).join("_");
+// So is a run with a user's index bound (`-indexed`), whose adapter row is the same as a plain run's.
+const tag = [...v8Flags.map((f) => f.replace(/^-+/, "").replace(/[^A-Za-z0-9]+/g, "-")), ...(extraAdapters.some((name) => INDEXED.has(name)) ? ["indexed"] : [])].join("_");
 const out = writeResults(`instructions-${SHORT_EVENTS}${tag ? `-${tag}` : ""}`, { ...cfg, short: SHORT_EVENTS, candidates, v8Flags, design: "each adapter window between two agent windows" }, { workers: figures, ratios });
 console.log(`\nresults: ${out}`);

@@ -65,6 +65,7 @@ export const RUST_WORKERS = {
   "pass-rs": path.join(outDir, "pass-rs/index.js"),
   "pass-core": path.join(outDir, "pass-core/index.js"),
   "rust-indexed": path.join(root, "build/production/index.js"),
+  "rust-indexed-floor": path.join(root, "build/production/index.js"),
 };
 /**
  * Rust workers whose turns are listed in a user's conversations: `SESSION_INDEX` bound to the
@@ -72,7 +73,14 @@ export const RUST_WORKERS = {
  * list's key (`INDEX_KEY_HEADER`), so that a turn pays the write to its user's index.
  * `rust-indexed` is the production build (`rust`) with it: their difference is that write.
  */
-export const INDEXED = new Set(["rust-indexed"]);
+export const INDEXED = new Set(["rust-indexed", "rust-indexed-floor"]);
+/**
+ * Indexed workers whose `SESSION_INDEX` is a stand-in that answers at once
+ * (bench/index-floor/index.js's `FloorIndex`, a worker of its own): `rust-indexed-floor` −
+ * `rust` is the write's worker side and the runtime's delivery, `rust-indexed` − that, the
+ * object's own work.
+ */
+export const INDEX_FLOOR = new Set(["rust-indexed-floor"]);
 /** The header that names the list of an indexed worker's turns, and its value. */
 export const INDEX_KEY_HEADER = { "x-conversations-key": "bench-turns-0123456789" };
 /** The one-write-per-message variants: extra, labelled rows of the benchmark. */
@@ -132,8 +140,14 @@ export async function startWorkers({
   if (adapters.includes("rust")) workers.push(rustWorker("rust", remoteAgent, main, vars));
   // Other builds of this worker (e.g. a change to crates/adapter/src/ built elsewhere), as adapters.
   const indexed = { ...remoteAgent, SESSION_INDEX: { className: "SessionIndex", useSQLite: true } };
+  const floored = { ...remoteAgent, SESSION_INDEX: { className: "FloorIndex", scriptName: "index-floor" } };
+  const indexOf = (name) => (INDEX_FLOOR.has(name) ? floored : INDEXED.has(name) ? indexed : remoteAgent);
   for (const [name, scriptPath] of Object.entries(variants)) {
-    workers.push(rustWorker(name, INDEXED.has(name) ? indexed : remoteAgent, scriptPath, vars));
+    workers.push(rustWorker(name, indexOf(name), scriptPath, vars));
+  }
+  if (Object.keys(variants).some((name) => INDEX_FLOOR.has(name))) {
+    const scriptPath = path.join(benchDir, "index-floor/index.js");
+    workers.push({ name: "index-floor", modules: true, scriptPath, compatibilityDate, compatibilityFlags, durableObjects: { FLOOR: "FloorIndex" }, unsafeDirectSockets: socket });
   }
   const scripts = {};
   if (adapters.some((a) => JS_WORKERS[a]?.script === "ts")) scripts.ts = tsAdapterPath ?? (await buildTsAdapter());
