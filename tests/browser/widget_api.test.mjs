@@ -279,7 +279,9 @@ describe("widget API", () => {
     await page.goto(`${setup.site}/?mode=function&session=${sessionId("motion")}`);
     await page.getByRole("button", { name: "Open chat" }).click();
     await panel(page).message.waitFor();
-    await sendPrompt(page, "/slow 30 100");
+    // A turn of a minute (the page's close ends it): its status line is there for every check,
+    // however slowly a loaded machine brings the panel up.
+    await sendPrompt(page, "/slow 600 100");
     const status = page.getByRole("status");
     await status.waitFor();
     // The pulse is the status line's dot (its ::before); the text itself never dims. The line is
