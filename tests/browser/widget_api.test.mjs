@@ -279,9 +279,10 @@ describe("widget API", () => {
     await page.goto(`${setup.site}/?mode=function&session=${sessionId("motion")}`);
     await page.getByRole("button", { name: "Open chat" }).click();
     await panel(page).message.waitFor();
-    // A turn of a minute (the page's close ends it): its status line is there for every check,
-    // however slowly a loaded machine brings the panel up.
-    await sendPrompt(page, "/slow 600 100");
+    // A turn that streams nothing until it is stopped (the page's close ends it): its status line
+    // ("Working…") stays for every check, however slowly a loaded machine goes; a turn's text
+    // would take the line away (widget/src/status.js), and with it the dot read below.
+    await sendPrompt(page, "/hang");
     const status = page.getByRole("status");
     await status.waitFor();
     // The pulse is the status line's dot (its ::before); the text itself never dims. The line is
