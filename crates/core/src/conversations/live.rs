@@ -59,10 +59,12 @@ pub fn asked(url: &str) -> Result<bool, Refusal> {
 /// `{"type":"session","session":{…}}`: a session as the list now shows it (made, moved, renamed,
 /// or titled by its agent); a client puts it in its place by `updatedAt`.
 pub fn changed(session: &Listed) -> String {
-    format!(
-        r#"{{"type":"session","session":{}}}"#,
-        session_json(session)
-    )
+    changed_json(&session_json(session))
+}
+
+/// [`changed`] of a session already written as the list's JSON (a rename's answer).
+pub fn changed_json(session: &str) -> String {
+    format!(r#"{{"type":"session","session":{session}}}"#)
 }
 
 /// `{"type":"deleted","id":"…"}`: a session out of the list.

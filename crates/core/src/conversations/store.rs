@@ -264,9 +264,7 @@ impl<S: IndexSql> Index<S> {
             Some(Op::Touch { id, .. } | Op::Title { id, .. }) => {
                 self.row(id).ok().flatten().map(|row| live::changed(&row))
             }
-            Some(Op::Rename { .. }) => {
-                Some(format!(r#"{{"type":"session","session":{}}}"#, answer.body))
-            }
+            Some(Op::Rename { .. }) => Some(live::changed_json(&answer.body)),
             Some(Op::Delete { id }) => Some(live::deleted(id)),
             _ => None,
         };
