@@ -266,6 +266,18 @@ describe("without a JWT: a list per browser, by its key", () => {
     await following;
     await Promise.allSettled(followers);
     assert.ok(heard.every((e) => e.type === "deleted" || [docs, plain].includes(e.session.id)), JSON.stringify(heard));
+    // Their clients gone, the 16 places of the list come back (the worker learns of each at its
+    // next keep-alive, ends it, and the object counts its socket closed): 16 open again.
+    const again = new AbortController();
+    let open = 0;
+    for (const deadline = Date.now() + 25_000; open < 16 && Date.now() < deadline; ) {
+      const tries = Array.from({ length: 16 - open }, () => opened({ signal: again.signal }));
+      const results = tries.map(({ options }) => list.follow(() => {}, options).catch((error) => error));
+      open += (await Promise.all(tries.map(({ ready }, i) => Promise.race([ready.then(() => true), results[i].then(() => false)])))).filter(Boolean).length;
+      if (open < 16) await new Promise((r) => setTimeout(r, 500));
+    }
+    again.abort();
+    assert.equal(open, 16, "the list's 16 places, free again once their clients went");
     // Refusals: a live list has no pages, `live` is 1, a list needs its key.
     for (const query of ["?live=1&limit=5", "?live=yes"]) await assertError(await get(worker.base, me, query), 400, "invalid_query");
     await assertError(await get(worker.base, {}, "?live=1"), 403, "no_user");

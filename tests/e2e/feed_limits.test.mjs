@@ -128,6 +128,51 @@ describe("places per caller (MAX_USER_FEEDS)", () => {
   });
 });
 
+describe("live lists hold places of the isolate's feeds (MAX_FEEDS), not the caller's (MAX_USER_FEEDS)", () => {
+  let worker;
+  before(async () => {
+    worker = await startWorker({ vars: { MAX_SESSION_FEEDS: "8", MAX_USER_FEEDS: "2", MAX_FEEDS: "4" } });
+  });
+  after(() => worker?.dispose());
+
+  /** A live list of a new list's key, read as it streams until `close()`. */
+  async function openList() {
+    const controller = new AbortController();
+    const key = `list-places-${Math.random().toString(36).slice(2)}-0123456789`;
+    const response = await fetch(`${worker.base}/api/sessions?live=1`, { headers: { "x-conversations-key": key }, signal: controller.signal });
+    if (response.status === 200) response.body.pipeTo(new WritableStream()).catch(() => {});
+    return { response, status: response.status, close: () => controller.abort() };
+  }
+
+  test("a caller at its session feeds' cap still opens live lists; session feeds and live lists fill the isolate together (503), and a gone list's place comes back", { timeout: 90_000 }, async () => {
+    const ip = { "cf-connecting-ip": "203.0.113.20" };
+    const feeds = [await openFeed(worker.base, sessionId("places-a"), { headers: ip }), await openFeed(worker.base, sessionId("places-b"), { headers: ip })];
+    assert.deepEqual(feeds.map((f) => f.status), [200, 200], "the caller's two");
+    const lists = [await openList(), await openList()];
+    assert.deepEqual(lists.map((l) => l.status), [200, 200], "not counted against the caller's cap");
+    const fullList = await openList();
+    assert.equal(fullList.status, 503, "the isolate's 4 places are taken");
+    const refusal = await fullList.response.json();
+    assert.equal(refusal.error.code, "feeds_full");
+    assert.equal(fullList.response.headers.get("retry-after"), "10");
+    const fullFeed = await openFeed(worker.base, sessionId("places-c"), { headers: { "cf-connecting-ip": "198.51.100.20" } });
+    assert.equal(fullFeed.status, 503, "a session feed of another caller meets the same full isolate");
+    await fullFeed.response.body?.cancel();
+    // A list's client goes: the worker finds out at its next keep-alive, ends it, and gives its place back.
+    lists.pop().close();
+    const started = Date.now();
+    let again;
+    for (;;) {
+      again = await openList();
+      if (again.status === 200 || Date.now() - started > FREED_WITHIN_MS) break;
+      await again.response.body?.cancel();
+      await sleep(250);
+    }
+    assert.equal(again.status, 200, `a place again within ${FREED_WITHIN_MS} ms`);
+    for (const open of [...feeds, ...lists, again]) open.close();
+  });
+});
+
 describe("feeds whose clients stopped reading, and turns that carry images (the TypeScript agent stores a message whole)", () => {
   let worker;
   before(async () => {

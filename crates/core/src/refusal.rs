@@ -379,7 +379,7 @@ impl Refusal {
     pub fn feeds_full() -> Self {
         Refusal::new(
             FEEDS_FULL,
-            "The service holds as many session feeds as it can: try again later.",
+            "The service holds as many feeds (session feeds and live lists) as it can: try again later.",
         )
         .with_header("retry-after", FEED_RETRY_AFTER_S.to_string())
     }

@@ -37,6 +37,22 @@ pub(crate) fn reserve(
     })
 }
 
+/// A place for a live list (`crate::index::follow`) counted under `key`, against the isolate's
+/// `MAX_FEEDS` alone: its list's cap is its object's (`MAX_LIST_FEEDS`, wherever its feeds are
+/// open), and the caller's is the session feeds'.
+pub(crate) fn reserve_list(config: &Config, key: &str) -> Result<Slot, Refusal> {
+    let caps = Caps {
+        per_session: usize::MAX,
+        per_caller: usize::MAX,
+        total: config.max_feeds,
+    };
+    OPEN.with(|open| open.borrow_mut().take(key, None, caps))?;
+    Ok(Slot {
+        session: key.to_owned(),
+        caller: None,
+    })
+}
+
 impl Drop for Slot {
     fn drop(&mut self) {
         OPEN.with(|open| {

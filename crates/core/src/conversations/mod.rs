@@ -43,6 +43,11 @@ pub const CURSOR_TTL_MS: u64 = 24 * 60 * 60 * 1000;
 /// milliseconds; an hour of a user's moves is a few rows more).
 pub const MOVES_KEPT_MS: u64 = CURSOR_TTL_MS + 60 * 60 * 1000;
 
+/// How often an instance of the object prunes the moves no cursor can need, in milliseconds: an
+/// hour, so that a move is kept [`MOVES_KEPT_MS`] and at most an hour more (a few rows more of a
+/// user's), and a turn's write runs its prune once an hour, not every time.
+pub const PRUNE_EVERY_MS: u64 = 60 * 60 * 1000;
+
 use crate::refusal::{Refusal, INDEX_NOT_CONFIGURED, SESSION_NOT_FOUND};
 
 /// A rename or a delete of a session the caller's list does not hold: one nobody made and

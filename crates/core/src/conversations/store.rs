@@ -6,11 +6,14 @@
 //! `sessions` holds a row a session: its title, when its first listed turn came and when its
 //! latest did. `moves` keeps, for [`MOVES_KEPT_MS`], where a turn moved a session from, so that
 //! a walk through the list by pages places it where it was at the walk's first page
-//! ([`super::walk`]). Times are the object's clock ([`Index::tick`]): every write and every first
-//! page a new millisecond, later than all before it, so that a walk's `as_of` splits the writes
-//! into those before it and those after.
+//! ([`super::walk`]): only the moves a walk can need (a session last active before a walk
+//! began), so that the turns of a chat nobody lists in between write one row each. Times are
+//! the object's clock ([`Index::tick`]): every write and every first page a new millisecond,
+//! later than all before it, so that a walk's `as_of` splits the writes into those before it and
+//! those after (a new instance starts later than its predecessor's last time: an object's
+//! restart takes longer than a millisecond).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
 
@@ -18,7 +21,7 @@ use super::cursor::Cursor;
 use super::live;
 use super::walk::{page, page_json, session_json, Listed, Page, Placed};
 use super::wire::Op;
-use super::{MAX_LIMIT, MOVES_KEPT_MS};
+use super::{MAX_LIMIT, MOVES_KEPT_MS, PRUNE_EVERY_MS};
 use crate::json_out;
 
 /// A value bound to a statement.
@@ -80,9 +83,9 @@ const SCHEMA: [&str; 6] = [
 /// The latest write's time: where the clock goes on from in a new instance.
 const LAST: &str = "SELECT coalesce(max(updated_at), 0) FROM sessions";
 
-/// A turn of a listed session: where it was, kept as a move (`to_at`, `id`).
-const MOVE: &str =
-    "INSERT INTO moves (id, from_at, to_at) SELECT id, updated_at, ? FROM sessions WHERE id = ?";
+/// A turn of a listed session: where it was, kept as a move (`to_at`, `id`), if it was there
+/// before a walk began (the latest walk's start, or the instance's, `?` last).
+const MOVE: &str = "INSERT INTO moves (id, from_at, to_at) SELECT id, updated_at, ? FROM sessions WHERE id = ? AND updated_at < ?";
 
 /// A turn: the session listed with its title and times, or, listed already, moved to the top
 /// (its title kept: a rename always wins, and a made title is its first turn's).
@@ -167,6 +170,15 @@ impl Answer {
     }
 }
 
+/// What a write tells a list's open feeds: the session's row as it is then, the renamed session
+/// the answer holds, a session gone, or nothing (a read).
+enum Told<'a> {
+    Row(&'a str),
+    Renamed,
+    Deleted(&'a str),
+    Nothing,
+}
+
 /// One user's index on `S`: the object holds one for its life.
 pub struct Index<S> {
     sql: S,
@@ -174,6 +186,14 @@ pub struct Index<S> {
     last: Cell<Option<u64>>,
     /// Whether the list is in the retention's directory (read with the clock).
     enlisted: Cell<bool>,
+    /// The latest time a walk may have begun at: this instance's latest first page, or before
+    /// any, its first time (every earlier instance's walks began before it). A session last
+    /// active since then is where no walk can need it to have been.
+    walks_from: Cell<Option<u64>>,
+    /// The session this instance touched last, and when: its activity, without a read.
+    touched: RefCell<Option<(String, u64)>>,
+    /// When this instance last pruned the moves.
+    pruned_at: Cell<Option<u64>>,
 }
 
 impl<S: IndexSql> Index<S> {
@@ -182,6 +202,9 @@ impl<S: IndexSql> Index<S> {
             sql,
             last: Cell::new(None),
             enlisted: Cell::new(false),
+            walks_from: Cell::new(None),
+            touched: RefCell::new(None),
+            pruned_at: Cell::new(None),
         }
     }
 
@@ -189,7 +212,12 @@ impl<S: IndexSql> Index<S> {
     /// epoch): `200` with the JSON a client reads, `204`, `404` for a session the list does not
     /// hold, `400` for an operation the worker never sends, `500` with the storage's error.
     pub fn serve(&self, op: &str, body: &str, now: u64) -> Answer {
-        let answer = match Op::read(op, body) {
+        self.answer(Op::read(op, body), now)
+    }
+
+    /// [`Index::serve`] of an operation read (`None`: one the worker never sends).
+    fn answer(&self, op: Option<Op>, now: u64) -> Answer {
+        let answer = match op {
             Some(Op::Touch { id, title }) => {
                 self.touch(id, title, now).map(|touched| match touched {
                     // Not in the directory yet: the worker puts it there, with its oldest activity.
@@ -256,17 +284,23 @@ impl<S: IndexSql> Index<S> {
         now: u64,
         followed: bool,
     ) -> (Answer, Option<String>) {
-        let answer = self.serve(op, body, now);
+        let op = Op::read(op, body);
+        // What the write tells, read before the operation is spent (its ids are `body`'s).
+        let told = match &op {
+            Some(Op::Touch { id, .. } | Op::Title { id, .. }) => Told::Row(id),
+            Some(Op::Rename { .. }) => Told::Renamed,
+            Some(Op::Delete { id }) => Told::Deleted(id),
+            _ => Told::Nothing,
+        };
+        let answer = self.answer(op, now);
         if !followed || !(200..300).contains(&answer.status) {
             return (answer, None);
         }
-        let event = match Op::read(op, body) {
-            Some(Op::Touch { id, .. } | Op::Title { id, .. }) => {
-                self.row(id).ok().flatten().map(|row| live::changed(&row))
-            }
-            Some(Op::Rename { .. }) => Some(live::changed_json(&answer.body)),
-            Some(Op::Delete { id }) => Some(live::deleted(id)),
-            _ => None,
+        let event = match told {
+            Told::Row(id) => self.row(id).ok().flatten().map(|row| live::changed(&row)),
+            Told::Renamed => Some(live::changed_json(&answer.body)),
+            Told::Deleted(id) => Some(live::deleted(id)),
+            Told::Nothing => None,
         };
         (answer, event)
     }
@@ -308,27 +342,53 @@ impl<S: IndexSql> Index<S> {
     pub fn tick(&self, now: u64) -> Result<u64, String> {
         let at = now.max(self.last()? + 1);
         self.last.set(Some(at));
+        if self.walks_from.get().is_none() {
+            self.walks_from.set(Some(at));
+        }
         Ok(at)
     }
 
     /// A turn of session `id`: listed with `title` if it is not, else moved to the top. `Some`
     /// with the list's oldest activity while the list is not in the retention's directory.
+    ///
+    /// One statement for a chat's later turns (the upsert): where the session was is kept only
+    /// if a walk can need it ([`MOVE`]; not at all when this instance touched it last, since
+    /// every walk began), and the moves are pruned once in [`PRUNE_EVERY_MS`].
     pub fn touch(&self, id: &str, title: &str, now: u64) -> Result<Option<u64>, String> {
         let at = self.tick(now)?;
+        let walks_from = self.walks_from.get().unwrap_or(at);
         let text = |text: &str| Param::Text(text.to_owned());
-        let mut batch = vec![
-            statement(MOVE, vec![Param::Int(at), text(id)]),
-            statement(
-                UPSERT,
-                vec![text(id), text(title), Param::Int(at), Param::Int(at)],
-            ),
-            statement(PRUNE, vec![Param::Int(at.saturating_sub(MOVES_KEPT_MS))]),
-        ];
+        let mut batch = Vec::with_capacity(4);
+        let unwalked = matches!(&*self.touched.borrow(), Some((last, when)) if last == id && *when >= walks_from);
+        if !unwalked {
+            batch.push(statement(
+                MOVE,
+                vec![Param::Int(at), text(id), Param::Int(walks_from)],
+            ));
+        }
+        batch.push(statement(
+            UPSERT,
+            vec![text(id), text(title), Param::Int(at), Param::Int(at)],
+        ));
+        let prune = self
+            .pruned_at
+            .get()
+            .is_none_or(|pruned| at.saturating_sub(pruned) >= PRUNE_EVERY_MS);
+        if prune {
+            batch.push(statement(
+                PRUNE,
+                vec![Param::Int(at.saturating_sub(MOVES_KEPT_MS))],
+            ));
+        }
         let enlisted = self.enlisted.get();
         if !enlisted {
             batch.push(statement(OLDEST, vec![]));
         }
         let done = self.sql.batch(&batch)?;
+        *self.touched.borrow_mut() = Some((id.to_owned(), at));
+        if prune {
+            self.pruned_at.set(Some(at));
+        }
         if enlisted {
             return Ok(None);
         }
@@ -399,6 +459,7 @@ impl<S: IndexSql> Index<S> {
             // come, which no session has (so the place before it is before every session).
             None => {
                 let as_of = self.tick(now)?;
+                self.walks_from.set(Some(as_of));
                 (as_of, as_of, "")
             }
         };

@@ -272,26 +272,64 @@ fn a_session_moved_while_paging_is_given_once_where_it_was() {
     assert_eq!(ids(&fresh), ["s9", "s1", "s5"]);
 }
 
+/// The moves in the table.
+fn moves(db: &Db) -> i64 {
+    db.0.query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
+        .unwrap()
+}
+
 #[test]
-fn moves_older_than_any_cursor_are_pruned() {
+fn a_move_is_kept_only_while_a_walk_can_need_it_and_pruned_once_an_hour() {
     let db = Db::new();
     let index = Index::new(&db);
     index.touch("a", "t", T0).unwrap();
     index.touch("a", "t", T0 + 1).unwrap();
-    index.touch("a", "t", T0 + 2).unwrap();
-    let count = || -> i64 {
-        db.0.query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
-            .unwrap()
-    };
-    assert_eq!(count(), 2);
-    index.touch("b", "t", T0 + 2 + MOVES_KEPT_MS).unwrap();
+    assert_eq!(moves(&db), 0, "no walk began: a chat's turns write no move");
+    index.list(10, None, T0 + 2).unwrap();
+    index.touch("a", "t", T0 + 3).unwrap();
+    assert_eq!(moves(&db), 1, "a was active before the walk began");
+    index.touch("a", "t", T0 + 4).unwrap();
     assert_eq!(
-        count(),
+        moves(&db),
         1,
-        "the move at T0 + 1 is older than any cursor can need"
+        "a has been active since: no walk needs where it was"
     );
-    index.touch("b", "t", T0 + 3 + MOVES_KEPT_MS).unwrap();
-    assert_eq!(count(), 1, "the move at T0 + 2 too, and b's own is new");
+    index.touch("b", "t", T0 + 5).unwrap();
+    index.list(10, None, T0 + 6).unwrap();
+    index.touch("b", "t", T0 + 7).unwrap();
+    assert_eq!(moves(&db), 2);
+    // An hour after the first prune (at T0), the next turn prunes: the move at T0 + 3 is older
+    // than any cursor can need, the one at T0 + 7 not yet.
+    index.touch("c", "t", T0 + 4 + MOVES_KEPT_MS).unwrap();
+    assert_eq!(moves(&db), 1);
+    index.touch("c", "t", T0 + 8 + MOVES_KEPT_MS).unwrap();
+    assert_eq!(moves(&db), 1, "pruned 4 ms ago: not again within the hour");
+    index
+        .touch("c", "t", T0 + 4 + MOVES_KEPT_MS + PRUNE_EVERY_MS)
+        .unwrap();
+    assert_eq!(moves(&db), 0, "an hour on: pruned");
+}
+
+#[test]
+fn a_new_instance_keeps_the_moves_an_earlier_instances_walk_can_need() {
+    let db = Db::new();
+    let index = Index::new(&db);
+    index.touch("a", "t", T0).unwrap();
+    let first = index.list(1, None, T0 + 1).unwrap();
+    index.touch("b", "t", T0 - 5).unwrap();
+    drop(index);
+    // The object restarted: the walk that began at T0 + 1 may still go on.
+    let again = Index::new(&db);
+    again.touch("a", "t", T0 + 10).unwrap();
+    assert_eq!(
+        moves(&db),
+        1,
+        "a was active before the earlier instance's walk"
+    );
+    again.touch("a", "t", T0 + 11).unwrap();
+    assert_eq!(moves(&db), 1, "not again: active since this instance began");
+    let second = again.list(1, first.next.as_ref(), T0 + 12).unwrap();
+    assert_eq!(ids(&second), ["a"], "where it was at the walk's first page");
 }
 
 #[test]
@@ -386,6 +424,10 @@ enum Step {
     Rename(u8),
     /// The walk's next page.
     Page,
+    /// Another first page (another tab's walk, which the moves must serve as well).
+    Glance,
+    /// The object's restart: a new instance on the same storage, later.
+    Restart,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -394,6 +436,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (0u8..40).prop_map(Step::Delete),
         1 => (0u8..40).prop_map(Step::Rename),
         3 => Just(Step::Page),
+        1 => Just(Step::Glance),
+        1 => Just(Step::Restart),
     ]
 }
 
@@ -401,8 +445,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// A walk gives each session there at its first page exactly once (or not at all, once it is
-    /// deleted), and no session made after the first page, whatever turns, renames and deletes
-    /// happen between its pages.
+    /// deleted), and no session made after the first page, whatever turns, renames, deletes,
+    /// other walks and restarts of the object happen between its pages.
     #[test]
     fn a_walk_gives_every_session_once_whatever_turns_happen(
         before in prop::collection::vec(0u8..40, 0..40),
@@ -411,10 +455,10 @@ proptest! {
         same_ms in any::<bool>(),
     ) {
         let db = Db::new();
-        let index = Index::new(&db);
-        // Times that repeat (a burst of turns in one millisecond) or step on.
-        let mut now = T0;
-        let mut clock = || { if !same_ms { now += 3; } now };
+        let mut index = Index::new(&db);
+        // Times that repeat (a burst of turns in one millisecond) or step on; a restart is later.
+        let now = Cell::new(T0);
+        let clock = || { if !same_ms { now.set(now.get() + 3); } now.get() };
         for n in &before {
             index.touch(&format!("s{n}"), "t", clock()).unwrap();
         }
@@ -439,6 +483,13 @@ proptest! {
                 }
                 Step::Rename(n) => {
                     index.rename(&format!("s{n}"), "named").unwrap();
+                }
+                Step::Glance => {
+                    index.list(limit, None, clock()).unwrap();
+                }
+                Step::Restart => {
+                    index = Index::new(&db);
+                    now.set(now.get() + 1000);
                 }
                 Step::Page => {
                     let Some(at) = cursor.take() else { continue };
