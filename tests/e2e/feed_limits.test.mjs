@@ -236,11 +236,15 @@ describe("a feed whose client stops reading falls behind", () => {
   const TURNS = 400;
   const PAD = "x".repeat(15_000);
 
-  test(`${TURNS} turns of 15 KB turn-starts while it reads nothing: it drops what it cannot hold, and once it reads, one sync of the session as it is`, { timeout: 120_000 }, async () => {
+  test(`${TURNS} turns of 15 KB turn-starts while it reads nothing: it drops what it cannot hold, and once it reads, one sync of the session as it is; another feed still behind when the session is deleted ends with \`deleted\``, { timeout: 120_000 }, async () => {
     const session = sessionId("feed-behind");
+    // Turns with a list's key, so that the session can be deleted.
+    const me = { "content-type": "application/json", "x-conversations-key": `feed-behind-${process.pid}-${Date.now()}-0123456789` };
     const feed = await openSocketFeed(worker.base, session);
+    const other = await openSocketFeed(worker.base, session);
     feed.socket.pause();
-    for (let i = 0; i < TURNS; i++) await readAll(await postChat(worker.base, session, chatBody(`/slow 1 1 ${PAD}`)));
+    other.socket.pause();
+    for (let i = 0; i < TURNS; i++) await readAll(await postChat(worker.base, session, chatBody(`/slow 1 1 ${PAD}`), { headers: me }));
     const history = await (await fetch(`${worker.base}/api/sessions/${session}/messages`)).json();
     feed.socket.resume();
     // The sync goes out at the feed's next wake-up once the client has read: its keep-alive's.
@@ -270,7 +274,23 @@ describe("a feed whose client stops reading falls behind", () => {
     // harness after the sync reached the client: it is waited for.
     const told = () => worker.diagnostics.filter((d) => d.event === "feed_behind" || d.event === "feed_caught_up").map((d) => d.event);
     await until(() => told().includes("feed_caught_up"), "the feed_caught_up log line").catch(() => {});
-    assert.deepEqual(told(), ["feed_behind", "feed_caught_up"]);
+    assert.deepEqual(told().filter((event) => event === "feed_caught_up"), ["feed_caught_up"]);
+    assert.equal(told().filter((event) => event === "feed_behind").length, 2, "each feed fell behind once");
+    // The other feed is still behind: the session's delete is its last event all the same, read
+    // once its client reads again (not a feed that ends in silence, whose client would reconnect
+    // to an empty session).
+    const gone = await fetch(`${worker.base}/api/sessions/${session}`, { method: "DELETE", headers: me });
+    assert.equal(gone.status, 204, await gone.text());
+    const closed = new Promise((resolve) => other.socket.on("close", resolve));
+    other.socket.resume();
+    await Promise.race([closed, sleep(30_000)]);
+    const its = other
+      .text()
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)));
+    assert.deepEqual(its.at(-1), { type: "deleted" }, `its last event: ${JSON.stringify(its.at(-1))}`);
+    assert.equal(its.filter((e) => e.type === "sync").length, 1, "the opening sync only: it never caught up");
     feed.socket.destroy();
   });
 });

@@ -209,7 +209,7 @@ impl LiveFeed {
             }
             Ok(Step::Rehydrate { turn_id }) => self.rehydrate(&turn_id).await,
             Ok(Step::Deleted(bytes)) => {
-                self.write(&bytes);
+                self.write_last(&bytes);
                 Some(FeedEnd::Deleted)
             }
             Err(err) => {
@@ -265,6 +265,18 @@ impl LiveFeed {
             }
             return;
         }
+        self.put(bytes);
+    }
+
+    /// Writes the feed's last event (`deleted`), behind or not: a client that reads again must
+    /// learn that the session is gone, not reconnect to an empty one; it is a few bytes past the
+    /// backlog's bound, and the feed ends after it.
+    fn write_last(&mut self, bytes: &[u8]) {
+        self.put(bytes);
+    }
+
+    /// `bytes` written to the client, counted in the log line.
+    fn put(&mut self, bytes: &[u8]) {
         self.client.write(bytes, None);
         self.wrote = true;
         self.exchange.log.chunks += 1;
