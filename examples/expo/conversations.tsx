@@ -1,11 +1,13 @@
 // The list screen: the user's conversations, the newest activity first, a page at a time
 // (clients/conversations.js, GET /api/sessions); a new one, open one, rename one and delete one
 // (asked first). A deleted conversation is gone for good: its agent forgets it, its photos leave
-// the bucket (docs/sessions.md, "Your conversations").
+// the bucket (docs/sessions.md, "Your conversations"). Live: what another device or a browser tab
+// makes, renames or deletes shows as it happens (`follow`, GET /api/sessions?live=1, through
+// expo/fetch, which streams), listed again each time the live list opens.
 import { fetch as expoFetch } from 'expo/fetch';
 import { useEffect, useState } from 'react';
 import { Alert, Button, FlatList, Pressable, Text, TextInput, View } from 'react-native';
-import { conversations, type Conversation } from '../../clients/conversations.js';
+import { conversations, type Conversation, type ConversationEvent } from '../../clients/conversations.js';
 import { LIST_KEY, WORKER_URL } from './config';
 import type { RequestHeaders } from './session';
 
@@ -27,12 +29,33 @@ export function ConversationsScreen({ headers, open }: { headers: RequestHeaders
   const [failure, setFailure] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<{ id: string; title: string } | null>(null);
   const failed = (error: unknown) => setFailure(error instanceof Error ? error.message : String(error));
-  const first = () =>
-    list.page({ limit: 20 }).then(({ sessions, next }) => {
-      setSessions(sessions);
+  // The live list's changes that came while the first page was read: applied again over it.
+  const [since] = useState<{ events: ConversationEvent[] | null }>({ events: null });
+  const first = () => {
+    const events: ConversationEvent[] = (since.events = []);
+    return list.page({ limit: 20 }).then(({ sessions, next }) => {
+      since.events = null;
+      setSessions(events.reduce(placed, sessions));
       setNext(next);
+      setFailure(null);
     }, failed);
-  useEffect(() => void first(), []);
+  };
+  const apply = (event: ConversationEvent) => {
+    since.events?.push(event);
+    setSessions((shown) => placed(shown, event));
+  };
+  useEffect(() => {
+    const live = new AbortController();
+    // Opened again a few seconds after it ends (the worker ended it, the app went to the
+    // background, or the network dropped).
+    const follow = (): unknown =>
+      list
+        .follow(apply, { signal: live.signal, onOpen: first })
+        .catch(failed)
+        .finally(() => live.signal.aborted || setTimeout(follow, 3000));
+    follow();
+    return () => live.abort();
+  }, []);
   const more = () =>
     next &&
     list.page({ limit: 20, cursor: next }).then(({ sessions: page, next }) => {
@@ -87,5 +110,12 @@ export function ConversationsScreen({ headers, open }: { headers: RequestHeaders
       />
     </View>
   );
+}
+
+/** `sessions` with a change of the live list: a session put in its place by `updatedAt`, or gone. */
+function placed(sessions: Conversation[], event: ConversationEvent): Conversation[] {
+  const id = event.type === 'deleted' ? event.id : event.session.id;
+  const others = sessions.filter((session) => session.id !== id);
+  return event.type === 'deleted' ? others : [event.session, ...others].sort((a, b) => b.updatedAt - a.updatedAt);
 }
 // #endregion list
