@@ -19,7 +19,7 @@ import {
   type FileUIPart,
   type UIMessage,
 } from 'ai';
-import { followSession } from '../../clients/follow-session.js';
+import { followSession, type FeedEvent } from '../../clients/follow-session.js';
 import { loadBranch, loadOlder, loadPage, refreshBranches, siblingsOf } from '../../clients/branches.js';
 import { uploadFiles, type UploadedFilePart } from '../../clients/upload-files.js';
 import { conversations, type Conversation as Listed, type ConversationEvent } from '../../clients/conversations.js';
@@ -80,9 +80,12 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
   // resume: GET …/chat/:id/stream on mount: 204, or the turn in flight from its start.
   const { messages, sendMessage, regenerate, status, stop, addToolOutput, addToolApprovalResponse } = useChat({ chat, resume: true });
   // #region follow
-  // Every turn of the session, sent from another tab or device, shown here as it streams.
+  // Every turn of the session, sent from another tab or device, shown here as it streams; a
+  // delete elsewhere empties the chat, and the page says so.
+  const [deleted, setDeleted] = useState(false);
   useEffect(() => {
-    const feed = followSession(chat, { url: `${base(sessionId)}/events`, headers });
+    const onEvent = (event: FeedEvent) => event.type === 'deleted' && setDeleted(true);
+    const feed = followSession(chat, { url: `${base(sessionId)}/events`, headers, onEvent });
     return () => feed.close();
   }, [chat, sessionId]);
   // #endregion follow
@@ -153,6 +156,11 @@ function Conversation({ sessionId, history, older: olderAtFirst }: { sessionId: 
         {busy ? <button type="button" onClick={stopTurn}>Stop</button> : <button type="submit" disabled={uploading}>Send</button>}
       </form>
       {failure && <p role="alert">{failure}</p>}
+      {deleted && (
+        <p role="status">
+          This conversation was deleted. <button onClick={() => open(crypto.randomUUID())}>New conversation</button>
+        </p>
+      )}
     </main>
   );
 }

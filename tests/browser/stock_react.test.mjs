@@ -245,6 +245,9 @@ describe("the docs' React page, as pasted", () => {
     page.once("dialog", (dialog) => dialog.accept());
     await sidebar(page).getByRole("button", { name: "Delete /slow 2 1" }).click();
     await until(async () => (await titles(other)) === "Porto trip", "the delete in the other tab");
+    // The other tab's chat, on the deleted conversation, is emptied and says so.
+    await until(async () => (await other.getByRole("status").allInnerTexts()).some((text) => text.includes("This conversation was deleted.")), "the other tab's words for its deleted conversation");
+    assert.equal(await other.locator(".message").count(), 0, "its messages gone");
     await page.close();
     await other.close();
   });
