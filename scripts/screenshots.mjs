@@ -4,7 +4,8 @@
 // launcher after one turn: docs/widget-light.png, docs/widget-dark.png (a teal accent, on the
 // left), docs/widget-phone.png (390×844, the panel full-screen); docs/widget-files.png, a photo
 // sent and answered, another attached to the next message; docs/widget-conversations.png, the
-// Conversations view with the three conversations of a visitor's. Needs the built worker
+// Conversations view with the three conversations of a visitor's; each of the last two again on a
+// phone in the dark (docs/widget-files-phone-dark.png, docs/widget-conversations-phone-dark.png). Needs the built worker
 // (scripts/build.sh) and Chromium (scripts/ensure-tools.sh): `npm run screenshots`.
 import http from "node:http";
 import path from "node:path";
@@ -51,9 +52,9 @@ const SUNSET = png(240, 160, (x, y) =>
 const SEA = png(240, 160, (x, y) => (y < 72 ? [170, 205, 235] : [Math.round(40 + 20 * Math.sin(x / 6 + y / 4)), Math.round(110 + 30 * Math.sin(x / 9)), 160]));
 
 /** The widget on the site's page, opened: a photo sent and answered, another attached to the next message. */
-async function filesShot(context, file) {
+async function filesShot(context, init, file) {
   const page = await context.newPage();
-  const options = { session: sessionId("screenshots-files"), title: "Shop help" };
+  const options = { session: sessionId("screenshots-files"), title: "Shop help", ...init };
   await page.goto(`${siteOrigin}/?init=${encodeURIComponent(JSON.stringify(options))}`);
   await page.getByRole("button", { name: "Open chat" }).click();
   await panel(page).message.waitFor();
@@ -80,9 +81,9 @@ async function filesShot(context, file) {
  * The widget on the site's page, opened: three conversations, each of one turn, begun from the
  * Conversations view's New conversation, then the view, once the worker lists all three.
  */
-async function conversationsShot(context, file) {
+async function conversationsShot(context, init, file) {
   const page = await context.newPage();
-  const options = { user: sessionId("screenshots-visitor"), title: "Shop help" };
+  const options = { user: sessionId("screenshots-visitor"), title: "Shop help", ...init };
   await page.goto(`${siteOrigin}/?init=${encodeURIComponent(JSON.stringify(options))}`);
   await page.getByRole("button", { name: "Open chat" }).click();
   const toggle = page.getByRole("button", { name: "Conversations", exact: true });
@@ -133,8 +134,10 @@ try {
     await widgetShot(browser, {}, "docs/widget-light.png"),
     await widgetShot(browser, { colorScheme: "dark", position: "left", theme: { accent: "#0f766e" } }, "docs/widget-dark.png"),
     await widgetShot(phone, {}, "docs/widget-phone.png"),
-    await filesShot(browser, "docs/widget-files.png"),
-    await conversationsShot(browser, "docs/widget-conversations.png"),
+    await filesShot(browser, {}, "docs/widget-files.png"),
+    await filesShot(phone, { colorScheme: "dark" }, "docs/widget-files-phone-dark.png"),
+    await conversationsShot(browser, {}, "docs/widget-conversations.png"),
+    await conversationsShot(phone, { colorScheme: "dark" }, "docs/widget-conversations-phone-dark.png"),
   ];
   console.log(`screenshots: ${[path.relative(root, streaming), path.relative(root, finished), ...widgets].join(", ")}`);
 } finally {
