@@ -6,7 +6,7 @@
 # JavaScript side in Node (tests/js/), the worker build, the AI SDK conformance of the CLI
 # (tests/sdk/), the end-to-end tests of the built worker in workerd (tests/e2e/), the chat panel
 # in Chromium (tests/browser/), the benchmark's smoke forms (bench/run.mjs --smoke, bench/feeds.mjs
-# --smoke, bench/stalled_feeds.mjs --smoke, bench/pages.mjs --smoke, bench/conversations.mjs --smoke, bench/live_lists.mjs --smoke, bench/bodies.mjs --smoke, bench/sweep.mjs --smoke) and the reliability suite's quick form (tests/reliability/).
+# --smoke, bench/stalled_feeds.mjs --smoke, bench/pages.mjs --smoke, bench/conversations.mjs --smoke, bench/live_lists.mjs --smoke, bench/bodies.mjs --smoke, bench/sweep.mjs --smoke, bench/retention.mjs --smoke) and the reliability suite's quick form (tests/reliability/).
 # Expects scripts/ensure-tools.sh to have run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +110,7 @@ smokes=(
   "live-lists|idle live lists, smoke form (bench/live_lists.mjs --smoke; the full form: node bench/live_lists.mjs)|node bench/live_lists.mjs --smoke"
   "bodies|large bodies, smoke form (bench/bodies.mjs --smoke; the full form: node bench/bodies.mjs)|node bench/bodies.mjs --smoke"
   "sweep|the uploads' sweep, smoke form (bench/sweep.mjs --smoke; the full form: node bench/sweep.mjs)|node bench/sweep.mjs --smoke"
+  "retention|retention's run, smoke form (bench/retention.mjs --smoke; the full form: node bench/retention.mjs)|node bench/retention.mjs --smoke"
 )
 running=()
 for smoke in "${smokes[@]}"; do
