@@ -20,9 +20,8 @@
 //   --smoke      20 lists of 2 sessions and a directory of 100: what `npm test` runs, so the
 //                benchmark cannot rot (no figure asserted, nothing written)
 // Writes bench/results/retention.json (not with --smoke).
-import { startWorker, sleep } from "../tests/e2e/harness.mjs";
-import { workerdPids } from "./lib/workers.mjs";
-import { cpuSeconds } from "./lib/proc.mjs";
+import { startWorker } from "../tests/e2e/harness.mjs";
+import { scheduledRuns } from "./lib/scheduled.mjs";
 import { commandLine } from "./lib/args.mjs";
 import { writeResults } from "./lib/results.mjs";
 
@@ -76,9 +75,6 @@ const FILLER = {
 };
 
 const worker = await startWorker({ vars: { SESSION_TTL_DAYS: "1" }, sidecars: [FILLER] });
-const pids = workerdPids();
-if (pids.length === 0) throw new Error("no workerd process found");
-const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
 /** `lists` lists of `sessions` sessions each, written in pieces of 500 lists. */
 async function fill(prefix, lists, sessions) {
@@ -89,20 +85,12 @@ async function fill(prefix, lists, sessions) {
   }
 }
 
-/** One run of the trigger at `at`: its wall time, workerd's CPU, and its line's words. */
+const runTrigger = scheduledRuns(worker, "session_expiry");
+
+/** One run of the trigger at `at`: its wall time, workerd's CPU, its line's words, and how many sessions it deleted. */
 async function run(at) {
-  const lines = worker.diagnostics.length;
-  const cpuBefore = cpu();
-  const started = performance.now();
-  await worker.scheduled(at);
-  const wallMs = performance.now() - started;
-  const cpuMs = (cpu() - cpuBefore) * 1000;
-  let line;
-  for (const deadline = Date.now() + 10_000; !line && Date.now() < deadline; await sleep(20)) {
-    line = worker.diagnostics.slice(lines).find((d) => d.event === "session_expiry");
-  }
-  const deleted = Number(/^(\d+) session/.exec(line?.detail ?? "")?.[1] ?? NaN);
-  return { wallMs: Math.round(wallMs), cpuMs: Math.round(cpuMs), deleted, line: line?.detail ?? null };
+  const done = await runTrigger(at);
+  return { ...done, deleted: Number(/^(\d+) session/.exec(done.line ?? "")?.[1] ?? NaN) };
 }
 
 const figures = [];

@@ -13,9 +13,8 @@
 //   --smoke    200 uploads: what `npm test` runs, so the benchmark cannot rot (no figure asserted,
 //              nothing written)
 // Writes bench/results/sweep.json (not with --smoke).
-import { startWorker, sessionId, sleep } from "../tests/e2e/harness.mjs";
-import { workerdPids } from "./lib/workers.mjs";
-import { cpuSeconds } from "./lib/proc.mjs";
+import { startWorker, sessionId } from "../tests/e2e/harness.mjs";
+import { scheduledRuns } from "./lib/scheduled.mjs";
 import { commandLine } from "./lib/args.mjs";
 import { writeResults } from "./lib/results.mjs";
 
@@ -31,9 +30,6 @@ const say = (...line) => console.error("[sweep]", ...line);
 
 const worker = await startWorker({ vars: { UPLOAD_TTL_H: String(TTL_H) } });
 const bucket = await worker.r2("FILES");
-const pids = workerdPids();
-if (pids.length === 0) throw new Error("no workerd process found");
-const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
 /** `count` uploads of 16 bytes no message named, made at `made`, 100 a session. */
 async function fill(count, made) {
@@ -61,19 +57,7 @@ async function counted(prefix) {
 }
 
 /** One run of the trigger at `at`: its wall time, workerd's CPU, and its log line's words. */
-async function run(at) {
-  const lines = worker.diagnostics.length;
-  const cpuBefore = cpu();
-  const started = performance.now();
-  await worker.scheduled(at);
-  const wallMs = performance.now() - started;
-  const cpuMs = (cpu() - cpuBefore) * 1000;
-  let line;
-  for (const deadline = Date.now() + 10_000; !line && Date.now() < deadline; await sleep(20)) {
-    line = worker.diagnostics.slice(lines).find((d) => d.event === "upload_sweep");
-  }
-  return { wallMs: Math.round(wallMs), cpuMs: Math.round(cpuMs), line: line?.detail ?? null };
-}
+const run = scheduledRuns(worker, "upload_sweep");
 
 const figures = [];
 try {
