@@ -247,7 +247,10 @@ describe("axe-core: no violation of any impact, in every state, light and dark",
       assert.equal(await tools.first().getAttribute("open"), "", "the tool card open, its JSON shown");
       states.toolOpen = await axeViolations(page);
 
-      await sendPrompt(page, "/slow 60 100");
+      // A turn that streams nothing until it is stopped: its status line ("Working…") stays until
+      // the Stop below, however slowly a loaded machine goes (a turn's first text takes the line
+      // away, widget/src/status.js, and a read after it would wait for nothing).
+      await sendPrompt(page, "/hang");
       await page.getByRole("status").waitFor();
       states.streaming = await axeViolations(page);
       await stop.click();
