@@ -257,7 +257,9 @@ describe("widget API", () => {
     // A turn under way, so the status line shows too (axeViolations holds its animation at its
     // dimmest frame): axe then judges the panel at its worst moment, not a random one.
     await until(async () => !(await panel(page).stop.isVisible()), "the first turn's end");
-    await sendPrompt(page, "/slow 40 100");
+    // A turn that streams nothing (the page's close ends it): its first text would take the line
+    // away (widget/src/status.js), which a loaded run could see before this read.
+    await sendPrompt(page, "/hang");
     await page.getByRole("status").waitFor();
     const violations = await axeViolations(page);
     assert.deepEqual(violations, [], violations.join("\n"));
