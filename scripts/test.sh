@@ -87,25 +87,46 @@ step "cargo test (every crate)"
 cargo test --workspace
 step "beside the builds: AI SDK conformance (tests/sdk, on the CLI cargo test built; printed once the build is done)"
 start sdk node --test --test-concurrency=1 tests/sdk/*.test.mjs
-step "worker build (the local build, then the production build that tests/e2e/deploy_config.test.mjs dry-runs: built here, alone, its dry run finds it up to date)"
+step "worker build (the local build: every test below runs on it)"
 bash scripts/build.sh
-bash scripts/build.sh --production
-step "beside the next build: the JavaScript beside the worker, the clients, the docs and the repository's tools (tests/js/*/, on the build)"
+# The production build and the mounting example each end in one long single-threaded stretch
+# (LTO, wasm-opt: a core idle for about a minute), so they run beside the tests that need neither:
+# the two e2e files that read them run after them, beside the other e2e files.
+# tests/README.md has the figures.
+late_e2e=(tests/e2e/deploy_config.test.mjs tests/e2e/mount.test.mjs)
+late_builds() {
+  set -e
+  echo "the production build (that tests/e2e/deploy_config.test.mjs dry-runs: built here, alone, its dry run finds it up to date)"
+  bash scripts/build.sh --production
+  echo "the example worker that mounts the adapter (examples/mount, for tests/e2e/mount.test.mjs)"
+  bash scripts/build.sh --mount-example
+  echo "end to end in workerd, on those builds: ${late_e2e[*]}"
+  node --test --test-concurrency=2 "${late_e2e[@]}"
+}
+step "beside the other e2e files: the production build, the mounting example's build, then the e2e files that read them (printed once the e2e step is done)"
+start late late_builds
+step "beside the e2e files: the JavaScript beside the worker, the clients, the docs and the repository's tools (tests/js/*/, on the build; printed once the e2e step is done)"
 start js node --test --test-concurrency=1 tests/js/*/*.test.mjs
-step "the example worker that mounts the adapter (examples/mount, for tests/e2e/mount.test.mjs)"
-bash scripts/build.sh --mount-example
-step "what ran beside the Rust steps and the builds: import circles, the typechecks, tests/sdk, tests/js"
-finish node-checks sdk js
 # Test files run at once where they share nothing (each starts its own workerd on free ports; the
 # build is only read): most of an end-to-end test is waiting on timers and sockets, so more files
 # than cores keep both cores busy. tests/README.md has where the time goes.
-step "end to end in workerd (tests/e2e)"
-node --test --test-concurrency="${E2E_CONCURRENCY:-4}" tests/e2e/*.test.mjs
+step "end to end in workerd (tests/e2e, but for the two above)"
+e2e=()
+for file in tests/e2e/*.test.mjs; do
+  case " ${late_e2e[*]} " in
+    *" $file "*) ;;
+    *) e2e+=("$file") ;;
+  esac
+done
+node --test --test-concurrency="${E2E_CONCURRENCY:-4}" "${e2e[@]}"
+step "what ran beside: import circles, the typechecks, tests/sdk, the late builds and their e2e files, tests/js"
+finish node-checks sdk late js
 # The chat panel's tests and the smoke forms run at once: alone, the browser files kept the two
 # cores 45% busy (174 s of CPU in 194 s at 3 at once: Chromium waits on the page, the page on the
-# worker's timers), and the smoke forms are mostly timers too. tests/README.md has the figures.
-step "beside each other: the chat panel in headless Chromium (tests/browser, ${BROWSER_CONCURRENCY:-4} files at once), and the benchmark's smoke forms and the reliability suite's quick form (${SMOKE_CONCURRENCY:-2} at once; all printed once the last ended)"
-start browser node --test --test-concurrency="${BROWSER_CONCURRENCY:-4}" tests/browser/*.test.mjs
+# worker's timers), and the smoke forms, one after another, are mostly timers too and end within
+# the browser files' time. tests/README.md has the figures.
+step "beside each other: the chat panel in headless Chromium (tests/browser, ${BROWSER_CONCURRENCY:-3} files at once), and the benchmark's smoke forms and the reliability suite's quick form (${SMOKE_CONCURRENCY:-1} at once; all printed once the last ended)"
+start browser node --test --test-concurrency="${BROWSER_CONCURRENCY:-3}" tests/browser/*.test.mjs
 # The benchmark's smoke forms and the reliability suite's quick form: each starts its own workerd
 # on ports the system picks, and most of each is waiting on timers; no figure is asserted, and the
 # reliability suite's bounds are far above its timers (tests/reliability/faults.mjs).
@@ -129,7 +150,7 @@ for smoke in "${smokes[@]}"; do
   start "$name" $command
   running+=("$name")
   # At most SMOKE_CONCURRENCY at once: the next starts when the oldest has ended.
-  if [ ${#running[@]} -ge "${SMOKE_CONCURRENCY:-2}" ]; then
+  if [ ${#running[@]} -ge "${SMOKE_CONCURRENCY:-1}" ]; then
     finish "${running[0]}"
     running=("${running[@]:1}")
   fi

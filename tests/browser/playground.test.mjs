@@ -49,14 +49,21 @@ async function streamedText(session) {
     .join("");
 }
 
-/** In the page: the panel's status line, its answers' text and whether a turn runs, at once. */
-function sampleTurn() {
+/**
+ * In the page: records the panel's status line, its answers' text and whether a turn runs, at
+ * every change of the panel (a MutationObserver), into `window.turnSamples`. Every state the
+ * panel renders is seen, however slowly a loaded machine runs the test: a state polled from the
+ * test's side could come and go between two reads (the demo's "Thinking…" lasts 300 ms).
+ */
+function recordTurn() {
   const root = document.querySelector("session-agent-chat").shadowRoot;
-  return {
+  const sample = () => ({
     status: root.querySelector(".status")?.textContent ?? null,
     text: [...root.querySelectorAll(".message.assistant .markdown")].map((e) => e.textContent).join(""),
     running: [...root.querySelectorAll("button")].some((b) => b.textContent === "Stop"),
-  };
+  });
+  window.turnSamples = [sample()];
+  new MutationObserver(() => window.turnSamples.push(sample())).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
 }
 
 const answerText = async (page, i = 0) => squashed(await panel(page).answers.nth(i).locator(".markdown").allInnerTexts().then((t) => t.join(" ")));
@@ -88,11 +95,12 @@ describe("playground", () => {
   test("a prompt shows the status line, then the answer as it streams, complete, and a finished tool card", async () => {
     const { page, session } = await openPlayground("pg-answer");
     const { answers, tools } = panel(page);
+    // Recorded all through the turn: the status line, the answer's text, whether Stop shows.
+    await page.evaluate(recordTurn);
     await sendPrompt(page, "What can you do?");
-    // Sampled all through the turn: the status line, the answer's text, whether Stop shows.
-    const samples = [];
+    let samples = [];
     await until(async () => {
-      samples.push(await page.evaluate(sampleTurn));
+      samples = await page.evaluate(() => window.turnSamples);
       return !samples.at(-1).running && samples.at(-1).text.length > 0;
     }, "the end of the turn", 20_000);
     const statuses = new Set(samples.map((s) => s.status).filter(Boolean));
