@@ -12,6 +12,9 @@ import { endOn } from "./turn_end.mjs";
 import { show, WAIT } from "./frames.mjs";
 
 const SESSION = "bounds";
+
+/** The rules only this scenario can find broken (./check.mjs's `longSession`). */
+export const JUDGED_OVER_LONG_SESSION = ["R-init-bounds"];
 /** Small turns: 202 messages, one turn more than the 200 a page holds. */
 const SMALL_TURNS = 101;
 /** Big turns, each a user message of BIG_CHARS characters: 3.6 MB, past a page's 3 MiB, each

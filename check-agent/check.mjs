@@ -11,7 +11,10 @@
 // `extras` (optional: a turn that sends data parts, sources and metadata, protocol 6);
 // `declares` says what the agent lacks on purpose ({ questions: false }, { approvals: false },
 // { extras: false });
-// `restart` (optional) restarts the agent's worker and resolves once it serves again. The
+// `restart` (optional) restarts the agent's worker and resolves once it serves again;
+// `longSession: false` leaves the long session out (its rules, ./bounds.mjs's
+// `JUDGED_OVER_LONG_SESSION`, are then skipped: the tests' broken agents of other rules, whose
+// runs it would double). The
 // scenarios run at once, each in a session of its own (a forgotten one, protocol 7, among them); a
 // long session (protocol 5) follows them, and the restart comes last (it reads the forgotten
 // session again too). Resolves to
@@ -21,7 +24,7 @@ import { aborts, closes } from "./aborts.mjs";
 import { extrasTurn, judgeExtras } from "./extras.mjs";
 import { forgets } from "./forget.mjs";
 import { judgeTitles } from "./title.mjs";
-import { bounds } from "./bounds.mjs";
+import { bounds, JUDGED_OVER_LONG_SESSION } from "./bounds.mjs";
 import { branches } from "./branches.mjs";
 import { checkQuestions } from "./questions.mjs";
 import { restarts } from "./restart.mjs";
@@ -34,7 +37,7 @@ export { Unreachable } from "./conn.mjs";
 /** The staleness of the stale answer: a questionId no agent has asked. */
 const NO_SUCH_QUESTION = "check-no-such-question";
 
-export async function checkAgent({ connect, prompts, declares = {}, restart = null, sessionPrefix = `check-${Date.now().toString(36)}` }) {
+export async function checkAgent({ connect, prompts, declares = {}, restart = null, longSession = true, sessionPrefix = `check-${Date.now().toString(36)}` }) {
   const verdicts = new Verdicts();
   const conns = [];
   const turns = new Map();
@@ -71,7 +74,8 @@ export async function checkAgent({ connect, prompts, declares = {}, restart = nu
     const scenarios = [basics(ctx, first), watch(ctx), aborts(ctx), closes(ctx), staleAnswer(ctx), checkQuestions(ctx), branches(ctx), extrasTurn(ctx), forgets(ctx)];
     await Promise.all(scenarios.map((run) => run.catch((err) => refusedLater(verdicts, err))));
     // A long session (protocol 5) after the others, whose timings its load would blur.
-    await bounds(ctx).catch((err) => refusedLater(verdicts, err));
+    if (longSession) await bounds(ctx).catch((err) => refusedLater(verdicts, err));
+    else if (ctx.keepsBranches) for (const id of JUDGED_OVER_LONG_SESSION) verdicts.judge(id, "skip", { arrived: "not driven: the long session was left out (longSession: false)" });
     await restarts(ctx).catch((err) => refusedLater(verdicts, err));
     judgeExtras(ctx, conns);
     judgeTitles(ctx, conns);

@@ -13,6 +13,11 @@ import { finishOf, messageIn, show, WAIT } from "./frames.mjs";
 
 const NEEDS = "--config (check-agent then restarts your worker)";
 
+/** The rules this scenario judges across a restart: an agent that breaks one only when its object
+ * starts again is found out here alone (tests/e2e/check_agent_mutants.test.mjs restarts the broken
+ * agents of these rules only). */
+export const JUDGED_ACROSS_RESTART = ["R-history", "R-restart", "R-turn-id", "R-keep", "R-forget"];
+
 export async function restarts(ctx) {
   if (!ctx.restart) {
     ctx.judge("R-restart", "skip", { arrived: "the agent was not restarted (a deployed agent, --url)", give: NEEDS });

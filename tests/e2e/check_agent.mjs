@@ -13,8 +13,9 @@ import { checkAgent } from "../../check-agent/check.mjs";
 export const PROMPTS = { short: "hello", long: "/work 30 100", ask: "/ask Go on?", approve: "/deploy", seen: "/seen", extras: "/extras" };
 
 /** Checks `agent` (with `agentVars`) through the probe, restarting its worker when the checker
- * asks; resolves to { byId, exitCode, results }. */
-export async function check(agent, agentVars = {}, prompts = PROMPTS, declares = {}) {
+ * asks (unless `restart: false`; `longSession: false` leaves the long session out: checkAgent's
+ * options); resolves to { byId, exitCode, results }. */
+export async function check(agent, agentVars = {}, prompts = PROMPTS, declares = {}, { restart = true, longSession = true } = {}) {
   const persist = mkdtempSync(path.join(os.tmpdir(), "check-agent-test-"));
   const worker = await startWorker({ agent, agentVars, probe: true, persist, adapter: agent === "demo" });
   try {
@@ -22,7 +23,8 @@ export async function check(agent, agentVars = {}, prompts = PROMPTS, declares =
       connect: (session) => new WebSocket(`${worker.probe.replace("http", "ws")}/sessions/${session}/agent`),
       prompts,
       declares,
-      restart: () => worker.restart(),
+      restart: restart ? () => worker.restart() : null,
+      longSession,
     });
     return { byId: Object.fromEntries(results.map((r) => [r.id, r])), exitCode, results };
   } finally {
