@@ -179,12 +179,13 @@ export const uiMessageStream = (chunks) => ({
   body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n",
 });
 
-/** Resolves once `check()` returns true (polled every 25 ms), or fails after `ms`. */
+/** Resolves once `check()` returns true (polled every 100 ms: each poll is a round of the
+ * browser's protocol, and every 25 ms cost a file about a tenth more CPU), or fails after `ms`. */
 export async function until(check, what, ms = 15_000) {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
