@@ -121,10 +121,10 @@ done
 node --test --test-concurrency="${E2E_CONCURRENCY:-4}" "${e2e[@]}"
 step "what ran beside: import circles, the typechecks, tests/sdk, the late builds and their e2e files, tests/js"
 finish node-checks sdk late js
-# The chat panel's tests and the smoke forms run at once: alone, the browser files kept the two
-# cores 45% busy (174 s of CPU in 194 s at 3 at once: Chromium waits on the page, the page on the
-# worker's timers), and the smoke forms, one after another, are mostly timers too and end within
-# the browser files' time. tests/README.md has the figures.
+# The chat panel's tests and the smoke forms run at once: a browser file keeps about one core busy
+# (Chromium, its driver and workerd: 36 s of CPU in 36 s for widget_conversations), the smoke forms
+# one after another took 65 s of CPU in 93 s, mostly timers; beside each other they end sooner
+# than one after the other (236 s against 194 s and 58 s). tests/README.md has the figures.
 step "beside each other: the chat panel in headless Chromium (tests/browser, ${BROWSER_CONCURRENCY:-3} files at once), and the benchmark's smoke forms and the reliability suite's quick form (${SMOKE_CONCURRENCY:-1} at once; all printed once the last ended)"
 start browser node --test --test-concurrency="${BROWSER_CONCURRENCY:-3}" tests/browser/*.test.mjs
 # The benchmark's smoke forms and the reliability suite's quick form: each starts its own workerd
