@@ -34,7 +34,13 @@ function upload(base, session, bytes, { type = "image/png", filename, headers = 
     method: "POST",
     headers: { "content-type": type, ...headers },
     body: bytes,
-  });
+  }).catch(withCause);
+}
+
+/** A fetch that failed says why (undici's `fetch failed` keeps the socket's error in `cause`: a
+ * run failed once on one, loaded, and said no more). */
+function withCause(error) {
+  throw new Error(`${error.message}: ${error.cause?.code ?? ""} ${error.cause?.message ?? error.cause ?? ""}`, { cause: error });
 }
 
 /** PNG's signature (the first bytes the worker checks an `image/png` upload for). */
@@ -53,7 +59,7 @@ function uploadChunked(base, session, bytes, type = "image/png") {
       at += 64 * 1024;
     },
   });
-  return fetch(`${base}/api/sessions/${session}/files`, { method: "POST", headers: { "content-type": type }, body, duplex: "half" });
+  return fetch(`${base}/api/sessions/${session}/files`, { method: "POST", headers: { "content-type": type }, body, duplex: "half" }).catch(withCause);
 }
 
 /** The signed URL of `fileUrl`'s file in `session`, expiring at `exp`, signed with `secret`. */
