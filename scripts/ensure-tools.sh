@@ -75,9 +75,10 @@ if ! ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"serde_json-$serde_json_v
   rm -rf "$releases"
 fi
 
-# 6. The three npm installs below run at once, each only when needed: most of each is the network
-# and unpacking files, not the CPU (one after another they took 65 s of a fresh clone's run on 2
-# cores: 22 s, 34 s and 9 s). Each writes into its own directory; npm's cache is safe to share.
+# 6. The three npm installs below run at once, each only when needed: each waits on the network
+# and the disk for much of its time (one after another they took 65 s of a fresh clone's run on 2
+# cores: 22 s, 34 s and 9 s; at once, about 37 s). Each writes into its own directory; npm's cache
+# is safe to share.
 # `installing NAME CMD…` starts one; the script fails after the wait if any failed.
 declare -A installs
 installing() {
