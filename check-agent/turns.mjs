@@ -158,7 +158,9 @@ async function secondPrompt(ctx, a, joins, turnId) {
   const b = joins.at(-1).conn;
   const others = [a, ...joins.slice(0, -1).map((j) => j.conn)];
   const marks = others.map((c) => c.frames.length);
-  if (a.frames.some(finalizeOf(turnId))) {
+  // Ended as either socket has it: each reads its frames on its own, so one may hold the turn's
+  // finalize while the other does not yet.
+  if ([a, b].some((c) => c.frames.some(finalizeOf(turnId)))) {
     const why = { arrived: "the --long-prompt's turn ended before a second prompt could be sent", give: LONGER };
     return (ctx.judge("R-one-turn", "skip", why), ctx.judge("R-error-scope", "skip", why));
   }
@@ -166,10 +168,14 @@ async function secondPrompt(ctx, a, joins, turnId) {
   ctx.prompt(b, ctx.prompts.short, "check-w2");
   const reply = await b.waitFor((f) => f.type === "error" || (f.type === "message.create" && f.turnId !== turnId), WAIT.reply, from);
   await sleep(WAIT.settle);
-  const second = [b, ...others].flatMap((c) => c.frames).find((f) => f.type === "message.create" && f.turnId !== turnId && f.requestId !== "check-w1");
+  const isSecond = (f) => f.type === "message.create" && f.turnId !== turnId && f.requestId !== "check-w1";
+  const seen = [b, ...others].find((c) => c.frames.some(isSecond));
+  const second = seen?.frames.find(isSecond);
   if (second) {
-    const endedFirst = b.since(from).findIndex(finalizeOf(turnId));
-    if ((endedFirst !== -1 && endedFirst < b.since(from).indexOf(second)) || endedBefore(a, b, turnId)) {
+    // The agent's frames reach each socket in the order it sent them: the first turn ended before
+    // the second began if its finalize came first on the socket that has the second's create.
+    const endedFirst = seen.frames.findIndex(finalizeOf(turnId));
+    if ((endedFirst !== -1 && endedFirst < seen.frames.indexOf(second)) || endedBefore(a, b, turnId)) {
       ctx.judge("R-one-turn", "skip", { arrived: "the --long-prompt's turn ended before the second prompt reached the agent", give: LONGER });
     } else ctx.judge("R-one-turn", "fail", { arrived: `a prompt sent while ${turnId} ran started ${second.turnId}: ${show(second)}` });
   } else ctx.judge("R-one-turn", "pass");
