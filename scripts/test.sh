@@ -118,15 +118,25 @@ for file in tests/e2e/*.test.mjs; do
     *) e2e+=("$file") ;;
   esac
 done
-node --test --test-concurrency="${E2E_CONCURRENCY:-4}" "${e2e[@]}"
-step "what ran beside: import circles, the typechecks, tests/sdk, the late builds and their e2e files, tests/js"
-finish node-checks sdk late js
+node --test --test-concurrency="${E2E_CONCURRENCY:-4}" "${e2e[@]}" >"$logs/e2e" 2>&1 &
+pids[e2e]=$!
+# The step's last files run alone for a minute, mostly on timers (a core half idle): the browser
+# files start once fewer than E2E_CONCURRENCY e2e files run (the runner's direct children, one
+# process a file; fewer only when it has none left to start) at three polls in a row.
+below=0
+while kill -0 "${pids[e2e]}" 2>/dev/null && [ "$below" -lt 3 ]; do
+  sleep 2
+  if [ "$(pgrep -c -P "${pids[e2e]}" || true)" -lt "${E2E_CONCURRENCY:-4}" ]; then below=$((below + 1)); else below=0; fi
+done
 # The chat panel's tests and the smoke forms run at once: a browser file keeps about one core busy
 # (Chromium, its driver and workerd: 36 s of CPU in 36 s for widget_conversations), the smoke forms
 # one after another took 65 s of CPU in 93 s, mostly timers; beside each other they end sooner
 # than one after the other (236 s against 194 s and 58 s). tests/README.md has the figures.
-step "beside each other: the chat panel in headless Chromium (tests/browser, ${BROWSER_CONCURRENCY:-3} files at once), and the benchmark's smoke forms and the reliability suite's quick form (${SMOKE_CONCURRENCY:-1} at once; all printed once the last ended)"
+step "beside the e2e step's last files: the chat panel in headless Chromium (tests/browser, ${BROWSER_CONCURRENCY:-3} files at once; printed once the last smoke form ended)"
 start browser node --test --test-concurrency="${BROWSER_CONCURRENCY:-3}" tests/browser/*.test.mjs
+step "what ran beside: import circles, the typechecks, tests/sdk, the late builds and their e2e files, tests/js, and the e2e files"
+finish node-checks sdk late js e2e
+step "beside the browser files: the benchmark's smoke forms and the reliability suite's quick form (${SMOKE_CONCURRENCY:-1} at once)"
 # The benchmark's smoke forms and the reliability suite's quick form: each starts its own workerd
 # on ports the system picks, and most of each is waiting on timers; no figure is asserted, and the
 # reliability suite's bounds are far above its timers (tests/reliability/faults.mjs).
