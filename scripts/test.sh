@@ -38,7 +38,9 @@ declare -A pids
 start() {
   local name=$1
   shift
-  ("$@" >"$logs/$name" 2>&1) &
+  # A command (not a subshell around it): its pid is the command's own, whose children the e2e
+  # step below counts.
+  "$@" >"$logs/$name" 2>&1 &
   pids[$name]=$!
 }
 finish() {
@@ -118,8 +120,7 @@ for file in tests/e2e/*.test.mjs; do
     *) e2e+=("$file") ;;
   esac
 done
-node --test --test-concurrency="${E2E_CONCURRENCY:-4}" "${e2e[@]}" >"$logs/e2e" 2>&1 &
-pids[e2e]=$!
+start e2e node --test --test-concurrency="${E2E_CONCURRENCY:-4}" "${e2e[@]}"
 # The step's last files run alone for a minute, mostly on timers (a core half idle): the browser
 # files start once fewer than E2E_CONCURRENCY e2e files run (the runner's direct children, one
 # process a file; fewer only when it has none left to start) at three polls in a row.
